@@ -1,0 +1,19 @@
+/** Jest 30 + @swc/jest, native ESM (run with NODE_OPTIONS=--experimental-vm-modules). */
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', {
+      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+      module: { type: 'es6' },
+    }],
+  },
+  moduleNameMapper: {
+    '^crossborder-merchant-kit$': '<rootDir>/lib/index.ts',
+    '^crossborder-merchant-kit/testing$': '<rootDir>/lib/testing/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testTimeout: 30000,
+};

@@ -1,0 +1,13 @@
+/** The one interface every authentication strategy implements (built-in or the merchant's own). */
+import type { SafeLogger } from '../core/logger.js';
+import type { CallbackRequest } from '../core/types.js';
+
+export type AuthOutcome =
+  | { ok: true; /** Exposed to the adapter as `context.auth[name]`. */ data?: unknown }
+  | { ok: false; status?: 401 | 403; /** For the log only; never sent. */ reason: string; headers?: Record<string, string> };
+
+export interface AuthStrategy {
+  /** Short name used in logs and as the key in `context.auth`. */
+  readonly name: string;
+  authenticate(request: CallbackRequest, info: { log: SafeLogger; callback: string }): AuthOutcome | Promise<AuthOutcome>;
+}

@@ -1,0 +1,44 @@
+/** Helpers shared by the bindings: building the core request and reading the body once. */
+import type { IncomingMessage } from 'node:http';
+import type { CallbackKit, CallbackRoute } from './kit.js';
+import { readBody } from './read-body.js';
+import { PipelineFailure } from '../errors.js';
+import type { CallbackRequest, CallbackResponse, QueryMap } from './types.js';
+
+export function queryFromUrl(url: string | undefined): QueryMap {
+  const query: Record<string, string | string[]> = {};
+  const q = (url ?? '').indexOf('?');
+  if (q < 0) return query;
+  for (const [k, v] of new URLSearchParams(url!.slice(q + 1))) {
+    const prev = query[k];
+    query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return query;
+}
+
+/**
+ * Builds the core request. When the host app already parsed the body (express.json ran and the
+ * stream is consumed), its value is used; otherwise the raw body is read here, up to the limit.
+ */
+export async function toCallbackRequest(
+  kit: CallbackKit, route: CallbackRoute, req: IncomingMessage & { body?: unknown },
+  path: string, remoteAddress: string | undefined,
+): Promise<CallbackRequest> {
+  const base = { method: route.method, path, headers: req.headers, query: queryFromUrl(req.url), remoteAddress };
+  if (route.method !== 'POST') return { ...base, body: undefined };
+  if (req.readableEnded || (req as { _body?: boolean })._body === true) return { ...base, body: req.body };
+  try {
+    return { ...base, body: await readBody(req, kit.bodyLimit(route.callback), req.headers['content-length']) };
+  } catch (err) {
+    // The core answers the failure (parse step), so it gets the standard envelope, headers and log line.
+    if (err instanceof PipelineFailure) return { ...base, body: err };
+    throw err;
+  }
+}
+
+/** The reply sent when a binding itself fails (never the error's text). */
+export const BINDING_FAILURE: CallbackResponse = {
+  status: 500,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  body: { Success: false, Message: 'Internal error', ErrorCode: 'INTERNAL_ERROR' },
+};

@@ -1,0 +1,89 @@
+/**
+ * Form decoding of URL-encoded payload fields, exactly once: `+` is a space, `%XX` is UTF-8.
+ * A malformed value (`100%`, `%zz`, a cut UTF-8 sequence) is returned unchanged; never throws.
+ */
+export function formDecode(value: string): string {
+  if (!value.includes('%') && !value.includes('+')) return value;
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * A decode rule is a dotted path into an order: `PrimaryBilling.*` (every string field of the object),
+ * `PaymentDetails.Address1` (one field), `Parcels[].TrackingUrl` (a field of each array element).
+ */
+type Segment = { key: string; each: boolean } | { key: '*'; each: false };
+export type CompiledRule = Segment[];
+
+export function compileRule(rule: string): CompiledRule | null {
+  if (typeof rule !== 'string' || rule.length === 0) return null;
+  const parts = rule.split('.');
+  const out: Segment[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    if (p === '*') {
+      if (i !== parts.length - 1) return null;
+      out.push({ key: '*', each: false });
+      continue;
+    }
+    const m = /^([A-Za-z0-9_$-]+)(\[\])?$/.exec(p);
+    if (!m) return null;
+    out.push({ key: m[1], each: Boolean(m[2]) });
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function applyRule(target: unknown, rule: CompiledRule, index: number): void {
+  if (!isObject(target)) return;
+  const seg = rule[index];
+  const last = index === rule.length - 1;
+  if (seg.key === '*') {
+    for (const [k, v] of Object.entries(target)) if (typeof v === 'string') target[k] = formDecode(v);
+    return;
+  }
+  const value = target[seg.key];
+  if (seg.each) {
+    if (!Array.isArray(value)) return;
+    value.forEach((item, i) => {
+      if (last) {
+        if (typeof item === 'string') value[i] = formDecode(item);
+      } else applyRule(item, rule, index + 1);
+    });
+    return;
+  }
+  if (last) {
+    if (typeof value === 'string') target[seg.key] = formDecode(value);
+  } else applyRule(value, rule, index + 1);
+}
+
+/** Decodes the fields named by `rules` in `order` (in place) and in every order of its `Subs`. */
+export function decodeOrder(order: unknown, rules: readonly CompiledRule[], depth = 0): void {
+  if (!isObject(order) || depth > 4) return;
+  for (const rule of rules) applyRule(order, rule, 0);
+  const subs = order.Subs;
+  if (Array.isArray(subs)) for (const sub of subs) decodeOrder(sub, rules, depth + 1);
+}
+
+const PAYMENT_PERSONAL_FIELDS = [
+  'OwnerName', 'OwnerFirstName', 'OwnerLastName', 'Address1', 'Address2', 'City', 'CountryName',
+  'Email', 'Fax', 'Phone1', 'Phone2', 'StateCode', 'StateOrProvice', 'Zip',
+];
+
+/** The default decode set: see docs/callbacks.md#url-decoding. */
+export const DEFAULT_DECODE_FIELDS: readonly string[] = Object.freeze([
+  'PrimaryBilling.*',
+  'PrimaryShipping.*',
+  'SecondaryBilling.*',
+  'SecondaryShipping.*',
+  ...PAYMENT_PERSONAL_FIELDS.map((f) => `PaymentDetails.${f}`),
+  'InternationalDetails.OrderTrackingUrl',
+  'InternationalDetails.OrderWaybillUrl',
+  'Parcels[].TrackingUrl',
+]);

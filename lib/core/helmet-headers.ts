@@ -1,0 +1,24 @@
+/**
+ * helmet's response headers, computed once at construction by running helmet against a recording
+ * response, so that both bindings (and any other) send them without running helmet per request.
+ */
+import helmetModule, { type HelmetOptions } from 'helmet';
+
+type HelmetFactory = (options?: HelmetOptions) => (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
+const helmet = ((helmetModule as unknown as { default?: HelmetFactory }).default ?? helmetModule) as unknown as HelmetFactory;
+
+export function computeHelmetHeaders(options: HelmetOptions | false): Record<string, string> {
+  if (options === false) return {};
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) { delete headers[name.toLowerCase()]; },
+    getHeader(name: string) { return headers[name.toLowerCase()]; },
+  };
+  let error: unknown;
+  helmet(options)({ headers: {}, method: 'GET', url: '/' }, res, (err?: unknown) => { error = err; });
+  if (error) throw error;
+  return headers;
+}

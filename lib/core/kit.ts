@@ -1,0 +1,80 @@
+/**
+ * The framework-free callback kit: options checked once, steps built once, then
+ * `handle(callback, request)` runs authenticate → parse → MerchantGUID → validate → decode →
+ * idempotency → adapter → ResponseInfo for each delivery.
+ */
+import { randomUUID } from 'node:crypto';
+import { createAuthResolver } from '../auth/index.js';
+import { createValidators } from '../validation/index.js';
+import { BINDING_FAILURE } from './binding.js';
+import { createSafeLogger } from './logger.js';
+import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
+import { compose, type PipelineState } from './state.js';
+import { createAuthenticateStep } from './steps/authenticate.js';
+import { decodeStep } from './steps/decode.js';
+import { idempotencyStep } from './steps/idempotency.js';
+import { merchantGuidStep } from './steps/merchant-guid.js';
+import { parseStep } from './steps/parse.js';
+import { respondStep } from './steps/respond.js';
+import { createResponseInfoStep } from './steps/response-info.js';
+import { createValidateStep } from './steps/validate.js';
+import type { CallbackName, CallbackRequest, CallbackResponse } from './types.js';
+
+export interface CallbackRoute { callback: CallbackName; method: 'GET' | 'POST'; path: string }
+
+export interface CallbackKit {
+  readonly options: ResolvedOptions;
+  /** Every mounted (method, path) pair. */
+  readonly routes: readonly CallbackRoute[];
+  /** Body size limit of a callback, in bytes (bindings stop reading past it). */
+  bodyLimit(callback: CallbackName): number;
+  /** Runs one delivery; never rejects. */
+  handle(callback: CallbackName, request: CallbackRequest): Promise<CallbackResponse>;
+}
+
+export function createCallbackKit(userOptions: CallbackKitOptions): CallbackKit {
+  const options = resolveOptions(userOptions);
+  const validators = createValidators();
+  const factories = [
+    respondStep,
+    createAuthenticateStep(createAuthResolver(options.raw)),
+    parseStep,
+    merchantGuidStep,
+    createValidateStep(validators.request),
+    decodeStep,
+    idempotencyStep,
+    createResponseInfoStep(validators.result),
+  ];
+  const run = compose(factories.map((f) => f(options)));
+  const baseLog = createSafeLogger(options.logger, {}, options.merchantGuids);
+  const routes: CallbackRoute[] = [];
+  for (const callback of options.mounted) {
+    const path = options.paths[callback];
+    if (callback === 'getCheckoutCartInfo') routes.push({ callback, method: 'GET', path });
+    routes.push({ callback, method: 'POST', path });
+  }
+
+  return {
+    options,
+    routes,
+    bodyLimit: (callback) => (callback === 'receiveAdditionalRequiredDocuments' ? options.documentsBodyLimit : options.bodyLimit),
+    async handle(callback, request) {
+      const requestId = randomUUID();
+      const auth = request.headers.authorization;
+      const log = baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
+      const state: PipelineState = {
+        callback, request, requestId, log, startedAt: performance.now(),
+        context: {
+          callback, requestId, log, headers: request.headers, remoteAddress: request.remoteAddress, auth: {},
+          signal: new AbortController().signal,
+        },
+      };
+      try {
+        return await run(state);
+      } catch (err) {
+        log.error({ err }, 'callback pipeline failed');
+        return BINDING_FAILURE;
+      }
+    },
+  };
+}

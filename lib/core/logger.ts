@@ -1,0 +1,75 @@
+/**
+ * A pino-compatible logger wrapper that redacts before anything leaves the kit.
+ * Keys named like card data, credentials or MerchantGUID are replaced, and any string
+ * containing a registered secret value (a card number, the MerchantGUID, a token) is masked.
+ */
+export interface LoggerLike {
+  debug?(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SafeLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  /** A logger with extra bindings and extra secret values to mask. */
+  child(bindings: object, secrets?: Iterable<string>): SafeLogger;
+}
+
+export const REDACTED = '[REDACTED]';
+const SENSITIVE_KEY =
+  /^(cardnumber|cvvnumber|cvv|merchantguid|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|token|access_token|documentdata)$/i;
+const MIN_SECRET_LENGTH = 3;
+
+export const silentLogger: LoggerLike = { debug() {}, info() {}, warn() {}, error() {} };
+
+function maskString(value: string, secrets: readonly string[]): string {
+  let out = value;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/** Deep copy of `value` with sensitive keys and secret values redacted; errors become plain objects. */
+export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+  if (typeof value === 'string') return secrets.length ? maskString(value, secrets) : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 8) return '[Truncated]';
+  if (value instanceof Error) {
+    const plain: Record<string, unknown> = { type: value.name, message: value.message, stack: value.stack };
+    const code = (value as { code?: unknown }).code;
+    if (code !== undefined) plain.code = code;
+    return redact(plain, secrets, depth + 1);
+  }
+  if (Array.isArray(value)) return value.map((v) => redact(v, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = SENSITIVE_KEY.test(k) ? REDACTED : redact(v, secrets, depth + 1);
+  }
+  return out;
+}
+
+export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly string[] = []): SafeLogger {
+  const emit = (level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg?: string): void => {
+    const fn = base[level];
+    if (typeof fn !== 'function') return;
+    try {
+      const payload = redact({ ...bindings, ...obj }, secrets) as object;
+      fn.call(base, payload, msg === undefined ? undefined : maskString(msg, secrets));
+    } catch {
+      // A failing logger must never break a callback.
+    }
+  };
+  return {
+    debug: (o, m) => emit('debug', o, m),
+    info: (o, m) => emit('info', o, m),
+    warn: (o, m) => emit('warn', o, m),
+    error: (o, m) => emit('error', o, m),
+    child(extra, more) {
+      const extraSecrets = [...(more ?? [])].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+      return createSafeLogger(base, { ...bindings, ...extra }, [...secrets, ...extraSecrets]);
+    },
+  };
+}

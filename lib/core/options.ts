@@ -1,0 +1,170 @@
+/**
+ * createCallbackRouter / createCallbackHandler options: checked once, at construction.
+ * Every public option is documented in docs/options.md.
+ */
+import type { HelmetOptions } from 'helmet';
+import { KitError } from '../errors.js';
+import { unknownKeyMessage } from './did-you-mean.js';
+import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
+import { silentLogger, type LoggerLike } from './logger.js';
+import { CALLBACK_NAMES, type CallbackName, type MerchantAdapter } from './types.js';
+
+export interface CallbackKitOptions {
+  /** Your MerchantGUID; every POST payload must carry it (constant-time compared). */
+  merchantGuid: string;
+  /** Your implementation of the callbacks. */
+  adapter: MerchantAdapter;
+  /** Paths (relative to where the router is mounted) of each callback. */
+  paths?: Partial<Record<CallbackName, string>>;
+  /** URL-decoding of order fields: `true` (default set), `false`, or `{ fields }`. */
+  decode?: boolean | { fields: readonly string[] };
+  /** A pino-compatible logger; default silent. Everything it receives is redacted first. */
+  logger?: LoggerLike;
+  /** Largest accepted JSON body, bytes or '1mb'/'500kb'; default 1 MB. */
+  bodyLimit?: number | string;
+  /** Largest body of the documents webhook (carries base64 files); default 25 MB. */
+  documentsBodyLimit?: number | string;
+  /** How long an adapter call may take before the kit answers 500; default 25 000 ms. */
+  adapterTimeoutMs?: number;
+  /** helmet options for the response headers, or `false` to leave them off. */
+  helmet?: HelmetOptions | false;
+}
+
+export interface ResolvedOptions {
+  merchantGuids: readonly string[];
+  adapter: MerchantAdapter;
+  paths: Record<CallbackName, string>;
+  mounted: readonly CallbackName[];
+  decodeRules: readonly CompiledRule[];
+  logger: LoggerLike;
+  bodyLimit: number;
+  documentsBodyLimit: number;
+  adapterTimeoutMs: number;
+  helmet: HelmetOptions | false;
+  /** The options object as given, for extensions (auth, store, ...) that read their own keys. */
+  raw: Record<string, unknown>;
+}
+
+export const DEFAULT_PATHS: Readonly<Record<CallbackName, string>> = Object.freeze({
+  getCheckoutCartInfo: '/GetCheckoutCartInfo',
+  sendOrderToMerchant: '/SendOrderToMerchant',
+  updateOrderStatus: '/UpdateOrderStatus',
+  performOrderPayment: '/PerformOrderPayment',
+  receiveAdditionalRequiredDocuments: '/SendAdditionalRequiredDocumentsToMerchant',
+});
+
+/** Option keys owned by other modules (auth, stores, bindings) register here so the did-you-mean check knows them. */
+export const KNOWN_OPTION_KEYS = new Set<string>([
+  'merchantGuid', 'adapter', 'paths', 'decode', 'logger', 'bodyLimit', 'documentsBodyLimit',
+  'adapterTimeoutMs', 'helmet',
+]);
+
+const fail = (code: string, msg: string): never => { throw new KitError(code, msg); };
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function parseByteSize(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+  if (typeof value === 'string') {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(value);
+    if (m) {
+      const mult = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
+      const n = Math.floor(Number(m[1]) * mult);
+      if (n > 0) return n;
+    }
+  }
+  return fail('ERR_CBK_OPTION_INVALID', `Option ${name} must be a positive number of bytes or a size like '1mb'`);
+}
+
+function resolveGuids(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (value === undefined || value === null) fail('ERR_CBK_OPTION_REQUIRED', 'Option merchantGuid is required (your MerchantGUID from the service)');
+  if (list.length === 0 || !list.every((g) => typeof g === 'string' && g.trim().length > 0)) {
+    fail('ERR_CBK_OPTION_INVALID', 'Option merchantGuid must be a non-empty string (or a non-empty array of them, for rotation)');
+  }
+  return list.map((g: string) => g.trim());
+}
+
+function resolveAdapter(value: unknown): { adapter: MerchantAdapter; mounted: CallbackName[] } {
+  if (!isPlainObject(value) && !(typeof value === 'object' && value !== null)) {
+    fail('ERR_CBK_OPTION_REQUIRED', 'Option adapter is required: an object with your callback methods');
+  }
+  const adapter = value as Record<string, unknown>;
+  for (const name of ['sendOrderToMerchant', 'updateOrderStatus'] as const) {
+    if (typeof adapter[name] !== 'function') {
+      fail('ERR_CBK_OPTION_REQUIRED', `Option adapter.${name} is required and must be a function`);
+    }
+  }
+  const mounted: CallbackName[] = [];
+  for (const name of CALLBACK_NAMES) {
+    const fn = adapter[name];
+    if (fn === undefined) continue;
+    if (typeof fn !== 'function') fail('ERR_CBK_OPTION_INVALID', `Option adapter.${name} must be a function`);
+    mounted.push(name);
+  }
+  return { adapter: value as MerchantAdapter, mounted };
+}
+
+function resolvePaths(value: unknown): Record<CallbackName, string> {
+  const paths = { ...DEFAULT_PATHS };
+  if (value === undefined) return paths;
+  if (!isPlainObject(value)) return fail('ERR_CBK_OPTION_INVALID', 'Option paths must be an object');
+  for (const [k, v] of Object.entries(value)) {
+    if (!(CALLBACK_NAMES as readonly string[]).includes(k)) fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('paths.', k, CALLBACK_NAMES));
+    if (typeof v !== 'string' || !v.startsWith('/')) fail('ERR_CBK_OPTION_INVALID', `Option paths.${k} must be a string starting with "/"`);
+    paths[k as CallbackName] = v as string;
+  }
+  const seen = new Map<string, string>();
+  for (const [k, p] of Object.entries(paths)) {
+    if (seen.has(p)) fail('ERR_CBK_OPTION_INVALID', `Option paths.${k} repeats the path of paths.${seen.get(p)} (${p})`);
+    seen.set(p, k);
+  }
+  return paths;
+}
+
+function resolveDecode(value: unknown): CompiledRule[] {
+  const fields = value === undefined || value === true ? DEFAULT_DECODE_FIELDS : value === false ? [] : undefined;
+  const list = fields ?? (isPlainObject(value) && Array.isArray(value.fields) ? value.fields : undefined);
+  if (!list) return fail('ERR_CBK_OPTION_INVALID', 'Option decode must be true, false or { fields: string[] }');
+  if (isPlainObject(value)) {
+    for (const k of Object.keys(value)) if (k !== 'fields') fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('decode.', k, ['fields']));
+  }
+  return list.map((rule: unknown) => compileRule(rule as string) ?? fail('ERR_CBK_OPTION_INVALID', `Option decode.fields has an invalid rule ${JSON.stringify(rule)} (use e.g. "PrimaryBilling.*", "PaymentDetails.City", "Parcels[].TrackingUrl")`));
+}
+
+function resolveLogger(value: unknown): LoggerLike {
+  if (value === undefined) return silentLogger;
+  const l = value as Record<string, unknown>;
+  if (!l || typeof l !== 'object' || !['info', 'warn', 'error'].every((m) => typeof l[m] === 'function')) {
+    fail('ERR_CBK_OPTION_INVALID', 'Option logger must be pino-compatible (info, warn and error methods)');
+  }
+  return value as LoggerLike;
+}
+
+export function resolveOptions(options: unknown): ResolvedOptions {
+  if (!isPlainObject(options)) return fail('ERR_CBK_OPTION_REQUIRED', 'Options are required: { merchantGuid, adapter }');
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTION_KEYS.has(key)) fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('', key, [...KNOWN_OPTION_KEYS]));
+  }
+  const timeout = options.adapterTimeoutMs ?? 25_000;
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
+    fail('ERR_CBK_OPTION_INVALID', 'Option adapterTimeoutMs must be a positive number of milliseconds');
+  }
+  const helmet = options.helmet ?? {};
+  if (helmet !== false && !isPlainObject(helmet)) fail('ERR_CBK_OPTION_INVALID', 'Option helmet must be helmet options or false');
+  const { adapter, mounted } = resolveAdapter(options.adapter);
+  return {
+    merchantGuids: resolveGuids(options.merchantGuid),
+    adapter,
+    mounted,
+    paths: resolvePaths(options.paths),
+    decodeRules: resolveDecode(options.decode),
+    logger: resolveLogger(options.logger),
+    bodyLimit: parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024),
+    documentsBodyLimit: parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024),
+    adapterTimeoutMs: timeout as number,
+    helmet: helmet as HelmetOptions | false,
+    raw: options,
+  };
+}

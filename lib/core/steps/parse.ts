@@ -1,0 +1,139 @@
+/**
+ * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON and prototype
+ * pollution keys (400); unwraps `{ order: {...} }`; builds the cart-info request from the query.
+ */
+import { PipelineFailure } from '../../errors.js';
+import { payloadTooLarge } from '../read-body.js';
+import { isOrderCallback, type StepFactory, type PipelineState } from '../state.js';
+import type { CartInfoRequest, QueryMap } from '../types.js';
+
+const invalid = (reason: string, description: string) =>
+  new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', reason, description);
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+
+function header(state: PipelineState, name: string): string | undefined {
+  const v = state.request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Finds `__proto__` keys and `constructor.prototype` anywhere in a parsed value. */
+export function hasPollutionKey(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  if (Array.isArray(value)) return value.some((v) => hasPollutionKey(v, depth + 1));
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (key === '__proto__') return true;
+    if (key === 'constructor' && v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, 'prototype')) return true;
+    if (hasPollutionKey(v, depth + 1)) return true;
+  }
+  return false;
+}
+
+function parseJson(state: PipelineState, limit: number): Record<string, unknown> {
+  if (!isJsonContentType(header(state, 'content-type'))) {
+    throw new PipelineFailure(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', `content-type ${JSON.stringify(header(state, 'content-type') ?? null)} is not JSON`, 'Send the body as application/json');
+  }
+  const encoding = header(state, 'content-encoding');
+  if (encoding && encoding.toLowerCase() !== 'identity') {
+    throw new PipelineFailure(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', `content-encoding ${encoding} is not supported`, 'Send the body without content-encoding');
+  }
+  let value = state.request.body;
+  // A binding that could not read the body (over the limit, aborted) hands the failure over here.
+  if (value instanceof PipelineFailure) throw value;
+  if (Buffer.isBuffer(value) || typeof value === 'string') {
+    const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+    if (size > limit) throw payloadTooLarge(limit);
+    const text = value.toString();
+    if (text.trim() === '') throw invalid('empty body', 'The request body is empty');
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw invalid('malformed JSON', 'The request body is not valid JSON');
+    }
+  }
+  if (!isPlainObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
+  if (hasPollutionKey(value)) throw invalid('body has a __proto__ or constructor.prototype key', 'The request body has a forbidden key (__proto__ or constructor.prototype)');
+  return value;
+}
+
+function singleParam(query: QueryMap, name: string): string | undefined {
+  const v = query[name];
+  if (Array.isArray(v)) {
+    if (v.length > 1) throw invalid(`query parameter ${name} repeated`, `Query parameter ${name} must be given once`);
+    return v[0];
+  }
+  return v;
+}
+
+function cartInfoRequest(state: PipelineState): CartInfoRequest {
+  const { query } = state.request;
+  const token = singleParam(query, 'merchantCartToken');
+  if (typeof token !== 'string' || token.trim() === '') {
+    throw invalid('merchantCartToken missing', 'Query parameter merchantCartToken is required');
+  }
+  const params: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params[k] = v;
+  const request: CartInfoRequest = { method: state.request.method === 'POST' ? 'POST' : 'GET', merchantCartToken: token, params };
+  const countryCode = singleParam(query, 'countryCode');
+  const currencyCode = singleParam(query, 'currencyCode');
+  if (countryCode !== undefined) request.countryCode = countryCode;
+  if (currencyCode !== undefined) request.currencyCode = currencyCode;
+  if (state.payload) {
+    request.payload = state.payload;
+    if (state.payload.OrderID !== undefined && state.payload.OrderID !== null) request.OrderID = String(state.payload.OrderID);
+  }
+  return request;
+}
+
+/** `{ order: {...} }` or the order's fields at the top level; a top-level PaymentDetails joins the order. */
+export function unwrapOrder(payload: Record<string, unknown>): { order: Record<string, unknown>; envelope?: Record<string, unknown> } {
+  if (!isPlainObject(payload.order)) return { order: payload };
+  const { order, ...rest } = payload;
+  const plain = { ...(order as Record<string, unknown>) };
+  if (isPlainObject(rest.PaymentDetails) && plain.PaymentDetails === undefined) {
+    plain.PaymentDetails = rest.PaymentDetails;
+    delete rest.PaymentDetails;
+  }
+  return { order: plain, envelope: rest };
+}
+
+export const parseStep: StepFactory = (options) => async (state, next) => {
+  const isPost = state.request.method === 'POST';
+  if (isPost) {
+    const limit = state.callback === 'receiveAdditionalRequiredDocuments' ? options.documentsBodyLimit : options.bodyLimit;
+    state.payload = parseJson(state, limit);
+  }
+  if (state.callback === 'getCheckoutCartInfo') {
+    state.input = cartInfoRequest(state);
+  } else if (isOrderCallback(state.callback)) {
+    const { order, envelope } = unwrapOrder(state.payload!);
+    state.input = order;
+    if (envelope) state.context.envelope = Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== 'MerchantGUID'));
+  } else {
+    state.input = state.payload;
+  }
+  const input = state.input as Record<string, unknown>;
+  const orderId = state.callback === 'getCheckoutCartInfo' ? (input.OrderID as unknown) : input.OrderId;
+  if (typeof orderId === 'string' || typeof orderId === 'number') state.orderId = String(orderId);
+  state.log = state.log.child({}, collectSecrets(state.payload));
+  state.context.log = state.log;
+  return next();
+};
+
+/** Card data and MerchantGUID values of a payload, masked in every later log line of the call. */
+export function collectSecrets(payload: unknown, out: string[] = [], depth = 0): string[] {
+  if (payload === null || typeof payload !== 'object' || depth > 16) return out;
+  for (const [k, v] of Object.entries(payload)) {
+    if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
+    else if (typeof v === 'object') collectSecrets(v, out, depth + 1);
+  }
+  return out;
+}

@@ -1,0 +1,51 @@
+/**
+ * Outermost step: turns failures into a ResponseInfo with `Success: false`, adds the JSON,
+ * no-store and helmet headers, and writes the one log line of the callback.
+ */
+import { PipelineFailure } from '../../errors.js';
+import { computeHelmetHeaders } from '../helmet-headers.js';
+import type { StepFactory } from '../state.js';
+import type { CallbackResponse } from '../types.js';
+
+export const GENERIC_MESSAGES: Record<number, string> = {
+  400: 'Invalid request', 401: 'Unauthorized', 403: 'Forbidden', 413: 'Payload too large',
+  415: 'Unsupported media type', 500: 'Internal error', 503: 'Service unavailable, retry later',
+};
+
+export function failureBody(f: PipelineFailure) {
+  const body: Record<string, unknown> = { Success: false, Message: f.publicMessage, ErrorCode: f.errorCode };
+  if (f.description !== undefined) body.Description = f.description;
+  return body;
+}
+
+const outcomeOf = (status: number) => (status < 400 ? 'success' : status < 500 ? 'rejected' : 'error');
+
+export const respondStep: StepFactory = (options) => {
+  const staticHeaders: Record<string, string> = {
+    ...computeHelmetHeaders(options.helmet),
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  };
+  return async (state, next) => {
+    let res: CallbackResponse;
+    try {
+      res = await next();
+    } catch (err) {
+      if (err instanceof PipelineFailure) {
+        res = { status: err.status, headers: { ...err.extraHeaders }, body: failureBody(err) };
+        state.log.warn({ reason: err.logReason, status: err.status }, 'callback refused');
+      } else {
+        res = { status: 500, headers: {}, body: { Success: false, Message: GENERIC_MESSAGES[500], ErrorCode: 'INTERNAL_ERROR' } };
+        state.log.error({ err }, 'callback failed inside the kit');
+      }
+    }
+    const status = res.status;
+    state.log.info({
+      orderId: state.orderId,
+      outcome: state.outcome ?? outcomeOf(status),
+      status,
+      durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
+    }, 'callback handled');
+    return { status, headers: { ...staticHeaders, ...res.headers }, body: res.body };
+  };
+};

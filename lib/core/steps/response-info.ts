@@ -1,0 +1,87 @@
+/**
+ * Terminal step: calls the adapter and turns its result into the reply. CallbackError declines with
+ * the adapter's own texts; anything else is a generic 500 whose detail goes only to the logger.
+ */
+import { CallbackError, PipelineFailure } from '../../errors.js';
+import type { ResolvedOptions } from '../options.js';
+import type { PipelineState, Step, StepFactory } from '../state.js';
+import type { CallbackName, CallbackResponse } from '../types.js';
+import { invokeAdapter } from './adapter.js';
+import { GENERIC_MESSAGES } from './respond.js';
+
+/** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
+export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
+
+const merchantBug = (reason: string) =>
+  new PipelineFailure(500, 'INTERNAL_ERROR', GENERIC_MESSAGES[500], `merchant adapter bug: ${reason}`);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Card fields never reach a response, even if an adapter returns them. */
+export function stripCardData(value: unknown, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((v) => stripCardData(v, depth + 1));
+  if (!isObject(value) || depth > 32) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (k !== 'CardNumber' && k !== 'CVVNumber') out[k] = stripCardData(v, depth + 1);
+  return out;
+}
+
+export function paymentExpected(state: PipelineState): boolean {
+  if (state.callback === 'performOrderPayment') return true;
+  return state.callback === 'sendOrderToMerchant' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
+}
+
+function declined(state: PipelineState, err: CallbackError): CallbackResponse {
+  state.outcome = 'declined';
+  const body: Record<string, unknown> = { Success: false, Message: err.message };
+  if (err.description !== undefined) body.Description = err.description;
+  if (err.errorCode !== undefined) body.ErrorCode = err.errorCode;
+  state.log.info({ status: err.status, errorCode: err.errorCode }, 'adapter declined the callback');
+  return { status: err.status, headers: {}, body };
+}
+
+function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator): CallbackResponse {
+  if (state.callback === 'getCheckoutCartInfo') {
+    if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug('getCheckoutCartInfo returned no productsList array');
+    const field = validateResult(state.callback, result);
+    if (field) throw merchantBug(`getCheckoutCartInfo result is invalid at ${field}`);
+    return { status: 200, headers: {}, body: stripCardData(result) };
+  }
+  if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
+  const fields = stripCardData(result ?? {}) as Record<string, unknown>;
+  if (fields.Success === false) {
+    const msg = typeof fields.Message === 'string' ? fields.Message : 'Declined';
+    return declined(state, new CallbackError(msg, {
+      description: typeof fields.Description === 'string' ? fields.Description : undefined,
+      errorCode: typeof fields.ErrorCode === 'string' ? fields.ErrorCode : undefined,
+    }));
+  }
+  delete fields.Success;
+  if (paymentExpected(state)) {
+    if (typeof fields.PaymentAmount !== 'string' || fields.PaymentAmount.trim() === '') throw merchantBug(`${state.callback} processed a payment but returned no PaymentAmount string`);
+    if (typeof fields.PaymentCurrencyCode !== 'string' || !/^[A-Z]{3}$/.test(fields.PaymentCurrencyCode)) throw merchantBug(`${state.callback} processed a payment but returned no 3-letter PaymentCurrencyCode`);
+  }
+  const field = validateResult(state.callback, fields);
+  if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
+  return { status: 200, headers: {}, body: { Success: true, ...fields } };
+}
+
+export const createResponseInfoStep = (validateResult: ResultValidator): StepFactory => (options: ResolvedOptions): Step => {
+  const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
+  return async (state) => {
+    let result: unknown;
+    try {
+      result = await invokeAdapter(state, adapter[state.callback], adapter, options.adapterTimeoutMs);
+    } catch (err) {
+      if (err instanceof CallbackError) return declined(state, err);
+      state.log.error({ err }, `adapter ${state.callback} failed`);
+      return { status: 500, headers: {}, body: { Success: false, Message: GENERIC_MESSAGES[500], ErrorCode: 'INTERNAL_ERROR' } };
+    }
+    try {
+      return toReply(state, result, validateResult);
+    } catch (err) {
+      if (err instanceof PipelineFailure) state.log.error({ reason: err.logReason }, 'adapter result rejected');
+      throw err;
+    }
+  };
+};

@@ -1,0 +1,36 @@
+/**
+ * Express binding: `createCallbackRouter(options)` mounts every callback whose adapter method exists.
+ * Works with Express 4 and 5, with or without express.json() mounted before it.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
+import { BINDING_FAILURE, toCallbackRequest } from '../core/binding.js';
+import type { CallbackKitOptions } from '../core/options.js';
+import type { CallbackResponse } from '../core/types.js';
+
+export type CallbackRouterOptions = CallbackKitOptions;
+
+function send(res: Response, reply: CallbackResponse): void {
+  res.status(reply.status);
+  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  res.removeHeader('x-powered-by');
+  res.end(JSON.stringify(reply.body));
+}
+
+export function createCallbackRouter(options: CallbackRouterOptions): Router {
+  const kit = createCallbackKit(options);
+  const router = express.Router();
+  const handler = (route: CallbackRoute) => async (req: Request, res: Response) => {
+    try {
+      const request = await toCallbackRequest(kit, route, req, req.path, req.ip ?? req.socket.remoteAddress);
+      send(res, await kit.handle(route.callback, request));
+    } catch {
+      if (!res.headersSent) send(res, BINDING_FAILURE);
+    }
+  };
+  for (const route of kit.routes) {
+    if (route.method === 'GET') router.get(route.path, handler(route));
+    else router.post(route.path, handler(route));
+  }
+  return router;
+}

@@ -1,0 +1,13 @@
+/** crossborder-merchant-kit: the public API. */
+export { createCallbackRouter, type CallbackRouterOptions } from './express/router.js';
+export { createCallbackHandler, type CallbackHandler, type CallbackHandlerOptions } from './node/handler.js';
+export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
+export { CallbackError, KitError, KIT_ERROR_CODES, type KitErrorCode } from './errors.js';
+export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
+export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
+export type { LoggerLike, SafeLogger } from './core/logger.js';
+export type { AuthStrategy, AuthOutcome } from './auth/types.js';
+export type {
+  CallbackName, CallbackContext, CallbackRequest, CallbackResponse, CartInfoRequest, MerchantAdapter, AdapterResult,
+} from './core/types.js';
+export * from './payloads.js';

@@ -1,0 +1,24 @@
+/**
+ * Runs a behaviour suite over both bindings: `describe.each(BINDINGS)('%s', (_name, mount) => ...)`.
+ * `mount(options)` returns something supertest accepts, with the callbacks under `/cb`.
+ */
+import http from 'node:http';
+import express from 'express';
+import { createCallbackHandler, createCallbackRouter, type CallbackKitOptions } from 'crossborder-merchant-kit';
+
+export type Mount = (options: CallbackKitOptions, setup?: { preParseJson?: boolean }) => http.Server | express.Express;
+
+export const mountExpress: Mount = (options, setup = {}) => {
+  const app = express();
+  if (setup.preParseJson) app.use(express.json({ limit: '50mb' }));
+  app.use('/cb', createCallbackRouter(options));
+  return app;
+};
+
+export const mountNode: Mount = (options) =>
+  http.createServer(createCallbackHandler({ ...options, basePath: '/cb' } as CallbackKitOptions));
+
+export const BINDINGS: Array<[string, Mount]> = [
+  ['express', mountExpress],
+  ['node:http', mountNode],
+];
