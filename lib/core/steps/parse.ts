@@ -118,7 +118,7 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
     state.input = order;
     if (envelope) state.context.envelope = Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== 'MerchantGUID'));
   } else {
-    state.input = state.payload;
+    state.input = normalizeDocumentsDelivery(state.payload!);
   }
   const input = state.input as Record<string, unknown>;
   const orderId = state.callback === 'getCheckoutCartInfo' ? (input.OrderID as unknown) : input.OrderId;
@@ -127,6 +127,24 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
   state.context.log = state.log;
   return next();
 };
+
+/**
+ * The documents webhook payload is not shown in the spec. It is read like an order callback
+ * (`{ order: {...} }` or top level) and its document list from `Documents`, or else from
+ * `AdditionalRequiredDocuments` or `OrderDocuments`; the adapter always gets it as `Documents`.
+ */
+export function normalizeDocumentsDelivery(payload: Record<string, unknown>): Record<string, unknown> {
+  const { order } = unwrapOrder(payload);
+  const delivery = { ...order };
+  if (delivery.Documents === undefined) {
+    const alias = delivery.AdditionalRequiredDocuments !== undefined ? 'AdditionalRequiredDocuments' : 'OrderDocuments';
+    if (delivery[alias] !== undefined) {
+      delivery.Documents = delivery[alias];
+      delete delivery[alias];
+    }
+  }
+  return delivery;
+}
 
 /** Card data and MerchantGUID values of a payload, masked in every later log line of the call. */
 export function collectSecrets(payload: unknown, out: string[] = [], depth = 0): string[] {
