@@ -1,0 +1,28 @@
+/**
+ * Runs the example: `npm start` (PORT, default 3000; MERCHANT_GUID, default the demo GUID;
+ * LOG_LEVEL, default info). Then `npm run demo` in another terminal.
+ */
+import pino from 'pino';
+import { createExampleApp, DEMO_MERCHANT_GUID, mountedUrls } from './app.js';
+
+const port = Number(process.env.PORT ?? 3000);
+const merchantGuid = process.env.MERCHANT_GUID || DEMO_MERCHANT_GUID;
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const { app } = createExampleApp({ merchantGuid, logger });
+
+const server = app.listen(port, () => {
+  const origin = `http://localhost:${port}`;
+  process.stdout.write([
+    `basic-merchant example listening on ${origin}`,
+    `MerchantGUID: ${merchantGuid === DEMO_MERCHANT_GUID ? `${DEMO_MERCHANT_GUID} (demo default; set MERCHANT_GUID to change)` : 'from MERCHANT_GUID'}`,
+    'Callbacks:',
+    ...mountedUrls(origin).map((u) => `  ${u}`),
+    'Try it: npm run demo',
+    '',
+  ].join('\n'));
+});
+server.on('error', (err) => {
+  process.stderr.write(`cannot listen on port ${port}: ${err.message}\n`);
+  process.exit(1);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
