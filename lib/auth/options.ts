@@ -1,0 +1,110 @@
+/**
+ * The `auth` router option: checked at construction (did-you-mean on unknown keys), turned into
+ * the list of strategies of each callback. `auth.perCallback.<callback>` replaces single strategies
+ * for that callback (`false` turns one off); every configured strategy must pass.
+ */
+import { CALLBACK_NAMES, type CallbackName } from '../core/types.js';
+import { createBasicStrategy, type BasicAuthOptions } from './basic.js';
+import { checkObject, fail, invalid } from './config.js';
+import { createHeaderStrategy, type HeaderAuthOptions } from './header.js';
+import { createIpAllowListStrategy, type ForwardedWarningState } from './ip-allow-list.js';
+import { createJwtStrategy, type JwtAuthOptions } from './jwt.js';
+import type { AuthStrategy } from './types.js';
+import { createUrlParameterStrategy, type UrlParameterAuthOptions } from './url-parameter.js';
+
+/** The strategies of one callback (or of all, at the top level). */
+export interface AuthConfig {
+  /** Runs first; an address outside the list gets 403. */
+  ipAllowList?: readonly string[] | false;
+  urlParameter?: UrlParameterAuthOptions | false;
+  header?: HeaderAuthOptions | false;
+  /** Not together with `jwt` on one callback (both read the Authorization header). */
+  basic?: BasicAuthOptions | false;
+  jwt?: JwtAuthOptions | false;
+  /** Your own strategies (the AuthStrategy interface), run after the built-in ones. */
+  strategies?: readonly AuthStrategy[];
+}
+
+export interface AuthOptions extends AuthConfig {
+  /** Per-callback replacements, e.g. `{ getCheckoutCartInfo: { urlParameter: {...} } }`. */
+  perCallback?: Partial<Record<CallbackName, AuthConfig>>;
+}
+
+export interface ResolvedAuth {
+  byCallback: ReadonlyMap<CallbackName, readonly AuthStrategy[]>;
+  /** Every configured secret value, for the log redaction. */
+  secrets: readonly string[];
+}
+
+const BUILT_IN = ['ipAllowList', 'urlParameter', 'header', 'basic', 'jwt'] as const;
+type BuiltIn = (typeof BUILT_IN)[number];
+const CONFIG_KEYS = [...BUILT_IN, 'strategies'];
+type Built = Partial<Record<BuiltIn, (AuthStrategy & { secrets?: readonly string[] }) | false>> & { strategies?: readonly AuthStrategy[] };
+
+function customStrategies(value: unknown, where: string): AuthStrategy[] {
+  if (!Array.isArray(value)) return invalid(`Option ${where} must be an array of strategies ({ name, authenticate(request, info) })`);
+  const names = new Set<string>();
+  return value.map((s, i) => {
+    const name = (s as AuthStrategy)?.name;
+    if (typeof name !== 'string' || name.length === 0 || typeof (s as AuthStrategy).authenticate !== 'function') {
+      invalid(`Option ${where}[${i}] must implement AuthStrategy: a non-empty name and an authenticate(request, info) function`);
+    }
+    if ((BUILT_IN as readonly string[]).includes(name) || names.has(name)) {
+      invalid(`Option ${where}[${i}] is named ${JSON.stringify(name)}, which is taken (built-in strategies and each custom one need distinct names: results land in context.auth[name])`);
+    }
+    names.add(name);
+    return s as AuthStrategy;
+  });
+}
+
+function build(config: Record<string, unknown>, where: string, forwarded: ForwardedWarningState): Built {
+  const out: Built = {};
+  for (const key of BUILT_IN) {
+    const v = config[key];
+    if (v === undefined) continue;
+    if (v === false) { out[key] = false; continue; }
+    const at = `${where}.${key}`;
+    if (key === 'ipAllowList') out.ipAllowList = createIpAllowListStrategy(v as string[], at, forwarded);
+    else if (key === 'urlParameter') out.urlParameter = createUrlParameterStrategy(v as UrlParameterAuthOptions, at);
+    else if (key === 'header') out.header = createHeaderStrategy(v as HeaderAuthOptions, at);
+    else if (key === 'basic') out.basic = createBasicStrategy(v as BasicAuthOptions, at);
+    else out.jwt = createJwtStrategy(v as JwtAuthOptions, at);
+  }
+  if (config.strategies !== undefined) out.strategies = customStrategies(config.strategies, `${where}.strategies`);
+  return out;
+}
+
+export function resolveAuthOptions(value: unknown): ResolvedAuth {
+  const byCallback = new Map<CallbackName, readonly AuthStrategy[]>();
+  if (value === undefined) return { byCallback, secrets: [] };
+  const auth = checkObject(value, 'auth', [...CONFIG_KEYS, 'perCallback']);
+  const forwarded: ForwardedWarningState = { warned: false };
+  const top = build(auth, 'auth', forwarded);
+  const overrides = new Map<CallbackName, Built>();
+  if (auth.perCallback !== undefined) {
+    const per = checkObject(auth.perCallback, 'auth.perCallback', CALLBACK_NAMES);
+    for (const [name, config] of Object.entries(per)) {
+      const where = `auth.perCallback.${name}`;
+      const checked = checkObject(config, where, CONFIG_KEYS);
+      overrides.set(name as CallbackName, build(checked, where, forwarded));
+    }
+  }
+  const secrets = new Set<string>();
+  for (const callback of CALLBACK_NAMES) {
+    const merged: Built = { ...top, ...overrides.get(callback) };
+    if (merged.basic && merged.jwt) {
+      const where = overrides.get(callback)?.basic || overrides.get(callback)?.jwt ? `auth.perCallback.${callback}` : 'auth';
+      fail('ERR_CBK_OPTION_INVALID', `Option ${where} sets both basic and jwt for ${callback}, but both read the Authorization header; keep one (or set the other to false under auth.perCallback.${callback})`);
+    }
+    const list: AuthStrategy[] = [];
+    for (const key of BUILT_IN) {
+      const s = merged[key];
+      if (!s) continue;
+      list.push(s);
+      for (const secret of s.secrets ?? []) secrets.add(secret);
+    }
+    list.push(...(merged.strategies ?? []));
+    byCallback.set(callback, Object.freeze(list));
+  }
+  return { byCallback, secrets: [...secrets] };
+}

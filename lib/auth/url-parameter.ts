@@ -1,0 +1,36 @@
+/**
+ * Custom URL parameter strategy: the query string must carry `name` once, with one of the
+ * configured values (current and previous, for rotation), compared in constant time.
+ */
+import { checkName, checkObject, invalid, secretList, single } from './config.js';
+import { safeEqualAny } from './safe-compare.js';
+import type { AuthStrategy } from './types.js';
+
+export interface UrlParameterAuthOptions {
+  /** Query parameter name, e.g. 'key' (case-sensitive). */
+  name: string;
+  /** The expected value, or [current, previous] while rotating. */
+  value: string | readonly string[];
+}
+
+const PARAM = /^[A-Za-z0-9._~-]+$/;
+/** Parameters the service itself sends: using one of them as the secret would be a mistake. */
+const RESERVED = ['merchantCartToken', 'countryCode', 'currencyCode'];
+
+export function createUrlParameterStrategy(options: UrlParameterAuthOptions, where = 'auth.urlParameter'): AuthStrategy & { secrets: readonly string[] } {
+  const o = checkObject(options, where, ['name', 'value']);
+  const name = checkName(o.name, `${where}.name`, PARAM, 'a query parameter name (letters, digits, . _ ~ -)');
+  if (RESERVED.includes(name)) invalid(`Option ${where}.name must be a parameter of your own, not ${name} (the service sends that one)`);
+  const values = secretList(o.value, `${where}.value`);
+  return {
+    name: 'urlParameter',
+    secrets: values,
+    authenticate(request) {
+      const got = single(request.query[name]);
+      if (got === undefined) return { ok: false, reason: `query parameter ${name} missing` };
+      if (got === null) return { ok: false, reason: `query parameter ${name} sent more than once` };
+      if (!safeEqualAny(got, values)) return { ok: false, reason: `query parameter ${name} does not match` };
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * Builders of valid, realistic callback requests (every field the spec marks required is set).
+ * Overrides are deep-merged into plain objects; arrays are replaced; a key set to `undefined` is
+ * removed (e.g. `buildOrder({ MerchantGUID: undefined })`). Each call returns a fresh object.
+ */
+
+/** The MerchantGUID the builders put in payloads: give it to the router as `merchantGuid` in tests. */
+export const TEST_MERCHANT_GUID = '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6b';
+
+type Json = Record<string, unknown>;
+const isPlain = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function merge(base: Json, overrides: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(overrides ?? {})) {
+    if (v === undefined) delete out[k];
+    else if (isPlain(v) && isPlain(out[k])) out[k] = merge(out[k] as Json, v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** Customer details as the service sends them: URL-encoded (the kit decodes them before your adapter). */
+function customer(overrides: Json = {}): Json {
+  return merge({
+    FirstName: 'Ren%C3%A9e', LastName: 'M%C3%BCller', Email: 'renee.muller%40example.ch',
+    Address1: 'Bahnhofstrasse%2012', Address2: '', City: 'Z%C3%BCrich', Zip: '8001', StateOrProvice: '',
+    CountryCode: 'CH', CountryCode3: 'CHE', CountryName: 'Switzerland', Phone1: '%2B41%2044%20123%2045%2067', Company: '',
+  }, overrides);
+}
+
+/** A test card (the well-known Visa test number), for PerformOrderPayment or a paying SendOrderToMerchant. */
+export function buildPaymentDetails(overrides: Json = {}): Json {
+  return merge({
+    CardNumber: '4111111111111111', CVVNumber: '737', ExpirationDate: '2030-03-31',
+    CountryCode: 'CH', CountryName: 'Switzerland', PaymentMethodCode: '1', PaymentMethodName: 'Visa',
+    PaymentMethodTypeCode: 'CreditCard', OwnerName: 'Ren%C3%A9e%20M%C3%BCller',
+  }, overrides);
+}
+
+let sequence = 0;
+
+/**
+ * A Merchant.Order as SendOrderToMerchant delivers it (send it as the body, or as `{ order }`).
+ * Each call gets the next OrderId (GE2718281CH, GE2718282CH, ...), so the kit's idempotency does not
+ * replay one test's reply in another; pass `OrderId` to send a redelivery on purpose.
+ */
+export function buildOrder(overrides: Json = {}): Json {
+  const orderId = `GE${2718281 + sequence++}CH`;
+  return merge({
+    MerchantGUID: TEST_MERCHANT_GUID,
+    OrderId: orderId,
+    CartId: 'cart-3c9d1f',
+    CartHash: 'a1b2c3d4e5f6',
+    StatusCode: 'N/A',
+    OrderCreationSource: 0,
+    CurrencyCode: 'EUR',
+    CurrencyName: 'Euro',
+    DateCreated: '2026-11-21T10:15:00Z',
+    ClearCart: true,
+    AllowMailsFromMerchant: false,
+    DoNotChargeVAT: false,
+    IsFreeShipping: false,
+    IsB2B: false,
+    IsMoto: false,
+    IsSplitOrder: false,
+    RoundingRate: 1,
+    PriceCoefficientRate: 1,
+    Customer: { IsEndCustomerPrimary: true, SendConfirmation: true },
+    PrimaryBilling: customer(),
+    PrimaryShipping: customer(),
+    Products: [{
+      Sku: 'JKT-ALPINE-M', Name: 'Alpine jacket M', Quantity: 1, CartItemId: 'ci-1',
+      Price: 189.9, ListPrice: 189.9, VATRate: 19, CustomerVATRate: 8.1, RoundingRate: 1,
+      DiscountedPrice: 159.58, DiscountedPriceForCustoms: 159.58,
+      InternationalDiscountedPrice: 198.5, InternationalDiscountedPriceForCustoms: 183.62,
+      InternationalDiscountedPriceInMerchantCurrency: 159.58, InternationalPrice: 198.5,
+    }],
+    Discounts: [],
+    Markups: [],
+    OrderDocuments: [{
+      DocumentTypeCode: '8', DocumentTypeName: 'CustomerReceiptInvoice', DocumentExtension: 'PDF',
+      URL: `https://documents.example.com/receipts/${orderId}.pdf`,
+    }],
+    OrderPaymentMethods: [{
+      PaymentMethodId: 1, PaymentMethodName: 'Visa', IsGiftCard: false,
+      PaidAmountInCustomerCurrency: 223.4, PaidAmountInMerchantCurrency: 213.4,
+    }],
+    InternationalDetails: {
+      CurrencyCode: 'CHF', TotalPrice: 223.4, TransactionCurrencyCode: 'CHF', TransactionTotalPrice: 223.4,
+      TotalShippingPrice: 24.9, DiscountedShippingPrice: 24.9, TotalDutiesPrice: 0, TotalCCFPrice: 0, TotalVATAmount: 16.73,
+      ShippingVATRate: 8.1, DutiesGuaranteed: true, DeliveryDaysFrom: 2, DeliveryDaysTo: 4,
+      PaymentMethodCode: '1', PaymentMethodName: 'Visa', CardNumberLastFourDigits: '1111', ExpirationDate: '2030-03-31',
+      ShippingMethodCode: 'EXP', ShippingMethodName: 'Express', OrderTrackingNumber: '1Z999AA10123456784',
+      OrderTrackingUrl: 'https://track.example.com/?n=1Z999AA10123456784',
+    },
+    CustomerDTBreakdown: { Duties: 0, SalesTaxes: 16.73 },
+    MerchantDTBreakdown: { Duties: 0, SalesTaxes: 0 },
+  }, overrides);
+}
+
+/** Query parameters of a GetCheckoutCartInfo call (values are strings, as in a URL). */
+export function buildCartInfoQuery(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  return merge({ countryCode: 'CH', currencyCode: 'CHF', merchantCartToken: 'cart-3c9d1f' }, overrides) as Record<string, string>;
+}
+
+/** The JSON payload of a GetCheckoutCartInfo POST (service configured to POST). */
+export function buildCartInfoPayload(overrides: Json = {}): Json {
+  return merge({ OrderID: 'GE2718281CH', MerchantGUID: TEST_MERCHANT_GUID }, overrides);
+}

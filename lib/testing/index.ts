@@ -1,0 +1,6 @@
+/**
+ * `crossborder-merchant-kit/testing`: helpers for merchants' supertest suites.
+ * Not for production code: the builders carry a test GUID and a test card number.
+ */
+export { basicAuthHeader, signTestJwt, type SignTestJwtOptions } from './credentials.js';
+export { buildCartInfoPayload, buildCartInfoQuery, buildOrder, buildPaymentDetails, TEST_MERCHANT_GUID } from './builders.js';
