@@ -1,50 +1,72 @@
 /**
- * Payload types of the interface. Placeholder shapes until the generated types
- * (lib/generated/, from schemas/) replace them; names follow the spec.
+ * Payload types of the interface, under their spec names. They are generated from the JSON Schemas
+ * in schemas/ into lib/generated/types.ts (`npm run generate`); docs/schemas.md maps each spec
+ * resource to its type. Every object type accepts unknown properties (the service adds fields).
  */
 export type JsonObject = Record<string, unknown>;
 
-export interface MerchantCustomerDetails extends JsonObject {
-  FirstName?: string; LastName?: string; Email?: string; Address1?: string; Address2?: string;
-  City?: string; Zip?: string; CountryCode?: string; StateOrProvice?: string; Phone1?: string;
-}
-export interface MerchantPaymentDetails extends JsonObject {
-  CardNumber?: string; CVVNumber?: string; ExpirationDate?: string; OwnerName?: string;
-}
-export interface MerchantOrder extends JsonObject {
-  MerchantGUID?: string;
-  OrderId?: string;
-  MerchantOrderId?: string;
-  StatusCode?: string;
-  PrimaryBilling?: MerchantCustomerDetails;
-  PrimaryShipping?: MerchantCustomerDetails;
-  SecondaryBilling?: MerchantCustomerDetails;
-  SecondaryShipping?: MerchantCustomerDetails;
-  PaymentDetails?: MerchantPaymentDetails;
-  Products?: JsonObject[];
-  AdditionalRequiredDocuments?: OrderDocument[];
-  Subs?: MerchantOrder[];
-}
-export interface OrderDocument extends JsonObject {
-  DocumentTypeCode?: string; DocumentTypeName?: string; DocumentExtension?: string; URL?: string;
-  DocumentData?: string; ParcelCode?: string; TrackingNumber?: string;
-}
-export interface CheckoutCartInfo extends JsonObject {
-  productsList: JsonObject[];
-}
-export interface ResponseInfo extends JsonObject {
-  Success: boolean;
-  Message?: string;
-  Description?: string;
-  ErrorCode?: string;
-  InternalOrderId?: string;
-  OrderId?: string;
-  StatusCode?: string;
-  PaymentAmount?: string;
-  PaymentCurrencyCode?: string;
-}
-export interface AdditionalDocumentsDelivery extends JsonObject {
-  MerchantGUID?: string;
-  OrderId?: string;
-  Documents?: OrderDocument[];
-}
+export type {
+  // Callbacks: order (SendOrderToMerchant, UpdateOrderStatus, PerformOrderPayment)
+  MerchantOrder,
+  MerchantOrderEnvelope,
+  SendOrderToMerchantRequest,
+  UpdateOrderStatusRequest,
+  PerformOrderPaymentRequest,
+  Customer,
+  MerchantCustomerDetails,
+  MerchantProduct,
+  MerchantProductAttribute,
+  MerchantDiscount,
+  MerchantInternationalDetails,
+  MerchantParcelTracking,
+  DTBreakdown,
+  MerchantParcel,
+  MerchantParcelProduct,
+  MerchantOriginalOrder,
+  MerchantPaymentDetails,
+  OrderPaymentMethod,
+  OrderDocument,
+  OrderStatusReason,
+  ExporterDetails,
+  ResponseInfo,
+  // Callbacks: documents webhook (payload normalized by the kit)
+  AdditionalDocumentsDelivery,
+  // Callbacks: cart info (GetCheckoutCartInfo)
+  CartInfoQuery,
+  CartInfoPostPayload,
+  CheckoutCartInfo,
+  CartProduct,
+  CartDiscount,
+  UserDetails,
+  CartUserDetails,
+  AddressDetails,
+  UserIdNumberType,
+  ShippingOption,
+  LoyaltyPoints,
+  KeyValuePair,
+  Brand,
+  Category,
+  Attribute,
+  VATCategory,
+  VATRateType,
+  // Service operations (merchant → service)
+  ShipmentInformation,
+  Shipment,
+  ShipmentParcel,
+  ShipmentProduct,
+  ExportDeclaration,
+  Exporter,
+  CommercialInvoice,
+  ErrorResponse,
+  AdditionalDocumentsRequest,
+  OrderInfoForAdditionalDocuments,
+  AdditionalDocumentsResponse,
+  AdditionalDocumentsError,
+  DispatchRequestV2,
+  DispatchRequestV1,
+  DispatchParcel,
+  DispatchProduct,
+  DispatchException,
+  DispatchResponse,
+  HubDetails,
+} from './generated/types.js';

@@ -1,9 +1,16 @@
 /**
- * Request and result validators, built once per router. Placeholder rules until the JSON Schemas
- * (schemas/) compile into AJV validators here.
+ * Request and result validators of the callback pipeline, compiled from the JSON Schemas in
+ * schemas/ (embedded in lib/generated/schemas.ts). `createValidators()` compiles every callback
+ * validator when the router is created; the AJV instance is shared by the process, so a second
+ * router reuses the compiled functions and no request ever compiles a schema.
  */
 import type { ValidationIssue } from '../core/steps/validate.js';
 import type { CallbackName } from '../core/types.js';
+import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
+import { toIssue } from './issues.js';
+
+export { SCHEMA_BASE, SCHEMA_PATHS } from './ajv.js';
+export { toIssue } from './issues.js';
 
 export interface Validators {
   request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
@@ -11,21 +18,54 @@ export interface Validators {
   result(callback: CallbackName, result: unknown): string | null;
 }
 
-const nonEmptyString = (v: unknown) => (typeof v === 'string' && v.length > 0) || typeof v === 'number';
+/** Which schema checks what reaches each adapter method (see docs/schemas.md#validation). */
+export const REQUEST_SCHEMAS: Readonly<Record<CallbackName, string>> = Object.freeze({
+  getCheckoutCartInfo: 'callbacks/cart-info-request.schema.json',
+  sendOrderToMerchant: 'callbacks/send-order-to-merchant.request.schema.json',
+  updateOrderStatus: 'callbacks/update-order-status.request.schema.json',
+  performOrderPayment: 'callbacks/perform-order-payment.request.schema.json',
+  receiveAdditionalRequiredDocuments: 'callbacks/additional-documents-delivery.schema.json',
+});
+
+/** Which schema checks each adapter's result: CheckoutCartInfo for the cart, else ResponseInfo. */
+export const RESULT_SCHEMAS: Readonly<Record<CallbackName, string>> = Object.freeze({
+  getCheckoutCartInfo: 'callbacks/checkout-cart-info.schema.json',
+  sendOrderToMerchant: 'callbacks/response-info.schema.json',
+  updateOrderStatus: 'callbacks/response-info.schema.json',
+  performOrderPayment: 'callbacks/response-info.schema.json',
+  receiveAdditionalRequiredDocuments: 'callbacks/response-info.schema.json',
+});
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function createValidators(): Validators {
+  const requests = new Map(Object.entries(REQUEST_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path)]));
+  const results = new Map(Object.entries(RESULT_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path)]));
   return {
     request(callback, input) {
-      const o = input as Record<string, unknown>;
-      const issues: ValidationIssue[] = [];
-      if (callback === 'getCheckoutCartInfo') return null;
-      if (!nonEmptyString(o.OrderId)) issues.push({ pointer: '/OrderId', rule: 'is required' });
-      if (callback === 'updateOrderStatus' && !nonEmptyString(o.StatusCode)) issues.push({ pointer: '/StatusCode', rule: 'is required' });
-      if (callback === 'performOrderPayment' && (typeof o.PaymentDetails !== 'object' || o.PaymentDetails === null)) {
-        issues.push({ pointer: '/PaymentDetails', rule: 'is required' });
-      }
-      return issues.length ? issues : null;
+      const validate = requests.get(callback);
+      if (!validate || validate(input)) return null;
+      return [toIssue(validate.errors ?? [])];
     },
-    result: () => null,
+    result(callback, result) {
+      const validate = results.get(callback);
+      if (!validate) return null;
+      // The kit sets Success itself: the reply body is `{ Success: true, ...fields }`.
+      const body = callback === 'getCheckoutCartInfo' || !isObject(result) ? result : { Success: true, ...result };
+      if (validate(body)) return null;
+      return toIssue(validate.errors ?? []).pointer || '/';
+    },
   };
+}
+
+/**
+ * Validates any payload against its schema, by type name (`'ShipmentInformation'`,
+ * `'DispatchRequestV2'`, ...): null when valid, else the first failing location and rule.
+ */
+export function validatePayload(typeName: string, value: unknown): ValidationIssue[] | null {
+  const path = SCHEMA_PATHS[typeName];
+  if (!path) throw new Error(`no schema titled ${typeName}`);
+  const validate = schemaValidator(path);
+  if (validate(value)) return null;
+  return [toIssue(validate.errors ?? [])];
 }
