@@ -1,4 +1,6 @@
 /** Jest 30 + @swc/jest, native ESM (run with NODE_OPTIONS=--experimental-vm-modules). */
+import { postgresTestConfig } from './test/setup/postgres-config.js';
+
 export default {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
@@ -16,4 +18,6 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,
+  // PostgreSQL for the *.pg.test.ts files (throwaway cluster, or TEST_DATABASE_URL); see test/setup/postgres-config.js.
+  ...postgresTestConfig(),
 };

@@ -1,7 +1,7 @@
 /**
  * The framework-free callback kit: options checked once, steps built once, then
- * `handle(callback, request)` runs authenticate → parse → MerchantGUID → validate → decode →
- * idempotency → adapter → ResponseInfo for each delivery.
+ * `handle(callback, request)` runs authenticate → parse → MerchantGUID → validate → fingerprint →
+ * decode → documents → idempotency → holds → adapter → ResponseInfo for each delivery.
  */
 import { randomUUID } from 'node:crypto';
 import { createAuthResolver } from '../auth/index.js';
@@ -12,6 +12,9 @@ import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from '.
 import { compose, type PipelineState } from './state.js';
 import { createAuthenticateStep } from './steps/authenticate.js';
 import { decodeStep } from './steps/decode.js';
+import { documentsStep } from './steps/documents.js';
+import { fingerprintStep } from './steps/fingerprint.js';
+import { holdsStep } from './steps/holds.js';
 import { idempotencyStep } from './steps/idempotency.js';
 import { merchantGuidStep } from './steps/merchant-guid.js';
 import { parseStep } from './steps/parse.js';
@@ -35,18 +38,22 @@ export interface CallbackKit {
 export function createCallbackKit(userOptions: CallbackKitOptions): CallbackKit {
   const options = resolveOptions(userOptions);
   const validators = createValidators();
+  const authResolver = createAuthResolver(options.raw);
   const factories = [
     respondStep,
-    createAuthenticateStep(createAuthResolver(options.raw)),
+    createAuthenticateStep(authResolver),
     parseStep,
     merchantGuidStep,
     createValidateStep(validators.request),
+    fingerprintStep,
     decodeStep,
+    documentsStep,
     idempotencyStep,
+    holdsStep,
     createResponseInfoStep(validators.result),
   ];
   const run = compose(factories.map((f) => f(options)));
-  const baseLog = createSafeLogger(options.logger, {}, options.merchantGuids);
+  const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...authResolver.secrets]);
   const routes: CallbackRoute[] = [];
   for (const callback of options.mounted) {
     const path = options.paths[callback];

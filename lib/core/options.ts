@@ -3,6 +3,8 @@
  * Every public option is documented in docs/options.md.
  */
 import type { HelmetOptions } from 'helmet';
+import type { AuthOptions } from '../auth/options.js';
+import type { Store } from '../store/types.js';
 import { KitError } from '../errors.js';
 import { unknownKeyMessage } from './did-you-mean.js';
 import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
@@ -10,8 +12,8 @@ import { silentLogger, type LoggerLike } from './logger.js';
 import { CALLBACK_NAMES, type CallbackName, type MerchantAdapter } from './types.js';
 
 export interface CallbackKitOptions {
-  /** Your MerchantGUID; every POST payload must carry it (constant-time compared). */
-  merchantGuid: string;
+  /** Your MerchantGUID; every POST payload must carry it (constant-time compared). An array accepts any of them (rotation). */
+  merchantGuid: string | readonly string[];
   /** Your implementation of the callbacks. */
   adapter: MerchantAdapter;
   /** Paths (relative to where the router is mounted) of each callback. */
@@ -28,6 +30,14 @@ export interface CallbackKitOptions {
   adapterTimeoutMs?: number;
   /** helmet options for the response headers, or `false` to leave them off. */
   helmet?: HelmetOptions | false;
+  /** Authentication strategies (basic, jwt, ipAllowList, header, urlParameter, perCallback); see docs/auth.md. */
+  auth?: AuthOptions;
+  /** Where replies and holds are kept: new MemoryStore() (default, one process) or new PostgresStore({ pool }); see docs/stores.md. */
+  store?: Store;
+  /** How long a delivery waits for another one of the same OrderId still in progress before answering 503 IN_FLIGHT; default 10 000 ms. */
+  inFlightWaitMs?: number;
+  /** Lease of an in-progress delivery (a crash blocks retries no longer); default 60 000 ms, must exceed adapterTimeoutMs. */
+  leaseMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -56,7 +66,7 @@ export const DEFAULT_PATHS: Readonly<Record<CallbackName, string>> = Object.free
 /** Option keys owned by other modules (auth, stores, bindings) register here so the did-you-mean check knows them. */
 export const KNOWN_OPTION_KEYS = new Set<string>([
   'merchantGuid', 'adapter', 'paths', 'decode', 'logger', 'bodyLimit', 'documentsBodyLimit',
-  'adapterTimeoutMs', 'helmet',
+  'adapterTimeoutMs', 'helmet', 'store', 'inFlightWaitMs', 'leaseMs',
 ]);
 
 const fail = (code: string, msg: string): never => { throw new KitError(code, msg); };

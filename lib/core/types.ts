@@ -4,6 +4,8 @@
  */
 import type { CheckoutCartInfo, MerchantOrder, ResponseInfo, AdditionalDocumentsDelivery } from '../payloads.js';
 import type { SafeLogger } from './logger.js';
+import type { FulfilmentHold } from '../store/types.js';
+import type { ReceivedDocument } from './steps/documents.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 export type QueryMap = Record<string, string | string[] | undefined>;
@@ -16,6 +18,8 @@ export interface CallbackRequest {
   query: QueryMap;
   body?: unknown;
   remoteAddress?: string;
+  /** True when `remoteAddress` was taken from trusted proxy headers (Express 'trust proxy'); undefined means false. */
+  trustProxy?: boolean;
 }
 
 /** What the core hands back to the binding. */
@@ -67,7 +71,7 @@ export interface CallbackContext {
   /** For an order update: the ResponseInfo returned for the earlier delivery of this OrderId. */
   previous?: ResponseInfo;
   /** Set when the order awaits AdditionalRequiredDocuments. */
-  fulfilmentHold?: unknown;
+  fulfilmentHold?: FulfilmentHold;
   /** Top-level body keys other than `order` and MerchantGUID, when the envelope form was used. */
   envelope?: Record<string, unknown>;
 }
@@ -82,7 +86,7 @@ export interface MerchantAdapter {
   updateOrderStatus(order: MerchantOrder, context: CallbackContext): Promise<AdapterResult | void> | AdapterResult | void;
   performOrderPayment?(order: MerchantOrder, context: CallbackContext): Promise<AdapterResult> | AdapterResult;
   receiveAdditionalRequiredDocuments?(
-    delivery: AdditionalDocumentsDelivery,
+    delivery: AdditionalDocumentsDelivery & { Documents?: ReceivedDocument[] },
     context: CallbackContext,
   ): Promise<AdapterResult | void> | AdapterResult | void;
 }

@@ -1,0 +1,24 @@
+/**
+ * Fingerprint: SHA-256 of the canonical JSON of the payload as received (before URL decoding),
+ * for the idempotency key. Runs before the decode step, which changes the order in place.
+ */
+import { PipelineFailure } from '../../errors.js';
+import { payloadHash, PayloadTooDeep } from '../../store/canonical.js';
+import type { PipelineState, StepFactory } from '../state.js';
+
+const fingerprints = new WeakMap<PipelineState, string>();
+
+/** The payload hash of a delivery, once the fingerprint step has run (cart-info requests have none). */
+export const fingerprintOf = (state: PipelineState): string | undefined => fingerprints.get(state);
+
+export const fingerprintStep: StepFactory = () => async (state, next) => {
+  if (state.callback !== 'getCheckoutCartInfo' && state.payload) {
+    try {
+      fingerprints.set(state, payloadHash(state.payload));
+    } catch (err) {
+      if (!(err instanceof PayloadTooDeep)) throw err;
+      throw new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', err.message, 'The request body is nested too deeply');
+    }
+  }
+  return next();
+};

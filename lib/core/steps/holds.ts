@@ -1,0 +1,63 @@
+/**
+ * Fulfilment holds (runs under the OrderId lock the idempotency step holds, just before the adapter):
+ * - SendOrderToMerchant with a non-empty AdditionalRequiredDocuments places the order on hold (the
+ *   awaited documents minus those already received) before the adapter runs;
+ * - the documents webhook, once the adapter accepted the documents, counts them and releases the
+ *   hold when nothing is left awaited (documents arriving before the order are remembered);
+ * - every order callback sees the order's hold as `context.fulfilmentHold` (the documents webhook:
+ *   the hold as it will be once these documents are counted; absent when released).
+ */
+import { PipelineFailure } from '../../errors.js';
+import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
+import { idempotencySettings } from '../../store/options.js';
+import type { FulfilmentHold } from '../../store/types.js';
+import type { PipelineState, StepFactory } from '../state.js';
+import { GENERIC_MESSAGES } from './respond.js';
+
+async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    state.log.error({ err }, 'fulfilment-hold store failed');
+    throw new PipelineFailure(503, 'STORE_UNAVAILABLE', GENERIC_MESSAGES[503], 'fulfilment-hold store failed',
+      'The order store is unavailable; retry later', { 'retry-after': '5' });
+  }
+}
+
+const show = (state: PipelineState, hold: FulfilmentHold | null) => {
+  if (hold) state.context.fulfilmentHold = hold;
+  else delete state.context.fulfilmentHold;
+};
+
+export const holdsStep: StepFactory = (options) => {
+  const { store } = idempotencySettings(options);
+  return async (state, next) => {
+    const orderId = state.orderId;
+    if (state.callback === 'getCheckoutCartInfo' || orderId === undefined) return next();
+    const input = state.input as Record<string, unknown>;
+
+    if (state.callback === 'receiveAdditionalRequiredDocuments') {
+      const refs = toDocumentRefs(input.Documents);
+      const current = await fromStore(state, () => store.getFulfilmentHold(orderId));
+      show(state, current && holdOf(orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, refs)));
+      const res = await next();
+      const body = res.body as Record<string, unknown> | null;
+      if (res.status === 200 && body?.Success === true) {
+        const after = await fromStore(state, () => store.recordDocuments(orderId, refs));
+        state.log.info({ documents: refs.length, awaiting: after?.awaiting.length ?? 0 },
+          after ? 'additional documents received; order still on hold' : 'additional documents received; order not on hold');
+      }
+      return res;
+    }
+
+    const required = state.callback === 'sendOrderToMerchant' ? toDocumentRefs(input.AdditionalRequiredDocuments) : [];
+    if (required.length > 0) {
+      const hold = await fromStore(state, () => store.placeFulfilmentHold(orderId, required));
+      if (hold) state.log.info({ awaiting: hold.awaiting.length }, 'order placed on fulfilment hold');
+      show(state, hold);
+    } else {
+      show(state, await fromStore(state, () => store.getFulfilmentHold(orderId)));
+    }
+    return next();
+  };
+};

@@ -1,0 +1,51 @@
+/**
+ * In-process per-key lock: a promise chain per key. A waiter gives up after `waitMs` (its place in
+ * the chain is released at once, so later waiters are not held up), and a holder that never
+ * releases is released after `leaseMs`.
+ */
+export type Release = () => void;
+export interface Held { release: Release; /** The previous holder was released by its lease, not by itself. */ recovered: boolean }
+
+export class KeyedMutex {
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly expired = new Set<string>();
+
+  /** Number of keys with a holder or waiters (for tests and metrics). */
+  get size(): number {
+    return this.tails.size;
+  }
+
+  async acquire(key: string, waitMs: number, leaseMs: number): Promise<Held | null> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    let resolveMine!: () => void;
+    const mine = new Promise<void>((r) => { resolveMine = r; });
+    const tail = prev.then(() => mine);
+    this.tails.set(key, tail);
+    void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
+
+    let released = false;
+    let leaseTimer: NodeJS.Timeout | undefined;
+    const release: Release = () => {
+      if (released) return;
+      released = true;
+      if (leaseTimer) clearTimeout(leaseTimer);
+      resolveMine();
+    };
+
+    let waitTimer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => { waitTimer = setTimeout(() => resolve(false), Math.max(0, waitMs)); });
+    const got = await Promise.race([prev.then(() => true as const), timedOut]);
+    clearTimeout(waitTimer);
+    if (!got) {
+      release();
+      return null;
+    }
+    const recovered = this.expired.delete(key);
+    leaseTimer = setTimeout(() => {
+      if (!released) this.expired.add(key);
+      release();
+    }, leaseMs);
+    leaseTimer.unref?.();
+    return { release, recovered };
+  }
+}

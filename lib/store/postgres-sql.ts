@@ -1,0 +1,94 @@
+/**
+ * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
+ * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
+ */
+export const SCHEMA_VERSION = 1;
+
+export interface Tables {
+  schema?: string;
+  meta: string;
+  records: string;
+  locks: string;
+  holds: string;
+}
+
+const quote = (id: string) => `"${id}"`;
+
+export function tables(schema?: string): Tables {
+  const q = (name: string) => (schema ? `${quote(schema)}.${name}` : name);
+  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds') };
+}
+
+/** DDL of version 1; every statement is idempotent. */
+export function ddl(t: Tables): string[] {
+  return [
+    ...(t.schema ? [`CREATE SCHEMA IF NOT EXISTS ${quote(t.schema)}`] : []),
+    `CREATE TABLE IF NOT EXISTS ${t.meta} (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${t.records} (
+      key text PRIMARY KEY,
+      seq bigint GENERATED ALWAYS AS IDENTITY,
+      callback text NOT NULL,
+      order_id text NOT NULL,
+      hash text NOT NULL,
+      response json NOT NULL,
+      payment boolean NOT NULL DEFAULT false,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS cbk_records_order_idx ON ${t.records} (order_id, callback, seq)`,
+    `CREATE INDEX IF NOT EXISTS cbk_records_payment_idx ON ${t.records} (order_id, seq) WHERE payment`,
+    `CREATE INDEX IF NOT EXISTS cbk_records_expires_idx ON ${t.records} (expires_at)`,
+    `CREATE TABLE IF NOT EXISTS ${t.locks} (
+      order_id text PRIMARY KEY,
+      owner text NOT NULL,
+      acquired_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${t.holds} (
+      order_id text PRIMARY KEY,
+      awaiting jsonb,
+      received jsonb NOT NULL DEFAULT '[]',
+      since timestamptz,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      expires_at timestamptz)`,
+    `INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
+      ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`,
+  ];
+}
+
+const RECORD_COLUMNS = 'key, callback, order_id, hash, response, payment, created_at, expires_at';
+
+export function statements(t: Tables) {
+  return {
+    migrateLock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
+    version: `SELECT version FROM ${t.meta} WHERE id = 1`,
+    metaExists: `SELECT to_regclass($1) IS NOT NULL AS present`,
+    acquire: `INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
+      VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+      ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+      WHERE l.expires_at <= now()
+      RETURNING (xmax = 0) AS inserted`,
+    release: `DELETE FROM ${t.locks} WHERE order_id = $1 AND owner = $2`,
+    getRecord: `SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $1 AND expires_at > now()`,
+    getPayment: `SELECT ${RECORD_COLUMNS} FROM ${t.records}
+      WHERE order_id = $1 AND payment AND expires_at > now() ORDER BY seq ASC LIMIT 1`,
+    getLatest: `SELECT ${RECORD_COLUMNS} FROM ${t.records}
+      WHERE order_id = $1 AND callback = $2 AND expires_at > now() ORDER BY seq DESC LIMIT 1`,
+    saveRecord: `INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at)
+      VALUES ($1, $2, $3, $4, $5, $6, now(), now() + $7 * interval '1 millisecond')
+      ON CONFLICT (key) DO UPDATE SET callback = EXCLUDED.callback, order_id = EXCLUDED.order_id, hash = EXCLUDED.hash,
+        response = EXCLUDED.response, payment = EXCLUDED.payment, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+      WHERE r.expires_at <= now()`,
+    ensureHold: `INSERT INTO ${t.holds} (order_id, received, updated_at, expires_at)
+      VALUES ($1, '[]', now(), now() + $2 * interval '1 millisecond') ON CONFLICT (order_id) DO NOTHING`,
+    lockHold: `SELECT awaiting, received, since, (awaiting IS NULL AND expires_at <= now()) AS stale
+      FROM ${t.holds} WHERE order_id = $1 FOR UPDATE`,
+    writeHold: `UPDATE ${t.holds} SET awaiting = $2, received = $3, since = $4, updated_at = now(),
+      expires_at = CASE WHEN $2::jsonb IS NULL THEN now() + $5 * interval '1 millisecond' ELSE NULL END
+      WHERE order_id = $1`,
+    getHold: `SELECT awaiting, since FROM ${t.holds} WHERE order_id = $1 AND awaiting IS NOT NULL`,
+    releaseHold: `UPDATE ${t.holds} SET awaiting = NULL, since = NULL, updated_at = now(),
+      expires_at = now() + $2 * interval '1 millisecond' WHERE order_id = $1 AND awaiting IS NOT NULL`,
+    purgeRecords: `DELETE FROM ${t.records} WHERE expires_at <= now()`,
+    purgeHolds: `DELETE FROM ${t.holds} WHERE awaiting IS NULL AND expires_at <= now()`,
+    purgeLocks: `DELETE FROM ${t.locks} WHERE expires_at <= now() - interval '1 hour'`,
+  };
+}

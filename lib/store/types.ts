@@ -1,0 +1,83 @@
+/**
+ * The Store interface: where the kit keeps what it needs for exactly-once callbacks and fulfilment
+ * holds. MemoryStore (one process) and PostgresStore (any number of processes) implement it; see
+ * docs/stores.md for writing your own.
+ */
+import type { ResponseInfo } from '../payloads.js';
+
+/** A successful reply the kit stored; never the payload, never card data. */
+export interface StoredRecord {
+  /** `<callback>:<OrderId>:<sha256 of the canonical payload>`. */
+  key: string;
+  callback: string;
+  orderId: string;
+  /** SHA-256 (hex) of the canonical JSON of the payload (card values masked, MerchantGUID left out). */
+  hash: string;
+  /** The ResponseInfo the kit answered with. */
+  response: ResponseInfo;
+  /** True when the reply is a successful payment (PerformOrderPayment, or SendOrderToMerchant with PaymentDetails). */
+  payment: boolean;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export type NewRecord = Omit<StoredRecord, 'createdAt' | 'expiresAt'>;
+
+/** The per-OrderId lock: while it is held, no other call for the OrderId runs (in any process sharing the store). */
+export interface StoreLock {
+  /** True when the lock was taken over from an in-progress record whose lease had expired (a crash or a stall). */
+  readonly recovered: boolean;
+  /** Releases the lock; safe to call more than once. */
+  release(): Promise<void>;
+}
+
+export interface AcquireOptions {
+  /** How long to wait for the lock; past it `acquire` resolves to null. */
+  waitMs: number;
+  /** How long the lock stays valid without a release (a crashed holder blocks no longer than this). */
+  leaseMs: number;
+}
+
+/** One awaited (or received) additional document, identified without its content. */
+export interface DocumentRef {
+  /** Normalised: a type name such as 'EAD' becomes its number ('11'). */
+  DocumentTypeCode: string;
+  ParcelCode?: string;
+  TrackingNumber?: string;
+}
+
+/** An order that must not be fulfilled yet. */
+export interface FulfilmentHold {
+  orderId: string;
+  /** The documents still awaited. */
+  awaiting: DocumentRef[];
+  /** When the hold was placed. */
+  since: Date;
+}
+
+/** Everything the kit stores. All methods may reject (the kit answers 503, retryable). */
+export interface Store {
+  /** Waits (up to `waitMs`) for the OrderId's lock; null when it is still held by someone else. */
+  acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null>;
+  /** The stored reply for a key, or null (also when expired). */
+  getRecord(key: string): Promise<StoredRecord | null>;
+  /** The first successful payment stored for the OrderId, or null. */
+  getPayment(orderId: string): Promise<StoredRecord | null>;
+  /** The latest stored reply of `callback` for the OrderId, or null. */
+  getLatestRecord(orderId: string, callback: string): Promise<StoredRecord | null>;
+  /** Stores a successful reply; a record already stored under the key is kept (first write wins). */
+  saveRecord(record: NewRecord): Promise<void>;
+  /** Places (or replaces the list of) a hold: awaiting = required − documents already received. Null when nothing is awaited. */
+  placeFulfilmentHold(orderId: string, required: readonly DocumentRef[]): Promise<FulfilmentHold | null>;
+  /** Counts received documents (also before the order arrives); releases the hold when nothing is left awaited. */
+  recordDocuments(orderId: string, received: readonly DocumentRef[]): Promise<FulfilmentHold | null>;
+  /** The order's hold, or null when it may be fulfilled. */
+  getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null>;
+  /** Releases a hold by hand (documents received another way); no-op without a hold. */
+  releaseFulfilmentHold(orderId: string): Promise<void>;
+}
+
+export const STORE_METHODS = [
+  'acquire', 'getRecord', 'getPayment', 'getLatestRecord', 'saveRecord',
+  'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold', 'releaseFulfilmentHold',
+] as const satisfies readonly (keyof Store)[];

@@ -1,0 +1,48 @@
+import { PostgresStore } from 'crossborder-merchant-kit';
+import { storeContract } from './contract.js';
+import { postgresFactory } from './harness.js';
+
+const pg = postgresFactory();
+afterAll(() => pg.close());
+
+describe('PostgresStore: the Store contract', () => {
+  storeContract(pg.factory);
+});
+
+describe('PostgresStore migrations', () => {
+  test('migrate() is idempotent, also run by several instances at once', async () => {
+    const schema = `t_mig_${Math.random().toString(36).slice(2, 8)}`;
+    const stores = Array.from({ length: 4 }, () => new PostgresStore({ pool: pg.pool, schema }));
+    try {
+      await Promise.all(stores.map((s) => s.migrate()));
+      await stores[0].migrate();
+      const { rows } = await pg.pool.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
+      expect(rows.map((r) => r.table_name)).toEqual(['cbk_holds', 'cbk_locks', 'cbk_meta', 'cbk_records']);
+    } finally {
+      await pg.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
+
+  test('creates its tables on first use unless autoMigrate is false', async () => {
+    const schema = `t_auto_${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      const manual = new PostgresStore({ pool: pg.pool, schema, autoMigrate: false });
+      await expect(manual.getRecord('k')).rejects.toThrow(/does not exist/);
+      const auto = new PostgresStore({ pool: pg.pool, schema });
+      expect(await auto.getRecord('k')).toBeNull();
+      expect(await manual.getRecord('k')).toBeNull();
+    } finally {
+      await pg.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
+
+  test('purgeExpired deletes expired replies', async () => {
+    const h = await pg.factory();
+    const short = h.withTtl(50) as PostgresStore;
+    await short.saveRecord({ key: 'k', callback: 'sendOrderToMerchant', orderId: 'O', hash: 'h', response: { Success: true }, payment: false });
+    await new Promise((r) => setTimeout(r, 120));
+    await short.purgeExpired();
+    expect(await h.scan()).not.toContain('"key":"k"');
+  });
+});
