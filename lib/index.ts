@@ -7,7 +7,18 @@ export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
 export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
 export type { LoggerLike, SafeLogger } from './core/logger.js';
 export type { AuthStrategy, AuthOutcome } from './auth/types.js';
+export {
+  createBasicStrategy, createHeaderStrategy, createIpAllowListStrategy, createJwtStrategy, createUrlParameterStrategy, safeCompare,
+  type AuthConfig, type AuthOptions, type BasicAuthOptions, type HeaderAuthOptions, type JwtAuthOptions, type PublicKeyInput,
+  type UrlParameterAuthOptions,
+} from './auth/index.js';
 export type {
   CallbackName, CallbackContext, CallbackRequest, CallbackResponse, CartInfoRequest, MerchantAdapter, AdapterResult,
 } from './core/types.js';
 export * from './payloads.js';
+export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
+export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
+export type { Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, DocumentRef, FulfilmentHold } from './store/types.js';
+export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, type HoldState } from './store/holds.js';
+export { canonicalJson, payloadHash } from './store/canonical.js';
+export type { ReceivedDocument } from './core/steps/documents.js';

@@ -1,7 +1,7 @@
 /** Helpers shared by the bindings: building the core request and reading the body once. */
 import type { IncomingMessage } from 'node:http';
 import type { CallbackKit, CallbackRoute } from './kit.js';
-import { readBody } from './read-body.js';
+import { payloadTooLarge, readBody } from './read-body.js';
 import { PipelineFailure } from '../errors.js';
 import type { CallbackRequest, CallbackResponse, QueryMap } from './types.js';
 
@@ -26,7 +26,13 @@ export async function toCallbackRequest(
 ): Promise<CallbackRequest> {
   const base = { method: route.method, path, headers: req.headers, query: queryFromUrl(req.url), remoteAddress };
   if (route.method !== 'POST') return { ...base, body: undefined };
-  if (req.readableEnded || (req as { _body?: boolean })._body === true) return { ...base, body: req.body };
+  if (req.readableEnded || (req as { _body?: boolean })._body === true) {
+    // The host's parser may allow more than the kit: the kit's limit still holds.
+    const limit = kit.bodyLimit(route.callback);
+    const declared = Number(req.headers['content-length']);
+    const size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(req.body) ?? '');
+    return { ...base, body: size > limit ? payloadTooLarge(limit) : req.body };
+  }
   try {
     return { ...base, body: await readBody(req, kit.bodyLimit(route.callback), req.headers['content-length']) };
   } catch (err) {

@@ -2,7 +2,7 @@
  * Express binding: `createCallbackRouter(options)` mounts every callback whose adapter method exists.
  * Works with Express 4 and 5, with or without express.json() mounted before it.
  */
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
 import { BINDING_FAILURE, toCallbackRequest } from '../core/binding.js';
 import type { CallbackKitOptions } from '../core/options.js';
@@ -20,9 +20,12 @@ function send(res: Response, reply: CallbackResponse): void {
 export function createCallbackRouter(options: CallbackRouterOptions): Router {
   const kit = createCallbackKit(options);
   const router = express.Router();
-  const handler = (route: CallbackRoute) => async (req: Request, res: Response) => {
+  const handler = (route: CallbackRoute) => async (req: Request, res: Response, next: NextFunction) => {
+    // Express routes HEAD to GET handlers; like the node:http binding, the kit answers GET only.
+    if (req.method !== route.method) return next();
     try {
       const request = await toCallbackRequest(kit, route, req, req.path, req.ip ?? req.socket.remoteAddress);
+      request.trustProxy = Boolean(req.app?.get('trust proxy'));
       send(res, await kit.handle(route.callback, request));
     } catch {
       if (!res.headersSent) send(res, BINDING_FAILURE);

@@ -87,7 +87,8 @@ function cartInfoRequest(state: PipelineState): CartInfoRequest {
   if (countryCode !== undefined) request.countryCode = countryCode;
   if (currencyCode !== undefined) request.currencyCode = currencyCode;
   if (state.payload) {
-    request.payload = state.payload;
+    const { MerchantGUID: _checked, ...payload } = state.payload;
+    request.payload = payload;
     if (state.payload.OrderID !== undefined && state.payload.OrderID !== null) request.OrderID = String(state.payload.OrderID);
   }
   return request;
@@ -149,9 +150,20 @@ export function normalizeDocumentsDelivery(payload: Record<string, unknown>): Re
 /** Card data and MerchantGUID values of a payload, masked in every later log line of the call. */
 export function collectSecrets(payload: unknown, out: string[] = [], depth = 0): string[] {
   if (payload === null || typeof payload !== 'object' || depth > 16) return out;
-  for (const [k, v] of Object.entries(payload)) {
-    if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
-    else if (typeof v === 'object') collectSecrets(v, out, depth + 1);
+  // Hot path (runs on every payload): no entry arrays, array elements by index, primitives skipped early.
+  if (Array.isArray(payload)) {
+    for (let i = 0; i < payload.length; i++) {
+      const v: unknown = payload[i];
+      if (v !== null && typeof v === 'object') collectSecrets(v, out, depth + 1);
+    }
+    return out;
+  }
+  const obj = payload as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (typeof v === 'object') {
+      if (v !== null) collectSecrets(v, out, depth + 1);
+    } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
   }
   return out;
 }
