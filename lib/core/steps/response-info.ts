@@ -17,13 +17,19 @@ const merchantBug = (reason: string) =>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Card fields never reach a response, even if an adapter returns them. */
-export function stripCardData(value: unknown, depth = 0): unknown {
-  if (Array.isArray(value)) return value.map((v) => stripCardData(v, depth + 1));
-  if (!isObject(value) || depth > 32) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) if (k !== 'CardNumber' && k !== 'CVVNumber') out[k] = stripCardData(v, depth + 1);
-  return out;
+/**
+ * A JSON copy of an adapter result without card fields (CardNumber/CVVNumber never reach a
+ * response, even if an adapter returns them). A result that cannot be serialised (a cycle, a
+ * BigInt) is a merchant bug, caught here rather than after the reply was logged as a success.
+ */
+export function stripCardData(value: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, (key, v) => (key === 'CardNumber' || key === 'CVVNumber' ? undefined : v));
+  } catch (err) {
+    throw merchantBug(`result is not JSON-serialisable (${(err as Error).name})`);
+  }
+  return text === undefined ? undefined : JSON.parse(text);
 }
 
 export function paymentExpected(state: PipelineState): boolean {
