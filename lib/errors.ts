@@ -19,6 +19,7 @@ export const KIT_ERROR_CODES = {
   ERR_CBK_OPTION_UNKNOWN: 'An option name is not one the kit knows (often a typo; the message suggests the closest name).',
   ERR_CBK_OPTION_REQUIRED: 'A required option is missing.',
   ERR_CBK_OPTION_INVALID: 'An option has a value of the wrong type or out of range.',
+  ERR_CBK_UNKNOWN_SCHEMA: 'validatePayload was given a type name that has no schema (see docs/schemas.md for the names).',
 } as const;
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES | (string & {});
 

@@ -16,6 +16,8 @@ export type {
   CallbackName, CallbackContext, CallbackRequest, CallbackResponse, CartInfoRequest, MerchantAdapter, AdapterResult,
 } from './core/types.js';
 export * from './payloads.js';
+export { validatePayload } from './validation/index.js';
+export type { ValidationIssue } from './core/steps/validate.js';
 export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
 export type { Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, DocumentRef, FulfilmentHold } from './store/types.js';

@@ -4,6 +4,7 @@
  * validator when the router is created; the AJV instance is shared by the process, so a second
  * router reuses the compiled functions and no request ever compiles a schema.
  */
+import { KitError } from '../errors.js';
 import type { ValidationIssue } from '../core/steps/validate.js';
 import type { CallbackName } from '../core/types.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
@@ -64,7 +65,7 @@ export function createValidators(): Validators {
  */
 export function validatePayload(typeName: string, value: unknown): ValidationIssue[] | null {
   const path = SCHEMA_PATHS[typeName];
-  if (!path) throw new Error(`no schema titled ${typeName}`);
+  if (!path) throw new KitError('ERR_CBK_UNKNOWN_SCHEMA', `No schema titled ${typeName} (known: ${Object.keys(SCHEMA_PATHS).join(', ')})`);
   const validate = schemaValidator(path);
   if (validate(value)) return null;
   return [toIssue(validate.errors ?? [])];
