@@ -53,6 +53,8 @@ export function redact(value: unknown, secrets: readonly string[] = [], depth = 
 
 export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly string[] = []): SafeLogger {
   const emit = (level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg?: string): void => {
+    // The default silent logger drops everything: skip the redaction copy (it ran on every callback).
+    if (base === silentLogger) return;
     const fn = base[level];
     if (typeof fn !== 'function') return;
     try {

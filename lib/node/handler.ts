@@ -1,7 +1,9 @@
 /**
  * node:http binding: `createCallbackHandler(options)` returns a `(req, res)` handler for
  * `http.createServer`, with the same options and behaviour as the Express router.
- * Unmatched paths get a JSON 404 (or `next()` when used as connect-style middleware).
+ * Paths match like Express's defaults (case-insensitive, one trailing slash allowed, query ignored).
+ * Unmatched requests (other paths, HEAD and other methods) get a JSON 404, or `next()` when used as
+ * connect-style middleware. No failure, of the kit, the adapter or the client, escapes the handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BINDING_FAILURE, toCallbackRequest } from '../core/binding.js';
@@ -9,21 +11,25 @@ import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
 import { KNOWN_OPTION_KEYS, type CallbackKitOptions } from '../core/options.js';
 import type { CallbackResponse } from '../core/types.js';
 import { KitError } from '../errors.js';
+import { compileTrustProxy, type TrustProxyOption } from './trust-proxy.js';
 
 KNOWN_OPTION_KEYS.add('basePath');
+KNOWN_OPTION_KEYS.add('trustProxy');
+
+export type { TrustProxyOption } from './trust-proxy.js';
 
 export interface CallbackHandlerOptions extends CallbackKitOptions {
   /** Path prefix the callbacks live under, e.g. '/crossborder'; default ''. */
   basePath?: string;
+  /**
+   * Whether the client address comes from X-Forwarded-For: `false` (default: the socket's address),
+   * `true` (all hops trusted), a number of proxy hops, or trusted proxy addresses/CIDRs
+   * (the rightmost untrusted hop is the client). See docs/node-binding.md.
+   */
+  trustProxy?: TrustProxyOption;
 }
 
 export type CallbackHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
-
-function send(res: ServerResponse, reply: CallbackResponse): void {
-  res.statusCode = reply.status;
-  for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
-  res.end(JSON.stringify(reply.body));
-}
 
 const NOT_FOUND: CallbackResponse = {
   status: 404,
@@ -31,26 +37,71 @@ const NOT_FOUND: CallbackResponse = {
   body: { Success: false, Message: 'Not found', ErrorCode: 'NOT_FOUND' },
 };
 
+function send(res: ServerResponse, reply: CallbackResponse): void {
+  // The client may be gone (aborted); there is nobody to answer.
+  if (res.writableEnded || res.destroyed) return;
+  const body = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Answers a failure of the binding itself with a generic 500, or drops the connection if headers went out. */
+function fail(res: ServerResponse): void {
+  try {
+    if (!res.headersSent) send(res, BINDING_FAILURE);
+    else res.destroy();
+  } catch {
+    res.destroy();
+  }
+}
+
+/** Lookup key of a method and path as Express matches them by default. */
+function routeKey(method: string, path: string): string {
+  const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${method} ${p.toLowerCase()}`;
+}
+
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
-  const { basePath = '', ...rest } = options ?? ({} as CallbackHandlerOptions);
+  const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
+  const { basePath = '', trustProxy, ...rest } = isObject ? options : ({} as CallbackHandlerOptions);
   if (typeof basePath !== 'string' || (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/')))) {
     throw new KitError('ERR_CBK_OPTION_INVALID', 'Option basePath must be "" or a path like "/crossborder" (leading slash, no trailing slash)');
   }
-  const kit = createCallbackKit(rest as CallbackKitOptions);
+  const proxy = compileTrustProxy(trustProxy);
+  const kit = createCallbackKit((isObject ? rest : options) as CallbackKitOptions);
   const table = new Map<string, CallbackRoute>();
-  for (const route of kit.routes) table.set(`${route.method} ${basePath}${route.path}`, route);
+  for (const route of kit.routes) {
+    const key = routeKey(route.method, basePath + route.path);
+    if (!table.has(key)) table.set(key, route);
+  }
+
+  async function serve(route: CallbackRoute, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const remoteAddress = proxy.clientAddress(req.socket?.remoteAddress, req.headers['x-forwarded-for']);
+    const request = await toCallbackRequest(kit, route, req, path, remoteAddress);
+    request.trustProxy = proxy.trusted;
+    send(res, await kit.handle(route.callback, request));
+  }
 
   return (req, res, next) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q < 0 ? url : url.slice(0, q);
-    const route = table.get(`${req.method} ${pathname}`);
-    if (!route) {
-      if (next) return next();
-      return send(res, NOT_FOUND);
+    let route: CallbackRoute | undefined;
+    let path = '';
+    try {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const pathname = q < 0 ? url : url.slice(0, q);
+      route = table.get(routeKey(req.method ?? '', pathname));
+      path = pathname.slice(basePath.length);
+    } catch {
+      return fail(res);
     }
-    toCallbackRequest(kit, route, req, pathname, req.socket.remoteAddress)
-      .then((request) => kit.handle(route.callback, request))
-      .then((reply) => send(res, reply), () => { if (!res.headersSent) send(res, BINDING_FAILURE); });
+    if (!route) {
+      if (typeof next === 'function') return next();
+      try {
+        return send(res, NOT_FOUND);
+      } catch {
+        return fail(res);
+      }
+    }
+    serve(route, req, res, path).catch(() => fail(res));
   };
 }

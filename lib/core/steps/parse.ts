@@ -48,6 +48,9 @@ function parseJson(state: PipelineState, limit: number): Record<string, unknown>
   let value = state.request.body;
   // A binding that could not read the body (over the limit, aborted) hands the failure over here.
   if (value instanceof PipelineFailure) throw value;
+  // Walk the parsed value for forbidden keys unless the raw text proves it has none: such a key is
+  // written either literally or with a \u escape.
+  let mayPollute = true;
   if (Buffer.isBuffer(value) || typeof value === 'string') {
     const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
     if (size > limit) throw payloadTooLarge(limit);
@@ -58,9 +61,10 @@ function parseJson(state: PipelineState, limit: number): Record<string, unknown>
     } catch {
       throw invalid('malformed JSON', 'The request body is not valid JSON');
     }
+    mayPollute = text.includes('__proto__') || text.includes('constructor') || text.includes('\\u');
   }
   if (!isPlainObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
-  if (hasPollutionKey(value)) throw invalid('body has a __proto__ or constructor.prototype key', 'The request body has a forbidden key (__proto__ or constructor.prototype)');
+  if (mayPollute && hasPollutionKey(value)) throw invalid('body has a __proto__ or constructor.prototype key', 'The request body has a forbidden key (__proto__ or constructor.prototype)');
   return value;
 }
 

@@ -1,0 +1,74 @@
+/**
+ * One benchmark server, run in its own child process: `node --import tsx bench/server.ts <kind>`.
+ * Listens on 127.0.0.1 (a free port), reports `{ port, features }` to the parent over IPC, answers
+ * `{ type: 'stats', gc? }` with its memory and CPU usage (after a GC if asked), exits on `{ type: 'exit' }`.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createCallbackHandler, createCallbackRouter } from '../lib/index.js';
+import { CALLBACK_PATH, SERVER_KINDS, type ServerKind } from './fixtures.js';
+import { kitOptions, type KitFeatures } from './kit-options.js';
+
+
+const FIXED_REPLY = { Success: true, InternalOrderId: 'INT-1', OrderId: 'GE1001CH', StatusCode: 'received' };
+
+function bareNode(): http.Server {
+  const reply = JSON.stringify(FIXED_REPLY);
+  return http.createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== CALLBACK_PATH) {
+      res.writeHead(404).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      try {
+        JSON.parse(Buffer.concat(chunks).toString());
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(reply) });
+      res.end(reply);
+    });
+  });
+}
+
+function bareExpress(): http.Server {
+  const app = express();
+  app.use(express.json({ limit: '1mb' }));
+  app.post(CALLBACK_PATH, (_req, res) => { res.json(FIXED_REPLY); });
+  return http.createServer(app);
+}
+
+function build(kind: ServerKind): { server: http.Server; features?: KitFeatures } {
+  if (kind === 'bare-node') return { server: bareNode() };
+  if (kind === 'bare-express') return { server: bareExpress() };
+  const { options, features } = kitOptions();
+  if (kind === 'kit-node') return { server: http.createServer(createCallbackHandler({ ...options, basePath: '/cb' })), features };
+  const app = express();
+  app.use('/cb', createCallbackRouter(options));
+  return { server: http.createServer(app), features };
+}
+
+const kind = process.argv[2] as ServerKind;
+if (!SERVER_KINDS.includes(kind)) {
+  process.stderr.write(`usage: server.ts <${SERVER_KINDS.join('|')}>\n`);
+  process.exit(2);
+}
+const { server, features } = build(kind);
+server.keepAliveTimeout = 30_000;
+server.listen(0, '127.0.0.1', () => {
+  process.send?.({ type: 'ready', port: (server.address() as AddressInfo).port, features });
+});
+process.on('message', (msg: { type?: string }) => {
+  if (msg?.type === 'stats') {
+    if ((msg as { gc?: boolean }).gc) (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ type: 'stats', memory: process.memoryUsage(), cpu: process.cpuUsage() });
+  } else if (msg?.type === 'exit') {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  }
+});
+process.on('disconnect', () => process.exit(0));
