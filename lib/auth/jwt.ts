@@ -3,7 +3,7 @@
  * `publicKey` (PEM or JWK) or a remote key set (`jwksUrl`, fetched and cached by jose). `algorithms`
  * is required and never contains 'none'. The verified claims reach the adapter as `context.auth.jwt`.
  */
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPublicKey, webcrypto, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { checkObject, fail, invalid, isPlainObject, secretList, single, stringList } from './config.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
@@ -93,6 +93,25 @@ function describe(err: unknown): string {
 /** Errors after which trying the next (rotated) key is pointless: the signature already verified. */
 const FINAL = new Set(['ERR_JWT_EXPIRED', 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'ERR_JOSE_ALG_NOT_ALLOWED', 'ERR_JWT_INVALID', 'ERR_JWS_INVALID']);
 
+/**
+ * A shared secret imported once per HS algorithm as a CryptoKey (given raw bytes, jose would
+ * import the key again on every verification: about half the cost of a verification).
+ */
+function hmacKeyResolver(secret: string): JWTVerifyGetKey {
+  const bytes = new TextEncoder().encode(secret);
+  const byAlg = new Map<string, Promise<CryptoKey>>();
+  return (header) => {
+    const alg = header.alg ?? '';
+    let key = byAlg.get(alg);
+    if (!key) {
+      // jose has already refused an algorithm outside `algorithms` (all HS*) before asking for the key.
+      key = webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: `SHA-${alg.slice(2)}` }, false, ['verify']);
+      byAlg.set(alg, key);
+    }
+    return key;
+  };
+}
+
 export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): AuthStrategy & { secrets: readonly string[] } {
   const o = checkObject(options, where, KEYS);
   const sources = ['secret', 'publicKey', 'jwksUrl'].filter((k) => o[k] !== undefined);
@@ -115,7 +134,7 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
   if (o.secret !== undefined) {
     secrets = secretList(o.secret, `${where}.secret`);
     if (secrets.some((s) => Buffer.byteLength(s) < 32)) invalid(`Option ${where}.secret must be at least 32 bytes (256 bits) long`);
-    keys = secrets.map((s) => new TextEncoder().encode(s));
+    keys = secrets.map(hmacKeyResolver);
   } else if (o.publicKey !== undefined) {
     const list = Array.isArray(o.publicKey) ? o.publicKey : [o.publicKey];
     if (list.length === 0) invalid(`Option ${where}.publicKey must not be an empty array`);

@@ -23,6 +23,9 @@ import { createResponseInfoStep } from './steps/response-info.js';
 import { createValidateStep } from './steps/validate.js';
 import type { CallbackName, CallbackRequest, CallbackResponse } from './types.js';
 
+/** Placeholder until the adapter step gives the call its own signal (one shared, never aborted). */
+const NEVER_ABORTED = new AbortController().signal;
+
 export interface CallbackRoute { callback: CallbackName; method: 'GET' | 'POST'; path: string }
 
 export interface CallbackKit {
@@ -73,7 +76,7 @@ export function createCallbackKit(userOptions: CallbackKitOptions): CallbackKit 
         callback, request, requestId, log, startedAt: performance.now(),
         context: {
           callback, requestId, log, headers: request.headers, remoteAddress: request.remoteAddress, auth: {},
-          signal: new AbortController().signal,
+          signal: NEVER_ABORTED,
         },
       };
       try {

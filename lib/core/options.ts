@@ -69,6 +69,15 @@ export const KNOWN_OPTION_KEYS = new Set<string>([
   'adapterTimeoutMs', 'helmet', 'store', 'inFlightWaitMs', 'leaseMs',
 ]);
 
+/**
+ * Options of the node:http binding only (createCallbackHandler strips them before the kit sees them):
+ * given to the Express router, they are refused with a pointer to the Express way.
+ */
+const BINDING_ONLY_KEYS: Readonly<Record<string, string>> = {
+  basePath: 'Option basePath belongs to createCallbackHandler (node:http); with Express, mount the router at its path: app.use(\'/crossborder\', createCallbackRouter(...))',
+  trustProxy: 'Option trustProxy belongs to createCallbackHandler (node:http); with Express, set app.set(\'trust proxy\', ...): the router uses req.ip',
+};
+
 const fail = (code: string, msg: string): never => { throw new KitError(code, msg); };
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -155,7 +164,9 @@ function resolveLogger(value: unknown): LoggerLike {
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (!isPlainObject(options)) return fail('ERR_CBK_OPTION_REQUIRED', 'Options are required: { merchantGuid, adapter }');
   for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTION_KEYS.has(key)) fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('', key, [...KNOWN_OPTION_KEYS]));
+    if (KNOWN_OPTION_KEYS.has(key)) continue;
+    if (Object.hasOwn(BINDING_ONLY_KEYS, key)) fail('ERR_CBK_OPTION_UNKNOWN', BINDING_ONLY_KEYS[key]);
+    fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('', key, [...KNOWN_OPTION_KEYS, ...Object.keys(BINDING_ONLY_KEYS)]));
   }
   const timeout = options.adapterTimeoutMs ?? 25_000;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {

@@ -8,13 +8,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BINDING_FAILURE, toCallbackRequest } from '../core/binding.js';
 import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
-import { KNOWN_OPTION_KEYS, type CallbackKitOptions } from '../core/options.js';
+import type { CallbackKitOptions } from '../core/options.js';
 import type { CallbackResponse } from '../core/types.js';
 import { KitError } from '../errors.js';
 import { compileTrustProxy, type TrustProxyOption } from './trust-proxy.js';
-
-KNOWN_OPTION_KEYS.add('basePath');
-KNOWN_OPTION_KEYS.add('trustProxy');
 
 export type { TrustProxyOption } from './trust-proxy.js';
 

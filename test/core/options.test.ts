@@ -162,3 +162,23 @@ describe.each(BINDINGS)('%s mounting', (_name, mount) => {
     expect(adapter.calls.map((c) => c.method)).toEqual(['sendOrderToMerchant', 'getCheckoutCartInfo', 'updateOrderStatus']);
   });
 });
+
+describe('binding-only options', () => {
+  test.each([
+    ['basePath', '/crossborder', /app\.use\('\/crossborder'/],
+    ['trustProxy', true, /app\.set\('trust proxy'/],
+  ])('the Express router refuses %s with the Express way to do it', (key, value, hint) => {
+    const err = thrown(() => createCallbackRouter({ ...minimal(), [key]: value } as any));
+    expect(err.code).toBe('ERR_CBK_OPTION_UNKNOWN');
+    expect(err.message).toMatch(hint);
+  });
+
+  test('the node:http handler accepts them', () => {
+    expect(() => createCallbackHandler({ ...minimal(), basePath: '/crossborder', trustProxy: 1 })).not.toThrow();
+  });
+
+  test('a typo of a binding-only option still gets a did-you-mean', () => {
+    const err = thrown(() => createCallbackHandler({ ...minimal(), basepath: '/x' } as any));
+    expect(err.message).toContain('did you mean "basePath"');
+  });
+});
