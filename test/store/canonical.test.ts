@@ -27,3 +27,50 @@ describe('canonical JSON and the payload hash', () => {
     expect(() => payloadHash(deep)).toThrow(/nested deeper/);
   });
 });
+
+/** The definition, written plainly: keys sorted by code unit at every level; fingerprint masks cards, drops MerchantGUID. */
+function reference(value: unknown, fingerprint: boolean): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : reference(v, fingerprint))).join(',')}]`;
+  const parts: string[] = [];
+  for (const k of Object.keys(value).sort()) {
+    let v = (value as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    if (fingerprint && k === 'MerchantGUID') continue;
+    if (fingerprint && (k === 'CardNumber' || k === 'CVVNumber') && v !== null && v !== '') v = '[card]';
+    parts.push(`${JSON.stringify(k)}:${reference(v, fingerprint)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+function randomPayload(seed: number): unknown {
+  let s = seed;
+  const rnd = () => { s = (s * 1103515245 + 12345) % 2 ** 31; return s / 2 ** 31; };
+  const names = ['OrderId', 'b', 'A', 'a', '10', '9', 'Ä', 'z_z', 'CardNumber', 'CVVNumber', 'MerchantGUID', 'Subs', 'é', ''];
+  const make = (depth: number): unknown => {
+    const r = rnd();
+    if (depth > 4 || r < 0.3) return [null, true, 0, -1.5, 'x', '', 'Ren%C3%A9e', 1e21][Math.floor(rnd() * 8)];
+    if (r < 0.5) return Array.from({ length: Math.floor(rnd() * 4) }, () => make(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (let i = Math.floor(rnd() * 6); i > 0; i--) o[names[Math.floor(rnd() * names.length)]] = make(depth + 1);
+    return o;
+  };
+  return { OrderId: `O-${seed}`, body: make(0), PaymentDetails: { CardNumber: '4111111111111111', CVVNumber: '737' } };
+}
+
+test('canonicalJson and payloadHash match the plain definition on 500 random payloads', async () => {
+  const { createHash } = await import('node:crypto');
+  for (let seed = 1; seed <= 500; seed++) {
+    const p = randomPayload(seed);
+    expect(canonicalJson(p)).toBe(reference(p, false));
+    expect(payloadHash(p)).toBe(createHash('sha256').update(reference(p, true)).digest('hex'));
+  }
+});
+
+test('hashing leaves the payload exactly as it was (card values restored)', () => {
+  const p = randomPayload(42) as Record<string, any>;
+  const before = JSON.stringify(p);
+  payloadHash(p);
+  expect(JSON.stringify(p)).toBe(before);
+  expect(p.PaymentDetails.CardNumber).toBe('4111111111111111');
+});
