@@ -15,6 +15,8 @@ export interface PipelineState {
   input?: unknown;
   /** OrderId of the delivery, when it has one (for logs and idempotency). */
   orderId?: string;
+  /** CardNumber values of the payload (8+ characters), masked in any reply text; set by parse. */
+  cardNumbers?: string[];
   context: CallbackContext;
   /** Set by a step that answers for a reason worth logging, e.g. 'replayed'. */
   outcome?: string;

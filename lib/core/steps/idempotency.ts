@@ -54,24 +54,6 @@ async function storedAnswer(state: PipelineState, store: Store, key: string, has
   return replay(state, paid, 'payment_replayed');
 }
 
-/** Card numbers of the payload (values of CardNumber with at least 8 characters). */
-function cardNumbers(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (value === null || typeof value !== 'object' || depth > 32) return out;
-  for (const [k, v] of Object.entries(value)) {
-    if (k === 'CardNumber' && (typeof v === 'string' || typeof v === 'number') && String(v).trim().length >= 8) out.push(String(v).trim());
-    else if (typeof v === 'object') cardNumbers(v, out, depth + 1);
-  }
-  return out;
-}
-
-/** A card number inside a text of the reply is masked before the reply is sent or stored. */
-function maskCards(value: unknown, cards: readonly string[], depth = 0): unknown {
-  if (typeof value === 'string') return cards.reduce((s, c) => s.split(c).join('[REDACTED]'), value);
-  if (value === null || typeof value !== 'object' || depth > 32) return value;
-  if (Array.isArray(value)) return value.map((v) => maskCards(v, cards, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskCards(v, cards, depth + 1)]));
-}
-
 const inFlight = (state: PipelineState, waitedMs: number) => {
   state.outcome = 'in_flight';
   return retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${waitedMs} ms`,
@@ -132,8 +114,8 @@ export const idempotencyStep: StepFactory = (options) => {
       const res = await next();
       const body = res.body as Record<string, unknown> | null;
       if (res.status !== 200 || body === null || typeof body !== 'object' || body.Success !== true) return res;
-      const cards = cardNumbers(state.payload);
-      const response = (cards.length > 0 ? maskCards(body, cards) : body) as ResponseInfo;
+      // Card numbers in reply texts were masked when the reply was built (response-info step).
+      const response = body as ResponseInfo;
       try {
         await store.saveRecord({ key, callback: state.callback, orderId, hash, response, payment });
       } catch (err) {

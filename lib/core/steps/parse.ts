@@ -128,7 +128,9 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
   const input = state.input as Record<string, unknown>;
   const orderId = state.callback === 'getCheckoutCartInfo' ? (input.OrderID as unknown) : input.OrderId;
   if (typeof orderId === 'string' || typeof orderId === 'number') state.orderId = String(orderId);
-  state.log = state.log.child({}, collectSecrets(state.payload));
+  const cards: string[] = [];
+  state.log = state.log.child({}, collectSecrets(state.payload, [], 0, cards));
+  state.cardNumbers = cards;
   state.context.log = state.log;
   return next();
 };
@@ -151,14 +153,17 @@ export function normalizeDocumentsDelivery(payload: Record<string, unknown>): Re
   return delivery;
 }
 
-/** Card data and MerchantGUID values of a payload, masked in every later log line of the call. */
-export function collectSecrets(payload: unknown, out: string[] = [], depth = 0): string[] {
+/**
+ * Card data and MerchantGUID values of a payload, masked in every later log line of the call.
+ * CardNumber values of 8+ characters also go to `cards`, for masking in the reply.
+ */
+export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, cards?: string[]): string[] {
   if (payload === null || typeof payload !== 'object' || depth > 16) return out;
   // Hot path (runs on every payload): no entry arrays, array elements by index, primitives skipped early.
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
       const v: unknown = payload[i];
-      if (v !== null && typeof v === 'object') collectSecrets(v, out, depth + 1);
+      if (v !== null && typeof v === 'object') collectSecrets(v, out, depth + 1, cards);
     }
     return out;
   }
@@ -166,8 +171,11 @@ export function collectSecrets(payload: unknown, out: string[] = [], depth = 0):
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (typeof v === 'object') {
-      if (v !== null) collectSecrets(v, out, depth + 1);
-    } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) out.push(String(v));
+      if (v !== null) collectSecrets(v, out, depth + 1, cards);
+    } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
+      out.push(String(v));
+      if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
+    }
   }
   return out;
 }

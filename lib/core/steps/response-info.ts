@@ -19,13 +19,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * A JSON copy of an adapter result without card fields (CardNumber/CVVNumber never reach a
- * response, even if an adapter returns them). A result that cannot be serialised (a cycle, a
- * BigInt) is a merchant bug, caught here rather than after the reply was logged as a success.
+ * response, even if an adapter returns them), with the request's card numbers masked inside any
+ * text. A result that cannot be serialised (a cycle, a BigInt) is a merchant bug, caught here
+ * rather than after the reply was logged as a success.
  */
-export function stripCardData(value: unknown): unknown {
+export function stripCardData(value: unknown, cards: readonly string[] = []): unknown {
   let text: string | undefined;
+  const mask = (s: string) => cards.reduce((out, c) => (out.includes(c) ? out.split(c).join('[REDACTED]') : out), s);
   try {
-    text = JSON.stringify(value, (key, v) => (key === 'CardNumber' || key === 'CVVNumber' ? undefined : v));
+    text = JSON.stringify(value, (key, v) => {
+      if (key === 'CardNumber' || key === 'CVVNumber') return undefined;
+      return cards.length > 0 && typeof v === 'string' ? mask(v) : v;
+    });
   } catch (err) {
     throw merchantBug(`result is not JSON-serialisable (${(err as Error).name})`);
   }
@@ -54,7 +59,7 @@ function toReply(state: PipelineState, result: unknown, validateResult: ResultVa
     return { status: 200, headers: {}, body: stripCardData(result) };
   }
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
-  const fields = stripCardData(result ?? {}) as Record<string, unknown>;
+  const fields = stripCardData(result ?? {}, state.cardNumbers) as Record<string, unknown>;
   if (fields.Success === false) {
     const msg = typeof fields.Message === 'string' ? fields.Message : 'Declined';
     return declined(state, new CallbackError(msg, {
