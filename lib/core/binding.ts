@@ -42,9 +42,15 @@ export async function toCallbackRequest(
   }
 }
 
+/** Headers of every kit reply: JSON, never cached (replies carry personal data). */
+export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+});
+
 /** The reply sent when a binding itself fails (never the error's text). */
 export const BINDING_FAILURE: CallbackResponse = {
   status: 500,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  headers: { ...JSON_NO_STORE },
   body: { Success: false, Message: 'Internal error', ErrorCode: 'INTERNAL_ERROR' },
 };

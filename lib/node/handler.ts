@@ -6,7 +6,7 @@
  * connect-style middleware. No failure, of the kit, the adapter or the client, escapes the handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BINDING_FAILURE, toCallbackRequest } from '../core/binding.js';
+import { BINDING_FAILURE, JSON_NO_STORE, toCallbackRequest } from '../core/binding.js';
 import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
 import type { CallbackKitOptions } from '../core/options.js';
 import type { CallbackResponse } from '../core/types.js';
@@ -30,7 +30,7 @@ export type CallbackHandler = (req: IncomingMessage, res: ServerResponse, next?:
 
 const NOT_FOUND: CallbackResponse = {
   status: 404,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  headers: { ...JSON_NO_STORE },
   body: { Success: false, Message: 'Not found', ErrorCode: 'NOT_FOUND' },
 };
 

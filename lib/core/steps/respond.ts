@@ -3,6 +3,7 @@
  * no-store and helmet headers, and writes the one log line of the callback.
  */
 import { PipelineFailure } from '../../errors.js';
+import { JSON_NO_STORE } from '../binding.js';
 import { computeHelmetHeaders } from '../helmet-headers.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
@@ -23,8 +24,7 @@ const outcomeOf = (status: number) => (status < 400 ? 'success' : status < 500 ?
 export const respondStep: StepFactory = (options) => {
   const staticHeaders: Record<string, string> = {
     ...computeHelmetHeaders(options.helmet),
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
+    ...JSON_NO_STORE,
   };
   return async (state, next) => {
     let res: CallbackResponse;
