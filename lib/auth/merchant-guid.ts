@@ -4,7 +4,11 @@
  */
 import { safeEqualAny } from './safe-compare.js';
 
-export function merchantGuidMatches(candidate: unknown, configured: readonly string[]): boolean {
-  if (typeof candidate !== 'string' || candidate.length === 0) return false;
-  return safeEqualAny(candidate.trim().toLowerCase(), configured.map((g) => g.toLowerCase()));
+/** A matcher for the configured GUIDs (normalised once, at construction). */
+export function createMerchantGuidMatcher(configured: readonly string[]): (candidate: unknown) => boolean {
+  const normalised = configured.map((g) => g.trim().toLowerCase());
+  return (candidate) => {
+    if (typeof candidate !== 'string' || candidate.length === 0) return false;
+    return safeEqualAny(candidate.trim().toLowerCase(), normalised);
+  };
 }

@@ -3,26 +3,29 @@
  * compared in constant time. Missing or wrong: 401, adapter not called.
  */
 import { PipelineFailure } from '../../errors.js';
-import { merchantGuidMatches } from '../../auth/merchant-guid.js';
+import { createMerchantGuidMatcher } from '../../auth/merchant-guid.js';
 import type { StepFactory } from '../state.js';
 
 const unauthorized = (reason: string) => new PipelineFailure(401, 'UNAUTHORIZED', 'Unauthorized', `MerchantGUID ${reason}`);
 
-export const merchantGuidStep: StepFactory = (options) => async (state, next) => {
-  if (state.request.method !== 'POST') return next();
-  const payload = state.payload!;
-  const candidates: unknown[] = [];
-  if ('MerchantGUID' in payload) candidates.push(payload.MerchantGUID);
-  const order = payload.order;
-  if (order && typeof order === 'object' && !Array.isArray(order) && 'MerchantGUID' in order) {
-    candidates.push((order as Record<string, unknown>).MerchantGUID);
-  }
-  if (candidates.length === 0) throw unauthorized('missing');
-  let ok = true;
-  for (const c of candidates) ok = merchantGuidMatches(c, options.merchantGuids) && ok;
-  if (!ok) throw unauthorized(candidates.some((c) => typeof c !== 'string') ? 'not a string' : 'does not match');
-  if (candidates.length === 2 && String(candidates[0]).trim().toLowerCase() !== String(candidates[1]).trim().toLowerCase()) {
-    throw unauthorized('differs between the top level and order');
-  }
-  return next();
+export const merchantGuidStep: StepFactory = (options) => {
+  const matches = createMerchantGuidMatcher(options.merchantGuids);
+  return async (state, next) => {
+    if (state.request.method !== 'POST') return next();
+    const payload = state.payload!;
+    const candidates: unknown[] = [];
+    if ('MerchantGUID' in payload) candidates.push(payload.MerchantGUID);
+    const order = payload.order;
+    if (order && typeof order === 'object' && !Array.isArray(order) && 'MerchantGUID' in order) {
+      candidates.push((order as Record<string, unknown>).MerchantGUID);
+    }
+    if (candidates.length === 0) throw unauthorized('missing');
+    let ok = true;
+    for (const c of candidates) ok = matches(c) && ok;
+    if (!ok) throw unauthorized(candidates.some((c) => typeof c !== 'string') ? 'not a string' : 'does not match');
+    if (candidates.length === 2 && String(candidates[0]).trim().toLowerCase() !== String(candidates[1]).trim().toLowerCase()) {
+      throw unauthorized('differs between the top level and order');
+    }
+    return next();
+  };
 };
