@@ -32,6 +32,7 @@ export class MemoryStore implements Store {
   private readonly payments = new Map<string, string>();
   private readonly latest = new Map<string, string>();
   private readonly holds = new Map<string, HoldEntry>();
+  private readonly merchantIds = new Map<string, { orderId: string; expiresAt: number }>();
 
   constructor(options: MemoryStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw new KitError('ERR_CBK_OPTION_INVALID', 'MemoryStore options must be an object');
@@ -126,5 +127,24 @@ export class MemoryStore implements Store {
   async releaseFulfilmentHold(orderId: string): Promise<void> {
     const entry = this.holds.get(orderId);
     if (entry?.awaiting) this.setHold(orderId, { ...entry, awaiting: null, since: null });
+  }
+
+  async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {
+    const expiresAt = Date.now() + this.ttlMs;
+    for (const id of merchantOrderIds) {
+      this.merchantIds.delete(id);
+      this.merchantIds.set(id, { orderId, expiresAt });
+    }
+    while (this.merchantIds.size > this.maxEntries) this.merchantIds.delete(this.merchantIds.keys().next().value as string);
+  }
+
+  async findOrderId(merchantOrderId: string): Promise<string | null> {
+    const entry = this.merchantIds.get(merchantOrderId);
+    if (!entry) return null;
+    if (entry.expiresAt <= Date.now()) {
+      this.merchantIds.delete(merchantOrderId);
+      return null;
+    }
+    return entry.orderId;
   }
 }

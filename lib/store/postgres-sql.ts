@@ -2,7 +2,7 @@
  * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
  * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export interface Tables {
   schema?: string;
@@ -10,16 +10,17 @@ export interface Tables {
   records: string;
   locks: string;
   holds: string;
+  orderIds: string;
 }
 
 const quote = (id: string) => `"${id}"`;
 
 export function tables(schema?: string): Tables {
   const q = (name: string) => (schema ? `${quote(schema)}.${name}` : name);
-  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds') };
+  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids') };
 }
 
-/** DDL of version 1; every statement is idempotent. */
+/** DDL of version 2 (1 + cbk_order_ids); every statement is idempotent. */
 export function ddl(t: Tables): string[] {
   return [
     ...(t.schema ? [`CREATE SCHEMA IF NOT EXISTS ${quote(t.schema)}`] : []),
@@ -49,6 +50,10 @@ export function ddl(t: Tables): string[] {
       since timestamptz,
       updated_at timestamptz NOT NULL DEFAULT now(),
       expires_at timestamptz)`,
+    `CREATE TABLE IF NOT EXISTS ${t.orderIds} (
+      merchant_order_id text PRIMARY KEY,
+      order_id text NOT NULL,
+      expires_at timestamptz NOT NULL)`,
     `INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
       ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`,
   ];
@@ -87,6 +92,11 @@ export function statements(t: Tables) {
     getHold: `SELECT awaiting, since FROM ${t.holds} WHERE order_id = $1 AND awaiting IS NOT NULL`,
     releaseHold: `UPDATE ${t.holds} SET awaiting = NULL, since = NULL, updated_at = now(),
       expires_at = now() + $2 * interval '1 millisecond' WHERE order_id = $1 AND awaiting IS NOT NULL`,
+    saveOrderIds: `INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
+      SELECT DISTINCT id, $1, now() + $3 * interval '1 millisecond' FROM unnest($2::text[]) AS id
+      ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at`,
+    findOrderId: `SELECT order_id FROM ${t.orderIds} WHERE merchant_order_id = $1 AND expires_at > now()`,
+    purgeOrderIds: `DELETE FROM ${t.orderIds} WHERE expires_at <= now()`,
     purgeRecords: `DELETE FROM ${t.records} WHERE expires_at <= now()`,
     purgeHolds: `DELETE FROM ${t.holds} WHERE awaiting IS NULL AND expires_at <= now()`,
     purgeLocks: `DELETE FROM ${t.locks} WHERE expires_at <= now() - interval '1 hour'`,

@@ -178,11 +178,12 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** Deletes expired replies, inactive hold rows past the ttl and long-expired locks (also run hourly by itself). */
+  /** Deletes expired replies and merchant order ids, inactive hold rows past the ttl and long-expired locks (also run hourly by itself). */
   async purgeExpired(): Promise<void> {
     await this.query(this.sql.purgeRecords, []);
     await this.query(this.sql.purgeHolds, []);
     await this.query(this.sql.purgeLocks, []);
+    await this.query(this.sql.purgeOrderIds, []);
   }
 
   private async changeHold(orderId: string, change: (state: HoldState) => HoldState): Promise<FulfilmentHold | null> {
@@ -223,5 +224,15 @@ export class PostgresStore implements Store {
 
   async releaseFulfilmentHold(orderId: string): Promise<void> {
     await this.query(this.sql.releaseHold, [orderId, this.ttlMs]);
+  }
+
+  async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {
+    if (merchantOrderIds.length === 0) return;
+    await this.query(this.sql.saveOrderIds, [orderId, [...merchantOrderIds], this.ttlMs]);
+  }
+
+  async findOrderId(merchantOrderId: string): Promise<string | null> {
+    const rows = await this.query(this.sql.findOrderId, [merchantOrderId]);
+    return rows[0]?.order_id ?? null;
   }
 }

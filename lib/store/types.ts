@@ -75,9 +75,17 @@ export interface Store {
   getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null>;
   /** Releases a hold by hand (documents received another way); no-op without a hold. */
   releaseFulfilmentHold(orderId: string): Promise<void>;
+  /**
+   * Remembers the merchant's ids of an order (the SendOrderToMerchant reply's InternalOrderId and
+   * OrderId) for the ttl, so the order can be found by them; a later call for the same id wins.
+   */
+  saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void>;
+  /** The service OrderId a merchant order id was last saved for, or null (also when expired). */
+  findOrderId(merchantOrderId: string): Promise<string | null>;
 }
 
 export const STORE_METHODS = [
   'acquire', 'getRecord', 'getPayment', 'getLatestRecord', 'saveRecord',
   'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold', 'releaseFulfilmentHold',
+  'saveMerchantOrderIds', 'findOrderId',
 ] as const satisfies readonly (keyof Store)[];

@@ -37,6 +37,20 @@ export function holdsBehaviour(factory: StoreFactory): void {
     expect(t.calls('updateOrderStatus')[0].context.fulfilmentHold).toEqual(expected);
   });
 
+  test('the merchant ids a SendOrderToMerchant reply returns (InternalOrderId, OrderId) find the order; a decline records none', async () => {
+    const t = kitWith(h.store, { sendOrderToMerchant: (o) => {
+      if (o.OrderId === 'GE1002CH') throw new CallbackError('out of stock');
+      return { InternalOrderId: 'A-1', OrderId: '1001' };
+    } });
+    await t.deliver('sendOrderToMerchant', heldOrder());
+    expect(await h.store.findOrderId('A-1')).toBe('GE1001CH');
+    expect(await h.store.findOrderId('1001')).toBe('GE1001CH');
+    await t.deliver('updateOrderStatus', statusUpdate('processing'));
+    await t.deliver('sendOrderToMerchant', order({ OrderId: 'GE1002CH' }));
+    expect(await h.store.findOrderId('GE1002CH')).toBeNull();
+    expect(await h.store.findOrderId('GE1001CH')).toBeNull();
+  });
+
   test('an order without AdditionalRequiredDocuments is not held', async () => {
     const t = kitWith(h.store);
     await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [] }));

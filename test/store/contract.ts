@@ -183,4 +183,30 @@ export function storeContract(factory: StoreFactory): void {
       expect(await store.getFulfilmentHold('O-1')).toBeNull();
     });
   });
+
+  describe('merchant order ids', () => {
+    test('an order is found by each of its merchant ids, also from another instance', async () => {
+      expect(await store.findOrderId('INT-1')).toBeNull();
+      await store.saveMerchantOrderIds('O-1', ['INT-1', '1001']);
+      expect(await store.findOrderId('INT-1')).toBe('O-1');
+      expect(await h.twin().findOrderId('1001')).toBe('O-1');
+      expect(await store.findOrderId('int-1')).toBeNull();
+      await store.saveMerchantOrderIds('O-2', []);
+    });
+
+    test('the latest order saved for an id wins; ids repeated in one call are fine', async () => {
+      await store.saveMerchantOrderIds('O-1', ['1001', 'INT-1']);
+      await store.saveMerchantOrderIds('O-2', ['1001', '1001']);
+      expect(await store.findOrderId('1001')).toBe('O-2');
+      expect(await store.findOrderId('INT-1')).toBe('O-1');
+    });
+
+    test('ids expire after the ttl', async () => {
+      const short = h.withTtl(150);
+      await short.saveMerchantOrderIds('O-1', ['INT-ttl']);
+      expect(await short.findOrderId('INT-ttl')).toBe('O-1');
+      await sleep(300);
+      expect(await short.findOrderId('INT-ttl')).toBeNull();
+    });
+  });
 }

@@ -122,6 +122,13 @@ export const idempotencyStep: StepFactory = (options) => {
         // The adapter did the work: answer its success; a redelivery will find no record and run again.
         state.log.error({ err }, 'idempotency store failed to keep a successful reply');
       }
+      // The merchant's ids of a created order, so the service client's hold guard finds the order by them.
+      const ids = state.callback === 'sendOrderToMerchant'
+        ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
+      if (ids.length > 0) {
+        await store.saveMerchantOrderIds(orderId, ids)
+          .catch((err: unknown) => state.log.error({ err }, 'store failed to keep the merchant order ids of an order'));
+      }
       return { ...res, body: response };
     } finally {
       await lock.release().catch((err: unknown) => state.log.error({ err }, 'idempotency store failed to release an OrderId lock (its lease will expire)'));
