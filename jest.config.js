@@ -14,6 +14,8 @@ export default {
   },
   moduleNameMapper: {
     '^crossborder-merchant-kit$': '<rootDir>/lib/index.ts',
+    '^crossborder-merchant-kit/express$': '<rootDir>/lib/express/index.ts',
+    '^crossborder-merchant-kit/node$': '<rootDir>/lib/node/index.ts',
     '^crossborder-merchant-kit/testing$': '<rootDir>/lib/testing/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -6,7 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createCallbackHandler, createCallbackRouter } from '../lib/index.js';
+import { createCallbackRouter } from '../lib/express/index.js';
+import { createCallbackHandler } from '../lib/node/index.js';
 import { CALLBACK_PATH, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { kitOptions, type KitFeatures } from './kit-options.js';
 

@@ -1,6 +1,7 @@
-/** crossborder-merchant-kit: the public API. */
-export { createCallbackRouter, type CallbackRouterOptions } from './express/router.js';
-export { createCallbackHandler, type CallbackHandler, type CallbackHandlerOptions } from './node/handler.js';
+/**
+ * crossborder-merchant-kit: the public API, framework-free (never imports Express).
+ * The bindings are subpath exports: `crossborder-merchant-kit/express` and `crossborder-merchant-kit/node`.
+ */
 export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
 export { CallbackError, KitError, KIT_ERROR_CODES, type KitErrorCode } from './errors.js';
 export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';

@@ -3,7 +3,8 @@
  * server.ts runs it; the test suite boots it in-process.
  */
 import express, { type Express } from 'express';
-import { createCallbackRouter, DEFAULT_PATHS, type LoggerLike } from 'crossborder-merchant-kit';
+import { DEFAULT_PATHS, type LoggerLike } from 'crossborder-merchant-kit';
+import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { createShopAdapter } from './adapter.js';
 import { Shop } from './shop.js';
 

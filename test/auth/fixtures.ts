@@ -2,7 +2,9 @@
 import http from 'node:http';
 import { generateKeyPairSync } from 'node:crypto';
 import express from 'express';
-import { createCallbackHandler, createCallbackRouter, type CallbackKitOptions } from 'crossborder-merchant-kit';
+import type { CallbackKitOptions } from 'crossborder-merchant-kit';
+import { createCallbackRouter } from 'crossborder-merchant-kit/express';
+import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { TEST_MERCHANT_GUID } from 'crossborder-merchant-kit/testing';
 import type { Mount } from '../helpers/bindings.js';
 import { captureLogger, recordingAdapter, type CapturingLogger, type RecordingAdapter } from '../helpers/recording.js';

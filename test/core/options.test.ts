@@ -2,7 +2,9 @@
  * Options are checked at construction, by both factories, with a KitError naming the option.
  */
 import request from 'supertest';
-import { createCallbackHandler, createCallbackRouter, KitError, type CallbackKitOptions } from 'crossborder-merchant-kit';
+import { KitError, type CallbackKitOptions } from 'crossborder-merchant-kit';
+import { createCallbackRouter } from 'crossborder-merchant-kit/express';
+import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { BINDINGS } from '../helpers/bindings.js';
 import { documentsDelivery, MERCHANT_GUID, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';

@@ -8,7 +8,7 @@ import { MERCHANT_GUID, order } from '../helpers/orders.js';
 
 const express4 = (await import("express4")).default as any;
 jest.unstable_mockModule('express', () => ({ default: express4, ...express4 }));
-const { createCallbackRouter } = await import('../../lib/index.js');
+const { createCallbackRouter } = await import('../../lib/express/index.js');
 
 function app(options: { preParseJson?: boolean } = {}) {
   const calls: any[] = [];

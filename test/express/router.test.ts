@@ -4,7 +4,7 @@
  */
 import express from 'express';
 import request from 'supertest';
-import { createCallbackRouter } from 'crossborder-merchant-kit';
+import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { mountExpress } from '../helpers/bindings.js';
 import { customerDetails, MERCHANT_GUID, order, OTHER_GUID, paymentOrder } from '../helpers/orders.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';

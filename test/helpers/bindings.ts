@@ -4,7 +4,9 @@
  */
 import http from 'node:http';
 import express from 'express';
-import { createCallbackHandler, createCallbackRouter, type CallbackKitOptions } from 'crossborder-merchant-kit';
+import type { CallbackKitOptions } from 'crossborder-merchant-kit';
+import { createCallbackRouter } from 'crossborder-merchant-kit/express';
+import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 
 export type Mount = (options: CallbackKitOptions, setup?: { preParseJson?: boolean }) => http.Server | express.Express;
 

@@ -3,7 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { createCallbackHandler, KitError, type CallbackHandlerOptions } from 'crossborder-merchant-kit';
+import { KitError } from 'crossborder-merchant-kit';
+import { createCallbackHandler, type CallbackHandlerOptions } from 'crossborder-merchant-kit/node';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
 
 type Opts = Partial<CallbackHandlerOptions>;

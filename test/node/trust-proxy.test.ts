@@ -2,7 +2,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { createCallbackHandler, type CallbackContext, type CallbackHandlerOptions } from 'crossborder-merchant-kit';
+import type { CallbackContext } from 'crossborder-merchant-kit';
+import { createCallbackHandler, type CallbackHandlerOptions } from 'crossborder-merchant-kit/node';
 import { compileTrustProxy } from '../../lib/node/trust-proxy.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
 

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
-import { createCallbackRouter, PostgresStore, type MerchantOrder, type CallbackContext } from '../../lib/index.js';
+import { PostgresStore, type MerchantOrder, type CallbackContext } from '../../lib/index.js';
+import { createCallbackRouter } from '../../lib/express/index.js';
 
 const schema = process.env.PROOF_SCHEMA!;
 const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 10 });

@@ -2,7 +2,7 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createCallbackRouter } from 'crossborder-merchant-kit';
+import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import express from 'express';
 import { createValidators, REQUEST_SCHEMAS, RESULT_SCHEMAS, toIssue } from '../../lib/validation/index.js';
 import { schemaValidator } from '../../lib/validation/ajv.js';

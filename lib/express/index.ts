@@ -1,0 +1,5 @@
+/**
+ * `crossborder-merchant-kit/express`: the Express binding (Express 4 or 5, an optional peer).
+ * The only entry point of the package that imports Express.
+ */
+export { createCallbackRouter, type CallbackRouterOptions } from './router.js';
