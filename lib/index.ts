@@ -3,10 +3,10 @@
  * The bindings are subpath exports: `crossborder-merchant-kit/express` and `crossborder-merchant-kit/node`.
  */
 export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
-export { CallbackError, KitError, KIT_ERROR_CODES, type KitErrorCode } from './errors.js';
+export { CallbackError, KitError, KIT_ERROR_CODES, type KitErrorCode } from './shared/errors.js';
 export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
 export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
-export type { LoggerLike, SafeLogger } from './core/logger.js';
+export type { LoggerLike, SafeLogger } from './shared/logger.js';
 export type { AuthStrategy, AuthOutcome } from './auth/types.js';
 export {
   createBasicStrategy, createHeaderStrategy, createIpAllowListStrategy, createJwtStrategy, createUrlParameterStrategy, safeCompare,

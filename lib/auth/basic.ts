@@ -3,8 +3,9 @@
  * constant time, with no short-circuit) or your own `authorizer`; a 401 carries the
  * `WWW-Authenticate: Basic realm="..."` challenge. The header is parsed here (the core is framework-free).
  */
-import { checkObject, fail, invalid, isPlainObject, secretList, single } from './config.js';
-import { safeEqual, safeEqualAny } from './safe-compare.js';
+import { safeEqual, safeEqualAny } from '../shared/compare.js';
+import { checkObject, fail, invalid, isPlainObject, secretList } from '../shared/options.js';
+import { single } from './config.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
 
 export interface BasicAuthOptions {

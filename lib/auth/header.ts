@@ -2,8 +2,9 @@
  * Custom header strategy: the request must carry `name` with one of the configured values
  * (current and previous, for rotation), compared in constant time.
  */
-import { checkName, checkObject, secretList, single } from './config.js';
-import { safeEqualAny } from './safe-compare.js';
+import { safeEqualAny } from '../shared/compare.js';
+import { checkObject, secretList } from '../shared/options.js';
+import { checkName, single } from './config.js';
 import type { AuthStrategy } from './types.js';
 
 export interface HeaderAuthOptions {

@@ -4,7 +4,7 @@
  * An IPv4-mapped IPv6 address (::ffff:203.0.113.9) matches its IPv4 rule. Outside the list: 403.
  */
 import ipaddr from 'ipaddr.js';
-import { invalid } from './config.js';
+import { invalid } from '../shared/options.js';
 import type { AuthStrategy } from './types.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;

@@ -5,7 +5,8 @@
  */
 import { createPublicKey, webcrypto, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
-import { checkObject, fail, invalid, isPlainObject, secretList, single, stringList } from './config.js';
+import { checkObject, fail, invalid, isPlainObject, secretList, stringList } from '../shared/options.js';
+import { single } from './config.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
 
 export type PublicKeyInput = string | JWK | KeyObject;

@@ -2,7 +2,7 @@
  * The always-on MerchantGUID check of POST callbacks: constant time, GUID hex case-insensitive,
  * a null or non-string value never matches.
  */
-import { safeEqualAny } from './safe-compare.js';
+import { safeEqualAny } from '../shared/compare.js';
 
 /** A matcher for the configured GUIDs (normalised once, at construction). */
 export function createMerchantGuidMatcher(configured: readonly string[]): (candidate: unknown) => boolean {

@@ -5,7 +5,7 @@
  */
 import { CALLBACK_NAMES, type CallbackName } from '../core/types.js';
 import { createBasicStrategy, type BasicAuthOptions } from './basic.js';
-import { checkObject, fail, invalid } from './config.js';
+import { checkObject, fail, invalid } from '../shared/options.js';
 import { createHeaderStrategy, type HeaderAuthOptions } from './header.js';
 import { createIpAllowListStrategy, type ForwardedWarningState } from './ip-allow-list.js';
 import { createJwtStrategy, type JwtAuthOptions } from './jwt.js';

@@ -1,5 +1,5 @@
 /** The one interface every authentication strategy implements (built-in or the merchant's own). */
-import type { SafeLogger } from '../core/logger.js';
+import type { SafeLogger } from '../shared/logger.js';
 import type { CallbackRequest } from '../core/types.js';
 
 export type AuthOutcome =

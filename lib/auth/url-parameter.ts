@@ -2,8 +2,9 @@
  * Custom URL parameter strategy: the query string must carry `name` once, with one of the
  * configured values (current and previous, for rotation), compared in constant time.
  */
-import { checkName, checkObject, invalid, secretList, single } from './config.js';
-import { safeEqualAny } from './safe-compare.js';
+import { safeEqualAny } from '../shared/compare.js';
+import { checkObject, invalid, secretList } from '../shared/options.js';
+import { checkName, single } from './config.js';
 import type { AuthStrategy } from './types.js';
 
 export interface UrlParameterAuthOptions {

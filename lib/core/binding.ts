@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { CallbackKit, CallbackRoute } from './kit.js';
 import { payloadTooLarge, readBody } from './read-body.js';
-import { PipelineFailure } from '../errors.js';
+import { PipelineFailure, wireErrorBody } from '../shared/errors.js';
 import type { CallbackRequest, CallbackResponse, QueryMap } from './types.js';
 
 export function queryFromUrl(url: string | undefined): QueryMap {
@@ -52,5 +52,5 @@ export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
 export const BINDING_FAILURE: CallbackResponse = {
   status: 500,
   headers: { ...JSON_NO_STORE },
-  body: { Success: false, Message: 'Internal error', ErrorCode: 'INTERNAL_ERROR' },
+  body: wireErrorBody('INTERNAL_ERROR'),
 };

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createAuthResolver } from '../auth/index.js';
 import { createValidators } from '../validation/index.js';
 import { BINDING_FAILURE } from './binding.js';
-import { createSafeLogger } from './logger.js';
+import { createSafeLogger } from '../shared/logger.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { compose, type PipelineState } from './state.js';
 import { createAuthenticateStep } from './steps/authenticate.js';

@@ -5,10 +5,10 @@
 import type { HelmetOptions } from 'helmet';
 import type { AuthOptions } from '../auth/options.js';
 import type { Store } from '../store/types.js';
-import { KitError } from '../errors.js';
-import { unknownKeyMessage } from './did-you-mean.js';
+import { unknownKeyMessage } from '../shared/did-you-mean.js';
+import { fail, isPlainObject, parseByteSize } from '../shared/options.js';
 import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
-import { silentLogger, type LoggerLike } from './logger.js';
+import { silentLogger, type LoggerLike } from '../shared/logger.js';
 import { CALLBACK_NAMES, type CallbackName, type MerchantAdapter } from './types.js';
 
 export interface CallbackKitOptions {
@@ -77,24 +77,6 @@ const BINDING_ONLY_KEYS: Readonly<Record<string, string>> = {
   basePath: 'Option basePath belongs to createCallbackHandler (node:http); with Express, mount the router at its path: app.use(\'/crossborder\', createCallbackRouter(...))',
   trustProxy: 'Option trustProxy belongs to createCallbackHandler (node:http); with Express, set app.set(\'trust proxy\', ...): the router uses req.ip',
 };
-
-const fail = (code: string, msg: string): never => { throw new KitError(code, msg); };
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function parseByteSize(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  if (typeof value === 'string') {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(value);
-    if (m) {
-      const mult = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
-      const n = Math.floor(Number(m[1]) * mult);
-      if (n > 0) return n;
-    }
-  }
-  return fail('ERR_CBK_OPTION_INVALID', `Option ${name} must be a positive number of bytes or a size like '1mb'`);
-}
 
 function resolveGuids(value: unknown): string[] {
   const list = Array.isArray(value) ? value : [value];

@@ -2,10 +2,10 @@
  * Reads a request stream into a Buffer, refusing more than `limit` bytes (413) without buffering them.
  */
 import type { Readable } from 'node:stream';
-import { PipelineFailure } from '../errors.js';
+import { PipelineFailure } from '../shared/errors.js';
 
 export function payloadTooLarge(limit: number): PipelineFailure {
-  return new PipelineFailure(413, 'PAYLOAD_TOO_LARGE', 'Payload too large', `body exceeds the limit of ${limit} bytes`,
+  return new PipelineFailure('PAYLOAD_TOO_LARGE', `body exceeds the limit of ${limit} bytes`,
     `The request body exceeds the limit of ${limit} bytes`, { connection: 'close' });
 }
 
@@ -38,8 +38,8 @@ export function readBody(stream: Readable, limit: number, declaredLength?: strin
       chunks.push(buf);
     };
     const onEnd = () => finish(null, Buffer.concat(chunks, size));
-    const onError = (err: Error) => finish(new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', `body stream error: ${err.message}`));
-    const onAborted = () => finish(new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', 'client aborted the request'));
+    const onError = (err: Error) => finish(new PipelineFailure('INVALID_REQUEST', `body stream error: ${err.message}`));
+    const onAborted = () => finish(new PipelineFailure('INVALID_REQUEST', 'client aborted the request'));
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);

@@ -1,5 +1,5 @@
 /** The state one callback delivery carries through the step chain. */
-import type { SafeLogger } from './logger.js';
+import type { SafeLogger } from '../shared/logger.js';
 import type { ResolvedOptions } from './options.js';
 import type { CallbackContext, CallbackName, CallbackRequest, CallbackResponse } from './types.js';
 

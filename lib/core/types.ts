@@ -3,7 +3,7 @@
  * The bindings (lib/express, lib/node) translate to and from these.
  */
 import type { CheckoutCartInfo, MerchantOrder, ResponseInfo, AdditionalDocumentsDelivery } from '../payloads.js';
-import type { SafeLogger } from './logger.js';
+import type { SafeLogger } from '../shared/logger.js';
 import type { FulfilmentHold } from '../store/types.js';
 import type { ReceivedDocument } from './steps/documents.js';
 

@@ -10,7 +10,7 @@ import { BINDING_FAILURE, JSON_NO_STORE, toCallbackRequest } from '../core/bindi
 import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
 import type { CallbackKitOptions } from '../core/options.js';
 import type { CallbackResponse } from '../core/types.js';
-import { KitError } from '../errors.js';
+import { KitError, wireErrorBody } from '../shared/errors.js';
 import { compileTrustProxy, type TrustProxyOption } from './trust-proxy.js';
 
 export type { TrustProxyOption } from './trust-proxy.js';
@@ -31,7 +31,7 @@ export type CallbackHandler = (req: IncomingMessage, res: ServerResponse, next?:
 const NOT_FOUND: CallbackResponse = {
   status: 404,
   headers: { ...JSON_NO_STORE },
-  body: { Success: false, Message: 'Not found', ErrorCode: 'NOT_FOUND' },
+  body: wireErrorBody('NOT_FOUND'),
 };
 
 function send(res: ServerResponse, reply: CallbackResponse): void {

@@ -14,7 +14,7 @@
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { KitError } from '../errors.js';
+import { KitError } from '../shared/errors.js';
 
 export type TrustProxyOption = boolean | number | string | readonly string[];
 

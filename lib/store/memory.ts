@@ -3,10 +3,11 @@
  * it; use PostgresStore behind a load balancer. Records expire after `ttl` and the store keeps at
  * most `maxEntries` records (the oldest go first). Active holds are never evicted.
  */
-import { KitError } from '../errors.js';
+import { KitError } from '../shared/errors.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { KeyedMutex } from './mutex.js';
-import { checkKeys, DEFAULT_TTL_MS, parseDuration } from './config.js';
+import { checkKeys, parseDuration } from '../shared/options.js';
+import { DEFAULT_TTL_MS } from './types.js';
 import type { AcquireOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord } from './types.js';
 
 export interface MemoryStoreOptions {

@@ -2,7 +2,7 @@
  * The idempotency options of a router/handler (`store`, `inFlightWaitMs`, `leaseMs`), checked once
  * at construction and shared by the idempotency and holds steps of that router.
  */
-import { fail, positiveMs } from './config.js';
+import { fail, positiveMs } from '../shared/options.js';
 import type { ResolvedOptions } from '../core/options.js';
 import { MemoryStore } from './memory.js';
 import { STORE_METHODS, type Store } from './types.js';

@@ -10,7 +10,8 @@
  * lazily on first use unless `autoMigrate: false`.
  */
 import { randomUUID } from 'node:crypto';
-import { checkKeys, DEFAULT_TTL_MS, fail, parseDuration } from './config.js';
+import { checkKeys, fail, parseDuration } from '../shared/options.js';
+import { DEFAULT_TTL_MS } from './types.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { KeyedMutex } from './mutex.js';
 import { ddl, SCHEMA_VERSION, statements, tables } from './postgres-sql.js';

@@ -89,3 +89,6 @@ export const STORE_METHODS = [
   'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold', 'releaseFulfilmentHold',
   'saveMerchantOrderIds', 'findOrderId',
 ] as const satisfies readonly (keyof Store)[];
+
+/** How long a stored reply is kept by default: 30 days. */
+export const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;

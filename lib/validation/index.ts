@@ -4,7 +4,7 @@
  * validator when the router is created; the AJV instance is shared by the process, so a second
  * router reuses the compiled functions and no request ever compiles a schema.
  */
-import { KitError } from '../errors.js';
+import { KitError } from '../shared/errors.js';
 import type { ValidationIssue } from '../core/steps/validate.js';
 import type { CallbackName } from '../core/types.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createIpAllowListStrategy, type CallbackRequest } from 'crossborder-merchant-kit';
 import { buildOrder } from 'crossborder-merchant-kit/testing';
 import { BINDINGS } from '../helpers/bindings.js';
-import { createSafeLogger } from '../../lib/core/logger.js';
+import { createSafeLogger } from '../../lib/shared/logger.js';
 import { captureLogger } from '../helpers/recording.js';
 import { TRUSTING, expectAccepted, expectRefused, refusalReason, setup } from './fixtures.js';
 

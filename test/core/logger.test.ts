@@ -1,7 +1,7 @@
 /**
  * The redacting logger wrapper every kit log line goes through (and the adapter's context.log).
  */
-import { createSafeLogger, redact, REDACTED } from '../../lib/core/logger.js';
+import { createSafeLogger, redact, REDACTED } from '../../lib/shared/logger.js';
 import { captureLogger } from '../helpers/recording.js';
 
 test('sensitive keys are redacted at any depth and in any case', () => {

@@ -5,7 +5,7 @@
  * standard or URL-safe alphabet, line breaks allowed) or, without DocumentData, an http(s) URL.
  * The adapter receives each document with `Content`, the decoded bytes (a Buffer), when it had DocumentData.
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure } from '../../shared/errors.js';
 import { normalizeTypeCode } from '../../store/holds.js';
 import type { OrderDocument } from '../../payloads.js';
 import type { StepFactory } from '../state.js';
@@ -83,7 +83,7 @@ export const documentsStep: StepFactory = () => async (state, next) => {
   const { issues, decoded } = checkDocuments(delivery.Documents);
   if (issues.length > 0) {
     const description = describeIssues(issues);
-    throw new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', `documents rejected: ${description}`, description);
+    throw new PipelineFailure('INVALID_REQUEST', `documents rejected: ${description}`, description);
   }
   state.input = { ...delivery, Documents: decoded };
   return next();

@@ -2,7 +2,7 @@
  * Fingerprint: SHA-256 of the canonical JSON of the payload as received (before URL decoding),
  * for the idempotency key. Runs before the decode step, which changes the order in place.
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure } from '../../shared/errors.js';
 import { payloadHash, PayloadTooDeep } from '../../store/canonical.js';
 import type { PipelineState, StepFactory } from '../state.js';
 
@@ -17,7 +17,7 @@ export const fingerprintStep: StepFactory = () => async (state, next) => {
       fingerprints.set(state, payloadHash(state.payload));
     } catch (err) {
       if (!(err instanceof PayloadTooDeep)) throw err;
-      throw new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', err.message, 'The request body is nested too deeply');
+      throw new PipelineFailure('INVALID_REQUEST', err.message, 'The request body is nested too deeply');
     }
   }
   return next();

@@ -7,19 +7,18 @@
  * - every order callback sees the order's hold as `context.fulfilmentHold` (the documents webhook:
  *   the hold as it will be once these documents are counted; absent when released).
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure } from '../../shared/errors.js';
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import { idempotencySettings } from '../../store/options.js';
 import type { FulfilmentHold } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
-import { GENERIC_MESSAGES } from './respond.js';
 
 async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     state.log.error({ err }, 'fulfilment-hold store failed');
-    throw new PipelineFailure(503, 'STORE_UNAVAILABLE', GENERIC_MESSAGES[503], 'fulfilment-hold store failed',
+    throw new PipelineFailure('STORE_UNAVAILABLE', 'fulfilment-hold store failed',
       'The order store is unavailable; retry later', { 'retry-after': '5' });
   }
 }

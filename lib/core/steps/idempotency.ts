@@ -9,7 +9,7 @@
  *    retryable), step 2 is repeated under it, and the adapter runs with `context.previous`;
  * 4. only a successful reply is stored: declines and failures run again on a retry.
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
 import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
 import { idempotencySettings } from '../../store/options.js';
@@ -17,14 +17,13 @@ import type { Store, StoredRecord } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
 import { fingerprintOf } from './fingerprint.js';
-import { GENERIC_MESSAGES } from './respond.js';
 import { paymentExpected } from './response-info.js';
 
 export const RETRY_AFTER_SECONDS = '5';
 export const REPLAY_HEADER = 'idempotency-replayed';
 
-const retryable = (errorCode: string, reason: string, description: string) =>
-  new PipelineFailure(503, errorCode, GENERIC_MESSAGES[503], reason, description, { 'retry-after': RETRY_AFTER_SECONDS });
+const retryable = (errorCode: WireErrorCode, reason: string, description: string) =>
+  new PipelineFailure(errorCode, reason, description, { 'retry-after': RETRY_AFTER_SECONDS });
 
 async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
   try {

@@ -2,11 +2,11 @@
  * MerchantGUID in every POST payload (top level or inside `order`; both present must agree),
  * compared in constant time. Missing or wrong: 401, adapter not called.
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure } from '../../shared/errors.js';
 import { createMerchantGuidMatcher } from '../../auth/merchant-guid.js';
 import type { StepFactory } from '../state.js';
 
-const unauthorized = (reason: string) => new PipelineFailure(401, 'UNAUTHORIZED', 'Unauthorized', `MerchantGUID ${reason}`);
+const unauthorized = (reason: string) => new PipelineFailure('UNAUTHORIZED', `MerchantGUID ${reason}`);
 
 export const merchantGuidStep: StepFactory = (options) => {
   const matches = createMerchantGuidMatcher(options.merchantGuids);

@@ -2,13 +2,13 @@
  * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON and prototype
  * pollution keys (400); unwraps `{ order: {...} }`; builds the cart-info request from the query.
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure } from '../../shared/errors.js';
 import { payloadTooLarge } from '../read-body.js';
 import { isOrderCallback, type StepFactory, type PipelineState } from '../state.js';
 import type { CartInfoRequest, QueryMap } from '../types.js';
 
 const invalid = (reason: string, description: string) =>
-  new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', reason, description);
+  new PipelineFailure('INVALID_REQUEST', reason, description);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
@@ -39,11 +39,11 @@ export function hasPollutionKey(value: unknown, depth = 0): boolean {
 
 function parseJson(state: PipelineState, limit: number): Record<string, unknown> {
   if (!isJsonContentType(header(state, 'content-type'))) {
-    throw new PipelineFailure(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', `content-type ${JSON.stringify(header(state, 'content-type') ?? null)} is not JSON`, 'Send the body as application/json');
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${JSON.stringify(header(state, 'content-type') ?? null)} is not JSON`, 'Send the body as application/json');
   }
   const encoding = header(state, 'content-encoding');
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    throw new PipelineFailure(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', `content-encoding ${encoding} is not supported`, 'Send the body without content-encoding');
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${encoding} is not supported`, 'Send the body without content-encoding');
   }
   let value = state.request.body;
   // A binding that could not read the body (over the limit, aborted) hands the failure over here.

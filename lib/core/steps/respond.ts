@@ -2,21 +2,14 @@
  * Outermost step: turns failures into a ResponseInfo with `Success: false`, adds the JSON,
  * no-store and helmet headers, and writes the one log line of the callback.
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import { JSON_NO_STORE } from '../binding.js';
 import { computeHelmetHeaders } from '../helmet-headers.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
 
-export const GENERIC_MESSAGES: Record<number, string> = {
-  400: 'Invalid request', 401: 'Unauthorized', 403: 'Forbidden', 413: 'Payload too large',
-  415: 'Unsupported media type', 500: 'Internal error', 503: 'Service unavailable, retry later',
-};
-
 export function failureBody(f: PipelineFailure) {
-  const body: Record<string, unknown> = { Success: false, Message: f.publicMessage, ErrorCode: f.errorCode };
-  if (f.description !== undefined) body.Description = f.description;
-  return body;
+  return wireErrorBody(f.errorCode, f.description);
 }
 
 const outcomeOf = (status: number) => (status < 400 ? 'success' : status < 500 ? 'rejected' : 'error');
@@ -35,7 +28,7 @@ export const respondStep: StepFactory = (options) => {
         res = { status: err.status, headers: { ...err.extraHeaders }, body: failureBody(err) };
         state.log.warn({ reason: err.logReason, status: err.status }, 'callback refused');
       } else {
-        res = { status: 500, headers: {}, body: { Success: false, Message: GENERIC_MESSAGES[500], ErrorCode: 'INTERNAL_ERROR' } };
+        res = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
         state.log.error({ err }, 'callback failed inside the kit');
       }
     }

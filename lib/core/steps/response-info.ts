@@ -2,18 +2,17 @@
  * Terminal step: calls the adapter and turns its result into the reply. CallbackError declines with
  * the adapter's own texts; anything else is a generic 500 whose detail goes only to the logger.
  */
-import { CallbackError, PipelineFailure } from '../../errors.js';
+import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import type { ResolvedOptions } from '../options.js';
 import type { PipelineState, Step, StepFactory } from '../state.js';
 import type { CallbackName, CallbackResponse } from '../types.js';
 import { invokeAdapter } from './adapter.js';
-import { GENERIC_MESSAGES } from './respond.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
 
 const merchantBug = (reason: string) =>
-  new PipelineFailure(500, 'INTERNAL_ERROR', GENERIC_MESSAGES[500], `merchant adapter bug: ${reason}`);
+  new PipelineFailure('INTERNAL_ERROR', `merchant adapter bug: ${reason}`);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -86,7 +85,7 @@ export const createResponseInfoStep = (validateResult: ResultValidator): StepFac
     } catch (err) {
       if (err instanceof CallbackError) return declined(state, err);
       state.log.error({ err }, `adapter ${state.callback} failed`);
-      return { status: 500, headers: {}, body: { Success: false, Message: GENERIC_MESSAGES[500], ErrorCode: 'INTERNAL_ERROR' } };
+      return { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
     }
     try {
       return toReply(state, result, validateResult);

@@ -2,7 +2,7 @@
  * Validation of the request before the adapter sees it. Failing locations are reported as JSON
  * pointers with the rule broken, never with the submitted values (they are personal data).
  */
-import { PipelineFailure } from '../../errors.js';
+import { PipelineFailure } from '../../shared/errors.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackName } from '../types.js';
 
@@ -17,7 +17,7 @@ export const createValidateStep = (validator: RequestValidator): StepFactory => 
   const issues = validator(state.callback, state.input);
   if (issues && issues.length > 0) {
     const description = describeIssues(issues);
-    throw new PipelineFailure(400, 'INVALID_REQUEST', 'Invalid request', `validation failed: ${description}`, description);
+    throw new PipelineFailure('INVALID_REQUEST', `validation failed: ${description}`, description);
   }
   return next();
 };

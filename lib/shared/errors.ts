@@ -1,0 +1,79 @@
+/**
+ * Errors with stable codes: the ONE registry of codes of the kit. `KIT_ERROR_CODES` are the codes
+ * of KitError (a mistake of the caller, thrown at construction or call time); `WIRE_ERRORS` are the
+ * `ErrorCode` values the kit itself answers the service with (docs/errors.md), each with its HTTP
+ * status and generic public message.
+ */
+
+/** Thrown by an adapter to decline a callback with its own texts (they are sent to the service as-is). */
+export class CallbackError extends Error {
+  readonly description?: string;
+  readonly errorCode?: string;
+  readonly status: number;
+  constructor(message: string, options: { description?: string; errorCode?: string; status?: number } = {}) {
+    super(message);
+    this.name = 'CallbackError';
+    this.description = options.description;
+    this.errorCode = options.errorCode;
+    const s = options.status;
+    this.status = typeof s === 'number' && Number.isInteger(s) && s >= 400 && s <= 599 ? s : 400;
+  }
+}
+
+export const KIT_ERROR_CODES = {
+  ERR_CBK_OPTION_UNKNOWN: 'An option name is not one the kit knows (often a typo; the message suggests the closest name).',
+  ERR_CBK_OPTION_REQUIRED: 'A required option is missing.',
+  ERR_CBK_OPTION_INVALID: 'An option has a value of the wrong type or out of range.',
+  ERR_CBK_UNKNOWN_SCHEMA: 'validatePayload was given a type name that has no schema (see docs/schemas.md for the names).',
+} as const;
+export type KitErrorCode = keyof typeof KIT_ERROR_CODES;
+
+/** A configuration or usage error raised by the kit itself, with a stable `code` and a `help` text. */
+export class KitError extends Error {
+  readonly code: KitErrorCode;
+  readonly help?: string;
+  constructor(code: KitErrorCode, message: string) {
+    super(`${message} [${code}]`);
+    this.name = 'KitError';
+    this.code = code;
+    this.help = KIT_ERROR_CODES[code];
+  }
+}
+
+/** The `ErrorCode`s of the replies the kit builds itself (never the adapter's own codes). */
+export const WIRE_ERRORS = {
+  INVALID_REQUEST: { status: 400, message: 'Invalid request', help: 'The body is not JSON, too deep, or fails its schema; Description names the location and rule (never the value).' },
+  UNAUTHORIZED: { status: 401, message: 'Unauthorized', help: 'An authentication strategy refused the request, or the MerchantGUID is missing or wrong.' },
+  FORBIDDEN: { status: 403, message: 'Forbidden', help: 'The client address is outside auth.ipAllowList.' },
+  NOT_FOUND: { status: 404, message: 'Not found', help: 'No callback is mounted at this method and path (node:http binding).' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large', help: 'The body exceeds bodyLimit (documentsBodyLimit for the documents webhook).' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type', help: 'The body is not application/json, or has a content-encoding.' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal error', help: 'The adapter threw, timed out or returned an invalid result; the detail is in the log only.' },
+  IN_FLIGHT: { status: 503, message: 'Service unavailable, retry later', help: 'Another delivery for the same OrderId is still running; retryable (Retry-After).' },
+  STORE_UNAVAILABLE: { status: 503, message: 'Service unavailable, retry later', help: 'The store failed; retryable (Retry-After).' },
+} as const satisfies Record<string, { status: number; message: string; help: string }>;
+export type WireErrorCode = keyof typeof WIRE_ERRORS;
+
+/** The reply body of a wire error: `{ Success: false, Message, ErrorCode[, Description] }`. */
+export function wireErrorBody(code: WireErrorCode, description?: string): { Success: false; Message: string; ErrorCode: WireErrorCode; Description?: string } {
+  const body: { Success: false; Message: string; ErrorCode: WireErrorCode; Description?: string } = { Success: false, Message: WIRE_ERRORS[code].message, ErrorCode: code };
+  if (description !== undefined) body.Description = description;
+  return body;
+}
+
+/** Internal: a failure the pipeline turns into a ResponseInfo with `Success: false` (status and message from WIRE_ERRORS). */
+export class PipelineFailure extends Error {
+  readonly status: number;
+  readonly publicMessage: string;
+  constructor(
+    readonly errorCode: WireErrorCode,
+    readonly logReason: string,
+    readonly description?: string,
+    readonly extraHeaders?: Record<string, string>,
+  ) {
+    super(logReason);
+    this.name = 'PipelineFailure';
+    this.status = WIRE_ERRORS[errorCode].status;
+    this.publicMessage = WIRE_ERRORS[errorCode].message;
+  }
+}
