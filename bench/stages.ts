@@ -4,11 +4,11 @@
  * (another module changed it) is reported as null instead of failing the benchmark.
  */
 import { createJwtStrategy } from '../lib/auth/index.js';
-import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
-import { createCallbackKit } from '../lib/core/kit.js';
+import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
+import { createCallbackKit } from '../lib/callbacks/kit.js';
 import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
-import { collectSecrets, hasPollutionKey } from '../lib/core/steps/parse.js';
-import type { CallbackRequest } from '../lib/core/types.js';
+import { collectSecrets, hasPollutionKey } from '../lib/callbacks/steps/parse.js';
+import type { CallbackRequest } from '../lib/callbacks/types.js';
 import { payloadHash } from '../lib/store/canonical.js';
 import { createValidators } from '../lib/validation/index.js';
 import { JWT_SECRET, ORDER_ID_PLACEHOLDER } from './fixtures.js';

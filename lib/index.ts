@@ -2,10 +2,10 @@
  * crossborder-merchant-kit: the public API, framework-free (never imports Express).
  * The bindings are subpath exports: `crossborder-merchant-kit/express` and `crossborder-merchant-kit/node`.
  */
-export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
+export { createCallbackKit, type CallbackKit, type CallbackRoute } from './callbacks/kit.js';
 export { CallbackError, KitError, KIT_ERROR_CODES, type KitErrorCode } from './shared/errors.js';
-export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
-export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
+export { DEFAULT_PATHS, type CallbackKitOptions } from './callbacks/options.js';
+export { DEFAULT_DECODE_FIELDS, formDecode } from './callbacks/form-decode.js';
 export type { LoggerLike, SafeLogger } from './shared/logger.js';
 export type { AuthStrategy, AuthOutcome } from './auth/types.js';
 export {
@@ -15,13 +15,13 @@ export {
 } from './auth/index.js';
 export type {
   CallbackName, CallbackContext, CallbackRequest, CallbackResponse, CartInfoRequest, MerchantAdapter, AdapterResult,
-} from './core/types.js';
+} from './callbacks/types.js';
 export * from './payloads.js';
 export { validatePayload } from './validation/index.js';
-export type { ValidationIssue } from './core/steps/validate.js';
+export type { ValidationIssue } from './callbacks/steps/validate.js';
 export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
 export type { Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, DocumentRef, FulfilmentHold } from './store/types.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, type HoldState } from './store/holds.js';
 export { canonicalJson, payloadHash } from './store/canonical.js';
-export type { ReceivedDocument } from './core/steps/documents.js';
+export type { ReceivedDocument } from './callbacks/steps/documents.js';

@@ -1,7 +1,7 @@
 /** Builds the per-callback list of authentication strategies from the `auth` option. */
-import { KNOWN_OPTION_KEYS } from '../core/options.js';
-import type { StrategyResolver } from '../core/steps/authenticate.js';
-import type { CallbackName } from '../core/types.js';
+import { KNOWN_OPTION_KEYS } from '../callbacks/options.js';
+import type { StrategyResolver } from '../callbacks/steps/authenticate.js';
+import type { CallbackName } from '../callbacks/types.js';
 import { resolveAuthOptions } from './options.js';
 
 KNOWN_OPTION_KEYS.add('auth');

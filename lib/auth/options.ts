@@ -3,7 +3,7 @@
  * the list of strategies of each callback. `auth.perCallback.<callback>` replaces single strategies
  * for that callback (`false` turns one off); every configured strategy must pass.
  */
-import { CALLBACK_NAMES, type CallbackName } from '../core/types.js';
+import { CALLBACK_NAMES, type CallbackName } from '../callbacks/types.js';
 import { createBasicStrategy, type BasicAuthOptions } from './basic.js';
 import { checkObject, fail, invalid } from '../shared/options.js';
 import { createHeaderStrategy, type HeaderAuthOptions } from './header.js';

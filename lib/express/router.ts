@@ -3,10 +3,10 @@
  * Works with Express 4 and 5, with or without express.json() mounted before it.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
-import { BINDING_FAILURE, toCallbackRequest } from '../core/binding.js';
-import type { CallbackKitOptions } from '../core/options.js';
-import type { CallbackResponse } from '../core/types.js';
+import { createCallbackKit, type CallbackRoute } from '../callbacks/kit.js';
+import { BINDING_FAILURE, toCallbackRequest } from '../callbacks/binding.js';
+import type { CallbackKitOptions } from '../callbacks/options.js';
+import type { CallbackResponse } from '../callbacks/types.js';
 
 export type CallbackRouterOptions = CallbackKitOptions;
 

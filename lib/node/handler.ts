@@ -6,10 +6,10 @@
  * connect-style middleware. No failure, of the kit, the adapter or the client, escapes the handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BINDING_FAILURE, JSON_NO_STORE, toCallbackRequest } from '../core/binding.js';
-import { createCallbackKit, type CallbackRoute } from '../core/kit.js';
-import type { CallbackKitOptions } from '../core/options.js';
-import type { CallbackResponse } from '../core/types.js';
+import { BINDING_FAILURE, JSON_NO_STORE, toCallbackRequest } from '../callbacks/binding.js';
+import { createCallbackKit, type CallbackRoute } from '../callbacks/kit.js';
+import type { CallbackKitOptions } from '../callbacks/options.js';
+import type { CallbackResponse } from '../callbacks/types.js';
 import { KitError, wireErrorBody } from '../shared/errors.js';
 import { compileTrustProxy, type TrustProxyOption } from './trust-proxy.js';
 

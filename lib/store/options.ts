@@ -3,7 +3,7 @@
  * at construction and shared by the idempotency and holds steps of that router.
  */
 import { fail, positiveMs } from '../shared/options.js';
-import type { ResolvedOptions } from '../core/options.js';
+import type { ResolvedOptions } from '../callbacks/options.js';
 import { MemoryStore } from './memory.js';
 import { STORE_METHODS, type Store } from './types.js';
 

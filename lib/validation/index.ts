@@ -5,8 +5,8 @@
  * router reuses the compiled functions and no request ever compiles a schema.
  */
 import { KitError } from '../shared/errors.js';
-import type { ValidationIssue } from '../core/steps/validate.js';
-import type { CallbackName } from '../core/types.js';
+import type { ValidationIssue } from '../callbacks/steps/validate.js';
+import type { CallbackName } from '../callbacks/types.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
 import { toIssue } from './issues.js';
 

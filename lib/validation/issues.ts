@@ -2,7 +2,7 @@
  * AJV errors → `{ pointer, rule }`. The rule is built from the schema only (keyword and its limits),
  * never from the submitted value: request values are personal data and must not reach a response.
  */
-import type { ValidationIssue } from '../core/steps/validate.js';
+import type { ValidationIssue } from '../callbacks/steps/validate.js';
 import type { ErrorObject } from './ajv.js';
 
 const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -1,4 +1,4 @@
-/** createValidators(): compiled once (never per request), the request/result contract of lib/core. */
+/** createValidators(): compiled once (never per request), the request/result contract of lib/callbacks. */
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -42,7 +42,7 @@ test('a second router reuses the compiled validators of the process', () => {
 describe('request()', () => {
   const v = createValidators();
 
-  test('the cart-info request as lib/core builds it', () => {
+  test('the cart-info request as lib/callbacks builds it', () => {
     const built = { method: 'GET', merchantCartToken: 'c7d1', countryCode: 'DE', currencyCode: 'EUR', params: { merchantCartToken: 'c7d1', extra: ['a', 'b'] } };
     expect(v.request('getCheckoutCartInfo', built)).toBeNull();
     expect(v.request('getCheckoutCartInfo', { ...built, method: 'POST', OrderID: 'GE1', payload: { OrderID: 12345, MerchantGUID: 'g' } })).toBeNull();
