@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
+# it as a user would. Cases: ESM without Express (root + /node, a request served), ESM with Express 4
+# and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
+# NodeNext and with Bundler resolution (no @types/express). Exits non-zero, naming the case, on any failure.
+# Needs the repo's node_modules (npm ci) for the build, and the npm registry (or a warm npm cache).
+set -Eeuo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+FIXTURES=$ROOT/.ci/consumer
+WORK=$(mktemp -d /tmp/cbk-consumer.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+CURRENT="packing"
+trap 'echo "consumer.sh: FAILED in case: $CURRENT (see output above)" >&2' ERR
+
+# One npm cache for every case (the user's, warm after npm ci); nothing installed twice from the network.
+NPM_INSTALL=(npm install --no-audit --no-fund --no-package-lock --prefer-offline --loglevel=error)
+
+step() { CURRENT=$1; echo "consumer.sh: $1"; }
+
+step "pack (prepack builds dist/)"
+npm pack --silent --pack-destination "$WORK" >"$WORK/pack.out"
+TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
+[ -f "$TGZ" ] || { echo "consumer.sh: npm pack produced no tarball" >&2; exit 1; }
+CONTENTS=$(tar -tzf "$TGZ")
+for want in package/dist/index.js package/dist/index.d.ts package/dist/express/index.js package/dist/node/index.js \
+            package/dist/testing/index.js package/schemas/common.schema.json; do
+  grep -qx "$want" <<<"$CONTENTS" || { echo "consumer.sh: tarball lacks $want" >&2; exit 1; }
+done
+if grep -E '\.map$|^package/(lib|test|docs|bench|examples)/' <<<"$CONTENTS"; then
+  echo "consumer.sh: tarball ships source maps or sources/docs it should not (listed above)" >&2; exit 1
+fi
+echo "  $(basename "$TGZ"): $(du -k "$TGZ" | cut -f1) kB packed, $(wc -l <<<"$CONTENTS") files"
+
+# new_case NAME TYPE: an empty project of module type TYPE with the fixtures copied in.
+new_case() {
+  local dir="$WORK/$1"
+  mkdir -p "$dir"
+  printf '{ "name": "consumer-%s", "private": true, "type": "%s" }\n' "$1" "$2" >"$dir/package.json"
+  cp "$FIXTURES"/* "$dir/"
+  cd "$dir"
+}
+
+step "ESM without Express"
+new_case esm-no-express module
+"${NPM_INSTALL[@]}" "$TGZ"
+[ ! -e node_modules/express ] || { echo "consumer.sh: express got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
+[ ! -e node_modules/pg ] || { echo "consumer.sh: pg got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
+node esm-no-express.mjs
+
+step "CommonJS require()"
+cd "$WORK/esm-no-express"
+node cjs.cjs
+
+for major in 4 5; do
+  step "ESM with Express $major"
+  new_case "express$major" module
+  "${NPM_INSTALL[@]}" "$TGZ" "express@$major"
+  node esm-express.mjs "$major"
+done
+
+step "TypeScript (NodeNext and Bundler resolution, no @types/express)"
+new_case typescript module
+"${NPM_INSTALL[@]}" "$TGZ" typescript@5 @types/node@20
+[ ! -e node_modules/@types/express ] || { echo "consumer.sh: @types/express got installed; the check needs it absent" >&2; exit 1; }
+for resolution in nodenext bundler; do
+  CURRENT="TypeScript $resolution"
+  npx --no-install tsc -p "tsconfig.$resolution.json"
+  echo "ok: TypeScript $(npx --no-install tsc -v | cut -d' ' -f2) $resolution type-checks a consumer (skipLibCheck off)"
+done
+
+echo "consumer.sh: all consumer checks passed"
