@@ -28,14 +28,23 @@ describe('canonical JSON and the payload hash', () => {
   });
 });
 
-/** The definition, written plainly: keys sorted by code unit at every level; fingerprint masks cards, drops MerchantGUID. */
+/**
+ * The definition, written plainly: keys sorted by code unit at every level (every object sorted
+ * afresh, no cache); toJSON applied; undefined and function members left out; array holes left out
+ * (as Array.prototype.forEach skips them); fingerprint masks cards, drops MerchantGUID.
+ */
 function reference(value: unknown, fingerprint: boolean): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : reference(v, fingerprint))).join(',')}]`;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return reference((value as { toJSON(): unknown }).toJSON(), fingerprint);
+  if (Array.isArray(value)) {
+    let out = '';
+    value.forEach((v, i) => { out += `${i > 0 ? ',' : ''}${v === undefined ? 'null' : reference(v, fingerprint)}`; });
+    return `[${out}]`;
+  }
   const parts: string[] = [];
   for (const k of Object.keys(value).sort()) {
     let v = (value as Record<string, unknown>)[k];
-    if (v === undefined) continue;
+    if (v === undefined || typeof v === 'function') continue;
     if (fingerprint && k === 'MerchantGUID') continue;
     if (fingerprint && (k === 'CardNumber' || k === 'CVVNumber') && v !== null && v !== '') v = '[card]';
     parts.push(`${JSON.stringify(k)}:${reference(v, fingerprint)}`);
@@ -43,24 +52,36 @@ function reference(value: unknown, fingerprint: boolean): string {
   return `{${parts.join(',')}}`;
 }
 
+const STRINGS = ['x', '', 'Ren%C3%A9e', 'quote"d', 'back\\slash', 'tab\there', '\u0000\u001f', 'lone \ud800', 'lone \udfff end',
+  'pair \ud83d\ude00', 'ÄÖü', '\u2028\u2029', '</script>'];
+const NAMES = ['OrderId', 'b', 'A', 'a', '10', '9', '0', 'Ä', 'z_z', 'CardNumber', 'CVVNumber', 'MerchantGUID', 'Subs', 'é', '', 'toJSONx',
+  '\ud83d\ude00', '"q"', 'Sku', 'Name', 'Quantity'];
+
 function randomPayload(seed: number): unknown {
   let s = seed;
   const rnd = () => { s = (s * 1103515245 + 12345) % 2 ** 31; return s / 2 ** 31; };
-  const names = ['OrderId', 'b', 'A', 'a', '10', '9', 'Ä', 'z_z', 'CardNumber', 'CVVNumber', 'MerchantGUID', 'Subs', 'é', ''];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
+  const leaf = (): unknown => pick<unknown>([null, true, false, 0, -0, -1.5, 1e21, 5e-324, NaN, Infinity, undefined, () => 1, pick(STRINGS), pick(STRINGS)]);
+  // A few fixed shapes, repeated as in real orders (the shape cache must serve them), plus random ones.
+  const line = (i: number) => ({ Sku: `S-${i}`, Name: pick(STRINGS), Quantity: i, CardNumber: pick(['', null, '4111111111111111']) });
   const make = (depth: number): unknown => {
     const r = rnd();
-    if (depth > 4 || r < 0.3) return [null, true, 0, -1.5, 'x', '', 'Ren%C3%A9e', 1e21][Math.floor(rnd() * 8)];
-    if (r < 0.5) return Array.from({ length: Math.floor(rnd() * 4) }, () => make(depth + 1));
+    if (depth > 4 || r < 0.25) return leaf();
+    if (r < 0.35) return Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, i) => line(i));
+    if (r < 0.45) { const a: unknown[] = [make(depth + 1)]; a[2 + Math.floor(rnd() * 2)] = make(depth + 1); return a; } // holes
+    if (r < 0.5) { const inner = { z: make(depth + 1), a: 1 }; return { toJSON: () => inner }; }
+    if (r < 0.55) return new Date(Math.floor(rnd() * 2e12));
+    if (r < 0.65) return Array.from({ length: Math.floor(rnd() * 4) }, () => make(depth + 1));
     const o: Record<string, unknown> = {};
-    for (let i = Math.floor(rnd() * 6); i > 0; i--) o[names[Math.floor(rnd() * names.length)]] = make(depth + 1);
+    for (let i = Math.floor(rnd() * 6); i > 0; i--) o[pick(NAMES)] = make(depth + 1);
     return o;
   };
   return { OrderId: `O-${seed}`, body: make(0), PaymentDetails: { CardNumber: '4111111111111111', CVVNumber: '737' } };
 }
 
-test('canonicalJson and payloadHash match the plain definition on 500 random payloads', async () => {
+test('canonicalJson and payloadHash match the plain definition on 2000 random payloads', async () => {
   const { createHash } = await import('node:crypto');
-  for (let seed = 1; seed <= 500; seed++) {
+  for (let seed = 1; seed <= 2000; seed++) {
     const p = randomPayload(seed);
     expect(canonicalJson(p)).toBe(reference(p, false));
     expect(payloadHash(p)).toBe(createHash('sha256').update(reference(p, true)).digest('hex'));
@@ -73,4 +94,52 @@ test('hashing leaves the payload exactly as it was (card values restored)', () =
   payloadHash(p);
   expect(JSON.stringify(p)).toBe(before);
   expect(p.PaymentDetails.CardNumber).toBe('4111111111111111');
+});
+
+test('the sorted-key cache gives the same text for objects of one shape, for shapes sharing a first key, and after it is emptied', async () => {
+  const { createHash } = await import('node:crypto');
+  const check = (p: unknown) => {
+    expect(canonicalJson(p)).toBe(reference(p, false));
+    expect(payloadHash(p)).toBe(createHash('sha256').update(reference(p, true)).digest('hex'));
+  };
+  // Same first key, same length, different later keys; same keys in another insertion order.
+  check([{ a: 1, z: 2, m: 3 }, { a: 1, y: 2, m: 3 }, { a: 1, z: 2 }, { z: 2, a: 1, m: 3 }, { a: 1, m: 3, z: 2 }]);
+  // Integer-like keys (Object.keys lists them first, sorting puts '10' before '9').
+  check({ b: 1, 10: 'x', 9: 'y', a: { 2: 1, 1: 2, '01': 3 } });
+  // More keys than the cache keeps, and more shapes than it holds (it is emptied and refilled).
+  const wide: Record<string, number> = {};
+  for (let i = 300; i > 0; i--) wide[`k${i}`] = i;
+  check(wide);
+  check(wide);
+  for (let i = 0; i < 3000; i++) check({ [`f${i}`]: i, CardNumber: '4111111111111111', [`g${i % 7}`]: { MerchantGUID: 'g', x: i } });
+  check({ OrderId: 'A', Products: [{ Sku: 'S', Quantity: 1 }] });
+});
+
+test('the depth limit is where it always was: 200 levels below the payload are accepted, 201 are refused', () => {
+  const nest = (levels: number, inner: unknown, asObject: boolean): unknown => {
+    let v = inner;
+    for (let i = 0; i < levels; i++) v = asObject ? { k: v } : [v];
+    return v;
+  };
+  for (const asObject of [false, true]) {
+    expect(() => payloadHash(nest(200, 1, asObject))).not.toThrow();
+    expect(() => payloadHash(nest(201, 1, asObject))).toThrow(/nested deeper/);
+    expect(() => payloadHash(nest(200, [], asObject))).not.toThrow();
+    expect(() => payloadHash(nest(201, [], asObject))).toThrow(/nested deeper/);
+    expect(() => canonicalJson(nest(200, { u: undefined, f: () => 1 }, asObject))).not.toThrow();
+    expect(() => canonicalJson(nest(200, [, ], asObject))).not.toThrow(); // a hole writes nothing
+    expect(() => canonicalJson(nest(200, [undefined], asObject))).toThrow(/nested deeper/); // written as null
+    expect(() => payloadHash(nest(200, { MerchantGUID: 'g' }, asObject))).not.toThrow();
+    expect(() => canonicalJson(nest(200, { MerchantGUID: 'g' }, asObject))).toThrow(/nested deeper/);
+    expect(() => payloadHash(nest(200, { CardNumber: '4111' }, asObject))).toThrow(/nested deeper/);
+  }
+});
+
+test('a stored fingerprint stays valid: the hash of a fixed order is the one earlier versions stored', () => {
+  const order = {
+    MerchantGUID: 'g', OrderId: 'GE-1',
+    Products: [{ Sku: 'S-1', Quantity: 2, Price: 19.95, Name: 'Ren%C3%A9e "x"' }, { Quantity: 1, Sku: 'S-2', Price: 1e21 }],
+    PaymentDetails: { CardNumber: '4111111111111111', CVVNumber: '737', OwnerName: 'J\u00e9' }, 10: null, 9: [true, false],
+  };
+  expect(payloadHash(order)).toBe('91be47daba7e2290cb0c8205cbc917e0ac045878634278534fc190921f5e29c4');
 });
