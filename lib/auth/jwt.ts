@@ -1,12 +1,14 @@
 /**
- * JWT strategy (jose): `Authorization: Bearer <token>`, verified with a shared `secret` (HS*), a
- * `publicKey` (PEM or JWK) or a remote key set (`jwksUrl`, fetched and cached by jose). `algorithms`
- * is required and never contains 'none'. The verified claims reach the adapter as `context.auth.jwt`.
+ * JWT strategy: `Authorization: Bearer <token>`, verified with a shared `secret` (HS*, node:crypto
+ * HMAC in jwt-hmac.ts), a `publicKey` (PEM or JWK, jose) or a remote key set (`jwksUrl`, fetched and
+ * cached by jose). `algorithms` is required and never contains 'none'. The verified claims reach the
+ * adapter as `context.auth.jwt`.
  */
-import { createPublicKey, webcrypto, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { checkObject, fail, invalid, isPlainObject, secretList, stringList } from '../shared/options.js';
 import { single } from './config.js';
+import { createHmacVerifier, type ClaimRules } from './jwt-hmac.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
 
 export type PublicKeyInput = string | JWK | KeyObject;
@@ -45,10 +47,17 @@ const DURATION = /^[+-]?\d+(\.\d+)?\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|
 const BEARER = /^ *bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const KEYS = ['secret', 'publicKey', 'jwksUrl', 'algorithms', 'issuer', 'audience', 'clockTolerance', 'maxTokenAge', 'requiredClaims'];
 
-function duration(value: unknown, where: string): number | string | undefined {
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31557600 };
+
+/** Seconds of a duration option (a string is rounded to whole seconds, as jose rounds it). */
+function duration(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  if (typeof value === 'string' && DURATION.test(value.trim()) && !value.trim().startsWith('-')) return value.trim();
+  if (typeof value === 'string') {
+    const text = value.trim();
+    const m = DURATION.exec(text);
+    if (m && !text.startsWith('-')) return Math.round(parseFloat(text.replace(/^\+/, '')) * UNIT_SECONDS[m[2][0].toLowerCase()]);
+  }
   return invalid(`Option ${where} must be a number of seconds or a duration such as '30s' or '5m'`);
 }
 
@@ -94,25 +103,6 @@ function describe(err: unknown): string {
 /** Errors after which trying the next (rotated) key is pointless: the signature already verified. */
 const FINAL = new Set(['ERR_JWT_EXPIRED', 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'ERR_JOSE_ALG_NOT_ALLOWED', 'ERR_JWT_INVALID', 'ERR_JWS_INVALID']);
 
-/**
- * A shared secret imported once per HS algorithm as a CryptoKey (given raw bytes, jose would
- * import the key again on every verification: about half the cost of a verification).
- */
-function hmacKeyResolver(secret: string): JWTVerifyGetKey {
-  const bytes = new TextEncoder().encode(secret);
-  const byAlg = new Map<string, Promise<CryptoKey>>();
-  return (header) => {
-    const alg = header.alg ?? '';
-    let key = byAlg.get(alg);
-    if (!key) {
-      // jose has already refused an algorithm outside `algorithms` (all HS*) before asking for the key.
-      key = webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: `SHA-${alg.slice(2)}` }, false, ['verify']);
-      byAlg.set(alg, key);
-    }
-    return key;
-  };
-}
-
 export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): AuthStrategy & { secrets: readonly string[] } {
   const o = checkObject(options, where, KEYS);
   const sources = ['secret', 'publicKey', 'jwksUrl'].filter((k) => o[k] !== undefined);
@@ -130,12 +120,11 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
       invalid(`Option ${where}.algorithms has ${JSON.stringify(alg)}, which does not fit ${sources[0]} (use ${allowed.join(', ')})`);
     }
   }
-  let keys: Array<Uint8Array | KeyObject | JWTVerifyGetKey>;
+  let keys: Array<KeyObject | JWTVerifyGetKey> = [];
   let secrets: string[] = [];
   if (o.secret !== undefined) {
     secrets = secretList(o.secret, `${where}.secret`);
     if (secrets.some((s) => Buffer.byteLength(s) < 32)) invalid(`Option ${where}.secret must be at least 32 bytes (256 bits) long`);
-    keys = secrets.map(hmacKeyResolver);
   } else if (o.publicKey !== undefined) {
     const list = Array.isArray(o.publicKey) ? o.publicKey : [o.publicKey];
     if (list.length === 0) invalid(`Option ${where}.publicKey must not be an empty array`);
@@ -151,6 +140,7 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
   const maxTokenAge = duration(o.maxTokenAge, `${where}.maxTokenAge`);
   if (maxTokenAge !== undefined) verifyOptions.maxTokenAge = maxTokenAge;
   if (o.requiredClaims !== undefined) verifyOptions.requiredClaims = stringList(o.requiredClaims, `${where}.requiredClaims`);
+  const hmac = secrets.length > 0 ? createHmacVerifier(secrets, algorithms, verifyOptions as ClaimRules) : undefined;
 
   return {
     name: 'jwt',
@@ -160,10 +150,11 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
       if (header === undefined) return { ok: false, reason: 'Authorization header missing' };
       const m = typeof header === 'string' ? BEARER.exec(header) : null;
       if (!m) return { ok: false, reason: /^ *bearer *$/i.test(header ?? '') ? 'empty Bearer token' : 'Authorization header is not a Bearer token' };
+      if (hmac) return hmac(m[1]);
       let reason = 'no key verified the token';
       for (const key of keys) {
         try {
-          const { payload } = await jwtVerify(m[1], key as Uint8Array, verifyOptions);
+          const { payload } = await jwtVerify(m[1], key as KeyObject, verifyOptions);
           return { ok: true, data: payload };
         } catch (err) {
           reason = describe(err);
