@@ -25,3 +25,4 @@ export type { Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, Documen
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, type HoldState } from './store/holds.js';
 export { canonicalJson, payloadHash } from './store/canonical.js';
 export type { ReceivedDocument } from './callbacks/steps/documents.js';
+export * from './customs/index.js';

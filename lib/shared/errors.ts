@@ -25,6 +25,7 @@ export const KIT_ERROR_CODES = {
   ERR_CBK_OPTION_REQUIRED: 'A required option is missing.',
   ERR_CBK_OPTION_INVALID: 'An option has a value of the wrong type or out of range.',
   ERR_CBK_UNKNOWN_SCHEMA: 'validatePayload was given a type name that has no schema (see docs/schemas.md for the names).',
+  ERR_CBK_INVALID_ARGUMENT: 'A function of the kit (e.g. exportDeclarationRequired) was called with an argument it cannot use; the message says which and why.',
 } as const;
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES;
 
