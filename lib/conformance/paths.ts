@@ -1,0 +1,46 @@
+/**
+ * Callback paths on the merchant: the router's defaults, overridable (`--paths name=/path,…`).
+ */
+import { didYouMean } from '../core/did-you-mean.js';
+import { DEFAULT_PATHS } from '../core/options.js';
+
+export type CallbackPathName = keyof typeof DEFAULT_PATHS;
+export type CallbackPaths = Record<CallbackPathName, string>;
+
+export const CALLBACK_PATH_NAMES = Object.keys(DEFAULT_PATHS) as CallbackPathName[];
+
+export class PathsError extends Error {
+  readonly code = 'INVALID_PATHS';
+  constructor(message: string) {
+    super(message);
+    this.name = 'PathsError';
+  }
+}
+
+/** The default paths with `overrides` applied; an unknown name or a path without a leading slash throws PathsError. */
+export function resolvePaths(overrides: Partial<Record<string, string>> = {}): CallbackPaths {
+  const out: CallbackPaths = { ...DEFAULT_PATHS };
+  for (const [name, path] of Object.entries(overrides)) {
+    if (path === undefined) continue;
+    if (!(CALLBACK_PATH_NAMES as string[]).includes(name)) {
+      const guess = didYouMean(name, CALLBACK_PATH_NAMES);
+      throw new PathsError(`unknown callback "${name}"${guess ? `; did you mean "${guess}"?` : ''} (known: ${CALLBACK_PATH_NAMES.join(', ')})`);
+    }
+    if (!path.startsWith('/')) throw new PathsError(`path of ${name} must start with "/" (got "${path}")`);
+    out[name as CallbackPathName] = path;
+  }
+  return out;
+}
+
+/** Parses `--paths` values: each `name=/path`, several per value separated by commas. */
+export function parsePathFlags(values: readonly string[] = []): CallbackPaths {
+  const overrides: Record<string, string> = {};
+  for (const value of values) {
+    for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const eq = part.indexOf('=');
+      if (eq <= 0) throw new PathsError(`--paths expects name=/path (got "${part}")`);
+      overrides[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    }
+  }
+  return resolvePaths(overrides);
+}

@@ -1,0 +1,54 @@
+/**
+ * Sends one callback to the merchant as the service would and records the exchange (request,
+ * status, duration, ResponseInfo) in the exchange log.
+ */
+import { joinUrl, responseInfoOf, sendHttp } from '../conformance/http.js';
+import type { CallbackPathName, CallbackPaths } from '../conformance/paths.js';
+import type { Exchange, ExchangeLog } from './exchange-log.js';
+
+export interface MerchantTarget {
+  /** Base URL the callback paths are appended to, e.g. http://127.0.0.1:3000/crossborder. */
+  merchantUrl: string;
+  merchantGuid: string;
+  paths: CallbackPaths;
+  /** Per-callback time-out. */
+  timeoutMs: number;
+  /** Extra headers on every callback (e.g. the merchant's custom auth header). */
+  headers?: Record<string, string>;
+}
+
+export interface CallbackCall {
+  kind: CallbackPathName;
+  method?: 'GET' | 'POST';
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  scenario?: string;
+  label?: string;
+  orderId?: string;
+}
+
+export async function sendCallback(target: MerchantTarget, log: ExchangeLog, call: CallbackCall): Promise<Exchange> {
+  const url = joinUrl(target.merchantUrl, target.paths[call.kind], call.query);
+  const at = new Date().toISOString();
+  const http = await sendHttp({ method: call.method ?? 'POST', url, headers: { ...(target.headers ?? {}) }, body: call.body }, target.timeoutMs);
+  const responseInfo = responseInfoOf(http.body);
+  return log.record({
+    at, direction: 'to-merchant', kind: call.kind,
+    ...(call.scenario ? { scenario: call.scenario } : {}), ...(call.label ? { label: call.label } : {}),
+    ...(call.orderId ? { orderId: call.orderId } : {}),
+    request: { method: http.request.method, url, headers: http.request.headers, ...(call.body !== undefined ? { body: call.body } : {}) },
+    ...(http.status !== undefined
+      ? { response: { status: http.status, headers: http.headers, body: http.body ?? (http.bodyText || undefined) } }
+      : {}),
+    ...(responseInfo ? { responseInfo } : {}),
+    durationMs: http.durationMs,
+    ...(http.error ? { error: http.error } : {}),
+  });
+}
+
+/** True when the merchant accepted: 2xx and, if the reply is a ResponseInfo, Success true. */
+export function accepted(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  if (status === undefined || status < 200 || status > 299) return false;
+  return exchange.responseInfo ? exchange.responseInfo.Success === true : true;
+}

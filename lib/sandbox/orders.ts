@@ -1,0 +1,122 @@
+/**
+ * Per-order state the sandbox keeps, as the service would: lines ordered and dispatched, payment,
+ * fulfilment hold and documents, parcels, completion and cancellation, plus a timeline of what
+ * happened. Every change is published (the sandbox passes it to the exchange log as an `order` event).
+ */
+export interface OrderLineState {
+  sku: string;
+  cartItemId?: string;
+  name?: string;
+  ordered: number;
+  /** Units declared in dispatched parcels so far (all dispatches add up). */
+  dispatched: number;
+  /** Units declared in dispatch exceptions (out of stock, backorder, …). */
+  excepted: number;
+}
+
+export interface DispatchedParcel {
+  at: string;
+  version: 'V1' | 'V2';
+  parcelCode: string;
+  trackingNumber?: string;
+  products: Array<{ sku: string; cartItemId?: string; quantity: number }>;
+}
+
+export interface TimelineEntry {
+  at: string;
+  /** e.g. created, paid, hold-announced, documents-requested, documents-delivered, dispatched, completed, cancelled. */
+  event: string;
+  detail?: string;
+  /** The exchange that caused it, when there is one (see ExchangeLog.get). */
+  exchangeId?: number;
+}
+
+export interface OrderState {
+  orderId: string;
+  merchantOrderId?: string;
+  /** The merchant's InternalOrderId from its ResponseInfo. */
+  internalOrderId?: string;
+  /** Id of the seed merchant the order belongs to (`default` is the sandbox's own merchant). */
+  merchant: string;
+  source: 'seed' | 'scenario';
+  trackingNumbers: string[];
+  lines: OrderLineState[];
+  created: boolean;
+  paid: { amount: string; currency: string } | null;
+  /** The order carried AdditionalRequiredDocuments: the merchant must hold fulfilment. */
+  holdAnnounced: boolean;
+  documentsRequested: boolean;
+  documentsDelivered: boolean;
+  parcels: DispatchedParcel[];
+  completed: boolean;
+  cancelled: boolean;
+  timeline: TimelineEntry[];
+}
+
+export interface NewOrder {
+  orderId: string;
+  merchant?: string;
+  merchantOrderId?: string;
+  source?: 'seed' | 'scenario';
+  trackingNumbers?: string[];
+  lines: Array<{ sku: string; quantity: number; cartItemId?: string; name?: string }>;
+}
+
+export class OrderBook {
+  private readonly orders = new Map<string, OrderState>();
+
+  /** `publish` hears a copy of the order after every change. */
+  constructor(private readonly publish?: (order: OrderState) => void) {}
+
+  /** Adds an order (or returns the existing one with that OrderId, unchanged). */
+  add(input: NewOrder): OrderState {
+    const existing = this.orders.get(input.orderId);
+    if (existing) return existing;
+    const order: OrderState = {
+      orderId: input.orderId,
+      ...(input.merchantOrderId ? { merchantOrderId: input.merchantOrderId } : {}),
+      merchant: input.merchant ?? 'default',
+      source: input.source ?? 'scenario',
+      trackingNumbers: [...(input.trackingNumbers ?? [])],
+      lines: input.lines.map((l) => ({
+        sku: l.sku, ordered: l.quantity, dispatched: 0, excepted: 0,
+        ...(l.cartItemId ? { cartItemId: l.cartItemId } : {}), ...(l.name ? { name: l.name } : {}),
+      })),
+      created: input.source === 'seed', paid: null, holdAnnounced: false, documentsRequested: false, documentsDelivered: false,
+      parcels: [], completed: false, cancelled: false, timeline: [],
+    };
+    this.orders.set(order.orderId, order);
+    return order;
+  }
+
+  get(orderId: string): OrderState | undefined {
+    return this.orders.get(orderId);
+  }
+
+  /** The order with this OrderId, else this merchant order id (MerchantOrderId or the InternalOrderId it replied), visible to `merchant`. */
+  find(ids: { orderId?: string; merchantOrderId?: string }, merchant: string): OrderState | undefined {
+    const byId = ids.orderId ? this.orders.get(ids.orderId) : undefined;
+    if (byId) return byId.merchant === merchant ? byId : undefined;
+    if (ids.orderId) return undefined;
+    if (!ids.merchantOrderId) return undefined;
+    const wanted = ids.merchantOrderId;
+    for (const o of this.orders.values()) {
+      if (o.merchant === merchant && (o.merchantOrderId === wanted || o.internalOrderId === wanted)) return o;
+    }
+    return undefined;
+  }
+
+  list(): OrderState[] {
+    return [...this.orders.values()];
+  }
+
+  /** Applies `change` to the order, appends a timeline entry and publishes the new state. */
+  update(orderId: string, event: string, change: (order: OrderState) => void, extra: { detail?: string; exchangeId?: number } = {}): OrderState | undefined {
+    const order = this.orders.get(orderId);
+    if (!order) return undefined;
+    change(order);
+    order.timeline.push({ at: new Date().toISOString(), event, ...extra });
+    this.publish?.(structuredClone(order));
+    return order;
+  }
+}
