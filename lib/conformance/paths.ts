@@ -1,8 +1,8 @@
 /**
  * Callback paths on the merchant: the router's defaults, overridable (`--paths name=/path,…`).
  */
-import { didYouMean } from '../core/did-you-mean.js';
-import { DEFAULT_PATHS } from '../core/options.js';
+import { didYouMean } from '../shared/did-you-mean.js';
+import { DEFAULT_PATHS } from '../callbacks/options.js';
 
 export type CallbackPathName = keyof typeof DEFAULT_PATHS;
 export type CallbackPaths = Record<CallbackPathName, string>;

@@ -8,8 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { documentsDelivery, eadDocument } from '../conformance/payloads.js';
 import { resolvePaths, type CallbackPaths } from '../conformance/paths.js';
-import { didYouMean } from '../core/did-you-mean.js';
-import { KitError } from '../errors.js';
+import { checkKeys, invalid } from '../shared/options.js';
 import { accepted, sendCallback, type MerchantTarget } from './callbacks.js';
 import { ExchangeLog } from './exchange-log.js';
 import { OrderBook } from './orders.js';
@@ -90,34 +89,28 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const invalid = (message: string) => new KitError('ERR_CBK_OPTION_INVALID', message);
-
 function nonNegative(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalid(`sandbox option ${name} must be a number >= 0 (got ${String(value)})`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return invalid(`sandbox option ${name} must be a number >= 0 (got ${String(value)})`);
   return value;
 }
 
 export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) {
-      const guess = didYouMean(key, KNOWN_OPTIONS);
-      throw new KitError('ERR_CBK_OPTION_UNKNOWN', `Unknown sandbox option ${key}${guess ? `; did you mean "${guess}"?` : ''}`);
-    }
-  }
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return invalid('createSandbox options must be an object');
+  checkKeys('', options as Record<string, unknown>, KNOWN_OPTIONS);
   const port = nonNegative('port', options.port, 4010);
-  if (!Number.isInteger(port) || port > 65535) throw invalid(`sandbox option port must be an integer 0..65535 (got ${port})`);
+  if (!Number.isInteger(port) || port > 65535) return invalid(`sandbox option port must be an integer 0..65535 (got ${port})`);
   if (options.merchantUrl !== undefined) {
     let u: URL;
-    try { u = new URL(options.merchantUrl); } catch { throw invalid(`sandbox option merchantUrl must be an absolute http(s) URL (got "${options.merchantUrl}")`); }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid(`sandbox option merchantUrl must be http or https (got "${options.merchantUrl}")`);
+    try { u = new URL(options.merchantUrl); } catch { return invalid(`sandbox option merchantUrl must be an absolute http(s) URL (got "${options.merchantUrl}")`); }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return invalid(`sandbox option merchantUrl must be http or https (got "${options.merchantUrl}")`);
   }
   for (const key of ['merchantGuid', 'accessToken', 'cartToken', 'host'] as const) {
     const v = options[key];
-    if (v !== undefined && (typeof v !== 'string' || v.length === 0)) throw invalid(`sandbox option ${key} must be a non-empty string`);
+    if (v !== undefined && (typeof v !== 'string' || v.length === 0)) return invalid(`sandbox option ${key} must be a non-empty string`);
   }
   let paths: CallbackPaths;
-  try { paths = resolvePaths(options.paths ?? {}); } catch (err) { throw invalid(`sandbox option paths: ${(err as Error).message}`); }
+  try { paths = resolvePaths(options.paths ?? {}); } catch (err) { return invalid(`sandbox option paths: ${(err as Error).message}`); }
   return {
     port, host: options.host ?? '127.0.0.1',
     ...(options.merchantUrl ? { merchantUrl: options.merchantUrl.replace(/\/+$/, '') } : {}),
@@ -146,7 +139,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let closed = false;
 
   const target = (): MerchantTarget => {
-    if (!resolved.merchantUrl) throw invalid('the sandbox has no merchantUrl (--merchant-url): it cannot send callbacks');
+    if (!resolved.merchantUrl) return invalid('the sandbox has no merchantUrl (--merchant-url): it cannot send callbacks');
     return { merchantUrl: resolved.merchantUrl, merchantGuid: resolved.merchantGuid, paths: resolved.paths, timeoutMs: resolved.callbackTimeoutMs, headers: resolved.callbackHeaders };
   };
   const track = <T>(p: Promise<T>): Promise<T> => {
