@@ -19,9 +19,11 @@ export type {
 export * from './payloads.js';
 export { validatePayload } from './validation/index.js';
 export type { ValidationIssue } from './callbacks/steps/validate.js';
-export { MemoryStore, type MemoryStoreOptions } from './store/memory.js';
+export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './store/memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
-export type { Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, DocumentRef, FulfilmentHold } from './store/types.js';
+export type {
+  Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
+} from './store/types.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, type HoldState } from './store/holds.js';
 export { canonicalJson, payloadHash } from './store/canonical.js';
 export type { ReceivedDocument } from './callbacks/steps/documents.js';

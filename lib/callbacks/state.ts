@@ -20,6 +20,13 @@ export interface PipelineState {
   context: CallbackContext;
   /** Set by a step that answers for a reason worth logging, e.g. 'replayed'. */
   outcome?: string;
+  /** Set by the adapter step when the adapter's result was refused (a merchant bug): the attempt's outcome is unknown. */
+  invalidResult?: boolean;
+  /**
+   * Set by the adapter step when the adapter timed out: the reply its late settlement would have
+   * given (rejects when it fails). The idempotency step keeps the OrderId lock until it settles.
+   */
+  lateReply?: Promise<CallbackResponse>;
 }
 
 export type Next = () => Promise<CallbackResponse>;

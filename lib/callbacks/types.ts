@@ -4,7 +4,7 @@
  */
 import type { CheckoutCartInfo, MerchantOrder, ResponseInfo, AdditionalDocumentsDelivery } from '../payloads.js';
 import type { SafeLogger } from '../shared/logger.js';
-import type { FulfilmentHold } from '../store/types.js';
+import type { FulfilmentHold, PreviousAttempt } from '../store/types.js';
 import type { ReceivedDocument } from './steps/documents.js';
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
@@ -68,6 +68,14 @@ export interface CallbackContext {
   auth: Record<string, unknown>;
   /** Stable across redeliveries of the same callback; hand it to a payment provider. */
   idempotencyKey?: string;
+  /** 1 for the first attempt for `idempotencyKey`, 2 and more for later ones (order callbacks and the documents webhook). */
+  attempt?: number;
+  /**
+   * Set when the attempt before this one for the same `idempotencyKey` ended without a known result
+   * (crashed, timed out, returned an invalid result, or succeeded but its reply could not be
+   * saved): ask your payment provider by `idempotencyKey` before charging. See docs/idempotency.md.
+   */
+  previousAttempt?: PreviousAttempt;
   /** For an order update: the ResponseInfo returned for the earlier delivery of this OrderId. */
   previous?: ResponseInfo;
   /** Set when the order awaits AdditionalRequiredDocuments. */

@@ -1,14 +1,28 @@
 /**
  * MemoryStore: the default store. Single process only — two processes (or a restart) do not share
  * it; use PostgresStore behind a load balancer. Records expire after `ttl` and the store keeps at
- * most `maxEntries` records (the oldest go first). Active holds are never evicted.
+ * most `maxEntries` records: past it the oldest non-payment replies go first; a successful payment
+ * is never evicted before its ttl, and when only payments remain `beginAttempt` refuses new work
+ * (StoreFullError: the kit answers 503, retryable). Active holds are never evicted.
  */
 import { KitError } from '../shared/errors.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { KeyedMutex } from './mutex.js';
 import { checkKeys, parseDuration } from '../shared/options.js';
 import { DEFAULT_TTL_MS } from './types.js';
-import type { AcquireOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord } from './types.js';
+import type {
+  AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
+} from './types.js';
+
+/** MemoryStore is full of successful payments (none may be forgotten before its ttl): no new work. */
+export class StoreFullError extends Error {
+  constructor(max: number) {
+    super(`MemoryStore holds ${max} successful payments (maxEntries) that may not be evicted before their ttl`);
+    this.name = 'StoreFullError';
+  }
+}
+
+interface AttemptEntry { attempts: number; state: 'running' | 'done' | AttemptOutcome; startedAt: number; expiresAt: number }
 
 export interface MemoryStoreOptions {
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
@@ -29,7 +43,11 @@ export class MemoryStore implements Store {
   readonly ttlMs: number;
   readonly maxEntries: number;
   private readonly mutex = new KeyedMutex();
+  /** Every stored reply, in insertion order; `others` and `paid` split the keys by kind (insertion order too). */
   private readonly records = new Map<string, StoredRecord>();
+  private readonly others = new Set<string>();
+  private readonly paid = new Set<string>();
+  private readonly attempts = new Map<string, AttemptEntry>();
   private readonly payments = new Map<string, string>();
   private readonly latest = new Map<string, string>();
   private readonly holds = new Map<string, HoldEntry>();
@@ -65,6 +83,8 @@ export class MemoryStore implements Store {
     const rec = this.records.get(key);
     if (!rec) return;
     this.records.delete(key);
+    this.others.delete(key);
+    this.paid.delete(key);
     if (this.payments.get(rec.orderId) === key) this.payments.delete(rec.orderId);
     const latestKey = `${rec.callback}\u0000${rec.orderId}`;
     if (this.latest.get(latestKey) === key) this.latest.delete(latestKey);
@@ -87,9 +107,47 @@ export class MemoryStore implements Store {
     const now = Date.now();
     const stored: StoredRecord = { ...record, response: json(record.response), createdAt: new Date(now), expiresAt: new Date(now + this.ttlMs) };
     this.records.set(record.key, stored);
+    (record.payment ? this.paid : this.others).add(record.key);
     if (record.payment && !this.live(this.payments.get(record.orderId))) this.payments.set(record.orderId, record.key);
     this.latest.set(`${record.callback}\u0000${record.orderId}`, record.key);
-    while (this.records.size > this.maxEntries) this.drop(this.records.keys().next().value as string);
+    this.evict(this.maxEntries);
+  }
+
+  /** Drops replies until at most `max` remain: expired payments, then the oldest other replies; never a live payment. */
+  private evict(max: number): void {
+    const now = Date.now();
+    for (const key of this.paid) {
+      if (this.records.size <= max) return;
+      if (this.records.get(key)!.expiresAt.getTime() > now) break;
+      this.drop(key);
+    }
+    for (const key of this.others) {
+      if (this.records.size <= max) return;
+      this.drop(key);
+    }
+  }
+
+  async beginAttempt(key: string, orderId: string): Promise<AttemptStart> {
+    void orderId;
+    // Room for this attempt's reply; a store full of live payments refuses rather than forget one.
+    this.evict(this.maxEntries - 1);
+    if (this.records.size >= this.maxEntries) throw new StoreFullError(this.maxEntries);
+    const now = Date.now();
+    let entry = this.attempts.get(key);
+    if (entry && entry.expiresAt <= now) entry = undefined;
+    const start: AttemptStart = { attempt: (entry?.attempts ?? 0) + 1 };
+    if (entry && entry.state !== 'done') {
+      start.previousAttempt = { startedAt: new Date(entry.startedAt), outcome: entry.state === 'running' ? 'crashed' : entry.state };
+    }
+    this.attempts.delete(key);
+    this.attempts.set(key, { attempts: start.attempt, state: 'running', startedAt: now, expiresAt: now + this.ttlMs });
+    while (this.attempts.size > this.maxEntries) this.attempts.delete(this.attempts.keys().next().value as string);
+    return start;
+  }
+
+  async endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void> {
+    const entry = this.attempts.get(key);
+    if (entry) entry.state = outcome ?? 'done';
   }
 
   private hold(orderId: string): HoldEntry {

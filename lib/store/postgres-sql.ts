@@ -2,7 +2,7 @@
  * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
  * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export interface Tables {
   schema?: string;
@@ -11,16 +11,17 @@ export interface Tables {
   locks: string;
   holds: string;
   orderIds: string;
+  attempts: string;
 }
 
 const quote = (id: string) => `"${id}"`;
 
 export function tables(schema?: string): Tables {
   const q = (name: string) => (schema ? `${quote(schema)}.${name}` : name);
-  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids') };
+  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids'), attempts: q('cbk_attempts') };
 }
 
-/** DDL of version 2 (1 + cbk_order_ids); every statement is idempotent. */
+/** DDL of version 3 (1 + cbk_order_ids in 2 + cbk_attempts in 3); every statement is idempotent. */
 export function ddl(t: Tables): string[] {
   return [
     ...(t.schema ? [`CREATE SCHEMA IF NOT EXISTS ${quote(t.schema)}`] : []),
@@ -53,6 +54,13 @@ export function ddl(t: Tables): string[] {
     `CREATE TABLE IF NOT EXISTS ${t.orderIds} (
       merchant_order_id text PRIMARY KEY,
       order_id text NOT NULL,
+      expires_at timestamptz NOT NULL)`,
+    `CREATE TABLE IF NOT EXISTS ${t.attempts} (
+      key text PRIMARY KEY,
+      order_id text NOT NULL,
+      attempts int NOT NULL,
+      state text NOT NULL,
+      started_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL)`,
     `INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
       ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`,
@@ -97,6 +105,15 @@ export function statements(t: Tables) {
       ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at`,
     findOrderId: `SELECT order_id FROM ${t.orderIds} WHERE merchant_order_id = $1 AND expires_at > now()`,
     purgeOrderIds: `DELETE FROM ${t.orderIds} WHERE expires_at <= now()`,
+    // The CTE reads the row as it was before this statement (one snapshot): the previous attempt.
+    beginAttempt: `WITH prev AS (SELECT state, started_at FROM ${t.attempts} WHERE key = $1 AND expires_at > now())
+      INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
+      VALUES ($1, $2, 1, 'running', clock_timestamp(), now() + $3 * interval '1 millisecond')
+      ON CONFLICT (key) DO UPDATE SET attempts = CASE WHEN a.expires_at > now() THEN a.attempts + 1 ELSE 1 END,
+        state = 'running', started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
+      RETURNING attempts, (SELECT state FROM prev) AS prev_state, (SELECT started_at FROM prev) AS prev_started_at`,
+    endAttempt: `UPDATE ${t.attempts} SET state = $2 WHERE key = $1`,
+    purgeAttempts: `DELETE FROM ${t.attempts} WHERE expires_at <= now()`,
     purgeRecords: `DELETE FROM ${t.records} WHERE expires_at <= now()`,
     purgeHolds: `DELETE FROM ${t.holds} WHERE awaiting IS NULL AND expires_at <= now()`,
     purgeLocks: `DELETE FROM ${t.locks} WHERE expires_at <= now() - interval '1 hour'`,

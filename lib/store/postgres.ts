@@ -15,12 +15,16 @@ import { DEFAULT_TTL_MS } from './types.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { KeyedMutex } from './mutex.js';
 import { ddl, SCHEMA_VERSION, statements, tables } from './postgres-sql.js';
-import type { AcquireOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord } from './types.js';
+import type {
+  AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
+} from './types.js';
 
 /** The part of a `pg` Pool the store uses. */
 export interface PgPoolLike {
   query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   connect(): Promise<PgClientLike>;
+  /** The store listens for the pool's 'error' events (an idle client lost), which would otherwise crash the process. */
+  on?(event: 'error', listener: (err: Error) => void): unknown;
 }
 export interface PgClientLike {
   query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
@@ -36,9 +40,21 @@ export interface PostgresStoreOptions {
   ttl?: number | string;
   /** Create the tables on first use; default true. Set false if the app's database user may not run DDL. */
   autoMigrate?: boolean;
+  /**
+   * Where the pool's 'error' events are logged (pino-style: `error(obj, msg)`); default: one line on
+   * stderr. The store always listens for them: without a listener an idle client's error (PostgreSQL
+   * restarting) would kill the process.
+   */
+  logger?: { error(obj: object, msg?: string): void };
 }
 
-const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate'];
+const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger'];
+const stderrLogger: { error(obj: object, msg?: string): void } = {
+  error: (obj, msg) => {
+    const err = (obj as { err?: Error }).err;
+    process.stderr.write(`crossborder-merchant-kit: ${msg ?? 'error'}${err ? `: ${err.message}` : ''}\n`);
+  },
+};
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
 
@@ -73,7 +89,19 @@ export class PostgresStore implements Store {
     if (options.autoMigrate !== undefined && typeof options.autoMigrate !== 'boolean') {
       fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.autoMigrate must be a boolean');
     }
+    if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.error !== 'function')) {
+      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.logger must be a logger with an error(obj, msg) method');
+    }
     this.pool = options.pool;
+    const logger = options.logger ?? stderrLogger;
+    if (typeof options.pool.on === 'function') {
+      options.pool.on('error', (err: Error) => {
+        try {
+          logger.error({ err: { type: err?.name, message: err?.message, code: (err as { code?: unknown })?.code } },
+            'PostgreSQL pool error (an idle connection was lost); the pool reconnects on next use');
+        } catch { /* a failing logger must not turn a pool error into a crash */ }
+      });
+    }
     this.schema = options.schema;
     this.ttlMs = parseDuration(options.ttl, 'PostgresStore.ttl', DEFAULT_TTL_MS);
     this.autoMigrate = options.autoMigrate ?? true;
@@ -179,12 +207,29 @@ export class PostgresStore implements Store {
     }
   }
 
+  async beginAttempt(key: string, orderId: string): Promise<AttemptStart> {
+    const row = (await this.query(this.sql.beginAttempt, [key, orderId, this.ttlMs]))[0];
+    const start: AttemptStart = { attempt: Number(row.attempts) };
+    if (row.prev_state !== null && row.prev_state !== undefined && row.prev_state !== 'done') {
+      start.previousAttempt = {
+        startedAt: new Date(row.prev_started_at),
+        outcome: row.prev_state === 'running' ? 'crashed' : row.prev_state as AttemptOutcome,
+      };
+    }
+    return start;
+  }
+
+  async endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void> {
+    await this.query(this.sql.endAttempt, [key, outcome ?? 'done']);
+  }
+
   /** Deletes expired replies and merchant order ids, inactive hold rows past the ttl and long-expired locks (also run hourly by itself). */
   async purgeExpired(): Promise<void> {
     await this.query(this.sql.purgeRecords, []);
     await this.query(this.sql.purgeHolds, []);
     await this.query(this.sql.purgeLocks, []);
     await this.query(this.sql.purgeOrderIds, []);
+    await this.query(this.sql.purgeAttempts, []);
   }
 
   private async changeHold(orderId: string, change: (state: HoldState) => HoldState): Promise<FulfilmentHold | null> {

@@ -38,6 +38,29 @@ export interface AcquireOptions {
   leaseMs: number;
 }
 
+/**
+ * How an earlier attempt for the same idempotency key ended without a known result:
+ * - 'crashed': it never finished (the process died, or its lease expired);
+ * - 'timeout': the adapter did not settle within `adapterTimeoutMs` (and not with a success later);
+ * - 'invalid-result': the adapter returned a result the kit refused (answered 500);
+ * - 'unsaved': the adapter succeeded but its reply could not be stored.
+ */
+export type AttemptOutcome = 'crashed' | 'timeout' | 'invalid-result' | 'unsaved';
+
+export interface PreviousAttempt {
+  /** When the unfinished attempt started. */
+  startedAt: Date;
+  outcome: AttemptOutcome;
+}
+
+/** What `beginAttempt` tells the new attempt. */
+export interface AttemptStart {
+  /** 1 for the first attempt for the key, 2 and more afterwards (within the ttl). */
+  attempt: number;
+  /** The attempt before this one, when it ended without a known result; absent when it ended cleanly. */
+  previousAttempt?: PreviousAttempt;
+}
+
 /** One awaited (or received) additional document, identified without its content. */
 export interface DocumentRef {
   /** Normalised: a type name such as 'EAD' becomes its number ('11'). */
@@ -67,6 +90,14 @@ export interface Store {
   getLatestRecord(orderId: string, callback: string): Promise<StoredRecord | null>;
   /** Stores a successful reply; a record already stored under the key is kept (first write wins). */
   saveRecord(record: NewRecord): Promise<void>;
+  /**
+   * Records the start of an attempt for a key (called under the OrderId lock, before the adapter
+   * runs): counts it and returns how the previous attempt ended. An attempt still marked running
+   * (never ended) is reported as 'crashed'. Kept for the ttl.
+   */
+  beginAttempt(key: string, orderId: string): Promise<AttemptStart>;
+  /** Records how the running attempt for a key ended: an outcome, or null when it ended cleanly (answered, or its reply stored). */
+  endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void>;
   /** Places (or replaces the list of) a hold: awaiting = required − documents already received. Null when nothing is awaited. */
   placeFulfilmentHold(orderId: string, required: readonly DocumentRef[]): Promise<FulfilmentHold | null>;
   /** Counts received documents (also before the order arrives); releases the hold when nothing is left awaited. */
@@ -85,7 +116,7 @@ export interface Store {
 }
 
 export const STORE_METHODS = [
-  'acquire', 'getRecord', 'getPayment', 'getLatestRecord', 'saveRecord',
+  'acquire', 'getRecord', 'getPayment', 'getLatestRecord', 'saveRecord', 'beginAttempt', 'endAttempt',
   'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold', 'releaseFulfilmentHold',
   'saveMerchantOrderIds', 'findOrderId',
 ] as const satisfies readonly (keyof Store)[];

@@ -1,4 +1,5 @@
 import { postgresFactory } from '../store/harness.js';
+import { attemptBehaviour } from './attempts-behaviour.js';
 import { idempotencyBehaviour } from './behaviour.js';
 import { holdsBehaviour } from './holds-behaviour.js';
 
@@ -11,4 +12,8 @@ describe('exactly-once callbacks on a PostgresStore', () => {
 
 describe('fulfilment holds on a PostgresStore', () => {
   holdsBehaviour(pg.factory);
+});
+
+describe('attempts (lock life, previousAttempt, unsaved replies) on a PostgresStore', () => {
+  attemptBehaviour(pg.factory);
 });

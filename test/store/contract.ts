@@ -135,6 +135,38 @@ export function storeContract(factory: StoreFactory): void {
     });
   });
 
+  describe('attempts', () => {
+    test('counts attempts per key and reports how the previous one ended', async () => {
+      expect(await store.beginAttempt('k-a', 'O-1')).toEqual({ attempt: 1 });
+      await store.endAttempt('k-a', null);
+      expect(await store.beginAttempt('k-a', 'O-1')).toEqual({ attempt: 2 });
+      await store.endAttempt('k-a', 'unsaved');
+      const third = await store.beginAttempt('k-a', 'O-1');
+      expect(third).toEqual({ attempt: 3, previousAttempt: { outcome: 'unsaved', startedAt: expect.any(Date) } });
+      for (const outcome of ['timeout', 'invalid-result'] as const) {
+        await store.endAttempt('k-a', outcome);
+        expect((await store.beginAttempt('k-a', 'O-1')).previousAttempt!.outcome).toBe(outcome);
+      }
+      expect(await store.beginAttempt('k-b', 'O-1')).toEqual({ attempt: 1 });
+    });
+
+    test("an attempt that never ended is 'crashed', with its start time, also seen from another instance", async () => {
+      const before = Date.now();
+      await store.beginAttempt('k-c', 'O-1');
+      const next = await h.twin().beginAttempt('k-c', 'O-1');
+      expect(next.attempt).toBe(2);
+      expect(next.previousAttempt!.outcome).toBe('crashed');
+      expect(Math.abs(next.previousAttempt!.startedAt.getTime() - before)).toBeLessThan(5_000);
+    });
+
+    test('attempt records expire after the ttl', async () => {
+      const short = h.withTtl(150);
+      await short.beginAttempt('k-t', 'O-1');
+      await sleep(300);
+      expect(await short.beginAttempt('k-t', 'O-1')).toEqual({ attempt: 1 });
+    });
+  });
+
   describe('fulfilment holds', () => {
     const ead = { DocumentTypeCode: '11', TrackingNumber: 'TRK1' };
     const label = { DocumentTypeCode: '4', ParcelCode: 'P1' };

@@ -10,7 +10,7 @@
 import { PipelineFailure } from '../../shared/errors.js';
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import { idempotencySettings } from '../../store/options.js';
-import type { FulfilmentHold } from '../../store/types.js';
+import type { FulfilmentHold, Store } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
 
 async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
@@ -49,14 +49,23 @@ export const holdsStep: StepFactory = (options) => {
       return res;
     }
 
-    const required = state.callback === 'sendOrderToMerchant' ? toDocumentRefs(input.AdditionalRequiredDocuments) : [];
-    if (required.length > 0) {
-      const hold = await fromStore(state, () => store.placeFulfilmentHold(orderId, required));
-      if (hold) state.log.info({ awaiting: hold.awaiting.length }, 'order placed on fulfilment hold');
-      show(state, hold);
-    } else {
-      show(state, await fromStore(state, () => store.getFulfilmentHold(orderId)));
-    }
+    if (!(await placeAnnouncedHold(state, store))) show(state, await fromStore(state, () => store.getFulfilmentHold(orderId)));
     return next();
   };
 };
+
+/**
+ * SendOrderToMerchant announcing AdditionalRequiredDocuments: places the order on hold (also when
+ * the delivery is answered from a stored payment and never reaches the adapter). False when the
+ * payload announces no documents.
+ */
+export async function placeAnnouncedHold(state: PipelineState, store: Store): Promise<boolean> {
+  if (state.callback !== 'sendOrderToMerchant' || state.orderId === undefined) return false;
+  const required = toDocumentRefs((state.input as Record<string, unknown>).AdditionalRequiredDocuments);
+  if (required.length === 0) return false;
+  const orderId = state.orderId;
+  const hold = await fromStore(state, () => store.placeFulfilmentHold(orderId, required));
+  if (hold) state.log.info({ awaiting: hold.awaiting.length }, 'order placed on fulfilment hold');
+  show(state, hold);
+  return true;
+}

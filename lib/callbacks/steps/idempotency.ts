@@ -6,17 +6,22 @@
  * 2. a stored reply for the key is replayed; a payment request for an OrderId whose payment already
  *    succeeded gets that success, whatever its payload (a differing payload is logged as a warning);
  * 3. otherwise the OrderId's lock is taken (waiting up to `inFlightWaitMs`, else 503 IN_FLIGHT,
- *    retryable), step 2 is repeated under it, and the adapter runs with `context.previous`;
- * 4. only a successful reply is stored: declines and failures run again on a retry.
+ *    retryable), step 2 is repeated under it, the attempt is recorded (`context.attempt`,
+ *    `context.previousAttempt`) and the adapter runs with `context.previous`;
+ * 4. only a successful reply is stored: declines and failures run again on a retry;
+ * 5. the lock is held until the adapter's promise settles and its success is stored (a time-out or
+ *    a failing store do not release it early), at most until the lease's bound (attempt-finish.ts).
  */
 import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
 import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
 import { idempotencySettings } from '../../store/options.js';
-import type { Store, StoredRecord } from '../../store/types.js';
+import type { NewRecord, Store, StoredRecord } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
+import { createAttemptFinisher, isSuccess, type AttemptFinisher } from './attempt-finish.js';
 import { fingerprintOf } from './fingerprint.js';
+import { placeAnnouncedHold } from './holds.js';
 import { paymentExpected } from './response-info.js';
 
 export const RETRY_AFTER_SECONDS = '5';
@@ -34,22 +39,30 @@ async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promi
   }
 }
 
-function replay(state: PipelineState, record: StoredRecord, outcome: string): CallbackResponse {
+function replay(state: PipelineState, record: Pick<StoredRecord, 'response'>, outcome: string): CallbackResponse {
   state.outcome = outcome;
   return { status: 200, headers: { [REPLAY_HEADER]: 'true' }, body: record.response };
 }
 
-/** The stored answer of this delivery, if any: its own reply, or the order's earlier successful payment. */
-async function storedAnswer(state: PipelineState, store: Store, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+/**
+ * The stored answer of this delivery, if any: its own reply, or the order's earlier successful
+ * payment (a reply whose save is still being retried counts). A SendOrderToMerchant answered from
+ * the payment still places the fulfilment hold it announces.
+ */
+async function storedAnswer(state: PipelineState, store: Store, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+  const pendingOwn = finisher.unsaved.get(key);
+  if (pendingOwn) return replay(state, pendingOwn, 'replayed');
   const own = await fromStore(state, () => store.getRecord(key));
   if (own) return replay(state, own, 'replayed');
   if (!payment) return null;
-  const paid = await fromStore(state, () => store.getPayment(state.orderId!));
+  const paid: Pick<StoredRecord, 'hash' | 'callback' | 'response'> & { createdAt?: Date } | null =
+    finisher.unsavedPayments.get(state.orderId!) ?? await fromStore(state, () => store.getPayment(state.orderId!));
   if (!paid) return null;
   if (paid.hash !== hash || paid.callback !== state.callback) {
-    state.log.warn({ paidBy: paid.callback, paidAt: paid.createdAt.toISOString() },
+    state.log.warn({ paidBy: paid.callback, paidAt: paid.createdAt?.toISOString() },
       'payment already succeeded for this OrderId; a payment request with a different payload got the stored success and did not reach the adapter');
   }
+  await placeAnnouncedHold(state, store);
   return replay(state, paid, 'payment_replayed');
 }
 
@@ -68,6 +81,9 @@ function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 export const idempotencyStep: StepFactory = (options) => {
   const { store, inFlightWaitMs, leaseMs } = idempotencySettings(options);
+  const finisher = createAttemptFinisher(store);
+  // The lock is released this long before its lease ends, so no one can take it over while it is still used.
+  const margin = Math.min(1_000, Math.floor(leaseMs / 10));
   // Identical deliveries in flight in this process: the others wait for the first, then read its reply.
   const running = new Map<string, Promise<void>>();
   return async (state, next) => {
@@ -79,12 +95,12 @@ export const idempotencyStep: StepFactory = (options) => {
     const payment = paymentExpected(state);
     const deadline = Date.now() + inFlightWaitMs;
 
-    const early = await storedAnswer(state, store, key, hash, payment);
+    const early = await storedAnswer(state, store, finisher, key, hash, payment);
     if (early) return early;
     const twin = running.get(key);
     if (twin) {
       if (!(await within(twin, deadline - Date.now()))) throw inFlight(state, inFlightWaitMs);
-      const settled = await storedAnswer(state, store, key, hash, payment);
+      const settled = await storedAnswer(state, store, finisher, key, hash, payment);
       if (settled) return settled;
     }
 
@@ -103,34 +119,50 @@ export const idempotencyStep: StepFactory = (options) => {
     const orderId = state.orderId!;
     const lock = await fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs }));
     if (!lock) throw inFlight(state, inFlightWaitMs);
+    const bound = Date.now() + leaseMs - margin;
     if (lock.recovered) state.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
+    // Past the reply, the lock may stay held (a timed-out adapter, a reply still to be stored).
+    let handedOver = false;
     try {
-      const stored = await storedAnswer(state, store, key, hash, payment);
+      const stored = await storedAnswer(state, store, finisher, key, hash, payment);
       if (stored) return stored;
       const previous = await fromStore(state, () => store.getLatestRecord(orderId, 'sendOrderToMerchant'));
       if (previous) state.context.previous = previous.response;
+      const start = await fromStore(state, () => store.beginAttempt(key, orderId));
+      state.context.attempt = start.attempt;
+      if (start.previousAttempt) {
+        state.context.previousAttempt = start.previousAttempt;
+        state.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
+          'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');
+      }
+      const base = { key, callback: state.callback, orderId, hash, payment };
 
-      const res = await next();
-      const body = res.body as Record<string, unknown> | null;
-      if (res.status !== 200 || body === null || typeof body !== 'object' || body.Success !== true) return res;
-      // Card numbers in reply texts were masked when the reply was built (response-info step).
-      const response = body as ResponseInfo;
+      let res: CallbackResponse;
       try {
-        await store.saveRecord({ key, callback: state.callback, orderId, hash, response, payment });
+        res = await next();
       } catch (err) {
-        // The adapter did the work: answer its success; a redelivery will find no record and run again.
-        state.log.error({ err }, 'idempotency store failed to keep a successful reply');
+        await finisher.end(state, key, state.invalidResult ? 'invalid-result' : null);
+        throw err;
       }
-      // The merchant's ids of a created order, so the service client's hold guard finds the order by them.
-      const ids = state.callback === 'sendOrderToMerchant'
-        ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
-      if (ids.length > 0) {
-        await store.saveMerchantOrderIds(orderId, ids)
-          .catch((err: unknown) => state.log.error({ err }, 'store failed to keep the merchant order ids of an order'));
+      if (isSuccess(res)) {
+        // Card numbers in reply texts were masked when the reply was built (response-info step).
+        const record: NewRecord = { ...base, response: res.body as ResponseInfo };
+        if (!(await finisher.saveNow(state, record))) {
+          handedOver = true;
+          void finisher.keepSaving(state, record, lock, bound);
+        }
+        return { ...res, body: record.response };
       }
-      return { ...res, body: response };
+      if (state.lateReply) {
+        await finisher.end(state, key, 'timeout');
+        handedOver = true;
+        void finisher.awaitLate(state, base, lock, bound);
+        return res;
+      }
+      await finisher.end(state, key, state.invalidResult ? 'invalid-result' : null);
+      return res;
     } finally {
-      await lock.release().catch((err: unknown) => state.log.error({ err }, 'idempotency store failed to release an OrderId lock (its lease will expire)'));
+      if (!handedOver) await finisher.release(state, lock);
     }
   }
 };

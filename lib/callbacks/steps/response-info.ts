@@ -6,7 +6,7 @@ import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/erro
 import type { ResolvedOptions } from '../options.js';
 import type { PipelineState, Step, StepFactory } from '../state.js';
 import type { CallbackName, CallbackResponse } from '../types.js';
-import { invokeAdapter } from './adapter.js';
+import { AdapterTimeout, invokeAdapter } from './adapter.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -67,6 +67,10 @@ function toReply(state: PipelineState, result: unknown, validateResult: ResultVa
     }));
   }
   delete fields.Success;
+  // An amount given as a number becomes its shortest exact decimal text (12.5 → "12.5").
+  if (typeof fields.PaymentAmount === 'number' && Number.isFinite(fields.PaymentAmount) && !/e/i.test(String(fields.PaymentAmount))) {
+    fields.PaymentAmount = String(fields.PaymentAmount);
+  }
   if (paymentExpected(state)) {
     if (typeof fields.PaymentAmount !== 'string' || fields.PaymentAmount.trim() === '') throw merchantBug(`${state.callback} processed a payment but returned no PaymentAmount string`);
     if (typeof fields.PaymentCurrencyCode !== 'string' || !/^[A-Z]{3}$/.test(fields.PaymentCurrencyCode)) throw merchantBug(`${state.callback} processed a payment but returned no 3-letter PaymentCurrencyCode`);
@@ -84,13 +88,24 @@ export const createResponseInfoStep = (validateResult: ResultValidator): StepFac
       result = await invokeAdapter(state, adapter[state.callback], adapter, options.adapterTimeoutMs);
     } catch (err) {
       if (err instanceof CallbackError) return declined(state, err);
+      if (err instanceof AdapterTimeout) {
+        // What the call would have answered; the idempotency step stores a late success.
+        state.lateReply = err.late.then((late) => toReply(state, late, validateResult), (lateErr: unknown) => {
+          if (lateErr instanceof CallbackError) return declined(state, lateErr);
+          throw lateErr;
+        });
+        state.lateReply.catch(() => { /* logged where it is awaited */ });
+      }
       state.log.error({ err }, `adapter ${state.callback} failed`);
       return { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
     }
     try {
       return toReply(state, result, validateResult);
     } catch (err) {
-      if (err instanceof PipelineFailure) state.log.error({ reason: err.logReason }, 'adapter result rejected');
+      if (err instanceof PipelineFailure) {
+        state.invalidResult = true;
+        state.log.error({ reason: err.logReason }, 'adapter result rejected');
+      }
       throw err;
     }
   };
