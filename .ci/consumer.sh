@@ -2,7 +2,8 @@
 # Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
 # it as a user would. Cases: ESM without Express (root + /node, a request served), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
-# NodeNext and with Bundler resolution (no @types/express). Exits non-zero, naming the case, on any failure.
+# NodeNext and with Bundler resolution (no @types/express), and the jest (ESM, @swc/jest) and vitest
+# setups of docs/testing.md running a supertest suite. Exits non-zero, naming the case, on any failure.
 # Needs the repo's node_modules (npm ci) for the build, and the npm registry (or a warm npm cache).
 set -Eeuo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ new_case() {
   local dir="$WORK/$1"
   mkdir -p "$dir"
   printf '{ "name": "consumer-%s", "private": true, "type": "%s" }\n' "$1" "$2" >"$dir/package.json"
-  cp "$FIXTURES"/* "$dir/"
+  find "$FIXTURES" -maxdepth 1 -type f -exec cp {} "$dir/" \;
   cd "$dir"
 }
 
@@ -68,5 +69,19 @@ for resolution in nodenext bundler; do
   npx --no-install tsc -p "tsconfig.$resolution.json"
   echo "ok: TypeScript $(npx --no-install tsc -v | cut -d' ' -f2) $resolution type-checks a consumer (skipLibCheck off)"
 done
+
+step "jest (ESM, @swc/jest) as docs/testing.md sets it up"
+new_case jest module
+cp "$FIXTURES"/jest/* .
+"${NPM_INSTALL[@]}" "$TGZ" express@5 supertest jest @swc/core @swc/jest
+NODE_OPTIONS=--experimental-vm-modules npx --no-install jest --ci 2>&1 | grep -v ExperimentalWarning
+echo "ok: jest $(npx --no-install jest --version) runs a supertest suite against the kit"
+
+step "vitest as docs/testing.md sets it up"
+new_case vitest module
+cp "$FIXTURES"/vitest/* .
+"${NPM_INSTALL[@]}" "$TGZ" express@5 supertest vitest
+npx --no-install vitest run
+echo "ok: vitest $(npx --no-install vitest --version) runs a supertest suite against the kit"
 
 echo "consumer.sh: all consumer checks passed"

@@ -1,16 +1,30 @@
 /**
- * Builders of valid, realistic callback requests (every field the spec marks required is set).
- * Overrides are deep-merged into plain objects; arrays are replaced; a key set to `undefined` is
- * removed (e.g. `buildOrder({ MerchantGUID: undefined })`). Each call returns a fresh object.
+ * Builders of valid, realistic callback requests (every field the spec marks required is set), typed
+ * with the kit's generated payload types. Overrides are deep-merged into plain objects; arrays are
+ * replaced; a key set to `undefined` is removed (e.g. `buildOrder({ MerchantGUID: undefined })`).
+ * Each call returns a fresh object.
  */
+import { randomInt } from 'node:crypto';
+import type {
+  AdditionalDocumentsDelivery, CartInfoPostPayload, MerchantPaymentDetails, OrderDocument, SendOrderToMerchantRequest,
+  UpdateOrderStatusRequest,
+} from '../payloads.js';
 
 /** The MerchantGUID the builders put in payloads: give it to the router as `merchantGuid` in tests. */
 export const TEST_MERCHANT_GUID = '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6b';
 
+/**
+ * What a builder accepts: the payload's fields (your editor suggests them), nested objects partially
+ * (deep-merged), `undefined` to remove a field. Values are deliberately not type-checked, so a
+ * negative test can send `MerchantGUID: null` or a number where the spec wants a string; the
+ * return type describes the valid payload you get without such overrides.
+ */
+export type Overrides<T> = { [K in keyof T]?: unknown };
+
 type Json = Record<string, unknown>;
 const isPlain = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function merge(base: Json, overrides: Json): Json {
+function merge(base: Json, overrides: object | undefined): Json {
   const out: Json = { ...base };
   for (const [k, v] of Object.entries(overrides ?? {})) {
     if (v === undefined) delete out[k];
@@ -18,6 +32,23 @@ function merge(base: Json, overrides: Json): Json {
     else out[k] = v;
   }
   return out;
+}
+
+/**
+ * This process's run stamp: eight digits of the clock and four random digits. Order ids carry it,
+ * so a second test run (or a parallel worker) against a persistent store such as PostgresStore
+ * sends new orders instead of replaying the first run's replies.
+ */
+const RUN = `${String(Date.now()).slice(-8)}${String(randomInt(10_000)).padStart(4, '0')}`;
+let sequence = 0;
+
+/**
+ * A service order id no other call, test worker or earlier run has used: `GE<run><n>CH`, e.g.
+ * `GE4417012938071CH`. The builders use it; call it yourself to build ids for your own payloads.
+ */
+export function uniqueOrderId(): string {
+  sequence += 1;
+  return `GE${RUN}${sequence}CH`;
 }
 
 /** Customer details as the service sends them: URL-encoded (the kit decodes them before your adapter). */
@@ -30,23 +61,22 @@ function customer(overrides: Json = {}): Json {
 }
 
 /** A test card (the well-known Visa test number), for PerformOrderPayment or a paying SendOrderToMerchant. */
-export function buildPaymentDetails(overrides: Json = {}): Json {
+export function buildPaymentDetails(overrides: Overrides<MerchantPaymentDetails> = {}): MerchantPaymentDetails {
   return merge({
     CardNumber: '4111111111111111', CVVNumber: '737', ExpirationDate: '2030-03-31',
     CountryCode: 'CH', CountryName: 'Switzerland', PaymentMethodCode: '1', PaymentMethodName: 'Visa',
     PaymentMethodTypeCode: 'CreditCard', OwnerName: 'Ren%C3%A9e%20M%C3%BCller',
-  }, overrides);
+  }, overrides) as MerchantPaymentDetails;
 }
 
-let sequence = 0;
-
 /**
- * A Merchant.Order as SendOrderToMerchant delivers it (send it as the body, or as `{ order }`).
- * Each call gets the next OrderId (GE2718281CH, GE2718282CH, ...), so the kit's idempotency does not
- * replay one test's reply in another; pass `OrderId` to send a redelivery on purpose.
+ * A Merchant.Order as SendOrderToMerchant delivers it (send it as the body, or as `{ order }`); with
+ * `PaymentDetails: buildPaymentDetails()` a PerformOrderPayment body. Each call gets a new OrderId
+ * (`uniqueOrderId()`), unique across calls, workers and runs, so the kit's exactly-once store never
+ * replays one test's reply in another; pass `OrderId` to send a redelivery on purpose.
  */
-export function buildOrder(overrides: Json = {}): Json {
-  const orderId = `GE${2718281 + sequence++}CH`;
+export function buildOrder(overrides: Overrides<SendOrderToMerchantRequest> = {}): SendOrderToMerchantRequest {
+  const orderId = typeof overrides.OrderId === 'string' || typeof overrides.OrderId === 'number' ? overrides.OrderId : uniqueOrderId();
   return merge({
     MerchantGUID: TEST_MERCHANT_GUID,
     OrderId: orderId,
@@ -78,10 +108,7 @@ export function buildOrder(overrides: Json = {}): Json {
     }],
     Discounts: [],
     Markups: [],
-    OrderDocuments: [{
-      DocumentTypeCode: '8', DocumentTypeName: 'CustomerReceiptInvoice', DocumentExtension: 'PDF',
-      URL: `https://documents.example.com/receipts/${orderId}.pdf`,
-    }],
+    OrderDocuments: [buildOrderDocument({ URL: `https://documents.example.com/receipts/${orderId}.pdf` })],
     OrderPaymentMethods: [{
       PaymentMethodId: 1, PaymentMethodName: 'Visa', IsGiftCard: false,
       PaidAmountInCustomerCurrency: 223.4, PaidAmountInMerchantCurrency: 213.4,
@@ -96,7 +123,31 @@ export function buildOrder(overrides: Json = {}): Json {
     },
     CustomerDTBreakdown: { Duties: 0, SalesTaxes: 16.73 },
     MerchantDTBreakdown: { Duties: 0, SalesTaxes: 0 },
-  }, overrides);
+  }, overrides) as SendOrderToMerchantRequest;
+}
+
+/**
+ * An UpdateOrderStatus body as the service sends it (a cancellation by default): MerchantGUID,
+ * OrderId (a new `uniqueOrderId()` unless given: pass the id of an order you sent) and StatusCode.
+ */
+export function buildUpdateOrderStatus(overrides: Overrides<UpdateOrderStatusRequest> = {}): UpdateOrderStatusRequest {
+  return merge({ MerchantGUID: TEST_MERCHANT_GUID, OrderId: uniqueOrderId(), StatusCode: 'canceled' }, overrides) as UpdateOrderStatusRequest;
+}
+
+/** One order document (default: the customs EAD, a PDF by URL, with its MRN as DocumentReference). */
+export function buildOrderDocument(overrides: Overrides<OrderDocument> = {}): OrderDocument {
+  return merge({
+    DocumentTypeCode: '11', DocumentTypeName: 'EAD', DocumentExtension: 'PDF',
+    URL: 'https://documents.example.com/ead/24CH000000000000001.pdf', DocumentReference: '24CH000000000000001',
+  }, overrides) as OrderDocument;
+}
+
+/**
+ * A documents-webhook body (SendAdditionalRequiredDocumentsToMerchant): MerchantGUID, OrderId (pass
+ * the id of the order awaiting the documents) and `Documents` (default: one EAD, `buildOrderDocument()`).
+ */
+export function buildDocumentsDelivery(overrides: Overrides<AdditionalDocumentsDelivery> = {}): AdditionalDocumentsDelivery {
+  return merge({ MerchantGUID: TEST_MERCHANT_GUID, OrderId: uniqueOrderId(), Documents: [buildOrderDocument()] }, overrides) as AdditionalDocumentsDelivery;
 }
 
 /** Query parameters of a GetCheckoutCartInfo call (values are strings, as in a URL). */
@@ -105,6 +156,6 @@ export function buildCartInfoQuery(overrides: Record<string, string | undefined>
 }
 
 /** The JSON payload of a GetCheckoutCartInfo POST (service configured to POST). */
-export function buildCartInfoPayload(overrides: Json = {}): Json {
-  return merge({ OrderID: 'GE2718281CH', MerchantGUID: TEST_MERCHANT_GUID }, overrides);
+export function buildCartInfoPayload(overrides: Overrides<CartInfoPostPayload> = {}): CartInfoPostPayload {
+  return merge({ OrderID: 'GE2718281CH', MerchantGUID: TEST_MERCHANT_GUID }, overrides) as CartInfoPostPayload;
 }

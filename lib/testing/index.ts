@@ -3,4 +3,7 @@
  * Not for production code: the builders carry a test GUID and a test card number.
  */
 export { basicAuthHeader, signTestJwt, type SignTestJwtOptions } from './credentials.js';
-export { buildCartInfoPayload, buildCartInfoQuery, buildOrder, buildPaymentDetails, TEST_MERCHANT_GUID } from './builders.js';
+export {
+  buildCartInfoPayload, buildCartInfoQuery, buildDocumentsDelivery, buildOrder, buildOrderDocument, buildPaymentDetails,
+  buildUpdateOrderStatus, uniqueOrderId, TEST_MERCHANT_GUID, type Overrides,
+} from './builders.js';

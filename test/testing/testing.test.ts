@@ -1,8 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { createSecretKey, generateKeyPairSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
+import type { AdditionalDocumentsDelivery, OrderDocument, SendOrderToMerchantRequest, UpdateOrderStatusRequest } from 'crossborder-merchant-kit';
 import {
-  TEST_MERCHANT_GUID, basicAuthHeader, buildCartInfoPayload, buildCartInfoQuery, buildOrder, buildPaymentDetails, signTestJwt,
+  TEST_MERCHANT_GUID, basicAuthHeader, buildCartInfoPayload, buildCartInfoQuery, buildDocumentsDelivery, buildOrder, buildOrderDocument,
+  buildPaymentDetails, buildUpdateOrderStatus, signTestJwt, uniqueOrderId,
 } from 'crossborder-merchant-kit/testing';
 import { BINDINGS } from '../helpers/bindings.js';
 import { recordingAdapter } from '../helpers/recording.js';
@@ -45,12 +49,36 @@ describe('builders', () => {
     expect('MerchantGUID' in a).toBe(false);
     const b = buildOrder();
     expect(b.MerchantGUID).toBe(TEST_MERCHANT_GUID);
-    expect(b.OrderId).toMatch(/^GE\d{7}CH$/);
+    expect(b.OrderId).toMatch(/^GE\d{13,}CH$/);
     expect(buildOrder().OrderId).not.toBe(b.OrderId);
     expect(buildOrder({ OrderId: 'GE1CH' }).OrderId).toBe('GE1CH');
     (b.PrimaryBilling as any).City = 'changed';
     expect((buildOrder().PrimaryBilling as any).City).toBe('Z%C3%BCrich');
     expect(buildCartInfoQuery({ countryCode: undefined, extra: '1' })).toEqual({ currencyCode: 'CHF', merchantCartToken: 'cart-3c9d1f', extra: '1' });
+  });
+
+  test('order ids are unique per call, and per run: a second process does not restart them', () => {
+    const ids = new Set([buildOrder().OrderId, buildUpdateOrderStatus().OrderId, buildDocumentsDelivery().OrderId, uniqueOrderId(), uniqueOrderId()]);
+    expect(ids.size).toBe(5);
+    const builders = fileURLToPath(new URL('../../lib/testing/builders.ts', import.meta.url));
+    const firstIdOfARun = () => execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+      `const { buildOrder } = await import(${JSON.stringify(builders)}); console.log(buildOrder().OrderId);`],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } }).trim();
+    const [run1, run2] = [firstIdOfARun(), firstIdOfARun()];
+    expect(run1).toMatch(/^GE\d{13,}CH$/);
+    expect(run2).not.toBe(run1);
+  });
+
+  test('UpdateOrderStatus, documents webhook and OrderDocument builders: typed payloads, overridable', () => {
+    const status: UpdateOrderStatusRequest = buildUpdateOrderStatus({ OrderId: 'GE5CH' });
+    expect(status).toEqual({ MerchantGUID: TEST_MERCHANT_GUID, OrderId: 'GE5CH', StatusCode: 'canceled' });
+    const doc: OrderDocument = buildOrderDocument({ DocumentTypeCode: '1', DocumentTypeName: 'CommercialInvoice' });
+    expect(doc).toMatchObject({ DocumentTypeCode: '1', DocumentTypeName: 'CommercialInvoice', DocumentExtension: 'PDF', URL: expect.stringMatching(/^https:/) });
+    const delivery: AdditionalDocumentsDelivery = buildDocumentsDelivery({ OrderId: 'GE5CH' });
+    expect(delivery).toEqual({ MerchantGUID: TEST_MERCHANT_GUID, OrderId: 'GE5CH', Documents: [buildOrderDocument()] });
+    expect(delivery.Documents[0]).toMatchObject({ DocumentTypeCode: '11', DocumentTypeName: 'EAD' });
+    const order: SendOrderToMerchantRequest = buildOrder();
+    expect(order.OrderDocuments![0].URL).toContain(String(order.OrderId));
   });
 
   test('the order carries every field the spec marks required', () => {
@@ -78,7 +106,13 @@ describe.each(BINDINGS)('%s: built requests are accepted by a router whose merch
     expect((await request(app).post('/cb/SendOrderToMerchant').send({ order: buildOrder({ PaymentDetails: buildPaymentDetails() }) })).status).toBe(200);
     expect((await request(app).post('/cb/UpdateOrderStatus').send(buildOrder({ StatusCode: 'canceled' }))).status).toBe(200);
     expect((await request(app).post('/cb/PerformOrderPayment').send(buildOrder({ PaymentDetails: buildPaymentDetails() }))).status).toBe(200);
-    expect(adapter.calls).toHaveLength(6);
+    const sent = buildOrder();
+    expect((await request(app).post('/cb/SendOrderToMerchant').send(sent)).status).toBe(200);
+    expect((await request(app).post('/cb/UpdateOrderStatus').send(buildUpdateOrderStatus({ OrderId: sent.OrderId }))).status).toBe(200);
+    expect((await request(app).post('/cb/SendAdditionalRequiredDocumentsToMerchant').send(buildDocumentsDelivery({ OrderId: sent.OrderId }))).status).toBe(200);
+    expect(adapter.calls).toHaveLength(9);
+    expect(adapter.calls[7].input).toMatchObject({ OrderId: sent.OrderId, StatusCode: 'canceled' });
+    expect(adapter.calls[8].input).toMatchObject({ OrderId: sent.OrderId, Documents: [{ DocumentTypeCode: '11', DocumentTypeName: 'EAD' }] });
     const order = adapter.calls[2].input;
     expect(order.PrimaryBilling).toMatchObject({ FirstName: 'Renée', LastName: 'Müller', Email: 'renee.muller@example.ch', Phone1: '+41 44 123 45 67' });
     expect(adapter.calls[1].input).toMatchObject({ method: 'POST', merchantCartToken: 'cart-3c9d1f', OrderID: 'GE2718281CH' });
