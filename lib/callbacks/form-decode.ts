@@ -12,6 +12,25 @@ export function formDecode(value: string): string {
 }
 
 /**
+ * Characters form encoding never leaves in a value: a value holding one was not encoded.
+ * (Real payloads encode the Primary* parties but send Secondary* and PaymentDetails plain.)
+ */
+const PLAIN_MARK = /[ @,/]/;
+/** An international phone number (`+12126343952`, `+1(212)634-3952`): a leading `+` and no other sign of encoding. */
+const PHONE = /^\+[0-9().-]+$/;
+
+/**
+ * The decode rule of the kit (docs/callbacks.md#url-decoding): decode only what was encoded. A value
+ * with a literal space, `@`, `,` or `/`, or shaped like an international phone number, is plain and
+ * returned as it is; anything else is form-decoded once (malformed escapes left as sent).
+ */
+export function decodeIfEncoded(value: string): string {
+  if (!value.includes('%') && !value.includes('+')) return value;
+  if (PLAIN_MARK.test(value) || PHONE.test(value)) return value;
+  return formDecode(value);
+}
+
+/**
  * A decode rule is a dotted path into an order: `PrimaryBilling.*` (every string field of the object),
  * `PaymentDetails.Address1` (one field), `Parcels[].TrackingUrl` (a field of each array element).
  */
@@ -45,7 +64,7 @@ function applyRule(target: unknown, rule: CompiledRule, index: number): void {
   const seg = rule[index];
   const last = index === rule.length - 1;
   if (seg.key === '*') {
-    for (const [k, v] of Object.entries(target)) if (typeof v === 'string') target[k] = formDecode(v);
+    for (const [k, v] of Object.entries(target)) if (typeof v === 'string') target[k] = decodeIfEncoded(v);
     return;
   }
   const value = target[seg.key];
@@ -53,13 +72,13 @@ function applyRule(target: unknown, rule: CompiledRule, index: number): void {
     if (!Array.isArray(value)) return;
     value.forEach((item, i) => {
       if (last) {
-        if (typeof item === 'string') value[i] = formDecode(item);
+        if (typeof item === 'string') value[i] = decodeIfEncoded(item);
       } else applyRule(item, rule, index + 1);
     });
     return;
   }
   if (last) {
-    if (typeof value === 'string') target[seg.key] = formDecode(value);
+    if (typeof value === 'string') target[seg.key] = decodeIfEncoded(value);
   } else applyRule(value, rule, index + 1);
 }
 
@@ -73,7 +92,7 @@ export function decodeOrder(order: unknown, rules: readonly CompiledRule[], dept
 
 const PAYMENT_PERSONAL_FIELDS = [
   'OwnerName', 'OwnerFirstName', 'OwnerLastName', 'Address1', 'Address2', 'City', 'CountryName',
-  'Email', 'Fax', 'Phone1', 'Phone2', 'StateCode', 'StateOrProvice', 'Zip',
+  'Email', 'Fax', 'Phone1', 'Phone2', 'StateCode', 'StateOrProvice', 'StateOrProvince', 'Zip',
 ];
 
 /** The default decode set: see docs/callbacks.md#url-decoding. */

@@ -40,14 +40,14 @@ export interface CallbackKit {
 
 export function createCallbackKit(userOptions: CallbackKitOptions): CallbackKit {
   const options = resolveOptions(userOptions);
-  const validators = createValidators();
+  const validators = createValidators(options.validation);
   const authResolver = createAuthResolver(options.raw);
   const factories = [
     respondStep,
     createAuthenticateStep(authResolver),
     parseStep,
     merchantGuidStep,
-    createValidateStep(validators.request),
+    createValidateStep(validators),
     fingerprintStep,
     decodeStep,
     documentsStep,

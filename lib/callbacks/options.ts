@@ -5,7 +5,7 @@
 import type { HelmetOptions } from 'helmet';
 import type { AuthOptions } from '../auth/options.js';
 import type { Store } from '../store/types.js';
-import { unknownKeyMessage } from '../shared/did-you-mean.js';
+import { didYouMean, unknownKeyMessage } from '../shared/did-you-mean.js';
 import { fail, isPlainObject, parseByteSize } from '../shared/options.js';
 import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
 import { silentLogger, type LoggerLike } from '../shared/logger.js';
@@ -18,6 +18,12 @@ export interface CallbackKitOptions {
   adapter: MerchantAdapter;
   /** Paths (relative to where the router is mounted) of each callback. */
   paths?: Partial<Record<CallbackName, string>>;
+  /**
+   * `'tolerant'` (default): accept what the service really sends (nulls, spec-required fields it omits)
+   * and report each deviation from the spec (warning log + `context.specDeviations`);
+   * `'strict'`: refuse any payload that breaks the schemas as written. See docs/compatibility.md.
+   */
+  validation?: 'tolerant' | 'strict';
   /** URL-decoding of order fields: `true` (default set), `false`, or `{ fields }`. */
   decode?: boolean | { fields: readonly string[] };
   /** A pino-compatible logger; default silent. Everything it receives is redacted first. */
@@ -46,6 +52,7 @@ export interface ResolvedOptions {
   paths: Record<CallbackName, string>;
   mounted: readonly CallbackName[];
   decodeRules: readonly CompiledRule[];
+  validation: 'tolerant' | 'strict';
   logger: LoggerLike;
   bodyLimit: number;
   documentsBodyLimit: number;
@@ -65,7 +72,7 @@ export const DEFAULT_PATHS: Readonly<Record<CallbackName, string>> = Object.free
 
 /** Option keys owned by other modules (auth, stores, bindings) register here so the did-you-mean check knows them. */
 export const KNOWN_OPTION_KEYS = new Set<string>([
-  'merchantGuid', 'adapter', 'paths', 'decode', 'logger', 'bodyLimit', 'documentsBodyLimit',
+  'merchantGuid', 'adapter', 'paths', 'decode', 'validation', 'logger', 'bodyLimit', 'documentsBodyLimit',
   'adapterTimeoutMs', 'helmet', 'store', 'inFlightWaitMs', 'leaseMs',
 ]);
 
@@ -134,6 +141,13 @@ function resolveDecode(value: unknown): CompiledRule[] {
   return list.map((rule: unknown) => compileRule(rule as string) ?? fail('ERR_CBK_OPTION_INVALID', `Option decode.fields has an invalid rule ${JSON.stringify(rule)} (use e.g. "PrimaryBilling.*", "PaymentDetails.City", "Parcels[].TrackingUrl")`));
 }
 
+function resolveValidation(value: unknown): 'tolerant' | 'strict' {
+  if (value === undefined) return 'tolerant';
+  if (value === 'tolerant' || value === 'strict') return value;
+  const guess = typeof value === 'string' ? didYouMean(value, ['tolerant', 'strict']) : undefined;
+  return fail('ERR_CBK_OPTION_INVALID', `Option validation must be 'tolerant' or 'strict'${guess ? `; did you mean '${guess}'?` : ''}`);
+}
+
 function resolveLogger(value: unknown): LoggerLike {
   if (value === undefined) return silentLogger;
   const l = value as Record<string, unknown>;
@@ -163,6 +177,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     mounted,
     paths: resolvePaths(options.paths),
     decodeRules: resolveDecode(options.decode),
+    validation: resolveValidation(options.validation),
     logger: resolveLogger(options.logger),
     bodyLimit: parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024),
     documentsBodyLimit: parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024),

@@ -80,6 +80,13 @@ export interface CallbackContext {
   previous?: ResponseInfo;
   /** Set when the order awaits AdditionalRequiredDocuments. */
   fulfilmentHold?: FulfilmentHold;
+  /**
+   * Where this payload deviates from the interface specification (validation 'tolerant'): JSON
+   * pointers and rules, never values — e.g. `{ pointer: '/Products/0/CustomerVATRate', rule: 'is required' }`,
+   * `{ pointer: '/UserId', rule: 'is null (read as absent)' }`. Empty when it conforms; absent with
+   * validation 'strict'. Missing or mistyped fields first, then nulls; at most 200 entries. See docs/compatibility.md.
+   */
+  specDeviations?: ReadonlyArray<{ pointer: string; rule: string }>;
   /** Top-level body keys other than `order` and MerchantGUID, when the envelope form was used. */
   envelope?: Record<string, unknown>;
 }

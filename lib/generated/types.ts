@@ -92,13 +92,13 @@ export interface OrderDocument {
   /**
    * CommercialInvoice=1, PackingList=2, ShipperManifest=3, Label=4, VATInvoice=5, DangerousGoodDeclarationLink=6, PlatformLabel=7, CustomerReceiptInvoice=8, ArchibeLabel=9, DeliveryAdvice=10, EAD=11.
    */
-  DocumentTypeCode: "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11";
+  DocumentTypeCode?: "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11";
   /**
    * For example AWB, CommercialInvoiceAndPackingList, Manifest.
    */
-  DocumentTypeName: string;
-  DocumentExtension: "PDF" | "ZPL" | "EPL";
-  URL: string;
+  DocumentTypeName?: string;
+  DocumentExtension?: "PDF" | "ZPL" | "EPL";
+  URL?: string;
   /**
    * Base64 file content.
    */
@@ -511,9 +511,13 @@ export interface MerchantCustomerDetails {
   Salutation?: string;
   StateCode?: string;
   /**
-   * Spelling as in the spec.
+   * Spelling as in the spec. Real orders send StateOrProvince instead; both are accepted and decoded (docs/compatibility.md).
    */
   StateOrProvice?: string;
+  /**
+   * Spelling real orders use (the spec writes StateOrProvice); accepted, typed and decoded like it.
+   */
+  StateOrProvince?: string;
   Zip?: string;
   CollectionPointId?: string;
   /**
@@ -529,28 +533,28 @@ export interface Customer {
   /**
    * True: the primary customer is the end customer; else the primary is the paying customer and the secondary the end customer.
    */
-  IsEndCustomerPrimary: boolean;
-  SendConfirmation: boolean;
+  IsEndCustomerPrimary?: boolean;
+  SendConfirmation?: boolean;
   [k: string]: unknown;
 }
 /**
  * Merchant.Discount (Discounts and Markups of an order; a markup is a negative discount).
  */
 export interface MerchantDiscount {
-  Name: string;
+  Name?: string;
   /**
    * Order currency; negative for a markup.
    */
-  Price: number;
-  VATRate: number;
+  Price?: number;
+  VATRate?: number;
   /**
    * DiscountTypeOptions as in cart info: 1 Cart, 2 Shipping, 3 Loyalty points, 4 Duties, 5 Checkout loyalty points, 6 Payment charge.
    */
-  DiscountType: 1 | 2 | 3 | 4 | 5 | 6;
+  DiscountType?: 1 | 2 | 3 | 4 | 5 | 6;
   /**
    * 1 Merchant, 2 FixedShippingPrice, 3 PercentageCartPrice, 4 HiddenForceDDP, 5 Amend, 6 RemoteAreaSurchargeSubsidy, 7 LoyaltyPoints, 8 PaymentCharge, 9 ReplacementOrder.
    */
-  DiscountSource: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+  DiscountSource?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
   CouponCode?: string;
   Description?: string;
   DiscountCode?: string;
@@ -564,7 +568,7 @@ export interface MerchantDiscount {
  * Duties and taxes breakdown.
  */
 export interface DTBreakdown {
-  Duties: number;
+  Duties?: number;
   SalesTaxes?: number;
   Other?: number;
   [k: string]: unknown;
@@ -602,7 +606,7 @@ export interface MerchantInternationalDetails {
   TotalDutiesPrice?: number;
   TotalCCFPrice?: number;
   TotalVATAmount?: number;
-  ShippingVATRate: number;
+  ShippingVATRate?: number;
   ConsignmentFee?: number;
   RemoteAreaSurcharge?: number;
   SizeOverchargeValue?: number;
@@ -777,27 +781,27 @@ export interface OrderStatusReason {
  * Merchant.Product: a line of an order.
  */
 export interface MerchantProduct {
-  Sku: string;
-  Quantity: number;
+  Sku?: string;
+  Quantity?: number;
   /**
    * Single final sale price in order currency.
    */
-  Price: number;
-  ListPrice: number;
-  VATRate: number;
-  CustomerVATRate: number;
-  RoundingRate: number;
+  Price?: number;
+  ListPrice?: number;
+  VATRate?: number;
+  CustomerVATRate?: number;
+  RoundingRate?: number;
   /**
    * After product and prorated cart discounts, merchant currency.
    */
-  DiscountedPrice: number;
+  DiscountedPrice?: number;
   /**
    * After reverse duties-and-taxes calculation.
    */
-  DiscountedPriceForCustoms: number;
-  InternationalDiscountedPrice: number;
-  InternationalDiscountedPriceForCustoms: number;
-  InternationalDiscountedPriceInMerchantCurrency: number;
+  DiscountedPriceForCustoms?: number;
+  InternationalDiscountedPrice?: number;
+  InternationalDiscountedPriceForCustoms?: number;
+  InternationalDiscountedPriceInMerchantCurrency?: number;
   InternationalPrice?: number;
   InternationalListPrice?: number;
   /**
@@ -887,14 +891,14 @@ export interface OrderPaymentMethod {
  * Merchant.PaymentDetails. CardNumber and CVVNumber are card data: never logged, stored or echoed. Personal fields may arrive URL-encoded.
  */
 export interface MerchantPaymentDetails {
-  CardNumber: string;
-  CVVNumber: string;
-  ExpirationDate: string;
-  CountryCode: string;
-  CountryName: string;
-  PaymentMethodCode: string;
-  PaymentMethodName: string;
-  PaymentMethodTypeCode: string;
+  CardNumber?: string;
+  CVVNumber?: string;
+  ExpirationDate?: string;
+  CountryCode?: string;
+  CountryName?: string;
+  PaymentMethodCode?: string;
+  PaymentMethodName?: string;
+  PaymentMethodTypeCode?: string;
   OwnerName?: string;
   /**
    * Optional if OwnerName is given.
@@ -913,9 +917,13 @@ export interface MerchantPaymentDetails {
   Phone2?: string;
   StateCode?: string;
   /**
-   * Spelling as in the spec.
+   * Spelling as in the spec. Real orders send StateOrProvince instead; both are accepted and decoded (docs/compatibility.md).
    */
   StateOrProvice?: string;
+  /**
+   * Spelling real orders use (the spec writes StateOrProvice); accepted, typed and decoded like it.
+   */
+  StateOrProvince?: string;
   Zip?: string;
   [k: string]: unknown;
 }

@@ -1,11 +1,15 @@
 /**
- * The one AJV instance of the process: every schema of schemas/ (embedded in lib/generated/schemas.ts)
- * is added once; validators are compiled on first use and cached by AJV, so nothing compiles per request.
- * `allErrors` is off: validation stops at the first failure. Numbers are never coerced from strings.
+ * The AJV instances of the process, one per kind, each created once: every schema of schemas/
+ * (embedded in lib/generated/schemas.ts) is added once; validators are compiled on first use and
+ * cached by AJV, so nothing compiles per request. Numbers are never coerced from strings.
+ * - `strict`: the schemas as written; `allErrors` off (validation stops at the first failure);
+ * - `tolerant`: their tolerant form (lib/validation/tolerant.ts); first failure only;
+ * - `report`: the schemas as written with `allErrors`, to list every deviation of an accepted payload.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import * as formatsModule from 'ajv-formats';
 import { SCHEMAS } from '../generated/schemas.js';
+import { tolerantSchema } from './tolerant.js';
 
 /** Base of every schema `$id`; an identifier only, never fetched. */
 export const SCHEMA_BASE = 'https://schemas.crossborder-merchant-kit.invalid/';
@@ -13,12 +17,14 @@ export const SCHEMA_BASE = 'https://schemas.crossborder-merchant-kit.invalid/';
 type AddFormats = (ajv: Ajv2020, formats: string[]) => Ajv2020;
 const addFormats = ((formatsModule as unknown as { default?: AddFormats }).default ?? formatsModule) as unknown as AddFormats;
 
-let instance: Ajv2020 | undefined;
+export type SchemaKind = 'strict' | 'tolerant' | 'report';
+const instances = new Map<SchemaKind, Ajv2020>();
 
-function ajv(): Ajv2020 {
-  if (instance) return instance;
+function ajv(kind: SchemaKind): Ajv2020 {
+  const existing = instances.get(kind);
+  if (existing) return existing;
   const created = new Ajv2020({
-    allErrors: false,
+    allErrors: kind === 'report',
     coerceTypes: false,
     useDefaults: false,
     removeAdditional: false,
@@ -28,15 +34,15 @@ function ajv(): Ajv2020 {
     logger: false,
   });
   addFormats(created, ['date']);
-  for (const schema of SCHEMAS) created.addSchema(schema);
-  instance = created;
+  for (const schema of SCHEMAS) created.addSchema(kind === 'tolerant' ? tolerantSchema(schema) : schema);
+  instances.set(kind, created);
   return created;
 }
 
 /** The compiled validator of a schema, by its path under schemas/ (e.g. `callbacks/merchant-order.schema.json`). */
-export function schemaValidator(relativePath: string): ValidateFunction {
+export function schemaValidator(relativePath: string, kind: SchemaKind = 'strict'): ValidateFunction {
   const id = SCHEMA_BASE + relativePath;
-  const validate = ajv().getSchema(id);
+  const validate = ajv(kind).getSchema(id);
   if (!validate) throw new Error(`no schema ${id}`);
   return validate;
 }

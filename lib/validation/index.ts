@@ -8,13 +8,20 @@ import { KitError } from '../shared/errors.js';
 import type { ValidationIssue } from '../callbacks/steps/validate.js';
 import type { CallbackName } from '../callbacks/types.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
-import { toIssue } from './issues.js';
+import { listIssues, toIssue } from './issues.js';
 
 export { SCHEMA_BASE, SCHEMA_PATHS } from './ajv.js';
 export { toIssue } from './issues.js';
 
+/** `'tolerant'` (default): the tolerant form of the request schemas, deviations reported; `'strict'`: the schemas as written. */
+export type ValidationMode = 'tolerant' | 'strict';
+
 export interface Validators {
+  readonly mode: ValidationMode;
+  /** The first failure of a request against the mode's schemas (in tolerant mode, after nulls were removed), or null. */
   request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
+  /** Every deviation of a request from the schemas as written (tolerant mode; `[]` in strict mode). */
+  deviations(callback: CallbackName, input: unknown): ValidationIssue[];
   /** Returns the JSON pointer of the first invalid field of an adapter result, or null. */
   result(callback: CallbackName, result: unknown): string | null;
 }
@@ -39,14 +46,23 @@ export const RESULT_SCHEMAS: Readonly<Record<CallbackName, string>> = Object.fre
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function createValidators(): Validators {
-  const requests = new Map(Object.entries(REQUEST_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path)]));
+export function createValidators(mode: ValidationMode = 'strict'): Validators {
+  const requests = new Map(Object.entries(REQUEST_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path, mode)]));
+  const reports = mode === 'tolerant'
+    ? new Map(Object.entries(REQUEST_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path, 'report')]))
+    : new Map();
   const results = new Map(Object.entries(RESULT_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path)]));
   return {
+    mode,
     request(callback, input) {
       const validate = requests.get(callback);
       if (!validate || validate(input)) return null;
       return [toIssue(validate.errors ?? [])];
+    },
+    deviations(callback, input) {
+      const validate = reports.get(callback);
+      if (!validate || validate(input)) return [];
+      return listIssues(validate.errors ?? []);
     },
     result(callback, result) {
       const validate = results.get(callback);

@@ -51,3 +51,23 @@ export function toIssue(errors: readonly ErrorObject[]): ValidationIssue {
   }
   return { pointer: first.instancePath, rule: ruleOf(first) };
 }
+
+/**
+ * Every failure of an `allErrors` run, one issue per location and rule (combinator wrappers such as
+ * anyOf are left out: their branches are listed). Used to report an accepted payload's deviations.
+ */
+export function listIssues(errors: readonly ErrorObject[]): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf' || e.keyword === 'if') continue;
+    const issue = e.keyword === 'required'
+      ? { pointer: `${e.instancePath}/${escapeToken(String((e.params as { missingProperty: string }).missingProperty))}`, rule: 'is required' }
+      : { pointer: e.instancePath, rule: ruleOf(e) };
+    const key = `${issue.pointer}\u0000${issue.rule}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(issue);
+  }
+  return out;
+}

@@ -1,6 +1,8 @@
 /**
  * Generates lib/generated/ from the JSON Schemas in schemas/ (the one source of truth):
- *   - types.ts:   TypeScript types (json-schema-to-typescript), one per schema title;
+ *   - types.ts:   TypeScript types (json-schema-to-typescript), one per schema title, from the
+ *                 tolerant form of the callback schemas (lib/validation/tolerant.ts): a field the
+ *                 service may omit is optional, whatever the spec calls required;
  *   - schemas.ts: every schema as a module, so the AJV validators need no file access at run time.
  *
  *   npm run generate         write the files
@@ -10,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
+import { REQUEST_ROOTS, tolerantSchema } from '../../lib/validation/tolerant.js';
 
 const schemasDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(schemasDir, '../lib/generated');
@@ -37,6 +40,34 @@ export function readSchemas(): SchemaFile[] {
   return files;
 }
 
+/**
+ * The schemas of what the service sends (the callback requests and every schema they reference):
+ * typed in their tolerant form. What the merchant returns or sends (cart info, ResponseInfo, the
+ * service resources) keeps its required fields.
+ */
+export function receivedSchemas(files: SchemaFile[]): Set<string> {
+  const byRel = new Map(files.map((f) => [f.rel, f.schema]));
+  const seen = new Set<string>();
+  const visit = (rel: string): void => {
+    if (seen.has(rel) || !byRel.has(rel)) return;
+    seen.add(rel);
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) refs.push(v.split('#')[0]);
+          else walk(v);
+        }
+      }
+    };
+    walk(byRel.get(rel));
+    for (const ref of refs) visit(path.posix.normalize(path.posix.join(path.posix.dirname(rel), ref)));
+  };
+  for (const root of REQUEST_ROOTS) visit(root);
+  return seen;
+}
+
 async function typesModule(files: SchemaFile[]): Promise<string> {
   const properties: Record<string, unknown> = {};
   for (const { rel, schema } of files) {
@@ -45,8 +76,17 @@ async function typesModule(files: SchemaFile[]): Promise<string> {
     properties[schema.title] = { $ref: `./${rel}` };
   }
   const root = { title: 'AllSchemas', type: 'object', additionalProperties: false, properties };
+  // Referenced files are read through this resolver, so what the service sends is typed in its tolerant form.
+  const received = receivedSchemas(files);
+  const readSchemaFile = async (file: { url: string }): Promise<string> => {
+    const abs = file.url.startsWith('file:') ? fileURLToPath(file.url) : file.url;
+    const rel = path.relative(schemasDir, abs).split(path.sep).join('/');
+    const schema = JSON.parse(fs.readFileSync(abs, 'utf8')) as Record<string, unknown>;
+    return JSON.stringify(received.has(rel) ? tolerantSchema(schema, rel) : schema);
+  };
   const ts = await compile(root as never, 'AllSchemas', {
     cwd: schemasDir,
+    $refOptions: { resolve: { file: { order: 1, canRead: true, read: readSchemaFile } } } as never,
     bannerComment: '',
     declareExternallyReferenced: true,
     additionalProperties: true,

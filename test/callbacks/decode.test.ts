@@ -28,6 +28,24 @@ describe('formDecode', () => {
   });
 });
 
+/** Decode only what was encoded (docs/callbacks.md#url-decoding): the cases real payloads show. */
+const RULE_CASES: Array<[string, string]> = [
+  ['548+Market+St.', '548 Market St.'],
+  ['548 Market St.', '548 Market St.'], // a literal space: plain
+  ['+ 44 (0)808 258 0300', '+ 44 (0)808 258 0300'],
+  ['+1 (212) 634-3952', '+1 (212) 634-3952'],
+  ['+12126343952', '+12126343952'], // an international phone number: plain
+  ['%2B12126343952', '+12126343952'],
+  ['ehud.bichman%40example.com', 'ehud.bichman@example.com'],
+  ['john+tag@example.com', 'john+tag@example.com'], // a literal @: plain
+  ['21/D+Hertzel', '21/D+Hertzel'], // a literal /: plain
+  ['Smith,+John', 'Smith,+John'], // a literal ,: plain
+  ['Jos%C3%A9+Mar%C3%ADa', 'José María'],
+  ['%zz+x', '%zz+x'], // malformed escape: left literal, never an error
+  ['caf%E2%82', 'caf%E2%82'], // a cut UTF-8 sequence
+  ['%E2%82+x', '%E2%82+x'],
+];
+
 async function sendOrder(mount: any, body: Record<string, unknown>, options: Record<string, unknown> = {}, path = '/cb/SendOrderToMerchant') {
   const adapter = recordingAdapter();
   const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter, ...options })).post(path).send(body);
@@ -39,6 +57,15 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
   test.each(CASES)('PrimaryBilling.FirstName %p reaches the adapter as %p', async (input, expected) => {
     const seen = await sendOrder(mount, order({ PrimaryBilling: customerDetails({ FirstName: input }) }));
     expect(seen.PrimaryBilling.FirstName).toBe(expected);
+  });
+
+  test.each(RULE_CASES)('decode only what was encoded: %p reaches the adapter as %p (Primary and Secondary parties, PaymentDetails)', async (input, expected) => {
+    const seen = await sendOrder(mount, paymentOrder({
+      PrimaryBilling: customerDetails({ Address1: input }), SecondaryShipping: customerDetails({ Phone1: input }),
+      PaymentDetails: paymentDetails({ Email: input, StateOrProvince: input }),
+    }), {}, '/cb/PerformOrderPayment');
+    expect([seen.PrimaryBilling.Address1, seen.SecondaryShipping.Phone1, seen.PaymentDetails.Email, seen.PaymentDetails.StateOrProvince])
+      .toEqual([expected, expected, expected, expected]);
   });
 
   test('every string field of the four customer-details objects is decoded', async () => {

@@ -50,11 +50,11 @@ function send(app: Parameters<typeof request>[0], callback: CallbackName, payloa
 }
 
 describe.each(BINDINGS)('%s', (_name, mount) => {
-  describe('invalid callbacks are refused before the adapter', () => {
+  describe("invalid callbacks are refused before the adapter (validation: 'strict')", () => {
     test.each(CALLBACK_VARIANTS.map((v) => [v.callback!, v.name, v] as const))('%s: %s', async (callback, _n, variant) => {
       const { options, rec } = setup();
       const payload = variantPayload(variant);
-      const res = await send(mount(options), callback, payload);
+      const res = await send(mount({ ...options, validation: 'strict' }), callback, payload);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         Success: false,
@@ -66,6 +66,32 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
       const submitted = [...stringLeaves(payload), ...(typeof variant.to === 'string' ? [variant.to] : [])];
       const echoed = submitted.filter((s) => s.length >= 3 && res.text.includes(s));
       expect(echoed).toEqual([]);
+    });
+  });
+
+  describe("validation: 'tolerant' (default) refuses what the kit relies on, accepts and reports the rest", () => {
+    // A spec-required field missing below the top level is a deviation; everything else stays a refusal.
+    const tolerated = (v: (typeof CALLBACK_VARIANTS)[number]) => v.expect.rule === 'is required' && v.expect.pointer.split('/').length > 2;
+    test.each(CALLBACK_VARIANTS.filter((v) => !tolerated(v)).map((v) => [v.callback!, v.name, v] as const))('refused: %s: %s', async (callback, _n, variant) => {
+      const { options, rec } = setup();
+      const res = await send(mount(options), callback, variantPayload(variant));
+      expect(res.status).toBe(400);
+      expect(res.body.Description).toBe(`${variant.expect.pointer || '/'}: ${variant.expect.rule}`);
+      expect(rec.calls).toEqual([]);
+    });
+    test.each(CALLBACK_VARIANTS.filter(tolerated).map((v) => [v.callback!, v.name, v] as const))('accepted and reported: %s: %s', async (callback, _n, variant) => {
+      const { options, rec } = setup();
+      let deviations: unknown;
+      const adapter = options.adapter as unknown as Record<string, (i: unknown, c: any) => unknown>;
+      const original = adapter[callback];
+      adapter[callback] = (input, context) => { deviations = context.specDeviations; return original(input, context); };
+      const res = await send(mount(options), callback, variantPayload(variant));
+      expect(res.status).toBe(200);
+      expect(rec.calls).toHaveLength(1);
+      expect(deviations).toEqual([variant.expect]);
+      const warnings = rec.logs.filter((l) => l.level === 'warn' && /deviates from the interface specification/.test(l.msg ?? ''));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].obj).toMatchObject({ deviations: [variant.expect], deviationCount: 1 });
     });
   });
 

@@ -1,23 +1,60 @@
 /**
  * Validation of the request before the adapter sees it. Failing locations are reported as JSON
  * pointers with the rule broken, never with the submitted values (they are personal data).
+ *
+ * `validation: 'strict'`: the schemas as written; any failure is a 400.
+ * `validation: 'tolerant'` (default, docs/compatibility.md): null-valued properties are removed (null
+ * means absent), the request is checked against the tolerant form of the schemas (a 400 only where
+ * the kit relies on the field), and every deviation from the schemas as written is reported: one
+ * warning log line and `context.specDeviations` — pointers and rules, never values.
  */
 import { PipelineFailure } from '../../shared/errors.js';
+import { withoutNulls } from '../../validation/tolerant.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackName } from '../types.js';
 
 export interface ValidationIssue { pointer: string; rule: string }
-export type RequestValidator = (callback: CallbackName, input: unknown) => ValidationIssue[] | null;
+
+export interface RequestValidators {
+  readonly mode: 'tolerant' | 'strict';
+  request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
+  deviations(callback: CallbackName, input: unknown): ValidationIssue[];
+}
+
+/** At most this many deviations are kept on the context and the log line (the count is always exact). */
+export const MAX_REPORTED_DEVIATIONS = 200;
+export const NULL_RULE = 'is null (read as absent)';
 
 export function describeIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((i) => `${i.pointer || '/'}: ${i.rule}`).join('; ');
 }
 
-export const createValidateStep = (validator: RequestValidator): StepFactory => () => async (state, next) => {
-  const issues = validator(state.callback, state.input);
-  if (issues && issues.length > 0) {
-    const description = describeIssues(issues);
-    throw new PipelineFailure('INVALID_REQUEST', `validation failed: ${description}`, description);
+const refuse = (issues: readonly ValidationIssue[]) => {
+  const description = describeIssues(issues);
+  return new PipelineFailure('INVALID_REQUEST', `validation failed: ${description}`, description);
+};
+
+export const createValidateStep = (validators: RequestValidators): StepFactory => () => async (state, next) => {
+  if (validators.mode === 'strict') {
+    const issues = validators.request(state.callback, state.input);
+    if (issues && issues.length > 0) throw refuse(issues);
+    return next();
   }
+  // Deviations are listed on the payload as received (nulls included), then nulls are removed.
+  const deviations = validators.deviations(state.callback, state.input);
+  const nulls = new Set(withoutNulls(state.input));
+  if (deviations.length > 0) {
+    const issues = validators.request(state.callback, state.input);
+    if (issues && issues.length > 0) throw refuse(issues);
+    // Fields missing or mistyped first, then the (many, expected) nulls.
+    const reported = [
+      ...deviations.filter((d) => !nulls.has(d.pointer)),
+      ...deviations.filter((d) => nulls.has(d.pointer)).map((d) => ({ pointer: d.pointer, rule: NULL_RULE })),
+    ];
+    const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
+    state.context.specDeviations = kept;
+    state.log.warn({ deviations: kept, deviationCount: reported.length },
+      'payload deviates from the interface specification; accepted (validation: tolerant)');
+  } else state.context.specDeviations = [];
   return next();
 };

@@ -1,0 +1,86 @@
+/**
+ * The tolerant form of the schemas (docs/compatibility.md): what the service really sends is accepted
+ * where it deviates from the specification without touching what the kit relies on.
+ *
+ * Derived from the one source of truth (schemas/), never written by hand:
+ * - `required` is dropped from every schema, except the top level of the callback request schemas
+ *   (`REQUEST_ROOTS`): OrderId, StatusCode of UpdateOrderStatus, the PaymentDetails object of
+ *   PerformOrderPayment, the cart token, the documents list — what the kit and the adapter contract
+ *   depend on;
+ * - types, enums, patterns and formats stay: a value that is present must still have its type;
+ * - `null` means absent: `withoutNulls` removes null-valued properties before validation, so the adapter
+ *   sees the field absent.
+ *
+ * Used at run time (the tolerant AJV instance) and by the type generator (types follow: a field the
+ * tolerant form does not require is optional in lib/generated/types.ts). No imports: the generator
+ * loads it before lib/generated exists.
+ */
+
+/** Request schemas (paths under schemas/) whose top-level `required` is what the kit relies on: kept. */
+export const REQUEST_ROOTS: readonly string[] = Object.freeze([
+  'callbacks/cart-info-request.schema.json',
+  'callbacks/send-order-to-merchant.request.schema.json',
+  'callbacks/update-order-status.request.schema.json',
+  'callbacks/perform-order-payment.request.schema.json',
+  'callbacks/update-order-shipping-info.request.schema.json',
+  'callbacks/notify-order-refunded.request.schema.json',
+  'callbacks/additional-documents-delivery.schema.json',
+]);
+
+const SCHEMA_ID_BASE = 'https://schemas.crossborder-merchant-kit.invalid/';
+
+type Json = unknown;
+/** Keywords whose value is data, not a schema. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required', '$comment', 'description', 'title']);
+/** Keywords whose value maps names to schemas (a property named `required` is not the keyword). */
+const MAP_KEYWORDS = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
+
+function relax(node: Json, root: boolean, keepRootRequired: boolean): Json {
+  if (Array.isArray(node)) return node.map((n) => relax(n, false, false));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(node as Record<string, Json>)) {
+    if (k === 'required' && Array.isArray(v) && !(root && keepRootRequired)) continue;
+    if (DATA_KEYWORDS.has(k)) out[k] = v;
+    else if (MAP_KEYWORDS.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      out[k] = Object.fromEntries(Object.entries(v as Record<string, Json>).map(([name, s]) => [name, relax(s, false, false)]));
+    } else out[k] = relax(v, false, false);
+  }
+  return out;
+}
+
+/**
+ * The tolerant form of one schema (a copy; the input is not changed). `rel` is its path under schemas/.
+ * Only schemas under callbacks/ have one; the service resources (what the merchant sends) are returned as they are.
+ */
+export function tolerantSchema<T extends Record<string, unknown>>(schema: T, rel?: string): T {
+  const path = rel ?? (typeof schema.$id === 'string' && schema.$id.startsWith(SCHEMA_ID_BASE) ? schema.$id.slice(SCHEMA_ID_BASE.length) : '');
+  if (!path.startsWith('callbacks/')) return schema;
+  return relax(schema, true, REQUEST_ROOTS.includes(path)) as T;
+}
+
+const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Removes every null-valued object property of `value`, in place, at any depth (array elements that
+ * are null are kept: an array's length is data). Returns the JSON pointers of what was removed.
+ */
+export function withoutNulls(value: unknown, pointer = '', out: string[] = [], depth = 0): string[] {
+  if (value === null || typeof value !== 'object' || depth > 64) return out;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v !== null && typeof v === 'object') withoutNulls(v, `${pointer}/${i}`, out, depth + 1);
+    }
+    return out;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (v === null) {
+      delete obj[k];
+      out.push(`${pointer}/${escapeToken(k)}`);
+    } else if (typeof v === 'object') withoutNulls(v, `${pointer}/${escapeToken(k)}`, out, depth + 1);
+  }
+  return out;
+}

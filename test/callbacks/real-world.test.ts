@@ -1,0 +1,106 @@
+/**
+ * What the service really sends (test/fixtures/real-world/, sources in SOURCES.md) is accepted through
+ * both bindings: the adapter is called once, sees no null, and reads every value as a person would
+ * (encoded Primary* parties decoded, plain Secondary* parties and PaymentDetails untouched).
+ */
+import request from 'supertest';
+import { BINDINGS } from '../helpers/bindings.js';
+import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { fixture } from '../fixtures/index.js';
+
+const GUIDS = ['abcdabcd-abcd-abcd-abcd-abcdabcdabcd', 'bf9a2cc4-304c-47bc-9722-8967dfd97734'];
+const rw = (name: string) => fixture(`real-world/${name}`);
+
+const ORDER_FIXTURES = [
+  ['workarea-sendordertomerchant-basic.json', 'sendOrderToMerchant', '/cb/SendOrderToMerchant'],
+  ['workarea-sendordertomerchant-shipping-discounts.json', 'sendOrderToMerchant', '/cb/SendOrderToMerchant'],
+  ['udg-sendordertomerchant-created.json', 'sendOrderToMerchant', '/cb/SendOrderToMerchant'],
+  ['workarea-performorderpayment.json', 'performOrderPayment', '/cb/PerformOrderPayment'],
+  ['workarea-updateorderstatus-canceled.json', 'updateOrderStatus', '/cb/UpdateOrderStatus'],
+] as const;
+
+/** Every string leaf of a value, with its JSON pointer. */
+function leaves(value: unknown, pointer = '', out: Array<[string, string]> = []): Array<[string, string]> {
+  if (typeof value === 'string') out.push([pointer, value]);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, `${pointer}/${k}`, out);
+  return out;
+}
+const at = (value: any, pointer: string) => pointer.split('/').slice(1).reduce((v, k) => v?.[k], value);
+const hasNull = (value: unknown): boolean =>
+  value === null || (typeof value === 'object' && Object.values(value as object).some(hasNull));
+
+describe.each(BINDINGS)('%s', (_name, mount) => {
+  test.each(ORDER_FIXTURES)('%s is accepted, reaches %s once, with no null', async (file, callback, path) => {
+    const adapter = recordingAdapter();
+    const logger = captureLogger();
+    const app = mount({ merchantGuid: GUIDS, adapter, logger });
+    const body = rw(file);
+    const res = await request(app).post(path).send(body);
+    expect({ status: res.status, Success: res.body.Success }).toEqual({ status: 200, Success: true });
+    const again = await request(app).post(path).send(body);
+    expect(again.status).toBe(200);
+    expect(adapter.calls.map((c) => c.method)).toEqual([callback]);
+    const { input, context } = adapter.calls[0];
+    expect(hasNull(input)).toBe(false);
+    expect(input.OrderId).toBe(body.OrderId);
+    // A plain value (nothing that form encoding produces) reaches the adapter exactly as sent.
+    for (const [pointer, value] of leaves(body)) {
+      if (pointer === '/MerchantGUID' || /[%+]/.test(value)) continue;
+      expect([pointer, at(input, pointer)]).toEqual([pointer, value]);
+    }
+    expect(Array.isArray(context.specDeviations)).toBe(true);
+    // Deviations are reported by location, never by value.
+    const warning = logger.lines.find((l) => /deviates from the interface specification/.test(l.msg ?? ''));
+    if (context.specDeviations.length > 0) expect(warning?.obj.deviations).toEqual(context.specDeviations);
+    for (const [, value] of leaves(body)) if (value.length >= 4) expect(JSON.stringify(warning ?? {})).not.toContain(value);
+  });
+
+  test('udg order: encoded Primary* parties and the tracking URL are decoded; StateOrProvince is kept', async () => {
+    const adapter = recordingAdapter();
+    await request(mount({ merchantGuid: GUIDS, adapter })).post('/cb/SendOrderToMerchant').send(rw('udg-sendordertomerchant-created.json')).expect(200);
+    const order = adapter.calls[0].input;
+    expect(order.PrimaryShipping).toMatchObject({ Address1: '12 E 11th St', City: 'New York', Email: 'jsmith@merchant.com', StateOrProvince: 'New York', StateCode: 'NY' });
+    expect(order.PrimaryBilling).toMatchObject({ CountryName: 'United States', Email: 'jsmith@merchant.com' });
+    expect(order.PrimaryShipping).not.toHaveProperty('MiddleName');
+    expect(order.InternationalDetails.OrderTrackingUrl)
+      .toBe('https://www2.bglobale.com/Order/Track/mZyd?OrderId=GE4874348GB&ShippingEmail=jsmith@merchant.com');
+  });
+
+  test('workarea payment: plain PaymentDetails and SecondaryBilling untouched, encoded PrimaryBilling decoded', async () => {
+    const adapter = recordingAdapter();
+    await request(mount({ merchantGuid: GUIDS, adapter })).post('/cb/PerformOrderPayment').send(rw('workarea-performorderpayment.json')).expect(200);
+    const order = adapter.calls[0].input;
+    expect(order.PaymentDetails).toMatchObject({ Phone1: '+1 (212) 634-3952', Email: 'service@global-e.com', Address1: '79 Madison Ave', City: 'New York', StateOrProvince: 'NY', PaymentMethodCode: 'OT' });
+    expect(order.PaymentDetails).not.toHaveProperty('CardNumber');
+    expect(order.PaymentDetails).not.toHaveProperty('CVVNumber');
+    expect(order.SecondaryBilling).toMatchObject({ Phone1: '+1 (212) 634-3952', Email: 'service@global-e.com' });
+    expect(order.PrimaryBilling).toMatchObject({ Address1: 'Hertzel 12', City: 'Petah Tiqwa', Email: 'alextest@test.com', FirstName: 'alex test' });
+    expect(order.InternationalDetails.OrderTrackingUrl)
+      .toBe('https://qa.bglobale.com/Order/Track/mZ7c?OrderId=GE2130509US&ShippingEmail=alextest@test.com');
+    expect(adapter.calls[0].context.specDeviations).toEqual(expect.arrayContaining([
+      { pointer: '/PaymentDetails/CardNumber', rule: 'is null (read as absent)' },
+      { pointer: '/InternationalDetails/ShippingVATRate', rule: 'is required' },
+    ]));
+  });
+
+  test('workarea order: plain addresses with spaces, commas and slashes are untouched; PaymentDetails null is absent', async () => {
+    const adapter = recordingAdapter();
+    await request(mount({ merchantGuid: GUIDS, adapter })).post('/cb/SendOrderToMerchant').send(rw('workarea-sendordertomerchant-shipping-discounts.json')).expect(200);
+    const order = adapter.calls[0].input;
+    expect(order.PrimaryShipping).toMatchObject({ Address1: "21/D, Yegi'a Kapayim st. Yellow building - Floor 1", Phone1: ' 972 73 204 1384', Email: 'info@global-e.com' });
+    expect(order).not.toHaveProperty('PaymentDetails');
+    expect(order).not.toHaveProperty('MerchantOrderId');
+    expect(order.Discounts).toHaveLength(2);
+    expect(adapter.calls[0].context.specDeviations).toEqual(expect.arrayContaining([
+      { pointer: '/Discounts/0/DiscountSource', rule: 'is required' },
+      { pointer: '/Products/0/CustomerVATRate', rule: 'is required' },
+    ]));
+  });
+
+  test("validation: 'strict' still refuses them (today's behaviour, for those who want it)", async () => {
+    const adapter = recordingAdapter();
+    const res = await request(mount({ merchantGuid: GUIDS, adapter, validation: 'strict' })).post('/cb/SendOrderToMerchant').send(rw('udg-sendordertomerchant-created.json'));
+    expect(res.status).toBe(400);
+    expect(adapter.calls).toEqual([]);
+  });
+});
