@@ -28,3 +28,4 @@ export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, typ
 export { canonicalJson, payloadHash } from './store/canonical.js';
 export type { ReceivedDocument } from './callbacks/steps/documents.js';
 export * from './customs/index.js';
+export * from './client/index.js';

@@ -1,0 +1,39 @@
+/** Operations 3 and 4: shared sending and answer handling of UpdateOrderDispatchV2 and UpdateOrderDispatch. */
+import type { DispatchResponse } from '../payloads.js';
+import { ServiceError, type ServiceOperation } from './errors.js';
+import { checkDispatch } from './dispatch-request.js';
+import { holdGuard } from './hold-guard.js';
+import type { ResolvedClientOptions } from './options.js';
+import { mask, send } from './request.js';
+import { errorFromAnswer, isSuccess, parseJson, validBody } from './response.js';
+
+export interface DispatchOptions {
+  /** Dispatch even when the order is on fulfilment hold (logged as a warning). */
+  force?: boolean;
+  /** Resend after a failure that may have reached the service (by default only a refused connection is retried). */
+  retry?: boolean;
+}
+
+export type DispatchSuccess = DispatchResponse & { Success: true };
+
+export async function dispatch(o: ResolvedClientOptions, version: 1 | 2, request: unknown, options: DispatchOptions): Promise<DispatchSuccess> {
+  const operation: ServiceOperation = version === 2 ? 'updateOrderDispatchV2' : 'updateOrderDispatch';
+  const { body, orderId, merchantOrderId } = checkDispatch(operation, version, request);
+  await holdGuard(o, operation, { orderId, merchantOrderId }, options.force === true);
+  const outcome = await send(o, {
+    operation, method: 'POST', host: 'base', path: version === 2 ? '/Order/UpdateOrderDispatchV2' : '/Order/UpdateOrderDispatch',
+    body, resend: options.retry === true,
+  });
+  // The spec does not show the status of a rejection: Success false is a rejection whatever the status.
+  const parsed = parseJson(outcome.text);
+  const answer = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value as Record<string, unknown> : undefined;
+  if (answer?.Success === false) {
+    const reason = typeof answer.Reason === 'string' ? mask(answer.Reason, outcome.secrets) : undefined;
+    throw new ServiceError({
+      code: 'DISPATCH_REJECTED', operation, status: outcome.status, attempts: outcome.attempts, ...(reason !== undefined ? { reason } : {}),
+      description: `the service rejected the dispatch${reason ? `: ${reason}` : ' (no Reason given)'}`,
+    });
+  }
+  if (!isSuccess(outcome.status)) throw errorFromAnswer(operation, outcome);
+  return validBody<DispatchSuccess>(operation, outcome, 'service/dispatch-response.schema.json');
+}

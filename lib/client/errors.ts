@@ -1,0 +1,70 @@
+/** ServiceError: every failure of the service client, with a stable `code`. */
+import type { FulfilmentHold } from '../store/types.js';
+
+/** The client's own codes; the service's own codes (A810, B001, INVALID_REQUEST, ...) are passed through as sent. */
+export const SERVICE_ERROR_CODES = {
+  INVALID_ARGUMENT: 'The call was given an argument the operation cannot send; caught before any request.',
+  INVALID_RESPONSE: 'The service answered 2xx with a body that is not JSON or fails its JSON Schema (no partial data is returned).',
+  DISPATCH_REJECTED: 'A dispatch operation answered Success: false (whatever the HTTP status); `reason` holds the service\'s Reason.',
+  FULFILMENT_HOLD: 'The order is on fulfilment hold (additional documents announced, not yet delivered); nothing was sent. Pass { force: true } to override.',
+  STORE_UNAVAILABLE: 'The hold guard could not read the store; nothing was sent (the guard fails closed).',
+  ACCESS_TOKEN_UNAVAILABLE: 'The accessToken function threw or returned no string; nothing was sent.',
+  TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
+  NETWORK: 'The request failed below HTTP (connection refused, reset, DNS).',
+  'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
+} as const;
+
+export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<status>'>
+  | 'A810' | 'INVALID_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'SHIPMENT_CONFIGURATION_INCOMPLETE' | 'INTERNAL_ERROR' | 'B001'
+  | `HTTP_${number}` | (string & {});
+
+export type ServiceOperation =
+  | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails';
+
+export interface ServiceErrorInit {
+  code: ServiceErrorCode;
+  operation: ServiceOperation;
+  description: string;
+  status?: number;
+  retryable?: boolean;
+  /** DISPATCH_REJECTED: the service's Reason. */
+  reason?: string;
+  /** How many requests were sent (0 when the error was caught before sending). */
+  attempts?: number;
+  /** A Retry-After the client did not wait for (longer than retry.maxDelayMs, or retries used up). */
+  retryAfterMs?: number;
+  /** FULFILMENT_HOLD: the hold that stopped the dispatch. */
+  hold?: FulfilmentHold;
+  cause?: unknown;
+}
+
+export class ServiceError extends Error {
+  readonly status: number | undefined;
+  readonly code: ServiceErrorCode;
+  readonly retryable: boolean;
+  readonly description: string;
+  readonly operation: ServiceOperation;
+  readonly reason?: string;
+  readonly attempts: number;
+  readonly retryAfterMs?: number;
+  readonly hold?: FulfilmentHold;
+
+  constructor(init: ServiceErrorInit) {
+    const status = init.status === undefined ? '' : ` (HTTP ${init.status})`;
+    super(`${init.operation} failed: ${init.code}${status}: ${init.description}`, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ServiceError';
+    this.status = init.status;
+    this.code = init.code;
+    this.retryable = init.retryable ?? false;
+    this.description = init.description;
+    this.operation = init.operation;
+    this.attempts = init.attempts ?? 0;
+    if (init.reason !== undefined) this.reason = init.reason;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.hold !== undefined) this.hold = init.hold;
+  }
+}
+
+/** An argument error, caught before anything is sent. */
+export const invalidArgument = (operation: ServiceOperation, description: string): ServiceError =>
+  new ServiceError({ code: 'INVALID_ARGUMENT', operation, description });

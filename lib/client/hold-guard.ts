@@ -1,0 +1,56 @@
+/**
+ * The fulfilment-hold guard of the dispatch operations: with a `store`, an order whose hold is open
+ * (AdditionalRequiredDocuments announced, documents not yet delivered) is not dispatched. The order
+ * is found by its OrderId, or by a merchant order id the SendOrderToMerchant reply returned
+ * (InternalOrderId or OrderId; the callback pipeline records them). The guard fails closed.
+ */
+import type { FulfilmentHold } from '../store/types.js';
+import { ServiceError, type ServiceOperation } from './errors.js';
+import type { ResolvedClientOptions } from './options.js';
+
+export interface OrderIds {
+  orderId?: string;
+  merchantOrderId?: string;
+}
+
+async function findHold(o: ResolvedClientOptions, ids: OrderIds): Promise<FulfilmentHold | null> {
+  const store = o.store!;
+  const candidates: string[] = [];
+  if (ids.orderId !== undefined) candidates.push(ids.orderId);
+  if (ids.merchantOrderId !== undefined) {
+    const mapped = await store.findOrderId(ids.merchantOrderId);
+    if (mapped !== null && !candidates.includes(mapped)) candidates.push(mapped);
+  }
+  for (const id of candidates) {
+    const hold = await store.getFulfilmentHold(id);
+    if (hold) return hold;
+  }
+  return null;
+}
+
+/** Resolves when the dispatch may be sent; throws FULFILMENT_HOLD (or STORE_UNAVAILABLE) otherwise. */
+export async function holdGuard(o: ResolvedClientOptions, operation: ServiceOperation, ids: OrderIds, force: boolean): Promise<void> {
+  if (!o.store) return;
+  let hold: FulfilmentHold | null;
+  try {
+    hold = await findHold(o, ids);
+  } catch (err) {
+    if (force) {
+      o.log.warn({ operation }, 'fulfilment-hold guard could not read the store; dispatching anyway (force: true)');
+      return;
+    }
+    throw new ServiceError({
+      code: 'STORE_UNAVAILABLE', operation, retryable: true, cause: err,
+      description: 'the fulfilment-hold guard could not read the store; nothing was sent',
+    });
+  }
+  if (!hold) return;
+  if (force) {
+    o.log.warn({ operation, orderId: hold.orderId, awaiting: hold.awaiting.length }, 'dispatching an order on fulfilment hold (force: true)');
+    return;
+  }
+  throw new ServiceError({
+    code: 'FULFILMENT_HOLD', operation, hold,
+    description: `order ${hold.orderId} is on fulfilment hold since ${hold.since.toISOString()}: ${hold.awaiting.length} additional document(s) awaited; nothing was sent (pass { force: true } to override)`,
+  });
+}

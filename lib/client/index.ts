@@ -1,0 +1,62 @@
+/**
+ * The service client: the merchant → service operations (docs/client.md). One factory, one options
+ * object checked at construction; every failure is a ServiceError with a stable code.
+ */
+import type { HubDetails, ShipmentInformation } from '../payloads.js';
+import { unknownKeyMessage } from '../shared/did-you-mean.js';
+import { activeHubDetails } from './active-hub.js';
+import { requestAdditionalRequiredDocuments, type AdditionalDocumentsOrder, type AdditionalDocumentsOptions } from './additional-documents.js';
+import type { DispatchOptions, DispatchSuccess } from './dispatch.js';
+import type { DispatchRequestV1Input, DispatchRequestV2Input } from './dispatch-request.js';
+import { invalidArgument, type ServiceOperation } from './errors.js';
+import { resolveClientOptions, type ServiceClientOptions } from './options.js';
+import { getShipmentInformation } from './shipment-information.js';
+import { updateOrderDispatch } from './update-order-dispatch.js';
+import { updateOrderDispatchV2 } from './update-order-dispatch-v2.js';
+
+export interface ServiceClient {
+  /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
+  getShipmentInformation(trackingNumber: string): Promise<ShipmentInformation>;
+  /** POST {merchantApiBaseUrl}/additional-required-documents; the documents arrive later through the documents webhook. */
+  requestAdditionalRequiredDocuments(orders: readonly AdditionalDocumentsOrder[], options?: AdditionalDocumentsOptions): Promise<{ Success: true; [k: string]: unknown }>;
+  /** POST {baseUrl}/Order/UpdateOrderDispatchV2. */
+  updateOrderDispatchV2(request: DispatchRequestV2Input, options?: DispatchOptions): Promise<DispatchSuccess>;
+  /** POST {baseUrl}/Order/UpdateOrderDispatch (V1). */
+  updateOrderDispatch(request: DispatchRequestV1Input, options?: DispatchOptions): Promise<DispatchSuccess>;
+  /** POST {baseUrl}/Browsing/ActiveHubDetails, cached for hubCacheTtlMs. */
+  getActiveHubDetails(): Promise<HubDetails>;
+  /** Forgets the cached hub (the next getActiveHubDetails asks the service). */
+  clearActiveHubCache(): void;
+}
+
+function callOptions<T extends object>(operation: ServiceOperation, value: T | undefined, known: readonly string[]): T {
+  if (value === undefined) return {} as T;
+  if (typeof value !== 'object' || value === null) throw invalidArgument(operation, `the options argument must be an object { ${known.join(', ')} }`);
+  for (const [k, v] of Object.entries(value)) {
+    if (!known.includes(k)) throw invalidArgument(operation, unknownKeyMessage('', k, known));
+    if (v !== undefined && typeof v !== 'boolean') throw invalidArgument(operation, `option ${k} must be a boolean`);
+  }
+  return value;
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const o = resolveClientOptions(options);
+  const hub = activeHubDetails(o);
+  return {
+    getShipmentInformation: (trackingNumber) => getShipmentInformation(o, trackingNumber),
+    requestAdditionalRequiredDocuments: async (orders, opts) =>
+      requestAdditionalRequiredDocuments(o, orders, callOptions('requestAdditionalRequiredDocuments', opts, ['retry'])),
+    updateOrderDispatchV2: async (request, opts) => updateOrderDispatchV2(o, request, callOptions('updateOrderDispatchV2', opts, ['force', 'retry'])),
+    updateOrderDispatch: async (request, opts) => updateOrderDispatch(o, request, callOptions('updateOrderDispatch', opts, ['force', 'retry'])),
+    getActiveHubDetails: () => hub.get(),
+    clearActiveHubCache: () => hub.clear(),
+  };
+}
+
+export { ServiceError, SERVICE_ERROR_CODES, type ServiceErrorCode, type ServiceOperation } from './errors.js';
+export type { ServiceClientOptions, RetryOptions, FetchLike } from './options.js';
+export type { AdditionalDocumentsOrder, AdditionalDocumentsOptions } from './additional-documents.js';
+export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
+export type {
+  DispatchRequestV2Input, DispatchRequestV1Input, DispatchParcelInput, DispatchParcelInputV2, DispatchProductInput, DispatchExceptionInput, TrackingDetails,
+} from './dispatch-request.js';

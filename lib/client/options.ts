@@ -1,0 +1,151 @@
+/** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
+import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
+import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
+import { STORE_METHODS, type Store } from '../store/types.js';
+
+export interface RetryOptions {
+  /** Retries after the first attempt; default 2 (0 turns retrying off). */
+  retries?: number;
+  /** First back-off delay; default 200 ms. Each retry doubles it, with full jitter. */
+  minDelayMs?: number;
+  /** Longest back-off delay, and longest Retry-After the client waits for; default 5 000 ms. */
+  maxDelayMs?: number;
+}
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface ServiceClientOptions {
+  /** {base_url}: host of the shipment, dispatch and hub operations, e.g. 'https://api.example.com'. Required. */
+  baseUrl: string;
+  /** {merchant_api_base_url}: host of the additional-documents operation; default `baseUrl`. */
+  merchantApiBaseUrl?: string;
+  /** Your MerchantGUID: the `merchantGUID` query parameter on {base_url} operations, the `MerchantGUID` header on additional documents. Required. */
+  merchantGuid: string;
+  /** Sent as `Authorization: Bearer …` on every operation: a string, or a function called per request (tokens may rotate). */
+  accessToken?: string | (() => string | Promise<string>);
+  /** Static headers added to every request (the client's own Authorization, MerchantGUID and Content-Type win). */
+  headers?: Record<string, string>;
+  /** Per-attempt time limit (connect, send, whole answer); default 10 000 ms. */
+  timeoutMs?: number;
+  retry?: RetryOptions;
+  /** A fetch implementation; default the global fetch. */
+  fetch?: FetchLike;
+  /** pino-style logger; the client logs method, path, status and duration only. Default: silent. */
+  logger?: LoggerLike;
+  /** The kit's store (the one your callback router uses): enables the fulfilment-hold guard on dispatch. */
+  store?: Store;
+  /** How long getActiveHubDetails answers from its cache; default 3 600 000 ms (1 hour). 0 turns the cache off. */
+  hubCacheTtlMs?: number;
+}
+
+export interface ResolvedClientOptions {
+  baseUrl: string;
+  merchantApiBaseUrl: string;
+  merchantGuid: string;
+  accessToken?: () => Promise<string>;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  retries: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  fetch: FetchLike;
+  log: SafeLogger;
+  store?: Store;
+  hubCacheTtlMs: number;
+  /** Secret values masked in every log line and error message. */
+  secrets: string[];
+}
+
+const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs'];
+const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
+const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type'];
+
+function url(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '') return required(`Option ${name} is required: the service's address, e.g. 'https://api.example.com'`);
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return invalid(`Option ${name} must be an absolute http(s) URL`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') invalid(`Option ${name} must be an absolute http(s) URL`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) invalid(`Option ${name} must not carry a query, fragment or credentials`);
+  return parsed.href.replace(/\/+$/, '');
+}
+
+function ms(value: unknown, name: string, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    return invalid(`Option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number of milliseconds`);
+  }
+  return value;
+}
+
+export function resolveClientOptions(options: ServiceClientOptions): ResolvedClientOptions {
+  if (!isPlainObject(options)) required('createServiceClient needs options: { baseUrl, merchantGuid }');
+  checkKeys('', options as unknown as Record<string, unknown>, KEYS);
+  const baseUrl = url(options.baseUrl, 'baseUrl');
+  const merchantApiBaseUrl = options.merchantApiBaseUrl === undefined ? baseUrl : url(options.merchantApiBaseUrl, 'merchantApiBaseUrl');
+  if (typeof options.merchantGuid !== 'string' || options.merchantGuid.trim() === '') required('Option merchantGuid is required: your MerchantGUID');
+  const secrets = [options.merchantGuid];
+
+  let accessToken: ResolvedClientOptions['accessToken'];
+  const token = options.accessToken;
+  if (typeof token === 'string') {
+    if (token === '') invalid('Option accessToken must not be empty');
+    secrets.push(token);
+    accessToken = async () => token;
+  } else if (typeof token === 'function') {
+    accessToken = async () => token();
+  } else if (token !== undefined) {
+    invalid('Option accessToken must be a string or a function returning one');
+  }
+
+  const headers: Record<string, string> = {};
+  if (options.headers !== undefined) {
+    if (typeof options.headers !== 'object' || options.headers === null || Array.isArray(options.headers)) invalid('Option headers must be an object of header names to strings');
+    for (const [name, value] of Object.entries(options.headers)) {
+      if (typeof value !== 'string') invalid(`Option headers.${name} must be a string`);
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) invalid(`Option headers: ${JSON.stringify(name)} is not a header name`);
+      if (OWN_HEADERS.includes(name.toLowerCase())) invalid(`Option headers.${name} is set by the client (use accessToken / merchantGuid)`);
+      headers[name] = value;
+    }
+  }
+
+  const retry = (options.retry === undefined ? {} : checkObject(options.retry, 'retry', RETRY_KEYS)) as RetryOptions;
+  const retries = retry.retries ?? 2;
+  if (!Number.isInteger(retries) || retries < 0 || retries > 10) invalid('Option retry.retries must be an integer from 0 to 10');
+  const minDelayMs = ms(retry.minDelayMs, 'retry.minDelayMs', 200, true);
+  const maxDelayMs = ms(retry.maxDelayMs, 'retry.maxDelayMs', Math.max(5000, minDelayMs), true);
+  if (maxDelayMs < minDelayMs) invalid('Option retry.maxDelayMs must be >= retry.minDelayMs');
+
+  const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
+  if (typeof fetchImpl !== 'function') invalid('Option fetch must be a function (no global fetch in this runtime)');
+
+  const logger = options.logger ?? silentLogger;
+  if (typeof logger !== 'object' || logger === null || ['info', 'warn', 'error'].some((l) => typeof (logger as unknown as Record<string, unknown>)[l] !== 'function')) {
+    invalid('Option logger must have info, warn and error methods (pino-style)');
+  }
+
+  if (options.store !== undefined) {
+    const missing = STORE_METHODS.filter((m) => typeof (options.store as unknown as Record<string, unknown>)?.[m] !== 'function');
+    if (missing.length > 0) invalid(`Option store does not implement the Store interface: missing ${missing.join(', ')} (see docs/stores.md)`);
+  }
+
+  return {
+    baseUrl,
+    merchantApiBaseUrl,
+    merchantGuid: options.merchantGuid,
+    accessToken,
+    headers,
+    timeoutMs: ms(options.timeoutMs, 'timeoutMs', 10_000),
+    retries,
+    minDelayMs,
+    maxDelayMs,
+    fetch: fetchImpl as FetchLike,
+    log: createSafeLogger(logger, { component: 'service-client' }, secrets),
+    store: options.store,
+    hubCacheTtlMs: ms(options.hubCacheTtlMs, 'hubCacheTtlMs', 3_600_000, true),
+    secrets,
+  };
+}
