@@ -6,7 +6,7 @@ export const MERCHANT_GUID = '3f2c9a1e-7b4d-4e8a-9c61-2d5f0b8e4a17';
 /** HS256 secret of the benchmark's JWT auth (at least 32 bytes). */
 export const JWT_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 export const ORDER_ID_PLACEHOLDER = '__ORDER_ID__';
-export const SERVER_KINDS = ['bare-node', 'bare-express', 'kit-express', 'kit-node'] as const;
+export const SERVER_KINDS = ['bare-node', 'bare-express', 'peer-node', 'peer-express', 'kit-express', 'kit-node'] as const;
 export type ServerKind = (typeof SERVER_KINDS)[number];
 export const CALLBACK_PATH = '/cb/SendOrderToMerchant';
 

@@ -95,10 +95,15 @@ export async function load(server: RunningServer, spec: LoadSpec): Promise<LoadR
 }
 
 /** One request with a fresh OrderId: the status and body, to check a server answers as expected. */
-export async function probe(server: RunningServer, spec: Pick<LoadSpec, 'template' | 'headers'>): Promise<{ status: number; body: unknown }> {
+export async function probe(server: RunningServer, spec: Pick<LoadSpec, 'template' | 'headers'>): Promise<{ status: number; body: unknown; headerBytes: number; bodyBytes: number }> {
   const body = spec.template.replace(ORDER_ID_PLACEHOLDER, nextOrderId());
   const res = await fetch(`http://127.0.0.1:${server.port}${CALLBACK_PATH}`, {
     method: 'POST', headers: { 'content-type': 'application/json', ...spec.headers }, body,
   });
-  return { status: res.status, body: await res.json().catch(() => null) };
+  const text = await res.text();
+  let headerBytes = 0;
+  res.headers.forEach((value, name) => { headerBytes += name.length + value.length + 4; });
+  let parsed: unknown = null;
+  try { parsed = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body: parsed, headerBytes, bodyBytes: Buffer.byteLength(text) };
 }

@@ -33,7 +33,8 @@ const config = {
   only: (process.env.BENCH_ONLY ?? SERVER_KINDS.join(',')).split(',').map((s) => s.trim()) as ServerKind[],
   cpuProf: process.env.BENCH_CPU_PROF === '1',
 };
-const TARGETS = { expressRatio: 0.9, nodeRatio: 0.7, microMedianUs: 100, soakGrowthMb: 50 };
+/** Issue 14's targets: kit-node CPU per request; the Express binding's extra cost over the node one; kit-express vs the peer. */
+const TARGETS = { nodeCpuUs: 350, expressOverPeer: 1.0, microMedianUs: 100, soakGrowthMb: 50 };
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const MB = 1024 * 1024;
 
@@ -63,12 +64,14 @@ async function main() {
   for (const kind of kinds) servers.push(await startServer(kind, profArgs));
   const features = servers.find((s) => s.features)?.features ?? kitOptions().features;
   const checks: Record<string, unknown> = {};
+  const replyBytes: Record<string, { headers: number; body: number }> = {};
   for (const s of servers) {
     const ok = await probe(s, { template, headers });
     if (ok.status !== 200 || (ok.body as { Success?: boolean })?.Success !== true) {
       throw new Error(`${s.kind} answered the benchmark order with ${ok.status} ${JSON.stringify(ok.body)}`);
     }
-    if (s.features?.jwt) {
+    replyBytes[s.kind] = { headers: ok.headerBytes, body: ok.bodyBytes };
+    if (s.features?.jwt || s.kind.startsWith('peer-')) {
       const denied = await probe(s, { template, headers: {} });
       checks[`${s.kind} without a JWT`] = denied.status;
       if (denied.status !== 401) throw new Error(`${s.kind} accepted a request without a JWT (${denied.status})`);
@@ -110,10 +113,17 @@ async function main() {
   })) as Record<string, { reqPerSec: number; reqPerSecMin: number; reqPerSecMax: number; p50Ms: number; p99Ms: number; cpuUsPerReq: number; serverCores: number; generatorCores: number; non2xx: number; errors: number }>;
   const ratio = (a: string, b: string) => (summary[a] && summary[b] ? summary[a].reqPerSec / summary[b].reqPerSec : null);
   const cpuRatio = (kit: string, bare: string) => (summary[kit] && summary[bare] ? summary[bare].cpuUsPerReq / summary[kit].cpuUsPerReq : null);
+  const cpu = (k: string) => summary[k]?.cpuUsPerReq ?? null;
+  const diff = (a: string, b: string) => (cpu(a) !== null && cpu(b) !== null ? cpu(a)! - cpu(b)! : null);
   const ratios = {
     expressKitOverBare: ratio('kit-express', 'bare-express'), nodeKitOverBare: ratio('kit-node', 'bare-node'),
-    /** bare CPU per request / kit CPU per request: the throughput ratio if the server had the machine to itself. */
+    expressKitOverPeer: ratio('kit-express', 'peer-express'), nodeKitOverPeer: ratio('kit-node', 'peer-node'),
+    /** other CPU per request / kit CPU per request: the throughput ratio if the server had the machine to itself. */
     expressCpuBareOverKit: cpuRatio('kit-express', 'bare-express'), nodeCpuBareOverKit: cpuRatio('kit-node', 'bare-node'),
+    expressCpuPeerOverKit: cpuRatio('kit-express', 'peer-express'), nodeCpuPeerOverKit: cpuRatio('kit-node', 'peer-node'),
+    /** Server CPU µs per request that Express adds over node:http: to the kit, to the bare servers, to the peers. */
+    expressOverNodeKitUs: diff('kit-express', 'kit-node'), expressOverNodeBareUs: diff('bare-express', 'bare-node'),
+    expressOverNodePeerUs: diff('peer-express', 'peer-node'),
   };
 
   let soak: SoakResult | null = null;
@@ -124,8 +134,10 @@ async function main() {
 
   const verdict = (ok: boolean | null) => (ok === null ? 'n/a' : ok ? 'met' : 'MISSED');
   const targets = {
-    expressRatio: verdict(ratios.expressKitOverBare === null ? null : ratios.expressKitOverBare >= TARGETS.expressRatio),
-    nodeRatio: verdict(ratios.nodeKitOverBare === null ? null : ratios.nodeKitOverBare >= TARGETS.nodeRatio),
+    nodeCpu: verdict(cpu('kit-node') === null ? null : cpu('kit-node')! <= TARGETS.nodeCpuUs),
+    expressBindingCost: verdict(ratios.expressOverNodeKitUs === null || ratios.expressOverNodeBareUs === null ? null
+      : ratios.expressOverNodeKitUs <= ratios.expressOverNodeBareUs),
+    expressOverPeer: verdict(ratios.expressKitOverPeer === null ? null : ratios.expressKitOverPeer >= TARGETS.expressOverPeer),
     microMedian: verdict(micro.medianUs <= TARGETS.microMedianUs),
     soakGrowth: verdict(soak ? soak.rssGrowthMb <= TARGETS.soakGrowthMb : null),
   };
@@ -133,18 +145,24 @@ async function main() {
   const lines = [
     '',
     `Throughput, SendOrderToMerchant (${config.lines} lines, ${fmt(Buffer.byteLength(template))} B), ${config.connections} connections, ${config.rounds} x ${config.durationSec}s rounds (medians)`,
-    `${'server'.padEnd(14)}${'req/s'.padStart(9)}${'(min..max)'.padStart(18)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}${'server/gen cores'.padStart(18)}${'non-2xx'.padStart(9)}`,
+    `${'server'.padEnd(14)}${'req/s'.padStart(9)}${'(min..max)'.padStart(18)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'CPU µs/req'.padStart(12)}${'server/gen cores'.padStart(18)}${'non-2xx'.padStart(9)}${'reply hdr+body B'.padStart(18)}`,
     ...kinds.map((k) => {
       const s = summary[k];
-      return `${k.padEnd(14)}${fmt(s.reqPerSec).padStart(9)}${`(${fmt(s.reqPerSecMin)}..${fmt(s.reqPerSecMax)})`.padStart(18)}${fmt(s.p50Ms, 1).padStart(9)}${fmt(s.p99Ms, 1).padStart(9)}${fmt(s.cpuUsPerReq).padStart(12)}${`${fmt(s.serverCores, 2)} / ${fmt(s.generatorCores, 2)}`.padStart(18)}${fmt(s.non2xx + s.errors).padStart(9)}`;
+      const b = replyBytes[k];
+      return `${k.padEnd(14)}${fmt(s.reqPerSec).padStart(9)}${`(${fmt(s.reqPerSecMin)}..${fmt(s.reqPerSecMax)})`.padStart(18)}${fmt(s.p50Ms, 1).padStart(9)}${fmt(s.p99Ms, 1).padStart(9)}${fmt(s.cpuUsPerReq).padStart(12)}${`${fmt(s.serverCores, 2)} / ${fmt(s.generatorCores, 2)}`.padStart(18)}${fmt(s.non2xx + s.errors).padStart(9)}${(b ? `${b.headers}+${b.body}` : '').padStart(18)}`;
     }),
     '',
-    `kit/bare, Express binding:   ${pct(ratios.expressKitOverBare)} of req/s (target >= 90 %: ${targets.expressRatio}); by server CPU per request ${pct(ratios.expressCpuBareOverKit)}`,
-    `kit/bare, node:http binding: ${pct(ratios.nodeKitOverBare)} of req/s (target >= 70 %: ${targets.nodeRatio}); by server CPU per request ${pct(ratios.nodeCpuBareOverKit)}`,
+    `kit-node server CPU per request: ${cpu('kit-node') === null ? 'n/a' : fmt(cpu('kit-node')!)} µs (target <= ${TARGETS.nodeCpuUs}: ${targets.nodeCpu})`,
+    `Express over node:http, server CPU µs per request: kit +${fmt(ratios.expressOverNodeKitUs ?? NaN)}, bare +${fmt(ratios.expressOverNodeBareUs ?? NaN)}, peer +${fmt(ratios.expressOverNodePeerUs ?? NaN)} (target kit <= bare: ${targets.expressBindingCost})`,
+    `kit/peer, Express binding:   ${pct(ratios.expressKitOverPeer)} of req/s (target >= 100 %: ${targets.expressOverPeer}); by server CPU per request ${pct(ratios.expressCpuPeerOverKit)}`,
+    `kit/peer, node:http binding: ${pct(ratios.nodeKitOverPeer)} of req/s; by server CPU per request ${pct(ratios.nodeCpuPeerOverKit)}`,
+    `kit/bare, Express binding:   ${pct(ratios.expressKitOverBare)} of req/s; by server CPU per request ${pct(ratios.expressCpuBareOverKit)}`,
+    `kit/bare, node:http binding: ${pct(ratios.nodeKitOverBare)} of req/s; by server CPU per request ${pct(ratios.nodeCpuBareOverKit)}`,
     `validate + decode, 200 lines: median ${fmt(micro.medianUs, 1)} µs, p99 ${fmt(micro.p99Us, 1)} µs over ${fmt(micro.iterations)} (target median <= 100 µs: ${targets.microMedian})`,
     '',
-    `Where the kit's time goes (in-process, no HTTP; median µs on the ${config.lines}-line order):`,
-    ...Object.entries(stages).map(([k, v]) => `  ${k.padEnd(48)}${(v === null ? 'n/a' : fmt(v, 1)).padStart(9)}`),
+    `Where the kit's time goes (in-process, no HTTP, a fresh object every iteration; µs on the ${config.lines}-line order):`,
+    `  ${'stage'.padEnd(52)}${'median'.padStart(9)}${'mean'.padStart(9)}`,
+    ...Object.entries(stages).map(([k, v]) => `  ${k.padEnd(52)}${(v === null ? 'n/a' : fmt(v.median, 1)).padStart(9)}${(v === null ? 'n/a' : fmt(v.mean, 1)).padStart(9)}`),
     '',
     soak
       ? `soak ${fmt(soak.requests)} requests (${soak.binding}): RSS ${fmt(soak.rssAfterFirstMb, 1)} MB after ${fmt(soak.firstN)}, ${fmt(soak.rssEndMb, 1)} MB at the end, growth ${fmt(soak.rssGrowthMb, 1)} MB (target <= 50 MB: ${targets.soakGrowth}); heap used after GC ${fmt(soak.heapUsedAfterFirstMb, 1)} -> ${fmt(soak.heapUsedEndMb, 1)} MB\n` +
@@ -158,7 +176,7 @@ async function main() {
 
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(`${RESULTS_DIR}latest.json`, `${JSON.stringify({
-    date: new Date().toISOString(), machine, config, features, checks, throughput: summary, ratios, micro, stagesUs: stages, soak, targets,
+    date: new Date().toISOString(), machine, config, features, checks, replyBytes, throughput: summary, ratios, micro, stagesUs: stages, soak, targets,
     targetValues: TARGETS, durationSec: (Date.now() - started) / 1000,
   }, null, 2)}\n`);
 }

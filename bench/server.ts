@@ -8,14 +8,17 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createCallbackRouter } from '../lib/express/index.js';
 import { createCallbackHandler } from '../lib/node/index.js';
+import { computeHelmetHeaders } from '../lib/callbacks/helmet-headers.js';
 import { CALLBACK_PATH, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { kitOptions, type KitFeatures } from './kit-options.js';
+import { peerExpress, peerNode } from './peer.js';
 
-
-const FIXED_REPLY = { Success: true, InternalOrderId: 'INT-1', OrderId: 'GE1001CH', StatusCode: 'received' };
+/** The kit's reply headers (helmet's defaults, JSON, no-store), so bare servers send as many bytes. */
+const KIT_HEADERS = { ...computeHelmetHeaders({}), 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+/** The kit's reply to the benchmark order, same size (the OrderId is echoed). */
+const replyFor = (order: { OrderId?: unknown }) => ({ Success: true, InternalOrderId: `INT-${order.OrderId}`, OrderId: String(order.OrderId), StatusCode: 'received' });
 
 function bareNode(): http.Server {
-  const reply = JSON.stringify(FIXED_REPLY);
   return http.createServer((req, res) => {
     if (req.method !== 'POST' || req.url !== CALLBACK_PATH) {
       res.writeHead(404).end();
@@ -24,13 +27,15 @@ function bareNode(): http.Server {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      let order: { OrderId?: unknown };
       try {
-        JSON.parse(Buffer.concat(chunks).toString());
+        order = JSON.parse(Buffer.concat(chunks).toString());
       } catch {
         res.writeHead(400).end();
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(reply) });
+      const reply = JSON.stringify(replyFor(order));
+      res.writeHead(200, { ...KIT_HEADERS, 'content-length': Buffer.byteLength(reply) });
       res.end(reply);
     });
   });
@@ -38,14 +43,18 @@ function bareNode(): http.Server {
 
 function bareExpress(): http.Server {
   const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
   app.use(express.json({ limit: '1mb' }));
-  app.post(CALLBACK_PATH, (_req, res) => { res.json(FIXED_REPLY); });
+  app.post(CALLBACK_PATH, (req, res) => { res.set(KIT_HEADERS).json(replyFor(req.body)); });
   return http.createServer(app);
 }
 
 function build(kind: ServerKind): { server: http.Server; features?: KitFeatures } {
   if (kind === 'bare-node') return { server: bareNode() };
   if (kind === 'bare-express') return { server: bareExpress() };
+  if (kind === 'peer-node') return { server: peerNode() };
+  if (kind === 'peer-express') return { server: peerExpress() };
   const { options, features } = kitOptions();
   if (kind === 'kit-node') return { server: http.createServer(createCallbackHandler({ ...options, basePath: '/cb' })), features };
   const app = express();
