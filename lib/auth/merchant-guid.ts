@@ -2,13 +2,13 @@
  * The always-on MerchantGUID check of POST callbacks: constant time, GUID hex case-insensitive,
  * a null or non-string value never matches.
  */
-import { safeEqualAny } from '../shared/compare.js';
+import { createSafeMatcher } from '../shared/compare.js';
 
 /** A matcher for the configured GUIDs (normalised once, at construction). */
 export function createMerchantGuidMatcher(configured: readonly string[]): (candidate: unknown) => boolean {
-  const normalised = configured.map((g) => g.trim().toLowerCase());
+  const matches = createSafeMatcher(configured.map((g) => g.trim().toLowerCase()));
   return (candidate) => {
     if (typeof candidate !== 'string' || candidate.length === 0) return false;
-    return safeEqualAny(candidate.trim().toLowerCase(), normalised);
+    return matches(candidate.trim().toLowerCase());
   };
 }

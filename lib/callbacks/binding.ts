@@ -1,9 +1,25 @@
 /** Helpers shared by the bindings: building the core request and reading the body once. */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackKit, CallbackRoute } from './kit.js';
 import { payloadTooLarge, readBody } from './read-body.js';
 import { PipelineFailure, wireErrorBody } from '../shared/errors.js';
 import type { CallbackRequest, CallbackResponse, QueryMap } from './types.js';
+
+/** Lookup key of a method and path as Express matches routes by default (any case, one trailing slash). */
+export function routeKey(method: string, path: string): string {
+  const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${method} ${p.toLowerCase()}`;
+}
+
+/** The routes of a kit by routeKey (paths prefixed with `basePath`); the first route of a key wins. */
+export function routeTable(routes: readonly CallbackRoute[], basePath = ''): Map<string, CallbackRoute> {
+  const table = new Map<string, CallbackRoute>();
+  for (const route of routes) {
+    const key = routeKey(route.method, basePath + route.path);
+    if (!table.has(key)) table.set(key, route);
+  }
+  return table;
+}
 
 export function queryFromUrl(url: string | undefined): QueryMap {
   const query: Record<string, string | string[]> = {};
@@ -54,3 +70,16 @@ export const BINDING_FAILURE: CallbackResponse = {
   headers: { ...JSON_NO_STORE },
   body: wireErrorBody('INTERNAL_ERROR'),
 };
+
+/**
+ * Writes a reply in one `writeHead` (status, headers and content-length together; no chunked
+ * encoding, no per-header calls) and one `end`. Nothing when the client is already gone.
+ */
+export function writeReply(res: ServerResponse, reply: CallbackResponse): void {
+  if (res.writableEnded || res.destroyed) return;
+  const body = JSON.stringify(reply.body);
+  // Express sets X-Powered-By before any route runs; the kit's replies never advertise the framework.
+  if (res.hasHeader('x-powered-by')) res.removeHeader('x-powered-by');
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}

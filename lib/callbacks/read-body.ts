@@ -37,7 +37,8 @@ export function readBody(stream: Readable, limit: number, declaredLength?: strin
       if (size > limit) return finish(payloadTooLarge(limit));
       chunks.push(buf);
     };
-    const onEnd = () => finish(null, Buffer.concat(chunks, size));
+    // A body that came in one chunk (most do) is used as it is, not copied.
+    const onEnd = () => finish(null, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     const onError = (err: Error) => finish(new PipelineFailure('INVALID_REQUEST', `body stream error: ${err.message}`));
     const onAborted = () => finish(new PipelineFailure('INVALID_REQUEST', 'client aborted the request'));
     stream.on('data', onData);

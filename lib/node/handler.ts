@@ -6,7 +6,7 @@
  * connect-style middleware. No failure, of the kit, the adapter or the client, escapes the handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BINDING_FAILURE, JSON_NO_STORE, toCallbackRequest } from '../callbacks/binding.js';
+import { BINDING_FAILURE, JSON_NO_STORE, routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
 import { createCallbackKit, type CallbackRoute } from '../callbacks/kit.js';
 import type { CallbackKitOptions } from '../callbacks/options.js';
 import type { CallbackResponse } from '../callbacks/types.js';
@@ -34,13 +34,8 @@ const NOT_FOUND: CallbackResponse = {
   body: wireErrorBody('NOT_FOUND'),
 };
 
-function send(res: ServerResponse, reply: CallbackResponse): void {
-  // The client may be gone (aborted); there is nobody to answer.
-  if (res.writableEnded || res.destroyed) return;
-  const body = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
+// The client may be gone (aborted): then there is nobody to answer, and writeReply writes nothing.
+const send = writeReply;
 
 /** Answers a failure of the binding itself with a generic 500, or drops the connection if headers went out. */
 function fail(res: ServerResponse): void {
@@ -52,12 +47,6 @@ function fail(res: ServerResponse): void {
   }
 }
 
-/** Lookup key of a method and path as Express matches them by default. */
-function routeKey(method: string, path: string): string {
-  const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return `${method} ${p.toLowerCase()}`;
-}
-
 export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
   const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
   const { basePath = '', trustProxy, ...rest } = isObject ? options : ({} as CallbackHandlerOptions);
@@ -66,11 +55,7 @@ export function createCallbackHandler(options: CallbackHandlerOptions): Callback
   }
   const proxy = compileTrustProxy(trustProxy);
   const kit = createCallbackKit((isObject ? rest : options) as CallbackKitOptions);
-  const table = new Map<string, CallbackRoute>();
-  for (const route of kit.routes) {
-    const key = routeKey(route.method, basePath + route.path);
-    if (!table.has(key)) table.set(key, route);
-  }
+  const table = routeTable(kit.routes, basePath);
 
   async function serve(route: CallbackRoute, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const remoteAddress = proxy.clientAddress(req.socket?.remoteAddress, req.headers['x-forwarded-for']);

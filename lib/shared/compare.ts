@@ -2,13 +2,28 @@
  * Constant-time string comparison. Both sides are hashed first, so neither the content nor the
  * length of the secret leaks through timing.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import crypto from 'node:crypto';
 
-const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
 
 export function safeEqual(candidate: unknown, secret: string): boolean {
   if (typeof candidate !== 'string') return false;
-  return timingSafeEqual(digest(candidate), digest(secret));
+  return crypto.timingSafeEqual(digest(candidate), digest(secret));
+}
+
+/**
+ * A constant-time matcher for fixed `secrets` (hashed once, here): each call hashes the candidate
+ * once and compares it with every secret's digest, all of them whatever matched.
+ */
+export function createSafeMatcher(secrets: readonly string[]): (candidate: unknown) => boolean {
+  const digests = secrets.map(digest);
+  return (candidate) => {
+    if (typeof candidate !== 'string') return false;
+    const d = digest(candidate);
+    let ok = false;
+    for (const s of digests) ok = crypto.timingSafeEqual(d, s) || ok;
+    return ok;
+  };
 }
 
 /** True when `candidate` equals any of `secrets` (current and previous, for rotation); checks them all. */

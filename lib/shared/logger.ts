@@ -51,10 +51,13 @@ export function redact(value: unknown, secrets: readonly string[] = [], depth = 
   return out;
 }
 
+const drop = (): void => {};
+/** The safe logger over `silentLogger`: drops every line, and its children are itself (no per-call objects). */
+const SILENT_SAFE: SafeLogger = Object.freeze({ debug: drop, info: drop, warn: drop, error: drop, child: () => SILENT_SAFE });
+
 export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly string[] = []): SafeLogger {
+  if (base === silentLogger) return SILENT_SAFE;
   const emit = (level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg?: string): void => {
-    // The default silent logger drops everything: skip the redaction copy (it ran on every callback).
-    if (base === silentLogger) return;
     const fn = base[level];
     if (typeof fn !== 'function') return;
     try {

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import request from 'supertest';
 import { TEST_MERCHANT_GUID, buildCartInfoPayload, buildCartInfoQuery, buildOrder } from 'crossborder-merchant-kit/testing';
 import { BINDINGS } from '../helpers/bindings.js';
@@ -38,5 +39,23 @@ describe.each(BINDINGS)('%s: MerchantGUID (always on)', (_name, mount) => {
     expect((await request(app).get(url)).status).toBe(200);
     expect((await request(app).get('/cb/GetCheckoutCartInfo?countryCode=CH')).status).toBe(400);
     expect(s.adapter.calls).toHaveLength(2);
+  });
+});
+
+describe('MerchantGUID is compared in constant time', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test('every configured GUID goes through crypto.timingSafeEqual, once each, and its "false" refuses the right GUID', async () => {
+    const { default: crypto } = await import('node:crypto');
+    const { createMerchantGuidMatcher } = await import('../../lib/auth/merchant-guid.js');
+    const other = '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6c';
+    const matches = createMerchantGuidMatcher([other, TEST_MERCHANT_GUID.toUpperCase()]);
+    const spy = jest.spyOn(crypto, 'timingSafeEqual');
+    expect(matches(` ${TEST_MERCHANT_GUID} `)).toBe(true);
+    expect(spy).toHaveBeenCalledTimes(2); // the second GUID matched, the first was still compared
+    expect(matches('not-the-guid')).toBe(false);
+    expect(matches(other.replace('5b', '5c'))).toBe(false);
+    spy.mockReturnValue(false);
+    expect(matches(TEST_MERCHANT_GUID)).toBe(false);
   });
 });
