@@ -146,6 +146,15 @@ class Run {
         if (Array.isArray(order.AdditionalRequiredDocuments) && order.AdditionalRequiredDocuments.length > 0) o.holdAnnounced = true;
         if (typeof ri.PaymentAmount === 'string') o.paid = { amount: ri.PaymentAmount, currency: String(ri.PaymentCurrencyCode ?? '') };
       }, { detail: label, exchangeId: e.id });
+      // The timeline says it in its own entries: paid (amount currency) and the fulfilment hold the documents put on.
+      if (typeof ri.PaymentAmount === 'string') {
+        this.env.orders.update(orderId, 'paid', () => undefined, { detail: `${ri.PaymentAmount} ${String(ri.PaymentCurrencyCode ?? '')}`.trim(), exchangeId: e.id });
+      }
+      const documents = Array.isArray(order.AdditionalRequiredDocuments) ? (order.AdditionalRequiredDocuments as Json[]) : [];
+      if (event === 'created' && documents.length > 0) {
+        const types = documents.map((d) => String(d.DocumentTypeName ?? d.DocumentTypeCode ?? 'document')).join(', ');
+        this.env.orders.update(orderId, 'hold-announced', () => undefined, { detail: `documents announced: ${types}`, exchangeId: e.id });
+      }
     }
     return e;
   }
@@ -232,7 +241,8 @@ const SCENARIOS: Record<Exclude<ScenarioName, 'full'>, ScenarioFn> = {
     const e = await run.send('payment', { kind: 'performOrderPayment', label: 'PerformOrderPayment', orderId, body: { order: { ...mixed, PaymentDetails: paymentDetails() } } });
     if (accepted(e) && typeof e.responseInfo?.PaymentAmount === 'string') {
       const ri = e.responseInfo;
-      run.env.orders.update(orderId, 'paid', (o) => { o.paid = { amount: ri.PaymentAmount as string, currency: String(ri.PaymentCurrencyCode ?? '') }; }, { exchangeId: e.id });
+      run.env.orders.update(orderId, 'paid', (o) => { o.paid = { amount: ri.PaymentAmount as string, currency: String(ri.PaymentCurrencyCode ?? '') }; },
+        { detail: `${ri.PaymentAmount as string} ${String(ri.PaymentCurrencyCode ?? '')}`.trim(), exchangeId: e.id });
     }
     run.step('payment', 'PerformOrderPayment', [e], expectPayment(e));
   },

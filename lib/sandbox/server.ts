@@ -69,6 +69,18 @@ export interface ResolvedSandboxOptions {
   callbackHeaders: Record<string, string>;
 }
 
+/** What `Sandbox.configure` may change at run time (the web console's configuration panel). */
+export interface SandboxConfigChange {
+  /** New base URL of the merchant's callbacks. */
+  merchantUrl?: string;
+  /** New MerchantGUID sent in callbacks. */
+  merchantGuid?: string;
+  /** Callback paths merged onto the current ones. */
+  paths?: Partial<Record<keyof CallbackPaths, string>>;
+  /** New cart token ('' forgets it). */
+  cartToken?: string;
+}
+
 /** Another request handler on the sandbox's server (resolve true when it answered). */
 export type SandboxRoute = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
@@ -83,6 +95,8 @@ export interface Sandbox {
   listen(): Promise<string>;
   /** Adds a handler tried before the service API (e.g. the web console at `/`). */
   use(route: SandboxRoute): void;
+  /** Changes the merchant URL, GUID, paths or cart token at run time, checked like the options (throws the same errors); returns the new options. */
+  configure(change: SandboxConfigChange): ResolvedSandboxOptions;
   /** Runs a scenario against the merchant (needs merchantUrl). */
   runScenario(name: string): Promise<ScenarioResult>;
   /** Stops listening, cancels pending document deliveries and waits for those under way. */
@@ -197,6 +211,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       });
     },
     use(route) { routes.push(route); },
+    configure(change) {
+      if (typeof change !== 'object' || change === null || Array.isArray(change)) return invalid('sandbox.configure needs an object');
+      checkKeys('configure: ', change as Record<string, unknown>, ['merchantUrl', 'merchantGuid', 'paths', 'cartToken']);
+      const next = resolveSandboxOptions({
+        merchantUrl: change.merchantUrl ?? resolved.merchantUrl, merchantGuid: change.merchantGuid ?? resolved.merchantGuid,
+        paths: { ...resolved.paths, ...(change.paths ?? {}) },
+        ...(change.cartToken === '' ? {} : { cartToken: change.cartToken ?? resolved.cartToken }),
+      });
+      resolved.merchantUrl = next.merchantUrl;
+      resolved.merchantGuid = next.merchantGuid;
+      resolved.paths = next.paths;
+      resolved.cartToken = next.cartToken;
+      return resolved;
+    },
     runScenario(name) {
       return track(runScenario({ log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}) }, name));
     },
