@@ -1,12 +1,17 @@
 /**
- * HTTP Basic strategy with express-basic-auth semantics: a `users` map (every entry compared, in
- * constant time, with no short-circuit) or your own `authorizer`; a 401 carries the
- * `WWW-Authenticate: Basic realm="..."` challenge. The header is parsed here (the core is framework-free).
+ * HTTP Basic strategy on express-basic-auth's terms: its `users` map and `authorizer`, its
+ * constant-time `safeCompare` (every entry compared, no short-circuit), and its challenge,
+ * `WWW-Authenticate: Basic realm="..."` (always sent, with RFC 7617's charset). The header is parsed
+ * here, as `basic-auth` parses it: express-basic-auth's middleware needs an Express response, the
+ * kit's pipeline is framework-free.
  */
-import { safeEqual, safeEqualAny } from '../shared/compare.js';
+import basicAuth from 'express-basic-auth';
 import { checkObject, fail, invalid, isPlainObject, secretList } from '../shared/options.js';
 import { single } from './config.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
+
+/** express-basic-auth's constant-time compare: the time depends on the length of the input only. */
+const { safeCompare } = basicAuth;
 
 export interface BasicAuthOptions {
   /** `{ user: password }`; a password may be [current, previous] while rotating. */
@@ -67,9 +72,10 @@ export function createBasicStrategy(options: BasicAuthOptions, where = 'auth.bas
       if (!authorizer) {
         let ok = false;
         for (const [name, passwords] of users) {
-          // Both compared for every entry: no early exit that timing could reveal.
-          const userOk = safeEqual(user, name);
-          const passwordOk = safeEqualAny(password, passwords);
+          // Name and every password compared for every entry: no early exit that timing could reveal.
+          const userOk = safeCompare(user, name);
+          let passwordOk = false;
+          for (const candidate of passwords) passwordOk = safeCompare(password, candidate) || passwordOk;
           ok = (userOk && passwordOk) || ok;
         }
         return ok ? { ok: true, data: { user } } : refuse('user or password does not match');
