@@ -1,11 +1,12 @@
 /**
  * `npm run demo`: plays the service against the running example (`npm start`), one realistic
  * request per callback, and prints a transcript: request → status and ResponseInfo.
- * BASE_URL (default http://localhost:3000) and MERCHANT_GUID (default the demo GUID) select the target.
+ * BASE_URL (default http://localhost:$PORT, PORT as for `npm start`, default 3000) and MERCHANT_GUID
+ * (default the demo GUID) select the target.
  */
 import { BASE_PATH, DEMO_MERCHANT_GUID } from './app.js';
 
-const baseUrl = (process.env.BASE_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+const baseUrl = (process.env.BASE_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, '');
 const guid = process.env.MERCHANT_GUID || DEMO_MERCHANT_GUID;
 const run = Date.now().toString(36).toUpperCase();
 

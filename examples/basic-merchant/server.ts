@@ -2,6 +2,7 @@
  * Runs the example: `npm start` (PORT, default 3000; MERCHANT_GUID, default the demo GUID;
  * LOG_LEVEL, default info). Then `npm run demo` in another terminal.
  */
+import http from 'node:http';
 import pino from 'pino';
 import { createExampleApp, DEMO_MERCHANT_GUID, mountedUrls } from './app.js';
 
@@ -10,7 +11,10 @@ const merchantGuid = process.env.MERCHANT_GUID || DEMO_MERCHANT_GUID;
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const { app } = createExampleApp({ merchantGuid, logger });
 
-const server = app.listen(port, () => {
+// A plain http.Server: its listen callback runs only once listening (Express 5's app.listen also
+// calls it with the error when the port is taken, which printed the banner for a server that never ran).
+const server = http.createServer(app);
+server.listen(port, () => {
   const origin = `http://localhost:${port}`;
   process.stdout.write([
     `basic-merchant example listening on ${origin}`,

@@ -3,6 +3,7 @@
  * say, so the example stays working.
  */
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
@@ -144,5 +145,53 @@ test('npm run demo (demo.ts) runs against the example and every callback answers
     expect(shop.orders.size).toBe(2);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const serverScript = fileURLToPath(new URL('../../examples/basic-merchant/server.ts', import.meta.url));
+const demoScript = fileURLToPath(new URL('../../examples/basic-merchant/demo.ts', import.meta.url));
+
+/** Runs an example script with tsx; resolves when `until` appears in its stdout, or when it exits. */
+function runScript(script: string, env: Record<string, string>, until?: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'silent', BASE_URL: '', ...env } });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d) => { out.stdout += d; });
+  child.stderr.on('data', (d) => { out.stderr += d; });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const ready = until === undefined ? exited : new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => { if (out.stdout.includes(until)) resolve(); });
+    exited.then((code) => reject(new Error(`exited ${code} before "${until}": ${out.stdout}${out.stderr}`)));
+  });
+  return { child, out, exited, ready };
+}
+
+test('npm start on a port already taken says so and exits 1, without the "listening" banner', async () => {
+  const taken = http.createServer().listen(0);
+  await new Promise((resolve) => taken.once('listening', resolve));
+  try {
+    const run = runScript(serverScript, { PORT: String((taken.address() as AddressInfo).port) });
+    expect(await run.exited).toBe(1);
+    expect(run.out.stderr).toContain(`cannot listen on port ${(taken.address() as AddressInfo).port}`);
+    expect(run.out.stdout).not.toContain('listening');
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});
+
+test('npm start and npm run demo both honour PORT', async () => {
+  const probe = http.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const port = String((probe.address() as AddressInfo).port);
+  await new Promise((resolve) => probe.close(resolve));
+  const server = runScript(serverScript, { PORT: port }, 'Try it: npm run demo');
+  try {
+    await server.ready;
+    expect(server.out.stdout).toContain(`listening on http://localhost:${port}`);
+    const demo = runScript(demoScript, { PORT: port });
+    expect(await demo.exited).toBe(0);
+    expect(demo.out.stdout).toContain('All callbacks answered as expected.');
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
   }
 });
