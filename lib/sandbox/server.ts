@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { documentsDelivery, eadDocument } from '../conformance/payloads.js';
 import { resolvePaths, type CallbackPaths } from '../conformance/paths.js';
+import { runConformance, type ConformanceOptions, type ConformanceReport } from '../conformance/runner.js';
 import { checkKeys, invalid } from '../shared/options.js';
 import { accepted, sendCallback, type MerchantTarget } from './callbacks.js';
 import { ExchangeLog } from './exchange-log.js';
@@ -99,6 +100,8 @@ export interface Sandbox {
   configure(change: SandboxConfigChange): ResolvedSandboxOptions;
   /** Runs a scenario against the merchant (needs merchantUrl). */
   runScenario(name: string): Promise<ScenarioResult>;
+  /** Runs the conformance checker against the merchant (needs merchantUrl); its exchanges go to the log as scenario `check`. */
+  runCheck(options?: Partial<ConformanceOptions>): Promise<ConformanceReport>;
   /** Stops listening, cancels pending document deliveries and waits for those under way. */
   close(): Promise<void>;
 }
@@ -227,6 +230,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     runScenario(name) {
       return track(runScenario({ log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}) }, name));
+    },
+    runCheck(checkOptions = {}) {
+      const t = target();
+      const run = log.startRun('check');
+      return track(runConformance({
+        merchantUrl: t.merchantUrl, merchantGuid: t.merchantGuid, paths: t.paths, headers: t.headers, timeoutMs: resolved.callbackTimeoutMs,
+        ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...checkOptions,
+        onExchange: (call) => { log.record({ ...call, scenario: 'check' }); checkOptions.onExchange?.(call); },
+      }).then((report) => {
+        log.finishRun(run, report.ok, `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`);
+        return report;
+      }, (err: Error) => {
+        log.finishRun(run, false, err.message);
+        throw err;
+      }));
     },
     async close() {
       closed = true;

@@ -1,0 +1,35 @@
+/** `crossborder-merchant-kit check <url>`: the conformance checker. */
+import { writeFile } from 'node:fs/promises';
+import { CHECK_IDS } from '../conformance/checks.js';
+import { formatJunit, formatTable, toJson } from '../conformance/report.js';
+import { runConformance } from '../conformance/runner.js';
+import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, UsageError, urlFlag } from './args.js';
+import type { CliIo } from './io.js';
+
+export const CHECK_USAGE = `Usage: crossborder-merchant-kit check <merchant callback base URL> --guid <MerchantGUID>
+       [--cart-token <token>] [--paths name=/path,...] [--header 'Name: value'] [--timeout-ms 10000]
+       [--only id,id] [--json] [--junit <file>] [--strict]
+
+Runs a fixed list of checks against the merchant's callbacks and exits 0 only when none fails
+(--strict: and none is skipped). Check ids:
+  ${CHECK_IDS.join('\n  ')}
+`;
+
+export async function check(argv: string[], io: CliIo): Promise<number> {
+  const { 'merchant-url': _notHere, ...flags } = MERCHANT_FLAGS;
+  const { values, positionals } = parse(argv, { ...flags, json: { type: 'boolean' }, junit: { type: 'string' }, only: { type: 'string', multiple: true }, strict: { type: 'boolean' } }, true);
+  if (values.help) { io.stdout(CHECK_USAGE); return 0; }
+  if (positionals.length !== 1) throw new UsageError('check needs exactly one merchant callback base URL, e.g. check http://127.0.0.1:3000/crossborder --guid <GUID>');
+  if (!values.guid) throw new UsageError('check needs --guid (the MerchantGUID the merchant expects)');
+  const only = ((values.only as string[] | undefined) ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const unknown = only.filter((id) => !CHECK_IDS.includes(id));
+  if (unknown.length) throw new UsageError(`--only: unknown check id(s) ${unknown.join(', ')} (known: ${CHECK_IDS.join(', ')})`);
+  const report = await runConformance({
+    merchantUrl: urlFlag(positionals[0], 'the merchant URL'), merchantGuid: String(values.guid), paths: pathsFlag(values.paths),
+    timeoutMs: intFlag(values['timeout-ms'], 'timeout-ms', 10_000, 1), headers: headerFlags(values.header),
+    ...(values['cart-token'] ? { cartToken: String(values['cart-token']) } : {}), ...(only.length ? { only } : {}),
+  });
+  if (values.junit) await writeFile(String(values.junit), formatJunit(report));
+  io.stdout(values.json ? `${JSON.stringify(toJson(report), null, 2)}\n` : formatTable(report));
+  return report.failed > 0 || (values.strict && report.skipped > 0) ? 1 : 0;
+}

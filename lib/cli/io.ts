@@ -1,0 +1,9 @@
+/** Where a command writes, and how it is told to stop (tests pass their own). */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Aborted on SIGINT/SIGTERM by the bin; a long-running command then closes and resolves. */
+  signal?: AbortSignal;
+  /** Called once the sandbox listens (tests read the URL from it). */
+  onListening?: (url: string) => void;
+}

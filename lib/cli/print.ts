@@ -1,0 +1,26 @@
+/** One line per exchange, for `trigger` and the running sandbox. */
+import type { Exchange } from '../sandbox/exchange-log.js';
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url, 'http://x');
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+const RI_KEYS = ['Success', 'InternalOrderId', 'OrderId', 'StatusCode', 'PaymentAmount', 'PaymentCurrencyCode', 'ErrorCode', 'Message'];
+
+export function describeExchange(e: Exchange): string {
+  const arrow = e.direction === 'to-merchant' ? '→' : '←';
+  const head = `${arrow} ${e.request.method} ${pathOf(e.request.url)}${e.label ? `   ${e.label}` : ''}`;
+  if (e.error) return `${head}\n  ✗ no reply: ${e.error} (${Math.round(e.durationMs)} ms)\n`;
+  const ri = e.responseInfo;
+  const info = ri ? RI_KEYS.filter((k) => ri[k] !== undefined && ri[k] !== null).map((k) => `${k} ${String(ri[k])}`).join(', ') : '';
+  const body = e.response?.body as Record<string, unknown> | undefined;
+  const extra = !ri && body && typeof body === 'object'
+    ? (Array.isArray(body.productsList) ? `${body.productsList.length} product(s)` : ['Code', 'Reason', 'Success'].filter((k) => body[k] !== undefined).map((k) => `${k} ${String(body[k])}`).join(', '))
+    : '';
+  return `${head}\n  ${e.response?.status} in ${Math.round(e.durationMs)} ms${info || extra ? `   ${info || extra}` : ''}\n`;
+}

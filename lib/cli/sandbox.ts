@@ -1,0 +1,64 @@
+/** `crossborder-merchant-kit sandbox`: the service's API on a port, callbacks driven at the merchant. */
+import { SEED_TOKENS, SEED_TRACKING_NUMBERS } from '../sandbox/seed.js';
+import { createSandbox } from '../sandbox/server.js';
+import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, urlFlag } from './args.js';
+import type { CliIo } from './io.js';
+import { describeExchange } from './print.js';
+
+export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 4010] [--host 127.0.0.1] [--merchant-url <callback base URL>]
+       [--guid <MerchantGUID>] [--paths name=/path,...] [--data <seed.json>] [--access-token <token>]
+       [--latency-ms 0] [--documents-delay-ms 500] [--cart-token <token>] [--header 'Name: value']
+       [--timeout-ms 10000] [--quiet]
+
+Serves the service's merchant → service API (GET /api/shipments/{trackingNumber},
+POST /additional-required-documents, /Order/UpdateOrderDispatchV2, /Order/UpdateOrderDispatch,
+/Browsing/ActiveHubDetails) and, with --merchant-url, delivers requested documents to the merchant.
+Run scenarios at the merchant with: crossborder-merchant-kit trigger <scenario> --merchant-url ...
+`;
+
+export async function sandboxCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, {
+    ...MERCHANT_FLAGS, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, 'access-token': { type: 'string' },
+    'latency-ms': { type: 'string' }, 'documents-delay-ms': { type: 'string' }, quiet: { type: 'boolean' },
+  }, false);
+  if (values.help) { io.stdout(SANDBOX_USAGE); return 0; }
+  const sandbox = createSandbox({
+    port: intFlag(values.port, 'port', 4010), host: values.host ? String(values.host) : '127.0.0.1',
+    ...(values['merchant-url'] !== undefined ? { merchantUrl: urlFlag(values['merchant-url'], '--merchant-url') } : {}),
+    ...(values.guid ? { merchantGuid: String(values.guid) } : {}), paths: pathsFlag(values.paths),
+    ...(values.data ? { dataFile: String(values.data) } : {}), ...(values['access-token'] ? { accessToken: String(values['access-token']) } : {}),
+    latencyMs: intFlag(values['latency-ms'], 'latency-ms', 0), documentsDelayMs: intFlag(values['documents-delay-ms'], 'documents-delay-ms', 500),
+    callbackTimeoutMs: intFlag(values['timeout-ms'], 'timeout-ms', 10_000, 1), callbackHeaders: headerFlags(values.header),
+    ...(values['cart-token'] ? { cartToken: String(values['cart-token']) } : {}),
+  });
+  let url: string;
+  try {
+    url = await sandbox.listen();
+  } catch (err) {
+    io.stderr(`sandbox: cannot listen on ${sandbox.options.host}:${sandbox.options.port}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  const o = sandbox.options;
+  const t = SEED_TRACKING_NUMBERS;
+  io.stdout([
+    `crossborder-merchant-kit sandbox listening on ${url}`,
+    `  MerchantGUID ${o.merchantGuid}; access token: ${o.accessToken ? 'the one given by --access-token' : 'any Bearer token'}`,
+    `  merchant callbacks: ${o.merchantUrl ?? 'none (no --merchant-url: the service API works, nothing is sent to a merchant)'}`,
+    `  try: curl -H 'Authorization: Bearer ${o.accessToken ? '<your token>' : 'any'}' ${url}/api/shipments/${t.ok}`,
+    `  seed: ${t.ok} (ok), ${t.otherMerchant} (A810), ${t.missingEori} (409), ${t.internalError} (500); token ${SEED_TOKENS.apiDisabled} → 403; docs/sandbox.md`,
+    '',
+  ].join('\n'));
+  io.onListening?.(url);
+  const stop = values.quiet ? () => undefined : sandbox.log.subscribe((event) => {
+    if (event.type === 'exchange') io.stdout(describeExchange(event.exchange));
+  });
+  await new Promise<void>((resolve) => {
+    if (!io.signal) return;
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  stop();
+  await sandbox.close();
+  io.stdout('sandbox stopped\n');
+  return 0;
+}

@@ -1,0 +1,47 @@
+/** `crossborder-merchant-kit trigger <scenario>`: one scenario against the merchant, no long-running sandbox. */
+import { createSandbox } from '../sandbox/server.js';
+import { SCENARIO_DESCRIPTIONS, SCENARIO_NAMES } from '../sandbox/scenarios.js';
+import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, UsageError, urlFlag } from './args.js';
+import type { CliIo } from './io.js';
+import { describeExchange } from './print.js';
+
+export const TRIGGER_USAGE = `Usage: crossborder-merchant-kit trigger <scenario> --merchant-url <callback base URL> [--guid <MerchantGUID>]
+       [--cart-token <token>] [--paths name=/path,...] [--header 'Name: value'] [--timeout-ms 10000] [--json]
+
+Scenarios:
+${SCENARIO_NAMES.map((n) => `  ${n.padEnd(19)}${SCENARIO_DESCRIPTIONS[n]}`).join('\n')}
+`;
+
+export async function trigger(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, { ...MERCHANT_FLAGS, json: { type: 'boolean' } }, true);
+  if (values.help) { io.stdout(TRIGGER_USAGE); return 0; }
+  const name = positionals[0];
+  if (!name) throw new UsageError('trigger needs a scenario name');
+  if (positionals.length > 1) throw new UsageError(`trigger takes one scenario (got ${positionals.join(' ')})`);
+  if (!(SCENARIO_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+  if (values['merchant-url'] === undefined) throw new UsageError('trigger needs --merchant-url (the base URL of the merchant\'s callbacks)');
+  const sandbox = createSandbox({
+    merchantUrl: urlFlag(values['merchant-url'], '--merchant-url'), paths: pathsFlag(values.paths),
+    callbackTimeoutMs: intFlag(values['timeout-ms'], 'timeout-ms', 10_000, 1), callbackHeaders: headerFlags(values.header),
+    ...(values.guid ? { merchantGuid: String(values.guid) } : {}), ...(values['cart-token'] ? { cartToken: String(values['cart-token']) } : {}),
+  });
+  const stop = values.json ? () => undefined : sandbox.log.subscribe((event) => {
+    if (event.type === 'exchange') io.stdout(describeExchange(event.exchange));
+  });
+  try {
+    if (!values.json) io.stdout(`Scenario ${name} against ${sandbox.options.merchantUrl} (MerchantGUID ${sandbox.options.merchantGuid})\n\n`);
+    const result = await sandbox.runScenario(name);
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ scenario: result.name, ok: result.ok, steps: result.steps, exchanges: sandbox.log.list() }, null, 2)}\n`);
+    } else {
+      io.stdout('\n');
+      for (const s of result.steps) io.stdout(`${s.status === 'pass' ? 'PASS' : s.status === 'skip' ? 'SKIP' : 'FAIL'}  ${s.scenario}: ${s.label} — ${s.detail}\n`);
+      const failed = result.steps.filter((s) => s.status === 'fail').length;
+      io.stdout(result.ok ? `\nScenario ${name}: all ${result.steps.length} step(s) as the service expects.\n` : `\nScenario ${name}: ${failed} step(s) not as the service expects.\n`);
+    }
+    return result.ok ? 0 : 1;
+  } finally {
+    stop();
+    await sandbox.close();
+  }
+}

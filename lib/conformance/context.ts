@@ -1,0 +1,117 @@
+/**
+ * What a check works with: the merchant's address and GUID, a sender that records every exchange
+ * (for the report, the no-store / no-leak / response-time checks and the sandbox's log), and
+ * order builders.
+ */
+import { joinUrl, responseInfoOf, sendHttp, type HttpExchange } from './http.js';
+import type { CallbackPathName, CallbackPaths } from './paths.js';
+import { DEFAULT_LINES, newServiceOrderId, serviceOrder, trackingNumberFor, type Json, type OrderLineInput } from './payloads.js';
+import { redactCardData } from './redact.js';
+
+/** One exchange of the checker, in the shape the sandbox's exchange log records (card data masked). */
+export interface RecordedCall {
+  at: string;
+  direction: 'to-merchant';
+  kind: CallbackPathName;
+  label: string;
+  orderId?: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  responseInfo?: Record<string, unknown>;
+  durationMs: number;
+  error?: string;
+}
+
+/** An exchange as the checks see it: the raw HTTP exchange plus what it was. */
+export interface CheckExchange extends HttpExchange {
+  check: string;
+  kind: CallbackPathName;
+  label: string;
+  responseInfo?: Record<string, unknown>;
+}
+
+export interface SendSpec {
+  kind: CallbackPathName;
+  label: string;
+  method?: 'GET' | 'POST';
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  orderId?: string;
+}
+
+export class CheckContext {
+  readonly exchanges: CheckExchange[] = [];
+  currentCheck = '';
+  private cartLines: OrderLineInput[] | undefined;
+
+  constructor(readonly options: {
+    merchantUrl: string; merchantGuid: string; paths: CallbackPaths; cartToken?: string; timeoutMs: number;
+    headers: Record<string, string>; onExchange?: (call: RecordedCall) => void;
+  }) {}
+
+  async send(spec: SendSpec): Promise<CheckExchange> {
+    const url = joinUrl(this.options.merchantUrl, this.options.paths[spec.kind], spec.query);
+    const at = new Date().toISOString();
+    const http = await sendHttp({ method: spec.method ?? 'POST', url, headers: { ...this.options.headers }, body: spec.body }, this.options.timeoutMs);
+    const responseInfo = responseInfoOf(http.body);
+    const exchange: CheckExchange = { ...http, check: this.currentCheck, kind: spec.kind, label: spec.label, ...(responseInfo ? { responseInfo } : {}) };
+    this.exchanges.push(exchange);
+    this.options.onExchange?.({
+      at, direction: 'to-merchant', kind: spec.kind, label: `${this.currentCheck}: ${spec.label}`, ...(spec.orderId ? { orderId: spec.orderId } : {}),
+      request: { method: http.request.method, url, headers: http.request.headers, ...(spec.body !== undefined ? { body: redactCardData(spec.body) } : {}) },
+      ...(http.status !== undefined ? { response: { status: http.status, headers: http.headers, body: redactCardData(http.body ?? (http.bodyText || undefined)) } } : {}),
+      ...(responseInfo ? { responseInfo: redactCardData(responseInfo) } : {}),
+      durationMs: http.durationMs, ...(http.error ? { error: http.error } : {}),
+    });
+    return exchange;
+  }
+
+  /** The products to order: the merchant's cart when a cart token was given (read once), else the default lines. */
+  async lines(): Promise<OrderLineInput[]> {
+    if (this.cartLines) return this.cartLines;
+    this.cartLines = [...DEFAULT_LINES];
+    const token = this.options.cartToken;
+    if (!token) return this.cartLines;
+    const e = await this.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'cart products for the orders', query: { merchantCartToken: token } });
+    const list = (e.body as { productsList?: unknown } | undefined)?.productsList;
+    if (e.status === 200 && Array.isArray(list) && list.length > 0) {
+      this.cartLines = (list as Json[]).filter((p) => typeof p.ProductCode === 'string').map((p, i) => ({
+        sku: p.ProductCode as string, quantity: Number(p.OrderedQuantity ?? 1) || 1, price: Number(p.SalePrice ?? 10) || 10,
+        cartItemId: typeof p.CartItemId === 'string' ? p.CartItemId : `sbx-ci-${i + 1}`,
+      }));
+    }
+    return this.cartLines;
+  }
+
+  /** A fresh order for this merchant (its own OrderId), built like the service's. */
+  async order(extra: Json = {}, primary?: Json): Promise<Json> {
+    const orderId = newServiceOrderId();
+    return serviceOrder({
+      merchantGuid: this.options.merchantGuid, orderId, lines: await this.lines(), trackingNumber: trackingNumberFor(orderId),
+      ...(this.options.cartToken ? { cartId: this.options.cartToken } : {}), ...(primary ? { primary } : {}), extra,
+    });
+  }
+}
+
+/** 2xx, and Success true when the reply is a ResponseInfo. */
+export function isAccepted(e: HttpExchange & { responseInfo?: Record<string, unknown> }): boolean {
+  if (e.status === undefined || e.status < 200 || e.status > 299) return false;
+  return e.responseInfo ? e.responseInfo.Success === true : true;
+}
+
+/** Refused: a 4xx, or a 2xx whose ResponseInfo has Success false. Never a 2xx with Success true, never a 5xx. */
+export function isRefused(e: HttpExchange & { responseInfo?: Record<string, unknown> }): boolean {
+  if (e.status === undefined) return false;
+  if (e.status >= 400 && e.status <= 499) return true;
+  return e.status >= 200 && e.status <= 299 && e.responseInfo?.Success === false;
+}
+
+/** A short account of a reply for a report's detail column (never the body itself). */
+export function describe(e: CheckExchange): string {
+  if (e.error) return `no reply (${e.error})`;
+  const ri = e.responseInfo;
+  const bits = [`HTTP ${e.status}`];
+  if (ri && 'Success' in ri) bits.push(`Success ${String(ri.Success)}`);
+  if (ri && typeof ri.ErrorCode === 'string') bits.push(`ErrorCode ${ri.ErrorCode}`);
+  return bits.join(', ');
+}
