@@ -6,7 +6,7 @@ import { TEST_CARD } from './payloads.js';
 
 const STACK_FRAME = /\bat\s+(?:[^\s()<>]+\s+)?\(?(?:file:\/\/)?(?:\/|[A-Za-z]:\\|&lt;|<)[^\s()]*:\d+:\d+\)?/;
 const ERROR_WITH_FRAMES = /\b[A-Z]\w*Error\b[^\n]*(?:\n|<br\s*\/?>)\s*(?:&nbsp;|\s)*at\s/;
-const FILE_PATH = /(?:^|[\s"'(=>:])((?:\/[\w.@+-]+){2,}\.(?:[cm]?[jt]sx?|json|node)|[A-Za-z]:\\(?:[\w.@+-]+\\)+[\w.@+-]+)\b/;
+const FILE_PATH = /(?:^|[\s"'(=>:])((?:\/[\w.@+-]+){2,}\.(?:[cm]?[jt]sx?|json|node)|[A-Za-z]:\\{1,2}(?:[\w.@+-]+\\{1,2})+[\w.@+-]+)/;
 const NODE_MODULES = /node_modules[\\/]/;
 const CVV_FIELD = /cvv\w*["']?\s*[:=]\s*["']?(\d{3,4})\b/i;
 

@@ -1,0 +1,102 @@
+/**
+ * A hand-written merchant endpoint (no kit inside), correct by default, with switchable flaws: what
+ * a custom integration gets wrong. The checker must pass the correct one and catch each flaw.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Flaws {
+  /** Accepts any MerchantGUID, or none. */
+  noGuidCheck?: boolean;
+  /** Answers an unexpected error with a 500 carrying err.stack. */
+  stackTraceIn500?: boolean;
+  /** Creates a new order for every delivery, even of the same OrderId. */
+  nonIdempotentCreate?: boolean;
+  /** Sends no Cache-Control header. */
+  noNoStore?: boolean;
+  /** Answers any cart token (or none) with a cart. */
+  noCartTokenCheck?: boolean;
+  /** Answers bad input (wrong GUID, broken JSON) with a 500 instead of a 4xx. */
+  badInputAs500?: boolean;
+}
+
+export const FAKE_GUID = '3f9b6a2e-1c4d-4e8f-9a0b-7c6d5e4f3a2b';
+export const FAKE_CART = 'cart-1';
+
+type Json = Record<string, unknown>;
+
+export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const orders = new Map<string, string>();
+  const payments = new Map<string, Json>();
+  let next = 1;
+
+  const reply = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...(flaws.noNoStore ? {} : { 'cache-control': 'no-store' }) });
+    res.end(JSON.stringify(body));
+  };
+  const declined = (res: ServerResponse, status: number, Message: string) =>
+    reply(res, flaws.badInputAs500 && status !== 404 ? 500 : status, { Success: false, Message });
+
+  const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname.replace(/^\/shop/, '');
+    if (path === '/GetCheckoutCartInfo') {
+      if (!flaws.noCartTokenCheck && url.searchParams.get('merchantCartToken') !== FAKE_CART) return declined(res, 404, 'cart not found');
+      return reply(res, 200, { productsList: [{ ProductCode: 'SKU-1', CartItemId: 'c1', OrderedQuantity: 1, SalePrice: 10 }], currencyCode: 'EUR' });
+    }
+    let body: Json;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return declined(res, 400, 'expected an object');
+      body = parsed as Json;
+    } catch {
+      return declined(res, 400, 'invalid JSON');
+    }
+    const order = (typeof body.order === 'object' && body.order !== null ? body.order : body) as Json;
+    if (!flaws.noGuidCheck && order.MerchantGUID !== FAKE_GUID) return declined(res, 401, 'unauthorized');
+    const orderId = String(order.OrderId);
+    const pay = () => {
+      const paid = payments.get(orderId) ?? { PaymentAmount: '20.00', PaymentCurrencyCode: 'EUR' };
+      payments.set(orderId, paid);
+      return paid;
+    };
+    switch (path) {
+      case '/SendOrderToMerchant': {
+        let id = orders.get(orderId);
+        if (!id || flaws.nonIdempotentCreate) { id = `FM-${next++}`; orders.set(orderId, id); }
+        return reply(res, 200, { Success: true, InternalOrderId: id, OrderId: id.slice(3), ...(order.PaymentDetails ? pay() : {}) });
+      }
+      case '/PerformOrderPayment': {
+        const id = orders.get(orderId);
+        if (!id) throw new Error(`no order ${orderId}`);
+        return reply(res, 200, { Success: true, InternalOrderId: id, ...pay() });
+      }
+      case '/UpdateOrderStatus':
+      case '/SendAdditionalRequiredDocumentsToMerchant': {
+        const id = orders.get(orderId);
+        return id ? reply(res, 200, { Success: true, InternalOrderId: id }) : declined(res, 404, 'unknown order');
+      }
+      default:
+        return declined(res, 404, 'not found');
+    }
+  };
+
+  const server = createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => { text += c; });
+    req.on('end', () => {
+      try {
+        handle(req, res, text);
+      } catch (err) {
+        if (flaws.stackTraceIn500) reply(res, 500, { Success: false, Message: (err as Error).stack });
+        else declined(res, 404, 'unknown order');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/shop`,
+    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+  };
+}
