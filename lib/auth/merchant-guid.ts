@@ -1,5 +1,6 @@
 /**
  * The always-on MerchantGUID check of POST callbacks: constant time, GUID hex case-insensitive,
+ * the value compared as sent (surrounding spaces, a non-breaking space or a BOM make it differ),
  * a null or non-string value never matches.
  */
 import { createSafeMatcher } from '../shared/compare.js';
@@ -9,6 +10,6 @@ export function createMerchantGuidMatcher(configured: readonly string[]): (candi
   const matches = createSafeMatcher(configured.map((g) => g.trim().toLowerCase()));
   return (candidate) => {
     if (typeof candidate !== 'string' || candidate.length === 0) return false;
-    return matches(candidate.trim().toLowerCase());
+    return matches(candidate.toLowerCase());
   };
 }

@@ -22,7 +22,8 @@ export function routeTable(routes: readonly CallbackRoute[], basePath = ''): Map
 }
 
 export function queryFromUrl(url: string | undefined): QueryMap {
-  const query: Record<string, string | string[]> = {};
+  // No prototype: a parameter named toString or constructor is a parameter like any other.
+  const query: Record<string, string | string[]> = Object.create(null);
   const q = (url ?? '').indexOf('?');
   if (q < 0) return query;
   for (const [k, v] of new URLSearchParams(url!.slice(q + 1))) {
@@ -46,7 +47,13 @@ export async function toCallbackRequest(
     // The host's parser may allow more than the kit: the kit's limit still holds.
     const limit = kit.bodyLimit(route.callback);
     const declared = Number(req.headers['content-length']);
-    const size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(req.body) ?? '');
+    let size: number;
+    try {
+      size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(req.body) ?? '');
+    } catch {
+      // A value too deeply nested to serialise (a stack overflow): refused like one the kit parsed itself.
+      return { ...base, body: new PipelineFailure('INVALID_REQUEST', 'body nested too deeply to serialise', 'The request body is nested too deeply') };
+    }
     return { ...base, body: size > limit ? payloadTooLarge(limit) : req.body };
   }
   try {

@@ -3,6 +3,7 @@
  * response, so that both bindings (and any other) send them without running helmet per request.
  */
 import helmetModule, { type HelmetOptions } from 'helmet';
+import { KitError } from '../shared/errors.js';
 
 type HelmetFactory = (options?: HelmetOptions) => (req: unknown, res: unknown, next: (err?: unknown) => void) => void;
 const helmet = ((helmetModule as unknown as { default?: HelmetFactory }).default ?? helmetModule) as unknown as HelmetFactory;
@@ -18,7 +19,14 @@ export function computeHelmetHeaders(options: HelmetOptions | false): Record<str
     getHeader(name: string) { return headers[name.toLowerCase()]; },
   };
   let error: unknown;
-  helmet(options)({ headers: {}, method: 'GET', url: '/' }, res, (err?: unknown) => { error = err; });
-  if (error) throw error;
+  try {
+    helmet(options)({ headers: {}, method: 'GET', url: '/' }, res, (err?: unknown) => { error = err; });
+  } catch (err) {
+    error = err;
+  }
+  if (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new KitError('ERR_CBK_OPTION_INVALID', `Option helmet is invalid: ${message}`);
+  }
   return headers;
 }

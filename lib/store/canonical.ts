@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 
-const MAX_DEPTH = 200;
+export const MAX_DEPTH = 200;
 /** Shapes with more keys are sorted every time, not cached. */
 const MAX_CACHED_KEYS = 128;
 /** The cache is emptied when it holds this many shapes (bodies with random keys cannot grow it). */
@@ -145,5 +145,19 @@ export function payloadHash(payload: unknown): string {
 
 /** The idempotency key of a delivery: stable across redeliveries of the same payload. */
 export function idempotencyKey(callback: string, orderId: string, hash: string): string {
-  return `${callback}:${orderId}:${hash}`;
+  return `${callback}:${storeKeyPart(orderId)}:${hash}`;
+}
+
+/** Longest text a store keeps as a key part as it is (PostgreSQL's btree takes ~2,700 bytes a row). */
+export const MAX_KEY_PART = 200;
+
+/**
+ * A key part that always fits a store's index and column: the text itself when it is at most
+ * MAX_KEY_PART characters of well-formed text without NUL, else `sha256:<hex>` of it. (The kit
+ * refuses such OrderIds with 400 before anything runs; this keeps the stores safe from any caller.)
+ */
+export function storeKeyPart(text: string): string {
+  const wellFormed = (text as unknown as { isWellFormed?: () => boolean }).isWellFormed?.() ?? true;
+  if (text.length <= MAX_KEY_PART && wellFormed && !text.includes('\u0000')) return text;
+  return `sha256:${createHash('sha256').update(text, 'utf16le').digest('hex')}`;
 }

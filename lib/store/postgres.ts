@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { checkKeys, fail, parseDuration } from '../shared/options.js';
 import { DEFAULT_TTL_MS } from './types.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
+import { storeKeyPart } from './canonical.js';
 import { KeyedMutex } from './mutex.js';
 import { ddl, SCHEMA_VERSION, statements, tables } from './postgres-sql.js';
 import type {
@@ -274,11 +275,11 @@ export class PostgresStore implements Store {
 
   async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {
     if (merchantOrderIds.length === 0) return;
-    await this.query(this.sql.saveOrderIds, [orderId, [...merchantOrderIds], this.ttlMs]);
+    await this.query(this.sql.saveOrderIds, [orderId, merchantOrderIds.map(storeKeyPart), this.ttlMs]);
   }
 
   async findOrderId(merchantOrderId: string): Promise<string | null> {
-    const rows = await this.query(this.sql.findOrderId, [merchantOrderId]);
+    const rows = await this.query(this.sql.findOrderId, [storeKeyPart(merchantOrderId)]);
     return rows[0]?.order_id ?? null;
   }
 }

@@ -5,7 +5,7 @@
  * save retried; numeric amounts; holds placed from a payment replay.
  */
 import type { Store } from 'crossborder-merchant-kit';
-import { order, paymentOrder } from '../helpers/orders.js';
+import { documentsDelivery, order, paymentOrder } from '../helpers/orders.js';
 import type { StoreFactory, StoreHarness } from '../store/harness.js';
 import { kitWith, sleep } from './harness.js';
 
@@ -196,5 +196,39 @@ export function attemptBehaviour(factory: StoreFactory): void {
     const t = kitWith(h.store);
     await t.deliver('sendOrderToMerchant', order());
     expect(t.calls('sendOrderToMerchant')[0].context.attempt).toBe(1);
+  });
+
+  test('document type names ("EAD", "Label") are accepted for codes in the order and the webhook, and match their numbers', async () => {
+    const t = kitWith(h.store, { receiveAdditionalRequiredDocuments: () => undefined });
+    const doc = (code: string, extra: Record<string, unknown>) => ({ DocumentTypeCode: code, DocumentTypeName: 'x', DocumentExtension: 'PDF', URL: '', ...extra });
+    const placed = await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [doc('EAD', { TrackingNumber: 'T1' }), doc('4', { ParcelCode: 'P1' })] }));
+    expect(placed.status).toBe(200);
+    expect(t.calls('sendOrderToMerchant')[0].context.fulfilmentHold.awaiting).toEqual([{ DocumentTypeCode: '11', TrackingNumber: 'T1' }, { DocumentTypeCode: '4', ParcelCode: 'P1' }]);
+    const pdf = Buffer.from('%PDF-1.4 x').toString('base64');
+    const docs = await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({
+      Documents: [{ ...doc('11', { TrackingNumber: 'T1' }), DocumentData: pdf }, { ...doc('Label', { ParcelCode: 'P1' }), DocumentData: pdf }],
+    }));
+    expect(docs.status).toBe(200);
+    expect(await h.store.getFulfilmentHold('GE1001CH')).toBeNull();
+  });
+
+  test('the longest OrderId allowed (200 characters, multi-byte) and NUL-free replies fit the store; one more character is a 400', async () => {
+    const t = kitWith(h.store, { performOrderPayment: () => ({ ...PAID, StatusCode: 'ok \u0000 nul in a reply text' }) });
+    const longest = '€'.repeat(200);
+    const first = await t.deliver('performOrderPayment', paymentOrder({ OrderId: longest }));
+    expect(first.status).toBe(200);
+    const again = await t.deliver('performOrderPayment', paymentOrder({ OrderId: longest }));
+    expect(again.headers['idempotency-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await t.deliver('performOrderPayment', paymentOrder({ OrderId: `${longest}€` }))).status).toBe(400);
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+  });
+
+  test('merchant order ids of any length or content are kept under a key that fits', async () => {
+    const long = `INT-${'x'.repeat(5_000)}`;
+    const odd = 'INT-\u0000-\ud800';
+    await h.store.saveMerchantOrderIds('GE1001CH', [long, odd]);
+    expect(await h.twin().findOrderId(long)).toBe('GE1001CH');
+    expect(await h.twin().findOrderId(odd)).toBe('GE1001CH');
   });
 }

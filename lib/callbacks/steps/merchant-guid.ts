@@ -23,7 +23,7 @@ export const merchantGuidStep: StepFactory = (options) => {
     let ok = true;
     for (const c of candidates) ok = matches(c) && ok;
     if (!ok) throw unauthorized(candidates.some((c) => typeof c !== 'string') ? 'not a string' : 'does not match');
-    if (candidates.length === 2 && String(candidates[0]).trim().toLowerCase() !== String(candidates[1]).trim().toLowerCase()) {
+    if (candidates.length === 2 && String(candidates[0]).toLowerCase() !== String(candidates[1]).toLowerCase()) {
       throw unauthorized('differs between the top level and order');
     }
     return next();

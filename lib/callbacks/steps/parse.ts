@@ -1,11 +1,14 @@
 /**
- * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON and prototype
- * pollution keys (400); unwraps `{ order: {...} }`; builds the cart-info request from the query.
+ * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON, prototype
+ * pollution keys, NUL characters, ill-formed Unicode, too deep nesting and an OrderId that cannot
+ * identify one order (400, see payload-rules.ts); unwraps `{ order: {...} }`; builds the cart-info
+ * request from the query.
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { payloadTooLarge } from '../read-body.js';
 import { isOrderCallback, type StepFactory, type PipelineState } from '../state.js';
 import type { CartInfoRequest, QueryMap } from '../types.js';
+import { payloadProblem, readOrderId, textMayHaveProblem } from './payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);
@@ -24,21 +27,11 @@ export function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** Finds `__proto__` keys and `constructor.prototype` anywhere in a parsed value. */
-export function hasPollutionKey(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value !== 'object' || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((v) => hasPollutionKey(v, depth + 1));
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (key === '__proto__') return true;
-    if (key === 'constructor' && v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, 'prototype')) return true;
-    if (hasPollutionKey(v, depth + 1)) return true;
-  }
-  return false;
+/** Finds `__proto__` keys and `constructor.prototype` anywhere in a parsed value (or nesting too deep to look). */
+export function hasPollutionKey(value: unknown): boolean {
+  const problem = payloadProblem(value);
+  return problem !== null && /__proto__|constructor|nesting/.test(problem);
 }
-
-/** A forbidden key is written literally or with a \\u escape: one scan of the text finds every such body. */
-const MAY_POLLUTE = /__proto__|constructor|\\u/;
 
 function parseJson(state: PipelineState, limit: number): Record<string, unknown> {
   if (!isJsonContentType(header(state, 'content-type'))) {
@@ -51,9 +44,8 @@ function parseJson(state: PipelineState, limit: number): Record<string, unknown>
   let value = state.request.body;
   // A binding that could not read the body (over the limit, aborted) hands the failure over here.
   if (value instanceof PipelineFailure) throw value;
-  // Walk the parsed value for forbidden keys unless the raw text proves it has none: such a key is
-  // written either literally or with a \u escape.
-  let mayPollute = true;
+  // Walk the parsed value unless the raw text proves it has nothing to refuse (payload-rules.ts).
+  let mayHaveProblem = true;
   if (Buffer.isBuffer(value) || typeof value === 'string') {
     const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
     if (size > limit) throw payloadTooLarge(limit);
@@ -64,10 +56,11 @@ function parseJson(state: PipelineState, limit: number): Record<string, unknown>
     } catch {
       throw invalid('malformed JSON', 'The request body is not valid JSON');
     }
-    mayPollute = MAY_POLLUTE.test(text);
+    mayHaveProblem = textMayHaveProblem(text);
   }
   if (!isPlainObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
-  if (mayPollute && hasPollutionKey(value)) throw invalid('body has a __proto__ or constructor.prototype key', 'The request body has a forbidden key (__proto__ or constructor.prototype)');
+  const problem = mayHaveProblem ? payloadProblem(value) : null;
+  if (problem) throw invalid(`body has ${problem}`, `The request body has ${problem}`);
   return value;
 }
 
@@ -96,7 +89,11 @@ function cartInfoRequest(state: PipelineState): CartInfoRequest {
   if (state.payload) {
     const { MerchantGUID: _checked, ...payload } = state.payload;
     request.payload = payload;
-    if (state.payload.OrderID !== undefined && state.payload.OrderID !== null) request.OrderID = String(state.payload.OrderID);
+    const orderId = state.payload.OrderID;
+    if (orderId !== undefined && orderId !== null) {
+      if (typeof orderId !== 'string' && typeof orderId !== 'number') throw invalid('OrderID is not a string', 'OrderID must be a string');
+      request.OrderID = String(orderId);
+    }
   }
   return request;
 }
@@ -112,6 +109,8 @@ export function unwrapOrder(payload: Record<string, unknown>): { order: Record<s
   }
   return { order: plain, envelope: rest };
 }
+
+const request = (input: Record<string, unknown>) => input as unknown as CartInfoRequest;
 
 export const parseStep: StepFactory = (options) => async (state, next) => {
   const isPost = state.request.method === 'POST';
@@ -129,8 +128,9 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
     state.input = normalizeDocumentsDelivery(state.payload!);
   }
   const input = state.input as Record<string, unknown>;
-  const orderId = state.callback === 'getCheckoutCartInfo' ? (input.OrderID as unknown) : input.OrderId;
-  if (typeof orderId === 'string' || typeof orderId === 'number') state.orderId = String(orderId);
+  // A cart's OrderID is only logged; an order's OrderId keys exactly-once delivery, so it must be exact.
+  const orderId = state.callback === 'getCheckoutCartInfo' ? (request(input).OrderID) : readOrderId(input.OrderId, 'OrderId');
+  if (orderId !== undefined) state.orderId = orderId;
   const cards: string[] = [];
   state.log = state.log.child({}, collectSecrets(state.payload, [], 0, cards));
   state.cardNumbers = cards;
