@@ -90,31 +90,25 @@ export interface AdditionalDocumentsDelivery {
  */
 export interface OrderDocument {
   /**
-   * CommercialInvoice=1, PackingList=2, ShipperManifest=3, Label=4, VATInvoice=5, DangerousGoodDeclarationLink=6, PlatformLabel=7, CustomerReceiptInvoice=8, ArchibeLabel=9, DeliveryAdvice=10, EAD=11. The type name (as spelt here) is accepted for the number; the kit matches documents by the number.
+   * CommercialInvoice=1, PackingList=2, ShipperManifest=3, Label=4, VATInvoice=5, DangerousGoodDeclarationLink=6, PlatformLabel=7, CustomerReceiptInvoice=8, ArchibeLabel=9, DeliveryAdvice=10, EAD=11: the number, or the type name as spelt here (the kit matches documents by the number).
    */
-  DocumentTypeCode?:
-    | "1"
-    | "2"
-    | "3"
-    | "4"
-    | "5"
-    | "6"
-    | "7"
-    | "8"
-    | "9"
-    | "10"
-    | "11"
-    | "CommercialInvoice"
-    | "PackingList"
-    | "ShipperManifest"
-    | "Label"
-    | "VATInvoice"
-    | "DangerousGoodDeclarationLink"
-    | "PlatformLabel"
-    | "CustomerReceiptInvoice"
-    | "ArchibeLabel"
-    | "DeliveryAdvice"
-    | "EAD";
+  DocumentTypeCode?: (
+    | ("1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "10" | "11")
+    | (
+        | "CommercialInvoice"
+        | "PackingList"
+        | "ShipperManifest"
+        | "Label"
+        | "VATInvoice"
+        | "DangerousGoodDeclarationLink"
+        | "PlatformLabel"
+        | "CustomerReceiptInvoice"
+        | "ArchibeLabel"
+        | "DeliveryAdvice"
+        | "EAD"
+      )
+  ) &
+    string;
   /**
    * For example AWB, CommercialInvoiceAndPackingList, Manifest.
    */
