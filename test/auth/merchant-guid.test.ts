@@ -51,7 +51,10 @@ describe('MerchantGUID is compared in constant time', () => {
     const other = '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6c';
     const matches = createMerchantGuidMatcher([other, TEST_MERCHANT_GUID.toUpperCase()]);
     const spy = jest.spyOn(crypto, 'timingSafeEqual');
-    expect(matches(` ${TEST_MERCHANT_GUID} `)).toBe(true);
+    expect(matches(TEST_MERCHANT_GUID)).toBe(true);
+    expect(matches(` ${TEST_MERCHANT_GUID} `)).toBe(false); // compared as sent, padding is not trimmed
+    spy.mockClear();
+    expect(matches(TEST_MERCHANT_GUID)).toBe(true);
     expect(spy).toHaveBeenCalledTimes(2); // the second GUID matched, the first was still compared
     expect(matches('not-the-guid')).toBe(false);
     expect(matches(other.replace('5b', '5c'))).toBe(false);
