@@ -11,6 +11,7 @@ import { resolvePaths, type CallbackPaths } from '../conformance/paths.js';
 import { runConformance, type ConformanceOptions, type ConformanceReport } from '../conformance/runner.js';
 import { checkKeys, invalid } from '../shared/options.js';
 import { accepted, sendCallback, type MerchantTarget } from './callbacks.js';
+import { createConsole } from './console/index.js';
 import { ExchangeLog } from './exchange-log.js';
 import { OrderBook } from './orders.js';
 import { runScenario, type ScenarioResult } from './scenarios.js';
@@ -49,11 +50,13 @@ export interface SandboxOptions {
   callbackHeaders?: Record<string, string>;
   /** How many exchanges the log keeps; default 1000. */
   logLimit?: number;
+  /** Serve the web console at `/` on the same port; default true. */
+  console?: boolean;
 }
 
 const KNOWN_OPTIONS = [
   'port', 'host', 'merchantUrl', 'merchantGuid', 'paths', 'dataFile', 'data', 'accessToken', 'latencyMs',
-  'documentsDelayMs', 'callbackTimeoutMs', 'cartToken', 'callbackHeaders', 'logLimit',
+  'documentsDelayMs', 'callbackTimeoutMs', 'cartToken', 'callbackHeaders', 'logLimit', 'console',
 ];
 
 export interface ResolvedSandboxOptions {
@@ -198,7 +201,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     });
   });
 
-  return {
+  const sandbox: Sandbox = {
     options: resolved, log, orders, seed, server,
     get url() { return url; },
     listen() {
@@ -258,4 +261,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       });
     },
   };
+  if (options.console !== false) sandbox.use(createConsole(sandbox));
+  return sandbox;
 }

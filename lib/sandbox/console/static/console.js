@@ -1,0 +1,285 @@
+// The sandbox console's page script: one Server-Sent Events stream (/_console/events) keeps the
+// exchanges, orders and runs live; buttons call the console's JSON API. No framework, no network
+// beyond the sandbox itself. Everything from the merchant is put in the page as text, never as HTML.
+'use strict';
+(() => {
+  const API = '/_console';
+  const $ = (id) => document.getElementById(id);
+  const state = { exchanges: new Map(), orders: new Map(), selected: null, config: null, checkAvailable: false };
+  const narrow = window.matchMedia('(max-width: 1099px)');
+
+  /** el('li', { class: 'x', dataset: {a: 1} }, 'text', child) */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') node.className = v;
+      else if (k === 'dataset') Object.assign(node.dataset, v);
+      else if (k === 'onclick') node.addEventListener('click', v);
+      else node.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat(Infinity)) if (c !== undefined && c !== null && c !== false) node.append(c instanceof Node ? c : String(c));
+    return node;
+  }
+  const time = (iso) => { const d = new Date(iso); return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour12: false }); };
+  const ms = (n) => (typeof n === 'number' ? `${n < 10 ? n.toFixed(1) : Math.round(n)} ms` : '');
+
+  async function call(method, path, body) {
+    const res = await fetch(`${API}${path}`, {
+      method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let data = null;
+    try { data = await res.json(); } catch { /* no JSON body */ }
+    if (!res.ok) throw new Error((data && data.message) || `HTTP ${res.status}`);
+    return data;
+  }
+  function status(id, text, kind) { const p = $(id); p.textContent = text; p.className = `run-status${kind ? ` ${kind}` : ''}`; }
+
+  // ---------- pretty JSON, as DOM text ----------
+  const LONG = 600;
+  function jsonInto(out, v, depth) {
+    const pad = '  '.repeat(depth);
+    const span = (cls, text) => out.append(el('span', { class: cls }, text));
+    if (Array.isArray(v)) {
+      if (v.length === 0) { out.append('[]'); return; }
+      out.append('[\n');
+      v.forEach((x, i) => { out.append(`${pad}  `); jsonInto(out, x, depth + 1); out.append(i < v.length - 1 ? ',\n' : '\n'); });
+      out.append(`${pad}]`);
+    } else if (v && typeof v === 'object') {
+      const keys = Object.keys(v);
+      if (keys.length === 0) { out.append('{}'); return; }
+      out.append('{\n');
+      keys.forEach((k, i) => {
+        out.append(`${pad}  `); span('j-key', JSON.stringify(k)); out.append(': ');
+        jsonInto(out, v[k], depth + 1); out.append(i < keys.length - 1 ? ',\n' : '\n');
+      });
+      out.append(`${pad}}`);
+    } else if (typeof v === 'string') {
+      span('j-str', v.length > LONG ? `${JSON.stringify(v.slice(0, LONG))}… (${v.length} characters)` : JSON.stringify(v));
+    } else if (typeof v === 'number') span('j-num', String(v));
+    else span('j-lit', String(v));
+  }
+  function jsonBlock(v, label) {
+    const pre = el('pre', { class: 'json', tabindex: '0', 'aria-label': label });
+    if (typeof v === 'string') pre.append(v); else jsonInto(pre, v, 0);
+    return pre;
+  }
+
+  // ---------- exchanges ----------
+  function outcome(s) {
+    if (s.error) return el('span', { class: 'badge bad' }, 'FAILED · no reply');
+    if (s.failed) return el('span', { class: 'badge bad' }, `FAILED · ${s.status}${s.success === false ? ' · Success false' : ''}`);
+    return el('span', { class: 'badge ok' }, String(s.status));
+  }
+  function exchangeRow(s) {
+    const toMerchant = s.direction === 'to-merchant';
+    const button = el('button', {
+      type: 'button', class: `ex${s.failed ? ' failed' : ''}`, 'aria-current': state.selected === s.id ? 'true' : 'false', dataset: { id: s.id },
+      onclick: () => select(s.id),
+    },
+    el('span', { class: 'id' }, `#${s.id}`),
+    el('span', { class: 'dir', title: toMerchant ? 'sandbox → merchant (callback)' : 'merchant → sandbox (service API)' }, toMerchant ? '→' : '←',
+      el('span', { class: 'sr' }, toMerchant ? ' callback to the merchant' : ' call from the merchant')),
+    el('span', { class: 'what' }, el('b', {}, s.label || s.kind), ` ${s.method} ${s.path}`),
+    el('span', { class: 'meta' }, outcome(s), ` ${ms(s.durationMs)}`),
+    el('span', { class: 'sub' }, [time(s.at), s.scenario, s.orderId, s.note].filter(Boolean).join(' · ')));
+    return el('li', { class: s.failed ? 'is-failed' : 'is-ok' }, button);
+  }
+  function addExchange(s, fresh) {
+    state.exchanges.set(s.id, s);
+    const list = $('exchange-list');
+    const row = exchangeRow(s);
+    if (fresh) list.prepend(row); else list.append(row);
+    countExchanges();
+  }
+  function countExchanges() {
+    $('exchange-count').textContent = String(state.exchanges.size);
+    $('exchanges-empty').hidden = state.exchanges.size > 0;
+  }
+
+  async function select(id) {
+    state.selected = id;
+    for (const b of document.querySelectorAll('.ex')) b.setAttribute('aria-current', b.dataset.id === String(id) ? 'true' : 'false');
+    const body = $('detail-body');
+    try {
+      const { summary, exchange } = await call('GET', `/api/exchanges/${id}`);
+      if (state.selected !== id) return;
+      $('detail').classList.toggle('failed', summary.failed);
+      const facts = [
+        ['Exchange', `#${exchange.id} · ${exchange.direction === 'to-merchant' ? 'sandbox → merchant' : 'merchant → sandbox'} · ${exchange.kind}`],
+        ['When', `${exchange.at} · ${ms(exchange.durationMs)}`],
+        ['Request', `${exchange.request.method} ${exchange.request.url}`],
+        ['Reply', exchange.error ? `none: ${exchange.error}` : `HTTP ${exchange.response.status}`],
+        exchange.scenario && ['Scenario', exchange.scenario], exchange.orderId && ['Order', exchange.orderId],
+      ].filter(Boolean);
+      body.replaceChildren(...[
+        el('h3', {}, summary.label || summary.kind, ' ', outcome(summary)),
+        el('dl', {}, facts.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
+        exchange.responseInfo ? [el('h3', {}, 'ResponseInfo'), jsonBlock(exchange.responseInfo, 'ResponseInfo')] : [],
+        el('h3', {}, 'Request body'), exchange.request.body === undefined ? el('p', { class: 'empty' }, '(none)') : jsonBlock(exchange.request.body, 'Request body'),
+        el('h3', {}, 'Reply body'), exchange.response && exchange.response.body !== undefined ? jsonBlock(exchange.response.body, 'Reply body') : el('p', { class: 'empty' }, '(none)'),
+        el('details', {}, el('summary', {}, 'Headers'), el('h3', {}, 'Request headers'), jsonBlock(exchange.request.headers, 'Request headers'),
+          exchange.response ? [el('h3', {}, 'Reply headers'), jsonBlock(exchange.response.headers, 'Reply headers')] : []),
+      ].flat());
+      if (narrow.matches) $('detail').scrollIntoView({ block: 'start' });
+    } catch (err) {
+      body.replaceChildren(el('p', { class: 'empty' }, `Cannot show exchange #${id}: ${err.message}`));
+    }
+  }
+
+  // ---------- orders ----------
+  const EVENTS = {
+    created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'hold-announced': ['on hold', 'hold'],
+    'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
+    'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
+    dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'bad'],
+  };
+  function chips(o) {
+    const out = [];
+    const dispatched = o.lines.reduce((n, l) => n + l.dispatched, 0);
+    const ordered = o.lines.reduce((n, l) => n + l.ordered, 0);
+    if (o.cancelled) out.push(['cancelled', 'bad']);
+    else if (o.completed) out.push(['completed', 'ok']);
+    if (o.paid) out.push([`paid ${o.paid.amount} ${o.paid.currency}`, 'ok']);
+    if (o.holdAnnounced) out.push(o.documentsDelivered ? ['hold released', 'ok'] : ['on hold', 'warn']);
+    if (dispatched > 0) out.push([`dispatched ${dispatched}/${ordered}`, dispatched >= ordered ? 'ok' : 'neutral']);
+    if (o.lines.some((l) => l.excepted > 0)) out.push(['exceptions', 'warn']);
+    if (!o.created && o.source !== 'seed') out.push(['not created', 'bad']);
+    return out.map(([t, c]) => el('span', { class: `badge ${c}` }, t));
+  }
+  function orderCard(o) {
+    const timeline = o.timeline.map((t) => {
+      const [label, cls] = EVENTS[t.event] || [t.event.replace(/-/g, ' '), ''];
+      const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
+      return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
+        t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
+        t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
+    });
+    const parcels = o.parcels.map((p) => `${p.parcelCode} (${p.version}): ${p.products.map((x) => `${x.sku} ×${x.quantity}`).join(', ')}${p.trackingNumber ? ` · tracking ${p.trackingNumber}` : ''}`);
+    const excepted = o.lines.filter((l) => l.excepted > 0).map((l) => `${l.sku} ×${l.excepted}`);
+    return el('li', { class: 'order', id: `order-${o.orderId}`, dataset: { orderId: o.orderId } },
+      el('div', { class: 'order-head' }, el('span', { class: 'oid' }, o.orderId),
+        o.internalOrderId || o.merchantOrderId ? el('span', { class: 'order-lines' }, `merchant ${o.internalOrderId || o.merchantOrderId}`) : null,
+        o.source === 'seed' ? el('span', { class: 'badge neutral' }, 'seed') : null, chips(o)),
+      el('p', { class: 'order-lines' }, o.lines.map((l) => `${l.sku} ×${l.ordered}${l.dispatched ? ` (${l.dispatched} dispatched)` : ''}`).join(', ')),
+      parcels.length ? el('p', { class: 'parcels' }, 'Parcels: ', parcels.join('; ')) : null,
+      excepted.length ? el('p', { class: 'parcels' }, 'Exceptions: ', excepted.join(', ')) : null,
+      timeline.length ? el('ol', { class: 'timeline', 'aria-label': `timeline of ${o.orderId}` }, timeline) : null);
+  }
+  function renderOrders() {
+    const showSeed = $('show-seed').checked;
+    const lastAt = (o) => (o.timeline.length ? o.timeline[o.timeline.length - 1].at : '');
+    const orders = [...state.orders.values()].filter((o) => showSeed || o.source !== 'seed' || o.timeline.length > 0)
+      .sort((a, b) => lastAt(b).localeCompare(lastAt(a)));
+    $('order-list').replaceChildren(...orders.map(orderCard));
+    $('order-count').textContent = String(orders.length);
+    $('orders-empty').hidden = orders.length > 0;
+  }
+
+  // ---------- scenarios, conformance, configuration ----------
+  function renderScenarios(list) {
+    $('scenario-buttons').replaceChildren(...list.map((s) => el('button', {
+      type: 'button', class: 'scenario-btn', title: s.description, dataset: { scenario: s.name }, onclick: (e) => runScenario(s.name, e.currentTarget),
+    }, s.name)));
+  }
+  async function runScenario(name, button) {
+    button.disabled = true;
+    status('run-status', `Running ${name}…`);
+    try {
+      const r = await call('POST', `/api/scenarios/${name}`, {});
+      const failed = r.steps.filter((s) => s.status === 'fail');
+      status('run-status', `${name}: ${r.ok ? `passed (${r.steps.length} step(s))` : `${failed.length} step(s) failed: ${failed.map((s) => `${s.label}: ${s.detail}`).join('; ')}`}`, r.ok ? 'ok' : 'bad');
+    } catch (err) {
+      status('run-status', `${name}: ${err.message}`, 'bad');
+    } finally { button.disabled = false; }
+  }
+  function renderCheck(report) {
+    const rows = report.checks.map((c) => el('tr', { class: c.status, dataset: { check: c.id } },
+      el('td', { class: 'cid' }, c.id), el('td', {}, c.title),
+      el('td', {}, el('span', { class: `badge ${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : 'skip'}` }, c.status.toUpperCase())),
+      el('td', { class: 'cdetail' }, c.detail)));
+    $('check-result').replaceChildren(
+      el('table', { class: 'checks' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'ID'), el('th', { scope: 'col' }, 'Check'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col', class: 'cdetail' }, 'Detail'))),
+        el('tbody', {}, rows)),
+      el('p', { class: 'totals', id: 'check-totals' }, `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`));
+  }
+  async function runCheck() {
+    const button = $('run-check');
+    button.disabled = true;
+    status('check-status', 'Running the conformance checks…');
+    try {
+      const report = await call('POST', '/api/check', {});
+      renderCheck(report);
+      status('check-status', report.failed === 0 ? 'No check failed.' : `${report.failed} check(s) failed.`, report.failed === 0 ? 'ok' : 'bad');
+    } catch (err) {
+      status('check-status', `The check did not run: ${err.message}`, 'bad');
+    } finally { button.disabled = !state.checkAvailable; }
+  }
+  function renderConfig(c) {
+    state.config = c;
+    $('target-url').textContent = c.merchantUrl || 'not set';
+    $('target-guid').textContent = c.merchantGuid;
+    $('cfg-guid-current').textContent = c.merchantGuid;
+    const form = $('config-form');
+    if (form.contains(document.activeElement)) return; // never overwrite what someone is typing
+    $('cfg-url').value = c.merchantUrl || '';
+    $('cfg-guid').value = '';
+    $('cfg-guid').placeholder = c.merchantGuid;
+    $('cfg-cart').value = c.cartToken || '';
+    $('cfg-paths').replaceChildren(...Object.entries(c.paths).map(([name, path]) => el('label', {}, name,
+      el('input', { type: 'text', name: `path:${name}`, value: path, autocomplete: 'off', spellcheck: 'false' }))));
+  }
+  async function saveConfig(event) {
+    event.preventDefault();
+    const form = new FormData($('config-form'));
+    const change = { paths: {} };
+    const url = String(form.get('merchantUrl') || '').trim();
+    if (url) change.merchantUrl = url;
+    const guid = String(form.get('merchantGuid') || '').trim();
+    if (guid) change.merchantGuid = guid;
+    change.cartToken = String(form.get('cartToken') || '').trim();
+    for (const [k, v] of form.entries()) if (k.startsWith('path:')) change.paths[k.slice(5)] = String(v).trim();
+    try {
+      const c = await call('PUT', '/api/config', change);
+      document.activeElement.blur();
+      renderConfig(c);
+      status('config-status', 'Saved: scenarios and checks now use this configuration.', 'ok');
+    } catch (err) {
+      status('config-status', err.message, 'bad');
+    }
+  }
+
+  // ---------- live stream ----------
+  function connect() {
+    const conn = $('conn');
+    const source = new EventSource(`${API}/events`);
+    const on = (name, fn) => source.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+    source.onopen = () => { conn.className = 'conn live'; $('conn-text').textContent = 'live'; };
+    source.onerror = () => { conn.className = 'conn down'; $('conn-text').textContent = 'disconnected, retrying…'; };
+    on('snapshot', (snap) => {
+      state.exchanges.clear();
+      state.orders.clear();
+      $('exchange-list').replaceChildren();
+      for (const s of snap.exchanges.slice().reverse()) addExchange(s, false);
+      countExchanges();
+      for (const o of snap.orders) state.orders.set(o.orderId, o);
+      renderOrders();
+      renderScenarios(snap.scenarios);
+      renderConfig(snap.config);
+      state.checkAvailable = snap.checkAvailable;
+      $('run-check').disabled = !snap.checkAvailable;
+    });
+    on('exchange', (s) => addExchange(s, true));
+    on('order', (o) => { state.orders.set(o.orderId, o); renderOrders(); });
+    on('config', renderConfig);
+    on('run', (r) => { if (r.state === 'started' && r.name !== 'check') status('run-status', `Running ${r.name}…`); });
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    $('failed-only').addEventListener('change', (e) => $('exchange-list').classList.toggle('only-failed', e.target.checked));
+    $('show-seed').addEventListener('change', renderOrders);
+    $('run-check').addEventListener('click', runCheck);
+    $('config-form').addEventListener('submit', saveConfig);
+    connect();
+  });
+})();
