@@ -8,7 +8,7 @@ afterEach(() => svc.close());
 
 const V2 = '/Order/UpdateOrderDispatchV2';
 const V1 = '/Order/UpdateOrderDispatch';
-const realV2 = () => JSON.parse(readFileSync(new URL('../../../shared/fixtures/real-world/workarea-m2ge-updateorderdispatchv2.json', import.meta.url), 'utf8'));
+const realV2 = () => JSON.parse(readFileSync(new URL('../fixtures/real-world/workarea-m2ge-updateorderdispatchv2.json', import.meta.url), 'utf8'));
 const parcel = { ParcelCode: 'P1', Products: [{ CartItemId: 'ci-1', ProductCode: 'SKU0', DeliveryQuantity: 1 }] };
 
 describe('updateOrderDispatchV2 / updateOrderDispatch', () => {
