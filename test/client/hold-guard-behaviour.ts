@@ -38,11 +38,11 @@ export function holdGuardBehaviour(factory: StoreFactory): void {
     await store.saveMerchantOrderIds('GE1001CH', ['A-1', '1001']);
     const { client } = clientFor(svc, { store });
     for (const call of [
-      client.updateOrderDispatchV2({ MerchantOrderID: 'A-1', Parcels: [parcel] }),
-      client.updateOrderDispatchV2({ MerchantOrderId: '1001', Parcels: [parcel] }),
-      client.updateOrderDispatch({ MerchantOrderId: '1001' }),
-      client.updateOrderDispatch({ OrderId: 'GE-OTHER', MerchantOrderId: 'A-1' }),
-    ]) expect(await failure(call)).toMatchObject({ code: 'FULFILMENT_HOLD', hold: { orderId: 'GE1001CH' } });
+      () => client.updateOrderDispatchV2({ MerchantOrderID: 'A-1', Parcels: [parcel] }),
+      () => client.updateOrderDispatchV2({ MerchantOrderId: '1001', Parcels: [parcel] }),
+      () => client.updateOrderDispatch({ MerchantOrderId: '1001' }),
+      () => client.updateOrderDispatch({ OrderId: 'GE-OTHER', MerchantOrderId: 'A-1' }),
+    ]) expect(await failure(call())).toMatchObject({ code: 'FULFILMENT_HOLD', hold: { orderId: 'GE1001CH' } });
     expect(svc.count()).toBe(0);
   });
 
