@@ -67,6 +67,7 @@ export type {
   DispatchParcel,
   DispatchProduct,
   DispatchException,
+  TrackingDetails,
   DispatchResponse,
   HubDetails,
 } from './generated/types.js';

@@ -10,7 +10,7 @@ import { schemaValidator } from '../validation/ajv.js';
 import { invalidArgument, type ServiceOperation } from './errors.js';
 
 /** Tracking information (V2, order level and per parcel). The spec does not show these names: they are the ones existing integrations send. */
-export interface TrackingDetails {
+export interface TrackingDetailsInput {
   TrackingNumber: string;
   TrackingURL?: string;
   ShipperName?: string;
@@ -29,7 +29,7 @@ export interface DispatchParcelInput {
 }
 
 export interface DispatchParcelInputV2 extends DispatchParcelInput {
-  TrackingDetails?: TrackingDetails | null;
+  TrackingDetails?: TrackingDetailsInput | null;
 }
 
 export interface DispatchExceptionInput {
@@ -55,7 +55,7 @@ export interface DispatchRequestV2Input extends DispatchCommon {
   /** The V1 spelling: accepted and sent as MerchantOrderID. */
   MerchantOrderId?: string | null;
   Parcels?: DispatchParcelInputV2[] | null;
-  TrackingDetails?: TrackingDetails | null;
+  TrackingDetails?: TrackingDetailsInput | null;
 }
 
 export interface DispatchRequestV1Input extends DispatchCommon {

@@ -58,5 +58,5 @@ export type { ServiceClientOptions, RetryOptions, FetchLike } from './options.js
 export type { AdditionalDocumentsOrder, AdditionalDocumentsOptions } from './additional-documents.js';
 export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {
-  DispatchRequestV2Input, DispatchRequestV1Input, DispatchParcelInput, DispatchParcelInputV2, DispatchProductInput, DispatchExceptionInput, TrackingDetails,
+  DispatchRequestV2Input, DispatchRequestV1Input, DispatchParcelInput, DispatchParcelInputV2, DispatchProductInput, DispatchExceptionInput, TrackingDetailsInput,
 } from './dispatch-request.js';

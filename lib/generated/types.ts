@@ -50,31 +50,56 @@ export type DispatchRequestV1 = {
   [k: string]: unknown;
 };
 /**
- * Body of UpdateOrderDispatchV2. One of OrderId or MerchantOrderID is required; either Parcels or Exceptions must be specified. Tracking objects (order level and per parcel) are accepted as extra properties: their names are not shown in the spec.
+ * Body of UpdateOrderDispatchV2. One of OrderId or MerchantOrderID is required; either Parcels or Exceptions must be specified. null means not given: existing integrations send nulls and the V1 spelling MerchantOrderId (as null) to V2. Tracking: TrackingDetails at order level and per parcel (names not shown in the spec; those existing integrations send).
  */
-export type DispatchRequestV2 = {
-  [k: string]: unknown;
-} & {
-  /**
-   * Service order id (starts with a fixed two-letter platform prefix).
-   */
-  OrderId?: string;
-  /**
-   * Order id on the merchant's site (V2 spelling).
-   */
-  MerchantOrderID?: string;
-  /**
-   * Merchant's internal delivery reference (informative).
-   */
-  DeliveryReferenceNumber?: string;
-  /**
-   * True: fulfilment complete; items not declared in a parcel are cancelled and refunded.
-   */
-  IsCompleted?: boolean;
-  Parcels?: DispatchParcel[];
-  Exceptions?: DispatchException[];
-  [k: string]: unknown;
-};
+export type DispatchRequestV2 = (
+  | {
+      OrderId: string;
+      [k: string]: unknown;
+    }
+  | {
+      MerchantOrderID: string;
+      [k: string]: unknown;
+    }
+) &
+  (
+    | {
+        Parcels: unknown[];
+        [k: string]: unknown;
+      }
+    | {
+        Exceptions: unknown[];
+        [k: string]: unknown;
+      }
+  ) & {
+    /**
+     * Service order id (starts with a fixed two-letter platform prefix).
+     */
+    OrderId?: string | null;
+    /**
+     * Order id on the merchant's site (V2 spelling).
+     */
+    MerchantOrderID?: string | null;
+    /**
+     * The V1 spelling, sent to V2 by existing integrations (often null).
+     */
+    MerchantOrderId?: string | null;
+    /**
+     * Merchant's internal delivery reference (informative).
+     */
+    DeliveryReferenceNumber?: string | null;
+    /**
+     * True: fulfilment complete; items not declared in a parcel are cancelled and refunded.
+     */
+    IsCompleted?: boolean | null;
+    Parcels?: DispatchParcel[] | null;
+    Exceptions?: DispatchException[] | null;
+    /**
+     * Order-level tracking (for merchants that ship themselves).
+     */
+    TrackingDetails?: TrackingDetails | null;
+    [k: string]: unknown;
+  };
 
 /**
  * Payload of the documents webhook (SendAdditionalRequiredDocumentsToMerchant) as validated and handed to the adapter: normalized from `{ order }` or top level, with the list read from Documents, AdditionalRequiredDocuments or OrderDocuments. Not shown in the spec (see docs/schemas.md).
@@ -1415,6 +1440,10 @@ export interface CommercialInvoice {
 export interface DispatchParcel {
   ParcelCode?: string;
   Products?: DispatchProduct[];
+  /**
+   * The parcel's tracking (V2).
+   */
+  TrackingDetails?: TrackingDetails | null;
   [k: string]: unknown;
 }
 /**
@@ -1433,6 +1462,15 @@ export interface DispatchProduct {
    * Product SKU.
    */
   ProductCode?: string;
+  [k: string]: unknown;
+}
+/**
+ * Tracking information of a V2 dispatch, at order level and per parcel. The spec does not show these names; they are the ones existing integrations send (see docs/client.md).
+ */
+export interface TrackingDetails {
+  TrackingNumber: string;
+  TrackingURL?: string;
+  ShipperName?: string;
   [k: string]: unknown;
 }
 /**

@@ -85,12 +85,18 @@ describe('forward compatibility and tolerances', () => {
     expect(validatePayload('MerchantOrder', fixture('callbacks/merchant-order.json'))).toBeNull();
   });
 
-  test('V1 Exceptions may be null or empty; V2 Exceptions may not be null', () => {
+  test('V1 Exceptions may be null or empty; V2 takes nulls as "not given" (real integrations send them) but needs Parcels or Exceptions', () => {
     const v1 = fixture('service/dispatch-request-v1.json');
     expect(validatePayload('DispatchRequestV1', v1)).toBeNull();
     expect(validatePayload('DispatchRequestV1', { ...v1, Exceptions: [] })).toBeNull();
     const v2 = fixture('service/dispatch-request-v2.json');
-    expect(validatePayload('DispatchRequestV2', { ...v2, Exceptions: null })).toEqual([{ pointer: '/Exceptions', rule: 'must be array' }]);
+    expect(validatePayload('DispatchRequestV2', { ...v2, Exceptions: null })).toBeNull();
+    expect(validatePayload('DispatchRequestV2', fixture('real-world/workarea-m2ge-updateorderdispatchv2.json'))).toBeNull();
+    expect(validatePayload('DispatchRequestV2', { OrderId: 'GE1', Parcels: null, Exceptions: null })).not.toBeNull();
+    expect(validatePayload('DispatchRequestV2', { OrderId: null, MerchantOrderID: null, MerchantOrderId: null, Exceptions: v2.Exceptions })).not.toBeNull();
+    expect(validatePayload('DispatchRequestV2', { MerchantOrderID: 'M-1', Parcels: [{ ParcelCode: 'P', TrackingDetails: { TrackingNumber: '1Z', ShipperName: 'UPS' } }] })).toBeNull();
+    expect(validatePayload('DispatchRequestV2', { OrderId: 'GE1', Parcels: [{}], TrackingDetails: { TrackingURL: 'x' } }))
+      .toEqual([{ pointer: '/TrackingDetails', rule: expect.any(String) }]);
   });
 
   test('customer details are not pattern-checked (they arrive URL-encoded)', () => {
