@@ -2,7 +2,7 @@
 # Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
 # it as a user would. Cases: ESM without Express (root + /node, a request served), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
-# NodeNext and with Bundler resolution (no @types/express), and the jest (ESM, @swc/jest) and vitest
+# NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), and the jest (ESM, @swc/jest) and vitest
 # setups of docs/testing.md running a supertest suite. Exits non-zero, naming the case, on any failure.
 # Needs the repo's node_modules (npm ci) for the build, and the npm registry (or a warm npm cache).
 set -Eeuo pipefail
@@ -61,11 +61,11 @@ for major in 4 5; do
   node esm-express.mjs "$major"
 done
 
-step "TypeScript (NodeNext and Bundler resolution, no @types/express)"
+step "TypeScript (NodeNext, Bundler, and a CommonJS .cts under NodeNext; no @types/express)"
 new_case typescript module
 "${NPM_INSTALL[@]}" "$TGZ" typescript@5 @types/node@20
 [ ! -e node_modules/@types/express ] || { echo "consumer.sh: @types/express got installed; the check needs it absent" >&2; exit 1; }
-for resolution in nodenext bundler; do
+for resolution in nodenext bundler cjs; do
   CURRENT="TypeScript $resolution"
   npx --no-install tsc -p "tsconfig.$resolution.json"
   echo "ok: TypeScript $(npx --no-install tsc -v | cut -d' ' -f2) $resolution type-checks a consumer (skipLibCheck off)"
@@ -73,14 +73,14 @@ done
 
 step "jest (ESM, @swc/jest) as docs/testing.md sets it up"
 new_case jest module
-cp "$FIXTURES"/jest/* .
+cp "$FIXTURES"/runner/* "$FIXTURES"/jest/* .
 "${NPM_INSTALL[@]}" "$TGZ" express@5 supertest jest @swc/core @swc/jest
 NODE_OPTIONS=--experimental-vm-modules npx --no-install jest --ci 2>&1 | grep -v ExperimentalWarning
 echo "ok: jest $(npx --no-install jest --version) runs a supertest suite against the kit"
 
 step "vitest as docs/testing.md sets it up"
 new_case vitest module
-cp "$FIXTURES"/vitest/* .
+cp "$FIXTURES"/runner/* "$FIXTURES"/vitest/* .
 "${NPM_INSTALL[@]}" "$TGZ" express@5 supertest vitest
 npx --no-install vitest run
 echo "ok: vitest $(npx --no-install vitest --version) runs a supertest suite against the kit"

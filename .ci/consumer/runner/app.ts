@@ -1,4 +1,4 @@
-// The merchant's app under test (shared by the jest and vitest checks): an Express router over an adapter that records orders.
+// The merchant app under test in the jest and vitest checks: an Express router over an adapter that records orders.
 import express from 'express';
 import type { MerchantAdapter } from 'crossborder-merchant-kit';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';

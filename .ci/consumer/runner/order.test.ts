@@ -1,5 +1,4 @@
-// Vitest with no configuration, as docs/testing.md describes.
-import { expect, test } from "vitest";
+// The supertest suite the jest and vitest checks run (test and expect are globals: jest injects them, vitest.config.ts asks for them).
 import request from "supertest";
 import { buildOrder, buildUpdateOrderStatus } from "crossborder-merchant-kit/testing";
 import { app, cancelled, created } from "./app.js";
