@@ -17,6 +17,8 @@ export default {
     '^crossborder-merchant-kit/express$': '<rootDir>/lib/express/index.ts',
     '^crossborder-merchant-kit/node$': '<rootDir>/lib/node/index.ts',
     '^crossborder-merchant-kit/testing$': '<rootDir>/lib/testing/index.ts',
+    '^crossborder-merchant-kit/sandbox$': '<rootDir>/lib/sandbox/index.ts',
+    '^crossborder-merchant-kit/conformance$': '<rootDir>/lib/conformance/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,

@@ -1,5 +1,5 @@
 /**
- * Runs the example: `npm start` (PORT, default 3000; MERCHANT_GUID, default the demo GUID;
+ * Runs the example merchant app alone: `npm run start:merchant` (PORT, default 3000; MERCHANT_GUID, default the demo GUID;
  * LOG_LEVEL, default info). Then `npm run demo` in another terminal.
  */
 import http from 'node:http';

@@ -3,7 +3,7 @@ import { SEED_TOKENS, SEED_TRACKING_NUMBERS } from '../sandbox/seed.js';
 import { createSandbox } from '../sandbox/server.js';
 import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, urlFlag } from './args.js';
 import type { CliIo } from './io.js';
-import { describeExchange } from './print.js';
+import { describeExchange } from '../sandbox/describe.js';
 
 export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 4010] [--host 127.0.0.1] [--merchant-url <callback base URL>]
        [--guid <MerchantGUID>] [--paths name=/path,...] [--data <seed.json>] [--access-token <token>]

@@ -3,7 +3,7 @@ import { createSandbox } from '../sandbox/server.js';
 import { SCENARIO_DESCRIPTIONS, SCENARIO_NAMES } from '../sandbox/scenarios.js';
 import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, UsageError, urlFlag } from './args.js';
 import type { CliIo } from './io.js';
-import { describeExchange } from './print.js';
+import { describeExchange } from '../sandbox/describe.js';
 
 export const TRIGGER_USAGE = `Usage: crossborder-merchant-kit trigger <scenario> --merchant-url <callback base URL> [--guid <MerchantGUID>]
        [--cart-token <token>] [--paths name=/path,...] [--header 'Name: value'] [--timeout-ms 10000] [--json]

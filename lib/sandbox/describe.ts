@@ -1,5 +1,5 @@
-/** One line per exchange, for `trigger` and the running sandbox. */
-import type { Exchange } from '../sandbox/exchange-log.js';
+/** A short human account of an exchange (request line, status, duration, ResponseInfo), for `trigger`, the running sandbox and npm start. */
+import type { Exchange } from './exchange-log.js';
 
 function pathOf(url: string): string {
   try {
