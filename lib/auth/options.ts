@@ -39,7 +39,7 @@ export interface ResolvedAuth {
 const BUILT_IN = ['ipAllowList', 'urlParameter', 'header', 'basic', 'jwt'] as const;
 type BuiltIn = (typeof BUILT_IN)[number];
 const CONFIG_KEYS = [...BUILT_IN, 'strategies'];
-type Built = Partial<Record<BuiltIn, (AuthStrategy & { secrets?: readonly string[] }) | false>> & { strategies?: readonly AuthStrategy[] };
+type Built = Partial<Record<BuiltIn, AuthStrategy | false>> & { strategies?: readonly AuthStrategy[] };
 
 function customStrategies(value: unknown, where: string): AuthStrategy[] {
   if (!Array.isArray(value)) return invalid(`Option ${where} must be an array of strategies ({ name, authenticate(request, info) })`);
@@ -53,6 +53,10 @@ function customStrategies(value: unknown, where: string): AuthStrategy[] {
       invalid(`Option ${where}[${i}] is named ${JSON.stringify(name)}, which is taken (built-in strategies and each custom one need distinct names: results land in context.auth[name])`);
     }
     names.add(name);
+    const secrets = (s as AuthStrategy).secrets;
+    if (secrets !== undefined && (!Array.isArray(secrets) || secrets.some((v) => typeof v !== 'string'))) {
+      invalid(`Option ${where}[${i}].secrets must be an array of strings (the values to mask in logs)`);
+    }
     return s as AuthStrategy;
   });
 }
@@ -103,7 +107,10 @@ export function resolveAuthOptions(value: unknown): ResolvedAuth {
       list.push(s);
       for (const secret of s.secrets ?? []) secrets.add(secret);
     }
-    list.push(...(merged.strategies ?? []));
+    for (const s of merged.strategies ?? []) {
+      list.push(s);
+      for (const secret of s.secrets ?? []) secrets.add(secret);
+    }
     byCallback.set(callback, Object.freeze(list));
   }
   return { byCallback, secrets: [...secrets] };

@@ -9,5 +9,10 @@ export type AuthOutcome =
 export interface AuthStrategy {
   /** Short name used in logs and as the key in `context.auth`. */
   readonly name: string;
+  /**
+   * Secret values the strategy checks against (passwords, tokens, keys): masked in every log line,
+   * like those of the built-in strategies. Values shorter than 3 characters are not masked.
+   */
+  readonly secrets?: readonly string[];
   authenticate(request: CallbackRequest, info: { log: SafeLogger; callback: string }): AuthOutcome | Promise<AuthOutcome>;
 }

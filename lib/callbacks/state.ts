@@ -1,5 +1,6 @@
 /** The state one callback delivery carries through the step chain. */
 import type { SafeLogger } from '../shared/logger.js';
+import type { CardMask } from './steps/card-mask.js';
 import type { ResolvedOptions } from './options.js';
 import type { CallbackContext, CallbackName, CallbackRequest, CallbackResponse } from './types.js';
 
@@ -17,6 +18,8 @@ export interface PipelineState {
   orderId?: string;
   /** CardNumber values of the payload (8+ characters), masked in any reply text; set by parse. */
   cardNumbers?: string[];
+  /** Masks the request's card numbers (any spelling) and CVV in a text; set by parse when the payload has any. */
+  cardMask?: CardMask;
   context: CallbackContext;
   /** Set by a step that answers for a reason worth logging, e.g. 'replayed'. */
   outcome?: string;

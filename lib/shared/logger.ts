@@ -15,8 +15,8 @@ export interface SafeLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-  /** A logger with extra bindings and extra secret values to mask. */
-  child(bindings: object, secrets?: Iterable<string>): SafeLogger;
+  /** A logger with extra bindings and extra secret values (or global patterns) to mask. */
+  child(bindings: object, secrets?: Iterable<string | RegExp>): SafeLogger;
 }
 
 export const REDACTED = '[REDACTED]';
@@ -26,14 +26,23 @@ const MIN_SECRET_LENGTH = 3;
 
 export const silentLogger: LoggerLike = { debug() {}, info() {}, warn() {}, error() {} };
 
-function maskString(value: string, secrets: readonly string[]): string {
+/** A secret value, or a global pattern (e.g. a card number in any spelling). */
+export type Secret = string | RegExp;
+
+function maskString(value: string, secrets: readonly Secret[]): string {
   let out = value;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  for (const s of secrets) {
+    if (typeof s === 'string') {
+      if (out.includes(s)) out = out.split(s).join(REDACTED);
+    } else {
+      out = out.replace(s, REDACTED);
+    }
+  }
   return out;
 }
 
 /** Deep copy of `value` with sensitive keys and secret values redacted; errors become plain objects. */
-export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+export function redact(value: unknown, secrets: readonly Secret[] = [], depth = 0): unknown {
   if (typeof value === 'string') return secrets.length ? maskString(value, secrets) : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > 8) return '[Truncated]';
@@ -55,7 +64,7 @@ const drop = (): void => {};
 /** The safe logger over `silentLogger`: drops every line, and its children are itself (no per-call objects). */
 const SILENT_SAFE: SafeLogger = Object.freeze({ debug: drop, info: drop, warn: drop, error: drop, child: () => SILENT_SAFE });
 
-export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly string[] = []): SafeLogger {
+export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly Secret[] = []): SafeLogger {
   if (base === silentLogger) return SILENT_SAFE;
   const emit = (level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg?: string): void => {
     const fn = base[level];
@@ -73,7 +82,7 @@ export function createSafeLogger(base: LoggerLike, bindings: object = {}, secret
     warn: (o, m) => emit('warn', o, m),
     error: (o, m) => emit('error', o, m),
     child(extra, more) {
-      const extraSecrets = [...(more ?? [])].filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH);
+      const extraSecrets = [...(more ?? [])].filter((s) => (typeof s === 'string' && s.length >= MIN_SECRET_LENGTH) || (s instanceof RegExp && s.global));
       return createSafeLogger(base, { ...bindings, ...extra }, [...secrets, ...extraSecrets]);
     },
   };

@@ -8,6 +8,8 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { payloadTooLarge } from '../read-body.js';
 import { isOrderCallback, type StepFactory, type PipelineState } from '../state.js';
 import type { CartInfoRequest, QueryMap } from '../types.js';
+import { MAX_DEPTH } from '../../store/canonical.js';
+import { createCardMask } from './card-mask.js';
 import { payloadProblem, readOrderId, textMayHaveProblem } from './payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
@@ -132,8 +134,12 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
   const orderId = state.callback === 'getCheckoutCartInfo' ? (request(input).OrderID) : readOrderId(input.OrderId, 'OrderId');
   if (orderId !== undefined) state.orderId = orderId;
   const cards: string[] = [];
-  state.log = state.log.child({}, collectSecrets(state.payload, [], 0, cards));
+  const cvvs: string[] = [];
+  const secrets: (string | RegExp)[] = collectSecrets(state.payload, [], 0, cards, cvvs);
   state.cardNumbers = cards;
+  state.cardMask = createCardMask(cards, cvvs);
+  if (state.cardMask) secrets.push(state.cardMask.pattern);
+  state.log = state.log.child({}, secrets);
   state.context.log = state.log;
   return next();
 };
@@ -158,15 +164,15 @@ export function normalizeDocumentsDelivery(payload: Record<string, unknown>): Re
 
 /**
  * Card data and MerchantGUID values of a payload, masked in every later log line of the call.
- * CardNumber values of 8+ characters also go to `cards`, for masking in the reply.
+ * CardNumber values of 8+ characters also go to `cards`, CVVNumber values to `cvvs`, for masking in the reply.
  */
-export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, cards?: string[]): string[] {
-  if (payload === null || typeof payload !== 'object' || depth > 16) return out;
+export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, cards?: string[], cvvs?: string[]): string[] {
+  if (payload === null || typeof payload !== 'object' || depth > MAX_DEPTH) return out;
   // Hot path (runs on every payload): no entry arrays, array elements by index, primitives skipped early.
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
       const v: unknown = payload[i];
-      if (v !== null && typeof v === 'object') collectSecrets(v, out, depth + 1, cards);
+      if (v !== null && typeof v === 'object') collectSecrets(v, out, depth + 1, cards, cvvs);
     }
     return out;
   }
@@ -174,10 +180,11 @@ export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, 
   for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (typeof v === 'object') {
-      if (v !== null) collectSecrets(v, out, depth + 1, cards);
+      if (v !== null) collectSecrets(v, out, depth + 1, cards, cvvs);
     } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
       out.push(String(v));
       if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
+      if (cvvs && k === 'CVVNumber') cvvs.push(String(v));
     }
   }
   return out;

@@ -7,6 +7,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { PipelineState, Step, StepFactory } from '../state.js';
 import type { CallbackName, CallbackResponse } from '../types.js';
 import { AdapterTimeout, invokeAdapter } from './adapter.js';
+import { createCardMask, type CardMask } from './card-mask.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -18,17 +19,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * A JSON copy of an adapter result without card fields (CardNumber/CVVNumber never reach a
- * response, even if an adapter returns them), with the request's card numbers masked inside any
- * text. A result that cannot be serialised (a cycle, a BigInt) is a merchant bug, caught here
- * rather than after the reply was logged as a success.
+ * response, even if an adapter returns them), with the request's card numbers (any spelling) and
+ * CVV masked inside any text (`mask`: the request's CardMask, or literal card numbers). A result
+ * that cannot be serialised (a cycle, a BigInt) is a merchant bug, caught here rather than after
+ * the reply was logged as a success.
  */
-export function stripCardData(value: unknown, cards: readonly string[] = []): unknown {
+export function stripCardData(value: unknown, mask?: CardMask | readonly string[]): unknown {
   let text: string | undefined;
-  const mask = (s: string) => cards.reduce((out, c) => (out.includes(c) ? out.split(c).join('[REDACTED]') : out), s);
+  const masker = Array.isArray(mask) ? createCardMask(mask as readonly string[], []) : mask as CardMask | undefined;
   try {
     text = JSON.stringify(value, (key, v) => {
       if (key === 'CardNumber' || key === 'CVVNumber') return undefined;
-      return cards.length > 0 && typeof v === 'string' ? mask(v) : v;
+      return masker && typeof v === 'string' ? masker(v) : v;
     });
   } catch (err) {
     throw merchantBug(`result is not JSON-serialisable (${(err as Error).name})`);
@@ -43,9 +45,11 @@ export function paymentExpected(state: PipelineState): boolean {
 
 function declined(state: PipelineState, err: CallbackError): CallbackResponse {
   state.outcome = 'declined';
-  const body: Record<string, unknown> = { Success: false, Message: err.message };
-  if (err.description !== undefined) body.Description = err.description;
-  if (err.errorCode !== undefined) body.ErrorCode = err.errorCode;
+  // The texts of a thrown CallbackError are masked like those of a returned result.
+  const text = (s: string) => (state.cardMask ? state.cardMask(s) : s);
+  const body: Record<string, unknown> = { Success: false, Message: text(err.message) };
+  if (err.description !== undefined) body.Description = text(err.description);
+  if (err.errorCode !== undefined) body.ErrorCode = text(err.errorCode);
   state.log.info({ status: err.status, errorCode: err.errorCode }, 'adapter declined the callback');
   return { status: err.status, headers: {}, body };
 }
@@ -55,10 +59,10 @@ function toReply(state: PipelineState, result: unknown, validateResult: ResultVa
     if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug('getCheckoutCartInfo returned no productsList array');
     const field = validateResult(state.callback, result);
     if (field) throw merchantBug(`getCheckoutCartInfo result is invalid at ${field}`);
-    return { status: 200, headers: {}, body: stripCardData(result) };
+    return { status: 200, headers: {}, body: stripCardData(result, state.cardMask) };
   }
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
-  const fields = stripCardData(result ?? {}, state.cardNumbers) as Record<string, unknown>;
+  const fields = stripCardData(result ?? {}, state.cardMask) as Record<string, unknown>;
   if (fields.Success === false) {
     const msg = typeof fields.Message === 'string' ? fields.Message : 'Declined';
     return declined(state, new CallbackError(msg, {
