@@ -25,7 +25,7 @@ TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 [ -f "$TGZ" ] || { echo "consumer.sh: npm pack produced no tarball" >&2; exit 1; }
 CONTENTS=$(tar -tzf "$TGZ")
 for want in package/dist/index.js package/dist/index.d.ts package/dist/express/index.js package/dist/node/index.js \
-            package/dist/testing/index.js package/schemas/common.schema.json \
+            package/dist/testing/index.js package/dist/cli/bin.js package/schemas/common.schema.json \
             package/dist/sandbox/console/static/index.html package/dist/sandbox/console/static/console.js package/dist/sandbox/console/static/console.css; do
   grep -qx "$want" <<<"$CONTENTS" || { echo "consumer.sh: tarball lacks $want" >&2; exit 1; }
 done
@@ -49,6 +49,10 @@ new_case esm-no-express module
 [ ! -e node_modules/express ] || { echo "consumer.sh: express got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
 [ ! -e node_modules/pg ] || { echo "consumer.sh: pg got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
 node esm-no-express.mjs
+CURRENT="the crossborder-merchant-kit bin without Express"
+npx --no-install crossborder-merchant-kit --help >"$WORK/bin.out" 2>&1 || { cat "$WORK/bin.out"; echo "consumer.sh: the bin failed" >&2; exit 1; }
+grep -q '^Usage: crossborder-merchant-kit' "$WORK/bin.out" || { cat "$WORK/bin.out"; echo "consumer.sh: the bin printed no usage" >&2; exit 1; }
+echo "ok: npx crossborder-merchant-kit --help (the installed bin) runs without Express"
 
 step "CommonJS require()"
 cd "$WORK/esm-no-express"
