@@ -24,6 +24,12 @@ export interface CallbackKitOptions {
    * `'strict'`: refuse any payload that breaks the schemas as written. See docs/compatibility.md.
    */
   validation?: 'tolerant' | 'strict';
+  /**
+   * Name of the cart-token query parameter of GetCheckoutCartInfo, as configured for your account
+   * (e.g. `'cartToken'`); default `'merchantCartToken'`. On POST the token may also come in the
+   * payload field of that name. The adapter always receives it as `merchantCartToken`.
+   */
+  cartTokenParameter?: string;
   /** URL-decoding of order fields: `true` (default set), `false`, or `{ fields }`. */
   decode?: boolean | { fields: readonly string[] };
   /** A pino-compatible logger; default silent. Everything it receives is redacted first. */
@@ -53,6 +59,7 @@ export interface ResolvedOptions {
   mounted: readonly CallbackName[];
   decodeRules: readonly CompiledRule[];
   validation: 'tolerant' | 'strict';
+  cartTokenParameter: string;
   logger: LoggerLike;
   bodyLimit: number;
   documentsBodyLimit: number;
@@ -72,7 +79,7 @@ export const DEFAULT_PATHS: Readonly<Record<CallbackName, string>> = Object.free
 
 /** Option keys owned by other modules (auth, stores, bindings) register here so the did-you-mean check knows them. */
 export const KNOWN_OPTION_KEYS = new Set<string>([
-  'merchantGuid', 'adapter', 'paths', 'decode', 'validation', 'logger', 'bodyLimit', 'documentsBodyLimit',
+  'merchantGuid', 'adapter', 'paths', 'decode', 'validation', 'cartTokenParameter', 'logger', 'bodyLimit', 'documentsBodyLimit',
   'adapterTimeoutMs', 'helmet', 'store', 'inFlightWaitMs', 'leaseMs',
 ]);
 
@@ -141,6 +148,12 @@ function resolveDecode(value: unknown): CompiledRule[] {
   return list.map((rule: unknown) => compileRule(rule as string) ?? fail('ERR_CBK_OPTION_INVALID', `Option decode.fields has an invalid rule ${JSON.stringify(rule)} (use e.g. "PrimaryBilling.*", "PaymentDetails.City", "Parcels[].TrackingUrl")`));
 }
 
+function resolveCartTokenParameter(value: unknown): string {
+  if (value === undefined) return 'merchantCartToken';
+  if (typeof value === 'string' && /^[A-Za-z0-9._~-]+$/.test(value)) return value;
+  return fail('ERR_CBK_OPTION_INVALID', 'Option cartTokenParameter must be a query parameter name (letters, digits, . _ ~ -), e.g. \'cartToken\'');
+}
+
 function resolveValidation(value: unknown): 'tolerant' | 'strict' {
   if (value === undefined) return 'tolerant';
   if (value === 'tolerant' || value === 'strict') return value;
@@ -178,6 +191,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
     paths: resolvePaths(options.paths),
     decodeRules: resolveDecode(options.decode),
     validation: resolveValidation(options.validation),
+    cartTokenParameter: resolveCartTokenParameter(options.cartTokenParameter),
     logger: resolveLogger(options.logger),
     bodyLimit: parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024),
     documentsBodyLimit: parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024),

@@ -41,13 +41,16 @@ export type CallbackName = (typeof CALLBACK_NAMES)[number];
 /** The cart-info request as the adapter sees it (GET query, plus the POST payload when configured so). */
 export interface CartInfoRequest {
   method: 'GET' | 'POST';
-  /** The merchant's cart identifier (query parameter `merchantCartToken`); always present. */
+  /**
+   * The merchant's cart identifier, always present: the query parameter named by the
+   * `cartTokenParameter` option (default `merchantCartToken`), or on POST the payload field of that name.
+   */
   merchantCartToken: string;
   countryCode?: string;
   currencyCode?: string;
   /** POST only: the payload's `OrderID` (spelling as in the spec). */
   OrderID?: string;
-  /** Every query parameter, including the three above (the service may send more). */
+  /** Every query parameter, including the ones above (the service sends more, e.g. `IsStockValidation`, `isFixedPriceSupported`). */
   params: Record<string, string | string[]>;
   /** POST only: the whole JSON payload (MerchantGUID removed). */
   payload?: Record<string, unknown>;

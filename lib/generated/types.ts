@@ -213,6 +213,14 @@ export interface Attribute {
   AttributeCode?: string;
   AttributeTypeCode?: string;
   Name?: string;
+  /**
+   * Real cart replies send MetaData.Attributes in the order's spelling (AttributeKey/AttributeValue) rather than the spec's AttributeCode/Name; both are accepted (docs/compatibility.md).
+   */
+  AttributeKey?: string;
+  /**
+   * See AttributeKey.
+   */
+  AttributeValue?: string;
   [k: string]: unknown;
 }
 /**
@@ -262,6 +270,14 @@ export interface CartInfoPostPayload {
    */
   OrderID?: string | number;
   MerchantGUID?: string;
+  /**
+   * The cart token, when the service sends it in the payload rather than the query (real deployments do; see docs/compatibility.md).
+   */
+  merchantCartToken?: string;
+  /**
+   * Sent by some deployments (e.g. "GER"); not always ISO 3166-1 alpha-2, so no pattern is checked. Not copied to CartInfoRequest.countryCode.
+   */
+  countryCode?: string;
   [k: string]: unknown;
 }
 /**

@@ -97,6 +97,31 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     ]));
   });
 
+  test.each([
+    ['workarea-getcheckoutcartinfo-get.json', 'workarea-checkoutcartinfo-reply-promo.json'],
+    ['workarea-getcheckoutcartinfo-get-stockvalidation.json', 'workarea-checkoutcartinfo-reply-useraddresses.json'],
+    ['udg-getcheckoutcartinfo-post-normal.json', 'udg-checkoutcartinfo-reply-normal.json'],
+    ['udg-getcheckoutcartinfo-post-gravur.json', 'udg-checkoutcartinfo-reply-gravur.json'],
+  ])('cart info: request %s reaches the adapter; its reply %s is sent (nulls dropped)', async (requestFile, replyFile) => {
+    const { _request: req, body } = rw(requestFile);
+    const reply = rw(replyFile);
+    const adapter = recordingAdapter({ getCheckoutCartInfo: () => reply });
+    // The Workarea deployment names the token parameter cartToken; the UDG one POSTs it in the payload.
+    const app = mount({ merchantGuid: GUIDS, adapter, cartTokenParameter: 'cartToken' });
+    const res = req.method === 'GET'
+      ? await request(app).get('/cb/GetCheckoutCartInfo').query(req.query)
+      : await request(app).post('/cb/GetCheckoutCartInfo').query(req.query).send(body);
+    expect(res.status).toBe(200);
+    expect(adapter.calls).toHaveLength(1);
+    const input = adapter.calls[0].input;
+    expect(input.method).toBe(req.method);
+    expect(input.merchantCartToken).toBe(req.query.cartToken ?? body.merchantCartToken);
+    expect(input.params).toEqual(req.query);
+    if (body) expect(input.payload).toEqual(Object.fromEntries(Object.entries(body).filter(([k]) => k !== 'MerchantGUID')));
+    const withoutNull = JSON.parse(JSON.stringify(reply, (_k, v) => (v === null ? undefined : v)));
+    expect(res.body).toEqual(withoutNull);
+  });
+
   test("validation: 'strict' still refuses them (today's behaviour, for those who want it)", async () => {
     const adapter = recordingAdapter();
     const res = await request(mount({ merchantGuid: GUIDS, adapter, validation: 'strict' })).post('/cb/SendOrderToMerchant').send(rw('udg-sendordertomerchant-created.json'));

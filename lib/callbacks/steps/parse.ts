@@ -75,12 +75,29 @@ function singleParam(query: QueryMap, name: string): string | undefined {
   return v;
 }
 
-function cartInfoRequest(state: PipelineState): CartInfoRequest {
-  const { query } = state.request;
-  const token = singleParam(query, 'merchantCartToken');
-  if (typeof token !== 'string' || token.trim() === '') {
-    throw invalid('merchantCartToken missing', 'Query parameter merchantCartToken is required');
+/**
+ * The cart token: the query parameter named by `cartTokenParameter` (default `merchantCartToken`),
+ * else, on POST, the payload field of that name (or `merchantCartToken`). Missing → 400.
+ */
+function cartToken(state: PipelineState, name: string): string {
+  const fromQuery = singleParam(state.request.query, name);
+  if (fromQuery !== undefined) {
+    if (fromQuery.trim() === '') throw invalid(`cart token ${name} empty`, `Query parameter ${name} must not be empty`);
+    return fromQuery;
   }
+  const payload = state.payload;
+  const fromBody = payload ? (payload[name] ?? payload.merchantCartToken) : undefined;
+  if (typeof fromBody === 'string' && fromBody.trim() !== '') return fromBody;
+  if (fromBody !== undefined && fromBody !== null) throw invalid(`cart token ${name} in the payload is not a string`, `Payload field ${name} must be a non-empty string`);
+  // The name of a token-like parameter is a useful hint in the log (its value is never logged).
+  const other = Object.keys(state.request.query).find((k) => /token/i.test(k));
+  throw invalid(`cart token ${name} missing${other ? ` (the query has ${other}: is cartTokenParameter set?)` : ''}`,
+    `Query parameter ${name}${state.payload ? ` (or payload field ${name})` : ''} is required`);
+}
+
+function cartInfoRequest(state: PipelineState, tokenParameter: string): CartInfoRequest {
+  const { query } = state.request;
+  const token = cartToken(state, tokenParameter);
   const params: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(query)) if (v !== undefined) params[k] = v;
   const request: CartInfoRequest = { method: state.request.method === 'POST' ? 'POST' : 'GET', merchantCartToken: token, params };
@@ -121,7 +138,7 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
     state.payload = parseJson(state, limit);
   }
   if (state.callback === 'getCheckoutCartInfo') {
-    state.input = cartInfoRequest(state);
+    state.input = cartInfoRequest(state, options.cartTokenParameter);
   } else if (isOrderCallback(state.callback)) {
     const { order, envelope } = unwrapOrder(state.payload!);
     state.input = order;

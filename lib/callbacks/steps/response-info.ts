@@ -8,6 +8,7 @@ import type { PipelineState, Step, StepFactory } from '../state.js';
 import type { CallbackName, CallbackResponse } from '../types.js';
 import { AdapterTimeout, invokeAdapter } from './adapter.js';
 import { createCardMask, type CardMask } from './card-mask.js';
+import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -54,15 +55,18 @@ function declined(state: PipelineState, err: CallbackError): CallbackResponse {
   return { status: err.status, headers: {}, body };
 }
 
-function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator): CallbackResponse {
+function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier): CallbackResponse {
   if (state.callback === 'getCheckoutCartInfo') {
     if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug('getCheckoutCartInfo returned no productsList array');
-    const field = validateResult(state.callback, result);
+    const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
+    tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
+    const field = validateResult(state.callback, body);
     if (field) throw merchantBug(`getCheckoutCartInfo result is invalid at ${field}`);
-    return { status: 200, headers: {}, body: stripCardData(result, state.cardMask) };
+    return { status: 200, headers: {}, body };
   }
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
   const fields = stripCardData(result ?? {}, state.cardMask) as Record<string, unknown>;
+  tidy(state, fields);
   if (fields.Success === false) {
     const msg = typeof fields.Message === 'string' ? fields.Message : 'Declined';
     return declined(state, new CallbackError(msg, {
@@ -86,6 +90,7 @@ function toReply(state: PipelineState, result: unknown, validateResult: ResultVa
 
 export const createResponseInfoStep = (validateResult: ResultValidator): StepFactory => (options: ResolvedOptions): Step => {
   const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
+  const tidy = createReplyTidier();
   return async (state) => {
     let result: unknown;
     try {
@@ -94,7 +99,7 @@ export const createResponseInfoStep = (validateResult: ResultValidator): StepFac
       if (err instanceof CallbackError) return declined(state, err);
       if (err instanceof AdapterTimeout) {
         // What the call would have answered; the idempotency step stores a late success.
-        state.lateReply = err.late.then((late) => toReply(state, late, validateResult), (lateErr: unknown) => {
+        state.lateReply = err.late.then((late) => toReply(state, late, validateResult, tidy), (lateErr: unknown) => {
           if (lateErr instanceof CallbackError) return declined(state, lateErr);
           throw lateErr;
         });
@@ -104,7 +109,7 @@ export const createResponseInfoStep = (validateResult: ResultValidator): StepFac
       return { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
     }
     try {
-      return toReply(state, result, validateResult);
+      return toReply(state, result, validateResult, tidy);
     } catch (err) {
       if (err instanceof PipelineFailure) {
         state.invalidResult = true;
