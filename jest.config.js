@@ -1,5 +1,8 @@
 /** Jest 30 + @swc/jest, native ESM (run with NODE_OPTIONS=--experimental-vm-modules). */
 import { postgresTestConfig } from './test/setup/postgres-config.js';
+import { browserTestIgnores } from './test/setup/browser-config.js';
+
+const postgres = postgresTestConfig();
 
 export default {
   testEnvironment: 'node',
@@ -23,5 +26,7 @@ export default {
   },
   testTimeout: 30000,
   // PostgreSQL for the *.pg.test.ts files (throwaway cluster, or TEST_DATABASE_URL); see test/setup/postgres-config.js.
-  ...postgresTestConfig(),
+  ...postgres,
+  // Chromium for the *.browser.test.ts files (the sandbox web console); see test/setup/browser-config.js.
+  testPathIgnorePatterns: [...(postgres.testPathIgnorePatterns ?? ['/node_modules/']), ...browserTestIgnores()],
 };

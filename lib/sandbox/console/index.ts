@@ -8,6 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { toJson } from '../../conformance/report.js';
+import type { ConformanceReport } from '../../conformance/runner.js';
 import type { ExchangeLog, SandboxEvent } from '../exchange-log.js';
 import type { OrderBook, OrderState } from '../orders.js';
 import { SCENARIO_DESCRIPTIONS, SCENARIO_NAMES, type ScenarioResult } from '../scenarios.js';
@@ -25,14 +27,12 @@ export interface ConsoleHost {
   readonly url: string | undefined;
   configure(change: { merchantUrl?: string; merchantGuid?: string; cartToken?: string; paths?: Record<string, string> }): unknown;
   runScenario(name: string): Promise<ScenarioResult>;
-  runCheck?(): Promise<unknown>;
+  runCheck(): Promise<ConformanceReport>;
 }
 
 export interface ConsoleOptions {
   /** Exchanges sent to a browser when it connects (newest kept); default 500. */
   snapshotLimit?: number;
-  /** Turns the conformance report into what the console shows (the CLI's --json document). */
-  checkReport?: (report: unknown) => unknown;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -122,7 +122,6 @@ export function createConsole(host: ConsoleHost, options: ConsoleOptions = {}): 
     write(res, 'snapshot', {
       config: config(),
       scenarios: SCENARIO_NAMES.map((name) => ({ name, description: SCENARIO_DESCRIPTIONS[name] })),
-      checkAvailable: typeof host.runCheck === 'function',
       exchanges: host.log.list().slice(-snapshotLimit).map((e) => summarize(e, guid())),
       orders: host.orders.list().map(orderView),
     });
@@ -160,9 +159,8 @@ export function createConsole(host: ConsoleHost, options: ConsoleOptions = {}): 
         return sendJson(res, 200, config());
       }
       if (path === '/api/check') {
-        if (!host.runCheck) return sendJson(res, 501, { code: 'NOT_AVAILABLE', message: 'this sandbox has no conformance checker' });
-        const report = await host.runCheck();
-        return sendJson(res, 200, options.checkReport ? options.checkReport(report) : report);
+        // exactly the CLI's `check --json` document
+        return sendJson(res, 200, toJson(await host.runCheck()));
       }
       const name = scenario![1];
       if (!(SCENARIO_NAMES as readonly string[]).includes(name)) return sendJson(res, 404, { code: 'UNKNOWN_SCENARIO', message: `unknown scenario "${name}"` });

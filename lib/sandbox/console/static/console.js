@@ -5,7 +5,7 @@
 (() => {
   const API = '/_console';
   const $ = (id) => document.getElementById(id);
-  const state = { exchanges: new Map(), orders: new Map(), selected: null, config: null, checkAvailable: false };
+  const state = { exchanges: new Map(), orders: new Map(), selected: null, config: null };
   const narrow = window.matchMedia('(max-width: 1099px)');
 
   /** el('li', { class: 'x', dataset: {a: 1} }, 'text', child) */
@@ -80,7 +80,7 @@
     el('span', { class: 'id' }, `#${s.id}`),
     el('span', { class: 'dir', title: toMerchant ? 'sandbox → merchant (callback)' : 'merchant → sandbox (service API)' }, toMerchant ? '→' : '←',
       el('span', { class: 'sr' }, toMerchant ? ' callback to the merchant' : ' call from the merchant')),
-    el('span', { class: 'what' }, el('b', {}, s.label || s.kind), ` ${s.method} ${s.path}`),
+    el('span', { class: 'what' }, el('b', {}, s.label || s.kind), el('span', { class: 'path' }, ` ${s.method} ${s.path}`)),
     el('span', { class: 'meta' }, outcome(s), ` ${ms(s.durationMs)}`),
     el('span', { class: 'sub' }, [time(s.at), s.scenario, s.orderId, s.note].filter(Boolean).join(' · ')));
     return el('li', { class: s.failed ? 'is-failed' : 'is-ok' }, button);
@@ -121,6 +121,7 @@
         el('details', {}, el('summary', {}, 'Headers'), el('h3', {}, 'Request headers'), jsonBlock(exchange.request.headers, 'Request headers'),
           exchange.response ? [el('h3', {}, 'Reply headers'), jsonBlock(exchange.response.headers, 'Reply headers')] : []),
       ].flat());
+      $('detail').scrollTop = 0;
       if (narrow.matches) $('detail').scrollIntoView({ block: 'start' });
     } catch (err) {
       body.replaceChildren(el('p', { class: 'empty' }, `Cannot show exchange #${id}: ${err.message}`));
@@ -213,7 +214,7 @@
       status('check-status', report.failed === 0 ? 'No check failed.' : `${report.failed} check(s) failed.`, report.failed === 0 ? 'ok' : 'bad');
     } catch (err) {
       status('check-status', `The check did not run: ${err.message}`, 'bad');
-    } finally { button.disabled = !state.checkAvailable; }
+    } finally { button.disabled = false; }
   }
   function renderConfig(c) {
     state.config = c;
@@ -266,8 +267,6 @@
       renderOrders();
       renderScenarios(snap.scenarios);
       renderConfig(snap.config);
-      state.checkAvailable = snap.checkAvailable;
-      $('run-check').disabled = !snap.checkAvailable;
     });
     on('exchange', (s) => addExchange(s, true));
     on('order', (o) => { state.orders.set(o.orderId, o); renderOrders(); });
