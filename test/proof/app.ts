@@ -18,9 +18,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function record(kind: string, order: MerchantOrder, context: CallbackContext): Promise<number> {
   const { rows } = await pool.query(
-    `WITH ins AS (INSERT INTO "${schema}".adapter_calls (pid, kind, order_id, idempotency_key) VALUES ($1, $2, $3, $4))
+    `WITH ins AS (INSERT INTO "${schema}".adapter_calls (pid, kind, order_id, idempotency_key, attempt, previous_outcome)
+       VALUES ($1, $2, $3, $4, $5, $6))
      SELECT count(*)::int AS before FROM "${schema}".adapter_calls WHERE order_id = $3 AND kind = $2`,
-    [process.pid, kind, order.OrderId, context.idempotencyKey],
+    [process.pid, kind, order.OrderId, context.idempotencyKey, context.attempt ?? null, context.previousAttempt?.outcome ?? null],
   );
   return rows[0].before;
 }

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { PostgresStore } from 'crossborder-merchant-kit';
+import { PostgresStore, payloadHash } from 'crossborder-merchant-kit';
 import { MERCHANT_GUID, order, paymentDetails, paymentOrder } from '../helpers/orders.js';
 import { databaseUrl } from '../store/harness.js';
 
@@ -49,7 +49,8 @@ const count = async (kind: string, orderId: string): Promise<number> =>
 beforeAll(async () => {
   await new PostgresStore({ pool, schema }).migrate();
   await pool.query(`CREATE TABLE "${schema}".adapter_calls (
-    id serial PRIMARY KEY, pid int NOT NULL, kind text NOT NULL, order_id text NOT NULL, idempotency_key text, at timestamptz DEFAULT clock_timestamp())`);
+    id serial PRIMARY KEY, pid int NOT NULL, kind text NOT NULL, order_id text NOT NULL, idempotency_key text,
+    attempt int, previous_outcome text, at timestamptz DEFAULT clock_timestamp())`);
   ports = (await Promise.all([start(), start()])).map((s) => s.port);
 }, LONG);
 
@@ -72,7 +73,13 @@ test('200 concurrent identical SendOrderToMerchant deliveries across two process
 
 test('1,000 PerformOrderPayment retries, concurrent and sequential, over both processes: one charge', async () => {
   const body = paymentOrder({ OrderId: 'PROOF-PAY-1' });
-  const variant = paymentOrder({ OrderId: 'PROOF-PAY-1', PaymentDetails: paymentDetails({ CardNumber: '5555555555554444' }) });
+  // A different payment request for the same order: another amount (and card). The card number alone
+  // would not do: the fingerprint masks card values, so that would be a plain redelivery.
+  const variant = paymentOrder({
+    OrderId: 'PROOF-PAY-1', PaymentDetails: paymentDetails({ CardNumber: '5555555555554444' }),
+    InternationalDetails: { ...(body.InternationalDetails as object), TotalPrice: 999.99, TransactionTotalPrice: 999.99 },
+  });
+  expect(payloadHash(variant)).not.toBe(payloadHash(body));
   const concurrent = await Promise.all(Array.from({ length: 400 }, (_, i) => post(ports[i % 2], 'PerformOrderPayment', i % 10 === 9 ? variant : body)));
   const sequential = [];
   for (let i = 0; i < 600; i++) sequential.push(await post(ports[i % 2], 'PerformOrderPayment', i % 10 === 9 ? variant : body));
@@ -101,6 +108,11 @@ test('a process that dies inside the adapter blocks the retry on the other proce
   expect(retry.status).toBe(200);
   expect(retry.body).toMatchObject({ Success: true, OrderId: 'CRASH-1' });
   expect(await count('order', 'CRASH-1')).toBe(2);
+  // The retry on the other process was told that the first attempt for the same key never ended.
+  const attempts = await pool.query(
+    `SELECT idempotency_key, attempt, previous_outcome FROM "${schema}".adapter_calls WHERE order_id = 'CRASH-1' AND kind = 'order' ORDER BY id`);
+  expect(attempts.rows.map((r) => [r.attempt, r.previous_outcome])).toEqual([[1, null], [2, 'crashed']]);
+  expect(attempts.rows[1].idempotency_key).toBe(attempts.rows[0].idempotency_key);
   const again = await post(ports[1], 'SendOrderToMerchant', body);
   expect(again.text).toBe(retry.text);
   expect(await count('order', 'CRASH-1')).toBe(2);
