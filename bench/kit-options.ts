@@ -5,7 +5,7 @@
  */
 import { SignJWT } from 'jose';
 import * as kit from '../lib/index.js';
-import { KNOWN_OPTION_KEYS } from '../lib/callbacks/options.js';
+import { OPTION_KEYS } from '../lib/callbacks/options.js';
 import type { CallbackKitOptions, MerchantAdapter } from '../lib/index.js';
 import { JWT_SECRET, MERCHANT_GUID } from './fixtures.js';
 
@@ -31,11 +31,11 @@ function memoryStore(): { store: unknown; name: string } | null {
 export function kitOptions(): { options: CallbackKitOptions; features: KitFeatures } {
   const options: Record<string, unknown> = { merchantGuid: MERCHANT_GUID, adapter: noopAdapter };
   const features: KitFeatures = { jwt: false, store: null, validation: 'lib/validation createValidators()', decode: true };
-  if (KNOWN_OPTION_KEYS.has('auth')) {
+  if (OPTION_KEYS.includes('auth')) {
     options.auth = { jwt: { secret: JWT_SECRET, algorithms: ['HS256'] } };
     features.jwt = true;
   }
-  const store = KNOWN_OPTION_KEYS.has('store') ? memoryStore() : null;
+  const store = OPTION_KEYS.includes('store') ? memoryStore() : null;
   if (store) {
     options.store = store.store;
     features.store = store.name;

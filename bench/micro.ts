@@ -4,6 +4,7 @@
  * Each iteration gets a fresh copy of the order (decoding works in place); copying is not timed.
  */
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
+import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
 import { createValidators } from '../lib/validation/index.js';
 import { makeOrder } from './fixtures.js';
 
@@ -13,7 +14,7 @@ export const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
 export function runMicro(iterations: number, lines = 200): MicroResult {
-  const validators = createValidators();
+  const validators = createValidators(CALLBACK_SCHEMAS);
   const rules = DEFAULT_DECODE_FIELDS.map((r) => compileRule(r) as CompiledRule);
   const template = makeOrder(lines, 'GE-MICRO-1');
   const warmup = Math.min(1000, Math.ceil(iterations / 5));

@@ -12,6 +12,7 @@ import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
 import { collectSecrets, hasPollutionKey } from '../lib/callbacks/steps/parse.js';
 import type { CallbackRequest } from '../lib/callbacks/types.js';
 import { payloadHash } from '../lib/store/canonical.js';
+import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
 import { createValidators } from '../lib/validation/index.js';
 import { JWT_SECRET, ORDER_ID_PLACEHOLDER } from './fixtures.js';
 import { kitOptions } from './kit-options.js';
@@ -47,7 +48,7 @@ async function time<T>(iterations: number, prepare: (i: number) => T, fn: (input
 
 export async function runStages(template: string, token: string, iterations = 2000): Promise<StageTimes> {
   const body = (i: number) => template.replace(ORDER_ID_PLACEHOLDER, `GE-STAGE-${i}-${Math.random().toString(36).slice(2)}`);
-  const validators = createValidators();
+  const validators = createValidators(CALLBACK_SCHEMAS);
   const rules = DEFAULT_DECODE_FIELDS.map((r) => compileRule(r) as CompiledRule);
   const jwt = createJwtStrategy({ secret: JWT_SECRET, algorithms: ['HS256'] });
   const joseKey = await webcrypto.subtle.importKey('raw', new TextEncoder().encode(JWT_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);

@@ -18,7 +18,7 @@ export type {
 } from './callbacks/types.js';
 export * from './payloads.js';
 export { validatePayload } from './validation/index.js';
-export type { ValidationIssue } from './callbacks/steps/validate.js';
+export type { ValidationIssue } from './validation/issues.js';
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './store/memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
 export type {
@@ -26,6 +26,6 @@ export type {
 } from './store/types.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, type HoldState } from './store/holds.js';
 export { canonicalJson, payloadHash } from './store/canonical.js';
-export type { ReceivedDocument } from './callbacks/steps/documents.js';
+export type { ReceivedDocument } from './callbacks/types.js';
 export * from './customs/index.js';
 export * from './client/index.js';

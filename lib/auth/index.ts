@@ -1,20 +1,19 @@
 /** Builds the per-callback list of authentication strategies from the `auth` option. */
-import { KNOWN_OPTION_KEYS } from '../callbacks/options.js';
-import type { StrategyResolver } from '../callbacks/steps/authenticate.js';
-import type { CallbackName } from '../callbacks/types.js';
 import { resolveAuthOptions } from './options.js';
+import type { AuthStrategy } from './types.js';
 
-KNOWN_OPTION_KEYS.add('auth');
+/** The strategies that guard a callback, by callback name. */
+export type StrategyResolver = (callback: string) => readonly AuthStrategy[];
 
 export type AuthResolver = StrategyResolver & {
   /** The configured secret values (passwords, header/parameter values, HS secrets), masked in every log line. */
   readonly secrets: readonly string[];
 };
 
-/** Checks `options.auth` (KitError on a mistake) and returns the strategies of each callback. */
-export function createAuthResolver(options: Record<string, unknown>): AuthResolver {
-  const { byCallback, secrets } = resolveAuthOptions(options.auth);
-  const resolver = (callback: string) => byCallback.get(callback as CallbackName) ?? [];
+/** Resolves the `auth` option (KitError on a mistake) for the given callbacks: the strategies of each. */
+export function createAuthResolver(auth: unknown, callbacks: readonly string[]): AuthResolver {
+  const { byCallback, secrets } = resolveAuthOptions(auth, callbacks);
+  const resolver = (callback: string) => byCallback.get(callback) ?? [];
   return Object.assign(resolver, { secrets: secrets.filter((s) => s.length >= 3) });
 }
 

@@ -3,7 +3,6 @@
  * the list of strategies of each callback. `auth.perCallback.<callback>` replaces single strategies
  * for that callback (`false` turns one off); every configured strategy must pass.
  */
-import { CALLBACK_NAMES, type CallbackName } from '../callbacks/types.js';
 import { createBasicStrategy, type BasicAuthOptions } from './basic.js';
 import { checkObject, fail, invalid } from '../shared/options.js';
 import { createHeaderStrategy, type HeaderAuthOptions } from './header.js';
@@ -25,13 +24,14 @@ export interface AuthConfig {
   strategies?: readonly AuthStrategy[];
 }
 
-export interface AuthOptions extends AuthConfig {
+/** The `auth` option; `Name` is the callback names (the kit passes its own). */
+export interface AuthOptions<Name extends string = string> extends AuthConfig {
   /** Per-callback replacements, e.g. `{ getCheckoutCartInfo: { urlParameter: {...} } }`. */
-  perCallback?: Partial<Record<CallbackName, AuthConfig>>;
+  perCallback?: Partial<Record<Name, AuthConfig>>;
 }
 
 export interface ResolvedAuth {
-  byCallback: ReadonlyMap<CallbackName, readonly AuthStrategy[]>;
+  byCallback: ReadonlyMap<string, readonly AuthStrategy[]>;
   /** Every configured secret value, for the log redaction. */
   secrets: readonly string[];
 }
@@ -78,23 +78,24 @@ function build(config: Record<string, unknown>, where: string, forwarded: Forwar
   return out;
 }
 
-export function resolveAuthOptions(value: unknown): ResolvedAuth {
-  const byCallback = new Map<CallbackName, readonly AuthStrategy[]>();
+/** Resolves `options.auth` for the given callbacks (the names `auth.perCallback` accepts). */
+export function resolveAuthOptions(value: unknown, callbacks: readonly string[]): ResolvedAuth {
+  const byCallback = new Map<string, readonly AuthStrategy[]>();
   if (value === undefined) return { byCallback, secrets: [] };
   const auth = checkObject(value, 'auth', [...CONFIG_KEYS, 'perCallback']);
   const forwarded: ForwardedWarningState = { warned: false };
   const top = build(auth, 'auth', forwarded);
-  const overrides = new Map<CallbackName, Built>();
+  const overrides = new Map<string, Built>();
   if (auth.perCallback !== undefined) {
-    const per = checkObject(auth.perCallback, 'auth.perCallback', CALLBACK_NAMES);
+    const per = checkObject(auth.perCallback, 'auth.perCallback', callbacks);
     for (const [name, config] of Object.entries(per)) {
       const where = `auth.perCallback.${name}`;
       const checked = checkObject(config, where, CONFIG_KEYS);
-      overrides.set(name as CallbackName, build(checked, where, forwarded));
+      overrides.set(name, build(checked, where, forwarded));
     }
   }
   const secrets = new Set<string>();
-  for (const callback of CALLBACK_NAMES) {
+  for (const callback of callbacks) {
     const merged: Built = { ...top, ...overrides.get(callback) };
     if (merged.basic && merged.jwt) {
       const where = overrides.get(callback)?.basic || overrides.get(callback)?.jwt ? `auth.perCallback.${callback}` : 'auth';

@@ -1,6 +1,6 @@
 /** The one interface every authentication strategy implements (built-in or the merchant's own). */
 import type { SafeLogger } from '../shared/logger.js';
-import type { CallbackRequest } from '../callbacks/types.js';
+import type { CallbackRequest } from '../shared/http.js';
 
 export type AuthOutcome =
   | { ok: true; /** Exposed to the adapter as `context.auth[name]`. */ data?: unknown }

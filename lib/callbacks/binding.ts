@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackKit, CallbackRoute } from './kit.js';
 import { payloadTooLarge, readBody } from './read-body.js';
-import { PipelineFailure, wireErrorBody } from '../shared/errors.js';
-import type { CallbackRequest, CallbackResponse, QueryMap } from './types.js';
+import { PipelineFailure } from '../shared/errors.js';
+import type { CallbackRequest, CallbackResponse, QueryMap } from '../shared/http.js';
 
 /** Lookup key of a method and path as Express matches routes by default (any case, one trailing slash). */
 export function routeKey(method: string, path: string): string {
@@ -64,19 +64,6 @@ export async function toCallbackRequest(
     throw err;
   }
 }
-
-/** Headers of every kit reply: JSON, never cached (replies carry personal data). */
-export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
-  'content-type': 'application/json; charset=utf-8',
-  'cache-control': 'no-store',
-});
-
-/** The reply sent when a binding itself fails (never the error's text). */
-export const BINDING_FAILURE: CallbackResponse = {
-  status: 500,
-  headers: { ...JSON_NO_STORE },
-  body: wireErrorBody('INTERNAL_ERROR'),
-};
 
 /**
  * Writes a reply in one `writeHead` (status, headers and content-length together; no chunked

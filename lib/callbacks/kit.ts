@@ -4,13 +4,13 @@
  * decode → documents → idempotency → holds → adapter → ResponseInfo for each delivery.
  */
 import { randomUUID } from 'node:crypto';
-import { createAuthResolver } from '../auth/index.js';
-import { createValidators } from '../validation/index.js';
-import { BINDING_FAILURE } from './binding.js';
+import { BINDING_FAILURE } from '../shared/http.js';
 import { createSafeLogger } from '../shared/logger.js';
+import { createValidators } from '../validation/index.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
+import { CALLBACK_SCHEMAS, REGISTRY, type CallbackName, type HttpMethod } from './registry.js';
 import { compose, type PipelineState } from './state.js';
-import { createAuthenticateStep } from './steps/authenticate.js';
+import { authenticateStep } from './steps/authenticate.js';
 import { decodeStep } from './steps/decode.js';
 import { documentsStep } from './steps/documents.js';
 import { fingerprintStep } from './steps/fingerprint.js';
@@ -21,15 +21,14 @@ import { parseStep } from './steps/parse.js';
 import { respondStep } from './steps/respond.js';
 import { createResponseInfoStep } from './steps/response-info.js';
 import { createValidateStep } from './steps/validate.js';
-import type { CallbackName, CallbackRequest, CallbackResponse } from './types.js';
+import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
 /** Placeholder until the adapter step gives the call its own signal (one shared, never aborted). */
 const NEVER_ABORTED = new AbortController().signal;
 
-export interface CallbackRoute { callback: CallbackName; method: 'GET' | 'POST'; path: string }
+export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
 
 export interface CallbackKit {
-  readonly options: ResolvedOptions;
   /** Every mounted (method, path) pair. */
   readonly routes: readonly CallbackRoute[];
   /** Body size limit of a callback, in bytes (bindings stop reading past it). */
@@ -38,13 +37,12 @@ export interface CallbackKit {
   handle(callback: CallbackName, request: CallbackRequest): Promise<CallbackResponse>;
 }
 
-export function createCallbackKit(userOptions: CallbackKitOptions): CallbackKit {
-  const options = resolveOptions(userOptions);
-  const validators = createValidators(options.validation);
-  const authResolver = createAuthResolver(options.raw);
+export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
+  const options: ResolvedOptions = resolveOptions(userOptions);
+  const validators = createValidators(CALLBACK_SCHEMAS, options.validation);
   const factories = [
     respondStep,
-    createAuthenticateStep(authResolver),
+    authenticateStep,
     parseStep,
     merchantGuidStep,
     createValidateStep(validators),
@@ -56,24 +54,21 @@ export function createCallbackKit(userOptions: CallbackKitOptions): CallbackKit 
     createResponseInfoStep(validators.result),
   ];
   const run = compose(factories.map((f) => f(options)));
-  const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...authResolver.secrets]);
+  const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...options.auth.secrets]);
   const routes: CallbackRoute[] = [];
-  for (const callback of options.mounted) {
-    const path = options.paths[callback];
-    if (callback === 'getCheckoutCartInfo') routes.push({ callback, method: 'GET', path });
-    routes.push({ callback, method: 'POST', path });
+  for (const entry of options.mounted) {
+    for (const method of entry.methods) routes.push({ callback: entry.name, method, path: options.paths[entry.name] });
   }
 
   return {
-    options,
     routes,
-    bodyLimit: (callback) => (callback === 'receiveAdditionalRequiredDocuments' ? options.documentsBodyLimit : options.bodyLimit),
+    bodyLimit: (callback) => options[REGISTRY[callback].bodyLimit],
     async handle(callback, request) {
       const requestId = randomUUID();
       const auth = request.headers.authorization;
       const log = baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
       const state: PipelineState = {
-        callback, request, requestId, log, startedAt: performance.now(),
+        callback, entry: REGISTRY[callback], request, requestId, log, startedAt: performance.now(),
         context: {
           callback, requestId, log, headers: request.headers, remoteAddress: request.remoteAddress, auth: {},
           signal: NEVER_ABORTED,

@@ -1,21 +1,26 @@
 /**
- * createCallbackRouter / createCallbackHandler options: checked once, at construction.
- * Every public option is documented in docs/options.md.
+ * createCallbackRouter / createCallbackHandler / createCallbackKit options: resolved in ONE pass,
+ * at construction (each module resolves its own keys: resolveAuth, resolveStoreSettings,
+ * resolveLogger), into the Settings the steps read. Every public option is documented in docs/options.md.
  */
 import type { HelmetOptions } from 'helmet';
-import type { AuthOptions } from '../auth/options.js';
-import type { Store } from '../store/types.js';
+import { createAuthResolver, type AuthOptions, type AuthResolver } from '../auth/index.js';
 import { didYouMean, unknownKeyMessage } from '../shared/did-you-mean.js';
-import { fail, isPlainObject, parseByteSize } from '../shared/options.js';
+import { resolveLogger, type LoggerLike } from '../shared/logger.js';
+import { fail, invalid, isPlainObject, parseByteSize, required } from '../shared/options.js';
+import { resolveStoreSettings, type StoreSettings } from '../store/options.js';
+import type { Store } from '../store/types.js';
 import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
-import { silentLogger, type LoggerLike } from '../shared/logger.js';
-import { CALLBACK_NAMES, type CallbackName, type MerchantAdapter } from './types.js';
+import { CALLBACK_ENTRIES, CALLBACK_NAMES, DEFAULT_PATHS, type CallbackEntry, type CallbackName } from './registry.js';
+import type { CheckedAdapter, MerchantAdapter } from './types.js';
 
-export interface CallbackKitOptions {
+export { DEFAULT_PATHS } from './registry.js';
+
+export interface CallbackKitOptions<A extends MerchantAdapter = MerchantAdapter> {
   /** Your MerchantGUID; every POST payload must carry it (constant-time compared). An array accepts any of them (rotation). */
   merchantGuid: string | readonly string[];
-  /** Your implementation of the callbacks. */
-  adapter: MerchantAdapter;
+  /** Your implementation of the callbacks (results are type-checked exactly: a misspelt field fails to compile). */
+  adapter: A & CheckedAdapter<A>;
   /** Paths (relative to where the router is mounted) of each callback. */
   paths?: Partial<Record<CallbackName, string>>;
   /**
@@ -32,8 +37,8 @@ export interface CallbackKitOptions {
   cartTokenParameter?: string;
   /** URL-decoding of order fields: `true` (default set), `false`, or `{ fields }`. */
   decode?: boolean | { fields: readonly string[] };
-  /** A pino-compatible logger; default silent. Everything it receives is redacted first. */
-  logger?: LoggerLike;
+  /** A pino-compatible logger; default: warnings and errors as JSON lines on stderr; `false` silences. Everything it receives is redacted first. */
+  logger?: LoggerLike | false;
   /** Largest accepted JSON body, bytes or '1mb'/'500kb'; default 1 MB. */
   bodyLimit?: number | string;
   /** Largest body of the documents webhook (carries base64 files); default 25 MB. */
@@ -43,7 +48,7 @@ export interface CallbackKitOptions {
   /** helmet options for the response headers, or `false` to leave them off. */
   helmet?: HelmetOptions | false;
   /** Authentication strategies (basic, jwt, ipAllowList, header, urlParameter, perCallback); see docs/auth.md. */
-  auth?: AuthOptions;
+  auth?: AuthOptions<CallbackName>;
   /** Where replies and holds are kept: new MemoryStore() (default, one process) or new PostgresStore({ pool }); see docs/stores.md. */
   store?: Store;
   /** How long a delivery waits for another one of the same OrderId still in progress before answering 503 IN_FLIGHT; default 10 000 ms. */
@@ -52,11 +57,13 @@ export interface CallbackKitOptions {
   leaseMs?: number;
 }
 
+/** The options after the one resolution pass: what the steps and the bindings read. */
 export interface ResolvedOptions {
   merchantGuids: readonly string[];
   adapter: MerchantAdapter;
-  paths: Record<CallbackName, string>;
-  mounted: readonly CallbackName[];
+  paths: Readonly<Record<CallbackName, string>>;
+  /** The registry entries of the callbacks the adapter implements. */
+  mounted: readonly CallbackEntry[];
   decodeRules: readonly CompiledRule[];
   validation: 'tolerant' | 'strict';
   cartTokenParameter: string;
@@ -65,23 +72,17 @@ export interface ResolvedOptions {
   documentsBodyLimit: number;
   adapterTimeoutMs: number;
   helmet: HelmetOptions | false;
-  /** The options object as given, for extensions (auth, store, ...) that read their own keys. */
-  raw: Record<string, unknown>;
+  /** The strategies of each callback and the configured secrets (masked in logs). */
+  auth: AuthResolver;
+  /** store, inFlightWaitMs, leaseMs. */
+  idempotency: StoreSettings;
 }
 
-export const DEFAULT_PATHS: Readonly<Record<CallbackName, string>> = Object.freeze({
-  getCheckoutCartInfo: '/GetCheckoutCartInfo',
-  sendOrderToMerchant: '/SendOrderToMerchant',
-  updateOrderStatus: '/UpdateOrderStatus',
-  performOrderPayment: '/PerformOrderPayment',
-  receiveAdditionalRequiredDocuments: '/SendAdditionalRequiredDocumentsToMerchant',
-});
-
-/** Option keys owned by other modules (auth, stores, bindings) register here so the did-you-mean check knows them. */
-export const KNOWN_OPTION_KEYS = new Set<string>([
-  'merchantGuid', 'adapter', 'paths', 'decode', 'validation', 'cartTokenParameter', 'logger', 'bodyLimit', 'documentsBodyLimit',
-  'adapterTimeoutMs', 'helmet', 'store', 'inFlightWaitMs', 'leaseMs',
-]);
+/** Every option name the kit knows (bindings add their own: see BINDING_ONLY_KEYS). */
+export const OPTION_KEYS: readonly string[] = Object.freeze([
+  'merchantGuid', 'adapter', 'paths', 'validation', 'cartTokenParameter', 'decode', 'logger', 'bodyLimit', 'documentsBodyLimit',
+  'adapterTimeoutMs', 'helmet', 'auth', 'store', 'inFlightWaitMs', 'leaseMs',
+] satisfies (keyof CallbackKitOptions)[]);
 
 /**
  * Options of the node:http binding only (createCallbackHandler strips them before the kit sees them):
@@ -101,22 +102,47 @@ function resolveGuids(value: unknown): string[] {
   return list.map((g: string) => g.trim());
 }
 
-function resolveAdapter(value: unknown): { adapter: MerchantAdapter; mounted: CallbackName[] } {
-  if (!isPlainObject(value) && !(typeof value === 'object' && value !== null)) {
-    fail('ERR_CBK_OPTION_REQUIRED', 'Option adapter is required: an object with your callback methods');
-  }
-  const adapter = value as Record<string, unknown>;
-  for (const name of ['sendOrderToMerchant', 'updateOrderStatus'] as const) {
-    if (typeof adapter[name] !== 'function') {
-      fail('ERR_CBK_OPTION_REQUIRED', `Option adapter.${name} is required and must be a function`);
+/** Method names of an adapter: own and inherited (class prototypes), Object.prototype left out. */
+function methodNames(adapter: object): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = adapter; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const key of Object.getOwnPropertyNames(o)) {
+      if (key === 'constructor') continue;
+      const d = Object.getOwnPropertyDescriptor(o, key);
+      if (d && typeof d.value === 'function') names.add(key);
     }
   }
-  const mounted: CallbackName[] = [];
-  for (const name of CALLBACK_NAMES) {
-    const fn = adapter[name];
+  return [...names];
+}
+
+/**
+ * The adapter: required methods present, every callback property a function, and no method whose
+ * name is a near-miss of an unimplemented callback (`performOrderPaymnet`, `SendOrderToMerchant`):
+ * such a typo would mount nothing and leave the service with the host app's 404.
+ */
+function resolveAdapter(value: unknown): { adapter: MerchantAdapter; mounted: CallbackEntry[] } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return required('Option adapter is required: an object with your callback methods');
+  }
+  const adapter = value as Record<string, unknown>;
+  const names = methodNames(adapter);
+  const missing = CALLBACK_NAMES.filter((n) => typeof adapter[n] !== 'function');
+  for (const name of names) {
+    if ((CALLBACK_NAMES as readonly string[]).includes(name)) continue;
+    const guess = didYouMean(name, missing, 3);
+    if (guess) fail('ERR_CBK_OPTION_UNKNOWN', `Option adapter has a method ${name}, which is not a callback; did you mean "${guess}"? (callbacks: ${CALLBACK_NAMES.join(', ')})`);
+  }
+  for (const entry of CALLBACK_ENTRIES) {
+    if (entry.required && typeof adapter[entry.name] !== 'function') {
+      required(`Option adapter.${entry.name} is required and must be a function`);
+    }
+  }
+  const mounted: CallbackEntry[] = [];
+  for (const entry of CALLBACK_ENTRIES) {
+    const fn = adapter[entry.name];
     if (fn === undefined) continue;
-    if (typeof fn !== 'function') fail('ERR_CBK_OPTION_INVALID', `Option adapter.${name} must be a function`);
-    mounted.push(name);
+    if (typeof fn !== 'function') invalid(`Option adapter.${entry.name} must be a function`);
+    mounted.push(entry);
   }
   return { adapter: value as MerchantAdapter, mounted };
 }
@@ -161,21 +187,12 @@ function resolveValidation(value: unknown): 'tolerant' | 'strict' {
   return fail('ERR_CBK_OPTION_INVALID', `Option validation must be 'tolerant' or 'strict'${guess ? `; did you mean '${guess}'?` : ''}`);
 }
 
-function resolveLogger(value: unknown): LoggerLike {
-  if (value === undefined) return silentLogger;
-  const l = value as Record<string, unknown>;
-  if (!l || typeof l !== 'object' || !['info', 'warn', 'error'].every((m) => typeof l[m] === 'function')) {
-    fail('ERR_CBK_OPTION_INVALID', 'Option logger must be pino-compatible (info, warn and error methods)');
-  }
-  return value as LoggerLike;
-}
-
 export function resolveOptions(options: unknown): ResolvedOptions {
   if (!isPlainObject(options)) return fail('ERR_CBK_OPTION_REQUIRED', 'Options are required: { merchantGuid, adapter }');
   for (const key of Object.keys(options)) {
-    if (KNOWN_OPTION_KEYS.has(key)) continue;
+    if (OPTION_KEYS.includes(key)) continue;
     if (Object.hasOwn(BINDING_ONLY_KEYS, key)) fail('ERR_CBK_OPTION_UNKNOWN', BINDING_ONLY_KEYS[key]);
-    fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('', key, [...KNOWN_OPTION_KEYS, ...Object.keys(BINDING_ONLY_KEYS)]));
+    fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('', key, [...OPTION_KEYS, ...Object.keys(BINDING_ONLY_KEYS)]));
   }
   const timeout = options.adapterTimeoutMs ?? 25_000;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
@@ -184,19 +201,18 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   const helmet = options.helmet ?? {};
   if (helmet !== false && !isPlainObject(helmet)) fail('ERR_CBK_OPTION_INVALID', 'Option helmet must be helmet options or false');
   const { adapter, mounted } = resolveAdapter(options.adapter);
-  return {
-    merchantGuids: resolveGuids(options.merchantGuid),
-    adapter,
-    mounted,
-    paths: resolvePaths(options.paths),
-    decodeRules: resolveDecode(options.decode),
-    validation: resolveValidation(options.validation),
-    cartTokenParameter: resolveCartTokenParameter(options.cartTokenParameter),
-    logger: resolveLogger(options.logger),
-    bodyLimit: parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024),
-    documentsBodyLimit: parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024),
-    adapterTimeoutMs: timeout as number,
-    helmet: helmet as HelmetOptions | false,
-    raw: options,
-  };
+  const merchantGuids = resolveGuids(options.merchantGuid);
+  const paths = resolvePaths(options.paths);
+  const decodeRules = resolveDecode(options.decode);
+  const validation = resolveValidation(options.validation);
+  const cartTokenParameter = resolveCartTokenParameter(options.cartTokenParameter);
+  const logger = resolveLogger(options.logger);
+  const bodyLimit = parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024);
+  const documentsBodyLimit = parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024);
+  const auth = createAuthResolver(options.auth, CALLBACK_NAMES);
+  const idempotency = resolveStoreSettings(options, timeout as number);
+  return Object.freeze({
+    merchantGuids, adapter, mounted, paths, decodeRules, validation, cartTokenParameter, logger, bodyLimit, documentsBodyLimit,
+    adapterTimeoutMs: timeout as number, helmet: helmet as HelmetOptions | false, auth, idempotency,
+  });
 }

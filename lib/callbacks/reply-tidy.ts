@@ -3,10 +3,11 @@
  * null-valued properties are dropped before the reply is validated and sent (debug log with their
  * JSON pointers), so a null never fails checkout; a key the reply schema does not know but closely
  * resembles a known one (`discountsList` for `discountList`) is flagged once per process with a
- * did-you-mean warning — the service ignores a misspelt key. Unknown keys are still sent.
+ * did-you-mean warning — the service ignores a misspelt key. A ResponseInfo's unknown top-level keys
+ * are dropped (it has few fields and a typo there would reach the service as noise: docs/callbacks.md);
+ * a CheckoutCartInfo's unknown keys are still sent (real carts carry fields the spec does not show).
  */
 import { didYouMean } from '../shared/did-you-mean.js';
-import { RESULT_SCHEMAS } from '../validation/index.js';
 import { unknownKeys } from '../validation/known-keys.js';
 import { withoutNulls } from '../validation/tolerant.js';
 import type { PipelineState } from './state.js';
@@ -21,16 +22,19 @@ export function createReplyTidier(): ReplyTidier {
   return (state, body) => {
     const nulls = withoutNulls(body);
     if (nulls.length > 0) state.log.debug({ dropped: nulls.slice(0, 50), droppedCount: nulls.length }, 'adapter reply had null values; dropped them');
-    for (const u of unknownKeys(RESULT_SCHEMAS[state.callback], body)) {
+    const drop = state.entry.result === 'responseInfo';
+    for (const u of unknownKeys(state.entry.resultSchema, body)) {
+      const dropped = drop && u.at === '';
+      if (dropped) delete body[u.key];
       const id = `${state.callback}:${u.at}/${u.key}`;
       if (reported.has(id) || reported.size >= MAX_REMEMBERED) continue;
       reported.add(id);
       const guess = didYouMean(u.key, u.known);
       if (guess) {
         state.log.warn({ key: `${u.at}/${u.key}`, suggestion: `${u.at}/${guess}` },
-          `adapter ${state.callback} reply has an unknown key ${u.key}; did you mean ${guess}? (sent as is; reported once)`);
+          `adapter ${state.callback} reply has an unknown key ${u.key}; did you mean ${guess}? (${dropped ? 'dropped' : 'sent as is'}; reported once)`);
       } else {
-        state.log.debug({ key: `${u.at}/${u.key}` }, `adapter ${state.callback} reply has a key the interface does not name; sent as is`);
+        state.log.debug({ key: `${u.at}/${u.key}` }, `adapter ${state.callback} reply has a key the interface does not name; ${dropped ? 'dropped' : 'sent as is'}`);
       }
     }
   };

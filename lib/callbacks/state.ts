@@ -1,19 +1,24 @@
 /** The state one callback delivery carries through the step chain. */
 import type { SafeLogger } from '../shared/logger.js';
 import type { CardMask } from './steps/card-mask.js';
+import type { CallbackTypes } from './adapter-types.js';
 import type { ResolvedOptions } from './options.js';
-import type { CallbackContext, CallbackName, CallbackRequest, CallbackResponse } from './types.js';
+import type { CallbackEntry, CallbackName } from './registry.js';
+import type { CallbackContext, CallbackRequest, CallbackResponse } from './types.js';
 
-export interface PipelineState {
-  callback: CallbackName;
+/** The state of one delivery of callback N (steps that serve every callback take the union). */
+export interface PipelineState<N extends CallbackName = CallbackName> {
+  callback: N;
+  /** The registry entry of the callback: what the steps ask instead of comparing names. */
+  entry: CallbackEntry<N>;
   request: CallbackRequest;
   requestId: string;
   startedAt: number;
   log: SafeLogger;
   /** Parsed JSON body of a POST. */
   payload?: Record<string, unknown>;
-  /** What the adapter receives: the plain order, the cart-info request, or the documents delivery. */
-  input?: unknown;
+  /** What the adapter receives (built by the entry's `input`, set by the parse step). */
+  input?: CallbackTypes[N]['input'];
   /** OrderId of the delivery, when it has one (for logs and idempotency). */
   orderId?: string;
   /** CardNumber values of the payload (8+ characters), masked in any reply text; set by parse. */
@@ -48,6 +53,3 @@ export function compose(steps: readonly Step[]): (state: PipelineState) => Promi
     return run(0);
   };
 }
-
-export const ORDER_CALLBACKS: readonly CallbackName[] = ['sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment'];
-export const isOrderCallback = (name: CallbackName) => ORDER_CALLBACKS.includes(name);

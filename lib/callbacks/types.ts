@@ -1,60 +1,17 @@
 /**
- * Framework-free request/response shapes and the adapter contract.
- * The bindings (lib/express, lib/node) translate to and from these.
+ * The adapter contract: the context every adapter method receives, and MerchantAdapter, derived
+ * from CallbackTypes (adapter-types.ts). Request/response shapes of the bindings are in shared/http.
  */
-import type { CheckoutCartInfo, MerchantOrder, ResponseInfo, AdditionalDocumentsDelivery } from '../payloads.js';
+import type { ResponseInfo } from '../payloads.js';
+import type { HeaderMap } from '../shared/http.js';
 import type { SafeLogger } from '../shared/logger.js';
 import type { FulfilmentHold, PreviousAttempt } from '../store/types.js';
-import type { ReceivedDocument } from './steps/documents.js';
+import type { CallbackName, CallbackTypes } from './adapter-types.js';
 
-export type HeaderMap = Record<string, string | string[] | undefined>;
-export type QueryMap = Record<string, string | string[] | undefined>;
-
-/** What a binding hands to the core. `body` is raw (Buffer/string) or, when the host app already parsed it, a value. */
-export interface CallbackRequest {
-  method: string;
-  path: string;
-  headers: HeaderMap;
-  query: QueryMap;
-  body?: unknown;
-  remoteAddress?: string;
-  /** True when `remoteAddress` was taken from trusted proxy headers (Express 'trust proxy'); undefined means false. */
-  trustProxy?: boolean;
-}
-
-/** What the core hands back to the binding. */
-export interface CallbackResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-export const CALLBACK_NAMES = [
-  'getCheckoutCartInfo',
-  'sendOrderToMerchant',
-  'updateOrderStatus',
-  'performOrderPayment',
-  'receiveAdditionalRequiredDocuments',
-] as const;
-export type CallbackName = (typeof CALLBACK_NAMES)[number];
-
-/** The cart-info request as the adapter sees it (GET query, plus the POST payload when configured so). */
-export interface CartInfoRequest {
-  method: 'GET' | 'POST';
-  /**
-   * The merchant's cart identifier, always present: the query parameter named by the
-   * `cartTokenParameter` option (default `merchantCartToken`), or on POST the payload field of that name.
-   */
-  merchantCartToken: string;
-  countryCode?: string;
-  currencyCode?: string;
-  /** POST only: the payload's `OrderID` (spelling as in the spec). */
-  OrderID?: string;
-  /** Every query parameter, including the ones above (the service sends more, e.g. `IsStockValidation`, `isFixedPriceSupported`). */
-  params: Record<string, string | string[]>;
-  /** POST only: the whole JSON payload (MerchantGUID removed). */
-  payload?: Record<string, unknown>;
-}
+export type { CallbackRequest, CallbackResponse, HeaderMap, QueryMap } from '../shared/http.js';
+export type {
+  AdapterResult, CallbackName, CallbackTypes, CartInfoRequest, CartInfoResult, DocumentsDelivery, Exact, ReceivedDocument,
+} from './adapter-types.js';
 
 /** Per-call information handed to every adapter method as its second argument. */
 export interface CallbackContext {
@@ -94,17 +51,33 @@ export interface CallbackContext {
   envelope?: Record<string, unknown>;
 }
 
-/** The fields an adapter may return; `Success` is set by the kit. */
-export type AdapterResult = Partial<Omit<ResponseInfo, 'Success'>> & Record<string, unknown>;
+/** One adapter method: its input and the context in, its exact result (or a promise of it) out. */
+export type AdapterMethod<N extends CallbackName> = (
+  input: CallbackTypes[N]['input'], context: CallbackContext,
+) => Promise<CallbackTypes[N]['result']> | CallbackTypes[N]['result'];
 
-/** The interface a merchant implements. Methods that are absent are not mounted. */
-export interface MerchantAdapter {
-  getCheckoutCartInfo?(request: CartInfoRequest, context: CallbackContext): Promise<CheckoutCartInfo> | CheckoutCartInfo;
-  sendOrderToMerchant(order: MerchantOrder, context: CallbackContext): Promise<AdapterResult> | AdapterResult;
-  updateOrderStatus(order: MerchantOrder, context: CallbackContext): Promise<AdapterResult | void> | AdapterResult | void;
-  performOrderPayment?(order: MerchantOrder, context: CallbackContext): Promise<AdapterResult> | AdapterResult;
-  receiveAdditionalRequiredDocuments?(
-    delivery: AdditionalDocumentsDelivery & { Documents?: ReceivedDocument[] },
-    context: CallbackContext,
-  ): Promise<AdapterResult | void> | AdapterResult | void;
-}
+type RequiredName = { [N in CallbackName]: CallbackTypes[N]['required'] extends true ? N : never }[CallbackName];
+type OptionalName = Exclude<CallbackName, RequiredName>;
+
+/**
+ * The interface a merchant implements (an object or a class instance). Methods that are absent are
+ * not mounted. A result is exact: an object literal with a field the type does not name fails to
+ * compile when the adapter is given to createCallbackRouter/createCallbackHandler/createCallbackKit.
+ */
+export type MerchantAdapter = { [N in RequiredName]: AdapterMethod<N> } & { [N in OptionalName]?: AdapterMethod<N> };
+
+type ResultOf<F> = F extends (...args: never[]) => infer R ? Exclude<Awaited<R>, void | undefined> : never;
+type ExtraKeys<R, Allowed> = R extends object ? Exclude<keyof R, keyof Allowed> : never;
+
+/**
+ * Checks an adapter's inferred method results for fields the result type does not name (methods
+ * written without a return type lose TypeScript's excess-property check): each such method's
+ * type becomes `{ 'unknown result field': <the fields> }`, so tsc names the typo.
+ */
+export type CheckedAdapter<A> = {
+  [K in keyof A]: K extends CallbackName
+    ? [ExtraKeys<ResultOf<A[K]>, Exclude<CallbackTypes[K]['result'], void>>] extends [never]
+      ? A[K]
+      : { 'unknown result field': ExtraKeys<ResultOf<A[K]>, Exclude<CallbackTypes[K]['result'], void>> }
+    : A[K];
+};

@@ -4,15 +4,17 @@
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { createCallbackKit } from '../callbacks/kit.js';
-import { BINDING_FAILURE, routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
+import { routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
+import { BINDING_FAILURE } from '../shared/http.js';
 import type { CallbackKitOptions } from '../callbacks/options.js';
+import type { MerchantAdapter } from '../callbacks/types.js';
 import type { CallbackResponse } from '../callbacks/types.js';
 
-export type CallbackRouterOptions = CallbackKitOptions;
+export type CallbackRouterOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
 
 const send = (res: Response, reply: CallbackResponse): void => writeReply(res, reply);
 
-export function createCallbackRouter(options: CallbackRouterOptions): Router {
+export function createCallbackRouter<A extends MerchantAdapter>(options: CallbackRouterOptions<A>): Router {
   const kit = createCallbackKit(options);
   // One middleware and a table lookup (method and path, matched as Express matches routes by
   // default) instead of a route layer per callback: Express no longer walks the layers per request.

@@ -6,16 +6,18 @@
  * connect-style middleware. No failure, of the kit, the adapter or the client, escapes the handler.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BINDING_FAILURE, JSON_NO_STORE, routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
+import { routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
+import { BINDING_FAILURE, JSON_NO_STORE } from '../shared/http.js';
 import { createCallbackKit, type CallbackRoute } from '../callbacks/kit.js';
 import type { CallbackKitOptions } from '../callbacks/options.js';
+import type { MerchantAdapter } from '../callbacks/types.js';
 import type { CallbackResponse } from '../callbacks/types.js';
 import { KitError, wireErrorBody } from '../shared/errors.js';
 import { compileTrustProxy, type TrustProxyOption } from './trust-proxy.js';
 
 export type { TrustProxyOption } from './trust-proxy.js';
 
-export interface CallbackHandlerOptions extends CallbackKitOptions {
+export interface CallbackHandlerOptions<A extends MerchantAdapter = MerchantAdapter> extends CallbackKitOptions<A> {
   /** Path prefix the callbacks live under, e.g. '/crossborder'; default ''. */
   basePath?: string;
   /**
@@ -47,7 +49,7 @@ function fail(res: ServerResponse): void {
   }
 }
 
-export function createCallbackHandler(options: CallbackHandlerOptions): CallbackHandler {
+export function createCallbackHandler<A extends MerchantAdapter>(options: CallbackHandlerOptions<A>): CallbackHandler {
   const isObject = typeof options === 'object' && options !== null && !Array.isArray(options);
   const { basePath = '', trustProxy, ...rest } = isObject ? options : ({} as CallbackHandlerOptions);
   if (typeof basePath !== 'string' || (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/')))) {

@@ -13,15 +13,18 @@ export function distance(a: string, b: string): number {
   return prev[b.length];
 }
 
-/** The closest known name, if it is close enough to be a plausible typo. */
-export function didYouMean(name: string, known: readonly string[]): string | undefined {
+/**
+ * The closest known name, if it is close enough to be a plausible typo (case ignored): at most
+ * `maxDistance` edits, by default a third of the name (at least 2).
+ */
+export function didYouMean(name: string, known: readonly string[], maxDistance?: number): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
   for (const k of known) {
     const d = distance(name.toLowerCase(), k.toLowerCase());
     if (d < bestScore) { bestScore = d; best = k; }
   }
-  return best !== undefined && bestScore <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+  return best !== undefined && bestScore <= (maxDistance ?? Math.max(2, Math.floor(best.length / 3))) ? best : undefined;
 }
 
 /** Throws-ready message for an unknown key. */

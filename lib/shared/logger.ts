@@ -3,6 +3,8 @@
  * Keys named like card data, credentials or MerchantGUID are replaced, and any string
  * containing a registered secret value (a card number, the MerchantGUID, a token) is masked.
  */
+import { KitError } from './errors.js';
+
 export interface LoggerLike {
   debug?(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
@@ -24,12 +26,44 @@ const SENSITIVE_KEY =
   /^(cardnumber|cvvnumber|cvv|merchantguid|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|token|access_token|documentdata)$/i;
 const MIN_SECRET_LENGTH = 3;
 
-export const silentLogger: LoggerLike = { debug() {}, info() {}, warn() {}, error() {} };
+/** A level a logger leaves out: the SafeLogger skips it before building (and redacting) the line. */
+export const dropLevel = (_obj: object, _msg?: string): void => {};
 
 /** A secret value, or a global pattern (e.g. a card number in any spelling). */
 export type Secret = string | RegExp;
 
-function maskString(value: string, secrets: readonly Secret[]): string {
+export const silentLogger: LoggerLike = { debug: dropLevel, info: dropLevel, warn: dropLevel, error: dropLevel };
+
+const PINO_LEVELS = { warn: 40, error: 50 } as const;
+
+/**
+ * The default logger: warnings and errors as pino-format JSON lines (`level`, `time`, `msg`, the
+ * fields) on stderr; debug and info are left out. What it receives is already redacted.
+ */
+export function createStderrLogger(stream: { write(line: string): unknown } = process.stderr): LoggerLike {
+  const line = (level: keyof typeof PINO_LEVELS) => (obj: object, msg?: string) => {
+    try {
+      stream.write(`${JSON.stringify({ level: PINO_LEVELS[level], time: Date.now(), ...obj, msg })}\n`);
+    } catch {
+      // Never let logging break a callback (a closed stream, an unserialisable value).
+    }
+  };
+  return { debug: dropLevel, info: dropLevel, warn: line('warn'), error: line('error') };
+}
+
+/** The `logger` option: a pino-compatible logger, `false` (silent), or absent (stderr, warnings and errors). */
+export function resolveLogger(value: unknown): LoggerLike {
+  if (value === undefined) return createStderrLogger();
+  if (value === false) return silentLogger;
+  const l = value as Record<string, unknown>;
+  if (!l || typeof l !== 'object' || !['info', 'warn', 'error'].every((m) => typeof l[m] === 'function')) {
+    throw new KitError('ERR_CBK_OPTION_INVALID', 'Option logger must be pino-compatible (info, warn and error methods), or false to silence the kit');
+  }
+  return value as LoggerLike;
+}
+
+/** `value` with every occurrence of each secret replaced by [REDACTED]: the one masking of the kit (logs and replies). */
+export function maskSecrets(value: string, secrets: readonly Secret[]): string {
   let out = value;
   for (const s of secrets) {
     if (typeof s === 'string') {
@@ -43,7 +77,7 @@ function maskString(value: string, secrets: readonly Secret[]): string {
 
 /** Deep copy of `value` with sensitive keys and secret values redacted; errors become plain objects. */
 export function redact(value: unknown, secrets: readonly Secret[] = [], depth = 0): unknown {
-  if (typeof value === 'string') return secrets.length ? maskString(value, secrets) : value;
+  if (typeof value === 'string') return secrets.length ? maskSecrets(value, secrets) : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > 8) return '[Truncated]';
   if (value instanceof Error) {
@@ -68,10 +102,11 @@ export function createSafeLogger(base: LoggerLike, bindings: object = {}, secret
   if (base === silentLogger) return SILENT_SAFE;
   const emit = (level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg?: string): void => {
     const fn = base[level];
-    if (typeof fn !== 'function') return;
+    // A level the logger leaves out (the silent logger, info on the default one): skip the redaction copy (it ran on every callback).
+    if (typeof fn !== 'function' || fn === dropLevel) return;
     try {
       const payload = redact({ ...bindings, ...obj }, secrets) as object;
-      fn.call(base, payload, msg === undefined ? undefined : maskString(msg, secrets));
+      fn.call(base, payload, msg === undefined ? undefined : maskSecrets(msg, secrets));
     } catch {
       // A failing logger must never break a callback.
     }

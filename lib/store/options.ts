@@ -3,11 +3,10 @@
  * at construction and shared by the idempotency and holds steps of that router.
  */
 import { fail, positiveMs } from '../shared/options.js';
-import type { ResolvedOptions } from '../callbacks/options.js';
 import { MemoryStore } from './memory.js';
 import { STORE_METHODS, type Store } from './types.js';
 
-export interface IdempotencySettings {
+export interface StoreSettings {
   store: Store;
   inFlightWaitMs: number;
   leaseMs: number;
@@ -27,20 +26,16 @@ export function assertStore(value: unknown): Store {
   return value as Store;
 }
 
-const settings = new WeakMap<ResolvedOptions, IdempotencySettings>();
-
-/** The settings of one router; resolved once, shared by the idempotency and holds steps. */
-export function idempotencySettings(options: ResolvedOptions): IdempotencySettings {
-  const cached = settings.get(options);
-  if (cached) return cached;
-  const raw = options.raw;
-  const inFlightWaitMs = positiveMs(raw.inFlightWaitMs, 'inFlightWaitMs', DEFAULT_IN_FLIGHT_WAIT_MS);
-  const leaseMs = positiveMs(raw.leaseMs, 'leaseMs', Math.max(DEFAULT_LEASE_MS, options.adapterTimeoutMs * 2));
-  if (leaseMs <= options.adapterTimeoutMs) {
-    fail('ERR_CBK_OPTION_INVALID', `Option leaseMs (${leaseMs}) must be greater than adapterTimeoutMs (${options.adapterTimeoutMs}): a lease shorter than an adapter call would let a retry run beside it`);
+/**
+ * The settings of one router, from its options (`store`, `inFlightWaitMs`, `leaseMs`; other keys
+ * are not read): resolved once, at construction, shared by the idempotency and holds steps.
+ */
+export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?: unknown; leaseMs?: unknown }, adapterTimeoutMs: number): StoreSettings {
+  const inFlightWaitMs = positiveMs(options.inFlightWaitMs, 'inFlightWaitMs', DEFAULT_IN_FLIGHT_WAIT_MS);
+  const leaseMs = positiveMs(options.leaseMs, 'leaseMs', Math.max(DEFAULT_LEASE_MS, adapterTimeoutMs * 2));
+  if (leaseMs <= adapterTimeoutMs) {
+    fail('ERR_CBK_OPTION_INVALID', `Option leaseMs (${leaseMs}) must be greater than adapterTimeoutMs (${adapterTimeoutMs}): a lease shorter than an adapter call would let a retry run beside it`);
   }
-  const store = raw.store === undefined ? new MemoryStore() : assertStore(raw.store);
-  const resolved = { store, inFlightWaitMs, leaseMs };
-  settings.set(options, resolved);
-  return resolved;
+  const store = options.store === undefined ? new MemoryStore() : assertStore(options.store);
+  return Object.freeze({ store, inFlightWaitMs, leaseMs });
 }

@@ -1,17 +1,16 @@
 /**
  * Request and result validators of the callback pipeline, compiled from the JSON Schemas in
- * schemas/ (embedded in lib/generated/schemas.ts). `createValidators()` compiles every callback
- * validator when the router is created; the AJV instance is shared by the process, so a second
+ * schemas/ (embedded in lib/generated/schemas.ts). `createValidators(schemas)` compiles the validators of the
+ * callbacks it is given (the pipeline passes its registry's schemas)
+ * when the router is created; the AJV instance is shared by the process, so a second
  * router reuses the compiled functions and no request ever compiles a schema.
  */
 import { KitError } from '../shared/errors.js';
-import type { ValidationIssue } from '../callbacks/steps/validate.js';
-import type { CallbackName } from '../callbacks/types.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
-import { listIssues, toIssue } from './issues.js';
+import { listIssues, toIssue, type ValidationIssue } from './issues.js';
 
 export { SCHEMA_BASE, SCHEMA_PATHS } from './ajv.js';
-export { toIssue } from './issues.js';
+export { describeIssues, listIssues, toIssue, type ValidationIssue } from './issues.js';
 
 /** `'tolerant'` (default): the tolerant form of the request schemas, deviations reported; `'strict'`: the schemas as written. */
 export type ValidationMode = 'tolerant' | 'strict';
@@ -19,39 +18,26 @@ export type ValidationMode = 'tolerant' | 'strict';
 export interface Validators {
   readonly mode: ValidationMode;
   /** The first failure of a request against the mode's schemas (in tolerant mode, after nulls were removed), or null. */
-  request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
+  request(callback: string, input: unknown): ValidationIssue[] | null;
   /** Every deviation of a request from the schemas as written (tolerant mode; `[]` in strict mode). */
-  deviations(callback: CallbackName, input: unknown): ValidationIssue[];
+  deviations(callback: string, input: unknown): ValidationIssue[];
   /** Returns the JSON pointer of the first invalid field of an adapter result, or null. */
-  result(callback: CallbackName, result: unknown): string | null;
+  result(callback: string, result: unknown): string | null;
 }
 
-/** Which schema checks what reaches each adapter method (see docs/schemas.md#validation). */
-export const REQUEST_SCHEMAS: Readonly<Record<CallbackName, string>> = Object.freeze({
-  getCheckoutCartInfo: 'callbacks/cart-info-request.schema.json',
-  sendOrderToMerchant: 'callbacks/send-order-to-merchant.request.schema.json',
-  updateOrderStatus: 'callbacks/update-order-status.request.schema.json',
-  performOrderPayment: 'callbacks/perform-order-payment.request.schema.json',
-  receiveAdditionalRequiredDocuments: 'callbacks/additional-documents-delivery.schema.json',
-});
-
-/** Which schema checks each adapter's result: CheckoutCartInfo for the cart, else ResponseInfo. */
-export const RESULT_SCHEMAS: Readonly<Record<CallbackName, string>> = Object.freeze({
-  getCheckoutCartInfo: 'callbacks/checkout-cart-info.schema.json',
-  sendOrderToMerchant: 'callbacks/response-info.schema.json',
-  updateOrderStatus: 'callbacks/response-info.schema.json',
-  performOrderPayment: 'callbacks/response-info.schema.json',
-  receiveAdditionalRequiredDocuments: 'callbacks/response-info.schema.json',
-});
+/** The schemas (paths under schemas/) of one callback; `setsSuccess`: the kit adds `Success: true` to the result. */
+export interface CallbackSchemas { request: string; result: string; setsSuccess: boolean }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function createValidators(mode: ValidationMode = 'strict'): Validators {
-  const requests = new Map(Object.entries(REQUEST_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path, mode)]));
+/** Compiles (once per process) the validators of the given callbacks, by callback name. */
+export function createValidators(schemas: Readonly<Record<string, CallbackSchemas>>, mode: ValidationMode = 'strict'): Validators {
+  const entries = Object.entries(schemas);
+  const requests = new Map(entries.map(([cb, s]) => [cb, schemaValidator(s.request, mode)]));
   const reports = mode === 'tolerant'
-    ? new Map(Object.entries(REQUEST_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path, 'report')]))
+    ? new Map(entries.map(([cb, s]) => [cb, schemaValidator(s.request, 'report')]))
     : new Map();
-  const results = new Map(Object.entries(RESULT_SCHEMAS).map(([cb, path]) => [cb, schemaValidator(path)]));
+  const results = new Map(entries.map(([cb, s]) => [cb, { validate: schemaValidator(s.result), setsSuccess: s.setsSuccess }]));
   return {
     mode,
     request(callback, input) {
@@ -65,12 +51,12 @@ export function createValidators(mode: ValidationMode = 'strict'): Validators {
       return listIssues(validate.errors ?? []);
     },
     result(callback, result) {
-      const validate = results.get(callback);
-      if (!validate) return null;
+      const r = results.get(callback);
+      if (!r) return null;
       // The kit sets Success itself: the reply body is `{ Success: true, ...fields }`.
-      const body = callback === 'getCheckoutCartInfo' || !isObject(result) ? result : { Success: true, ...result };
-      if (validate(body)) return null;
-      return toIssue(validate.errors ?? []).pointer || '/';
+      const body = r.setsSuccess && isObject(result) ? { Success: true, ...result } : result;
+      if (r.validate(body)) return null;
+      return toIssue(r.validate.errors ?? []).pointer || '/';
     },
   };
 }

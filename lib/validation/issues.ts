@@ -2,8 +2,14 @@
  * AJV errors → `{ pointer, rule }`. The rule is built from the schema only (keyword and its limits),
  * never from the submitted value: request values are personal data and must not reach a response.
  */
-import type { ValidationIssue } from '../callbacks/steps/validate.js';
 import type { ErrorObject } from './ajv.js';
+
+/** One problem of a payload: where (a JSON pointer) and which rule it breaks; never the value. */
+export interface ValidationIssue { pointer: string; rule: string }
+
+export function describeIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((i) => `${i.pointer || '/'}: ${i.rule}`).join('; ');
+}
 
 const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');
 

@@ -1,7 +1,7 @@
 /** An adapter result that cannot be serialised is a merchant bug: 500, logged as such, never a 200. */
 import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';
-import { MERCHANT_GUID, order } from '../helpers/orders.js';
+import { cartInfo, MERCHANT_GUID, order } from '../helpers/orders.js';
 import { captureLogger } from '../helpers/recording.js';
 
 describe.each(BINDINGS)('%s: unserialisable adapter results', (_name, mount) => {
@@ -23,16 +23,23 @@ describe.each(BINDINGS)('%s: unserialisable adapter results', (_name, mount) => 
     expect(logger.text()).toContain('not JSON-serialisable');
   });
 
-  test('card fields an adapter returns are dropped from the reply', async () => {
+  test('card fields an adapter returns are dropped from the reply, at any depth', async () => {
+    const card = { CardNumber: '4111111111111111', CVVNumber: '737', Kept: 'yes' };
     const app = mount({
       merchantGuid: MERCHANT_GUID,
+      logger: false,
       adapter: {
-        sendOrderToMerchant: () => ({ InternalOrderId: 'A-2', Echo: { CardNumber: '4111111111111111', CVVNumber: '737', Kept: 'yes' } }),
+        sendOrderToMerchant: () => ({ InternalOrderId: 'A-2', ...card }),
         updateOrderStatus: () => undefined,
+        getCheckoutCartInfo: (): any => cartInfo({ productsList: [{ ...(cartInfo().productsList as object[])[0], Echo: card }] }),
       },
     });
     const res = await request(app).post('/cb/SendOrderToMerchant').send(order({ OrderId: 'SER-card' }));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ Success: true, InternalOrderId: 'A-2', Echo: { Kept: 'yes' } });
+    expect(res.body).toEqual({ Success: true, InternalOrderId: 'A-2' });
+    const cart = await request(app).get('/cb/GetCheckoutCartInfo?merchantCartToken=c-1');
+    expect(cart.status).toBe(200);
+    expect(cart.text).not.toContain('4111111111111111');
+    expect(cart.body.productsList[0].Echo).toEqual({ Kept: 'yes' });
   });
 });

@@ -4,7 +4,8 @@ import request from 'supertest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import express from 'express';
-import { createValidators, REQUEST_SCHEMAS, RESULT_SCHEMAS, toIssue } from '../../lib/validation/index.js';
+import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { createValidators, toIssue } from '../../lib/validation/index.js';
 import { schemaValidator } from '../../lib/validation/ajv.js';
 import { fixture, MERCHANT_GUID } from '../fixtures/index.js';
 
@@ -30,17 +31,17 @@ test('schemas compile when the router is created; requests never compile or look
 });
 
 test('a second router reuses the compiled validators of the process', () => {
-  createValidators();
+  createValidators(CALLBACK_SCHEMAS);
   const getSchema = jest.spyOn(Ajv2020.prototype, 'getSchema');
-  createValidators();
+  createValidators(CALLBACK_SCHEMAS);
   const ids = new Set(getSchema.mock.results.map((r) => r.value));
   expect(getSchema).toHaveBeenCalled();
-  for (const path of [...Object.values(REQUEST_SCHEMAS), ...Object.values(RESULT_SCHEMAS)]) expect(ids.has(schemaValidator(path))).toBe(true);
-  expect(schemaValidator(REQUEST_SCHEMAS.updateOrderStatus)).toBe(schemaValidator(REQUEST_SCHEMAS.updateOrderStatus));
+  for (const path of Object.values(CALLBACK_SCHEMAS).flatMap((s) => [s.request, s.result])) expect(ids.has(schemaValidator(path))).toBe(true);
+  expect(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request)).toBe(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request));
 });
 
 describe('request()', () => {
-  const v = createValidators();
+  const v = createValidators(CALLBACK_SCHEMAS);
 
   test('the cart-info request as lib/callbacks builds it', () => {
     const built = { method: 'GET', merchantCartToken: 'c7d1', countryCode: 'DE', currencyCode: 'EUR', params: { merchantCartToken: 'c7d1', extra: ['a', 'b'] } };
@@ -56,7 +57,7 @@ describe('request()', () => {
 });
 
 describe('result()', () => {
-  const v = createValidators();
+  const v = createValidators(CALLBACK_SCHEMAS);
 
   test('ResponseInfo fields are checked without Success (the kit sets it)', () => {
     expect(v.result('sendOrderToMerchant', {})).toBeNull();

@@ -10,6 +10,7 @@
  */
 import type { ResponseInfo } from '../../payloads.js';
 import type { AttemptOutcome, NewRecord, Store, StoreLock } from '../../store/types.js';
+import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState } from '../state.js';
 import type { CallbackResponse } from '../types.js';
 
@@ -55,7 +56,7 @@ export function createAttemptFinisher(store: Store): AttemptFinisher {
   const afterSave = async (state: PipelineState, record: NewRecord) => {
     await end(state, record.key, null);
     const response = record.response;
-    const ids = record.callback === 'sendOrderToMerchant'
+    const ids = record.callback === ORDER_CREATION
       ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
     if (ids.length > 0) {
       await store.saveMerchantOrderIds(record.orderId, ids)

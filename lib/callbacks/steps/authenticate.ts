@@ -3,14 +3,10 @@
  * lib/auth/ for this callback; all must pass. The MerchantGUID payload check runs after parse.
  */
 import { PipelineFailure } from '../../shared/errors.js';
-import type { AuthStrategy } from '../../auth/types.js';
 import type { StepFactory } from '../state.js';
 
-/** Resolves the strategies of each callback from the options; filled by lib/auth/. */
-export type StrategyResolver = (callback: string) => readonly AuthStrategy[];
-
-export const createAuthenticateStep = (resolve: StrategyResolver): StepFactory => () => async (state, next) => {
-  for (const strategy of resolve(state.callback)) {
+export const authenticateStep: StepFactory = (options) => async (state, next) => {
+  for (const strategy of options.auth(state.callback)) {
     const outcome = await strategy.authenticate(state.request, { log: state.log, callback: state.callback });
     if (!outcome.ok) {
       const status = outcome.status ?? 401;

@@ -1,8 +1,8 @@
 /** URL (form) decoding of the configured order fields, exactly once, in the order and its Subs. */
 import { decodeOrder } from '../form-decode.js';
-import { isOrderCallback, type StepFactory } from '../state.js';
+import type { StepFactory } from '../state.js';
 
 export const decodeStep: StepFactory = (options) => async (state, next) => {
-  if (options.decodeRules.length > 0 && isOrderCallback(state.callback)) decodeOrder(state.input, options.decodeRules);
+  if (options.decodeRules.length > 0 && state.entry.decode) decodeOrder(state.input, options.decodeRules);
   return next();
 };

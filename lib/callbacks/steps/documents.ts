@@ -9,13 +9,8 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { normalizeTypeCode } from '../../store/holds.js';
 import type { OrderDocument } from '../../payloads.js';
 import type { StepFactory } from '../state.js';
-import { describeIssues, type ValidationIssue } from './validate.js';
-
-/** A document as the adapter receives it: the fields as sent, plus the decoded file. */
-export interface ReceivedDocument extends OrderDocument {
-  /** The bytes of DocumentData; absent when the document came as a URL only. */
-  Content?: Buffer;
-}
+import { describeIssues, type ValidationIssue } from '../../validation/issues.js';
+import type { ReceivedDocument } from '../types.js';
 
 export const DOCUMENT_EXTENSIONS = ['PDF', 'ZPL', 'EPL'] as const;
 
@@ -78,7 +73,7 @@ export function checkDocuments(documents: unknown): { issues: ValidationIssue[];
 }
 
 export const documentsStep: StepFactory = () => async (state, next) => {
-  if (state.callback !== 'receiveAdditionalRequiredDocuments') return next();
+  if (state.entry.kind !== 'documents') return next();
   const delivery = state.input as Record<string, unknown>;
   const { issues, decoded } = checkDocuments(delivery.Documents);
   if (issues.length > 0) {

@@ -12,7 +12,7 @@ const fingerprints = new WeakMap<PipelineState, string>();
 export const fingerprintOf = (state: PipelineState): string | undefined => fingerprints.get(state);
 
 export const fingerprintStep: StepFactory = () => async (state, next) => {
-  if (state.callback !== 'getCheckoutCartInfo' && state.payload) {
+  if (state.entry.kind !== 'read' && state.payload) {
     try {
       fingerprints.set(state, payloadHash(state.payload));
     } catch (err) {

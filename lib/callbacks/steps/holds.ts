@@ -9,7 +9,6 @@
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
-import { idempotencySettings } from '../../store/options.js';
 import type { FulfilmentHold, Store } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
 
@@ -29,13 +28,13 @@ const show = (state: PipelineState, hold: FulfilmentHold | null) => {
 };
 
 export const holdsStep: StepFactory = (options) => {
-  const { store } = idempotencySettings(options);
+  const { store } = options.idempotency;
   return async (state, next) => {
     const orderId = state.orderId;
-    if (state.callback === 'getCheckoutCartInfo' || orderId === undefined) return next();
+    if (state.entry.kind === 'read' || orderId === undefined) return next();
     const input = state.input as Record<string, unknown>;
 
-    if (state.callback === 'receiveAdditionalRequiredDocuments') {
+    if (state.entry.kind === 'documents') {
       const refs = toDocumentRefs(input.Documents);
       const current = await fromStore(state, () => store.getFulfilmentHold(orderId));
       show(state, current && holdOf(orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, refs)));
@@ -60,7 +59,7 @@ export const holdsStep: StepFactory = (options) => {
  * payload announces no documents.
  */
 export async function placeAnnouncedHold(state: PipelineState, store: Store): Promise<boolean> {
-  if (state.callback !== 'sendOrderToMerchant' || state.orderId === undefined) return false;
+  if (!state.entry.placesHold || state.orderId === undefined) return false;
   const required = toDocumentRefs((state.input as Record<string, unknown>).AdditionalRequiredDocuments);
   if (required.length === 0) return false;
   const orderId = state.orderId;

@@ -15,8 +15,8 @@
 import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
 import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
-import { idempotencySettings } from '../../store/options.js';
 import type { NewRecord, Store, StoredRecord } from '../../store/types.js';
+import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
 import { createAttemptFinisher, isSuccess, type AttemptFinisher } from './attempt-finish.js';
@@ -80,7 +80,7 @@ function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 }
 
 export const idempotencyStep: StepFactory = (options) => {
-  const { store, inFlightWaitMs, leaseMs } = idempotencySettings(options);
+  const { store, inFlightWaitMs, leaseMs } = options.idempotency;
   const finisher = createAttemptFinisher(store);
   // The lock is released this long before its lease ends, so no one can take it over while it is still used.
   const margin = Math.min(1_000, Math.floor(leaseMs / 10));
@@ -88,7 +88,7 @@ export const idempotencyStep: StepFactory = (options) => {
   const running = new Map<string, Promise<void>>();
   return async (state, next) => {
     const hash = fingerprintOf(state);
-    if (state.callback === 'getCheckoutCartInfo' || hash === undefined || state.orderId === undefined) return next();
+    if (state.entry.kind === 'read' || hash === undefined || state.orderId === undefined) return next();
     const orderId = state.orderId;
     const key = idempotencyKey(state.callback, orderId, hash);
     state.context.idempotencyKey = key;
@@ -126,7 +126,7 @@ export const idempotencyStep: StepFactory = (options) => {
     try {
       const stored = await storedAnswer(state, store, finisher, key, hash, payment);
       if (stored) return stored;
-      const previous = await fromStore(state, () => store.getLatestRecord(orderId, 'sendOrderToMerchant'));
+      const previous = await fromStore(state, () => store.getLatestRecord(orderId, ORDER_CREATION));
       if (previous) state.context.previous = previous.response;
       const start = await fromStore(state, () => store.beginAttempt(key, orderId));
       state.context.attempt = start.attempt;

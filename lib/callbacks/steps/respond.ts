@@ -3,7 +3,7 @@
  * no-store and helmet headers, and writes the one log line of the callback.
  */
 import { PipelineFailure, wireErrorBody } from '../../shared/errors.js';
-import { JSON_NO_STORE } from '../binding.js';
+import { JSON_NO_STORE } from '../../shared/http.js';
 import { computeHelmetHeaders } from '../helmet-headers.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';

@@ -40,8 +40,9 @@ export function stripCardData(value: unknown, mask?: CardMask | readonly string[
 }
 
 export function paymentExpected(state: PipelineState): boolean {
-  if (state.callback === 'performOrderPayment') return true;
-  return state.callback === 'sendOrderToMerchant' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
+  const { payment } = state.entry;
+  if (payment === 'always') return true;
+  return payment === 'withPaymentDetails' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
 }
 
 function declined(state: PipelineState, err: CallbackError): CallbackResponse {
@@ -56,12 +57,12 @@ function declined(state: PipelineState, err: CallbackError): CallbackResponse {
 }
 
 function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier): CallbackResponse {
-  if (state.callback === 'getCheckoutCartInfo') {
-    if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug('getCheckoutCartInfo returned no productsList array');
+  if (state.entry.result === 'cartInfo') {
+    if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
     const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
     tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
     const field = validateResult(state.callback, body);
-    if (field) throw merchantBug(`getCheckoutCartInfo result is invalid at ${field}`);
+    if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
     return { status: 200, headers: {}, body };
   }
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);

@@ -12,8 +12,7 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { withoutNulls } from '../../validation/tolerant.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackName } from '../types.js';
-
-export interface ValidationIssue { pointer: string; rule: string }
+import { describeIssues, type ValidationIssue } from '../../validation/issues.js';
 
 export interface RequestValidators {
   readonly mode: 'tolerant' | 'strict';
@@ -24,10 +23,6 @@ export interface RequestValidators {
 /** At most this many deviations are kept on the context and the log line (the count is always exact). */
 export const MAX_REPORTED_DEVIATIONS = 200;
 export const NULL_RULE = 'is null (read as absent)';
-
-export function describeIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((i) => `${i.pointer || '/'}: ${i.rule}`).join('; ');
-}
 
 const refuse = (issues: readonly ValidationIssue[]) => {
   const description = describeIssues(issues);

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * The import graph of lib/ (type-only imports and `import('...')` types included): zero cycles, and
+ * the layering of docs/architecture.md. Usage: `node .ci/imports.mjs [project root]`; prints the
+ * cycles and layering breaks, exits 1 when there is any. Also imported by test/architecture.test.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Folder (first path segment under lib/, or a root file) → the folders it must never import. */
+export const FORBIDDEN = {
+  shared: ['*'], // shared/ imports nothing of the kit but itself
+  auth: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  store: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  callbacks: ['express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  client: ['callbacks', 'express', 'node', 'sandbox', 'conformance', 'cli'],
+  customs: ['callbacks', 'express', 'node', 'client', 'sandbox', 'conformance', 'cli'],
+  express: ['node', 'sandbox', 'conformance', 'cli'],
+  node: ['express', 'sandbox', 'conformance', 'cli'],
+  'index.ts': ['express', 'sandbox', 'conformance', 'cli'],
+  'payloads.ts': ['*'],
+  generated: ['*'],
+};
+/** What every folder but shared/ may use (the generated payload types are data, not behaviour). */
+const ALWAYS = new Set(['generated', 'payloads.ts']);
+
+function listFiles(dir) {
+  const out = [];
+  (function walk(d) {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+    }
+  })(dir);
+  return out;
+}
+
+function resolveImport(from, spec, known) {
+  let t = path.resolve(path.dirname(from), spec).replace(/\.js$/, '.ts');
+  if (!t.endsWith('.ts')) t += '.ts';
+  if (!known.has(t)) {
+    const index = path.join(t.replace(/\.ts$/, ''), 'index.ts');
+    if (known.has(index)) t = index;
+  }
+  return known.has(t) ? t : null;
+}
+
+/** Relative imports of a source file: `import ... from`, `export ... from`, `import type`, bare `import '...'`, `import('...')`. */
+export function importsOf(source) {
+  const specs = [];
+  const patterns = [
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"](\.{1,2}\/[^'"]+)['"]/g,
+    /(?:^|[\s;])import\s*['"](\.{1,2}\/[^'"]+)['"]/g,
+    /import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of source.matchAll(re)) specs.push(m[1]);
+  return specs;
+}
+
+/** The import graph of `<root>/lib`, its cycles (strongly connected groups) and its layering breaks. */
+export function checkImports(root) {
+  const lib = path.resolve(root, 'lib');
+  const files = listFiles(lib);
+  const known = new Set(files);
+  const graph = new Map();
+  for (const f of files) {
+    const deps = new Set();
+    for (const spec of importsOf(fs.readFileSync(f, 'utf8'))) {
+      const t = resolveImport(f, spec, known);
+      if (t) deps.add(t);
+    }
+    graph.set(f, deps);
+  }
+  const area = (f) => path.relative(lib, f).split(path.sep)[0];
+  const breaks = [];
+  for (const [f, deps] of graph) {
+    const rule = FORBIDDEN[area(f)] ?? [];
+    for (const d of deps) {
+      const from = area(f);
+      const to = area(d);
+      if (to === from) continue;
+      const broken = from === 'shared' || (!ALWAYS.has(to) && (rule.includes(to) || (rule.includes('*') && to !== 'shared')));
+      if (broken) breaks.push(`${path.relative(lib, f)} imports ${path.relative(lib, d)}`);
+    }
+  }
+  // Tarjan's strongly connected components.
+  let counter = 0;
+  const index = new Map(); const low = new Map(); const stack = []; const onStack = new Set(); const cycles = [];
+  const visit = (v) => {
+    index.set(v, counter); low.set(v, counter); counter += 1; stack.push(v); onStack.add(v);
+    for (const w of graph.get(v)) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group = [];
+      let w;
+      do { w = stack.pop(); onStack.delete(w); group.push(path.relative(lib, w)); } while (w !== v);
+      if (group.length > 1 || graph.get(v).has(v)) cycles.push(group.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return { files: files.length, cycles, breaks };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { files, cycles, breaks } = checkImports(process.argv[2] ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  for (const c of cycles) console.log(`cycle: ${c.join(' -> ')}`);
+  for (const b of breaks) console.log(`layering: ${b}`);
+  console.log(`${cycles.length} import cycles, ${breaks.length} layering breaks among ${files} files of lib/`);
+  process.exit(cycles.length > 0 || breaks.length > 0 ? 1 : 0);
+}

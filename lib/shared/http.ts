@@ -1,0 +1,41 @@
+/**
+ * Framework-free HTTP shapes: what a binding hands to the callback pipeline and what it gets back.
+ * They live here so that auth strategies, stores and the bindings share them without importing
+ * the pipeline.
+ */
+import { wireErrorBody } from './errors.js';
+
+export type HeaderMap = Record<string, string | string[] | undefined>;
+export type QueryMap = Record<string, string | string[] | undefined>;
+
+/** What a binding hands to the core. `body` is raw (Buffer/string) or, when the host app already parsed it, a value. */
+export interface CallbackRequest {
+  method: string;
+  path: string;
+  headers: HeaderMap;
+  query: QueryMap;
+  body?: unknown;
+  remoteAddress?: string;
+  /** True when `remoteAddress` was taken from trusted proxy headers (Express 'trust proxy'); undefined means false. */
+  trustProxy?: boolean;
+}
+
+/** What the core hands back to the binding. */
+export interface CallbackResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Headers of every kit reply: JSON, never cached (replies carry personal data). */
+export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+});
+
+/** The reply sent when a binding itself fails (never the error's text). */
+export const BINDING_FAILURE: CallbackResponse = {
+  status: 500,
+  headers: { ...JSON_NO_STORE },
+  body: wireErrorBody('INTERNAL_ERROR'),
+};
