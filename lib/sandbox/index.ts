@@ -6,5 +6,5 @@ export { ExchangeLog, type Exchange, type ExchangeKind, type ExchangeDirection, 
 export { OrderBook, type OrderState, type OrderLineState, type DispatchedParcel, type TimelineEntry } from './orders.js';
 export { runScenario, SCENARIO_NAMES, SCENARIO_DESCRIPTIONS, ScenarioError, type ScenarioName, type ScenarioResult, type ScenarioStep, type ScenarioEnv } from './scenarios.js';
 export { sendCallback, accepted, type MerchantTarget, type CallbackCall } from './callbacks.js';
-export { defaultSeed, mergeSeed, loadSeedFile, SeedError, SEED_TRACKING_NUMBERS, SEED_TOKENS, type SeedData, type SeedMerchant, type SeedOrder, type SeedShipment, type SeedProduct, type SeedHub } from './seed.js';
+export { defaultSeed, mergeSeed, loadSeedFile, shipmentForOrder, SEED_CATALOGUE, SeedError, SEED_TRACKING_NUMBERS, SEED_TOKENS, type SeedData, type SeedMerchant, type SeedOrder, type SeedShipment, type SeedProduct, type SeedHub } from './seed.js';
 export { describeExchange } from './describe.js';

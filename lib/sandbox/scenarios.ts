@@ -36,6 +36,8 @@ export interface ScenarioEnv {
   cartToken?: string;
   /** Where delivered documents can be downloaded (the sandbox's URL); default an .invalid host. */
   documentsBaseUrl?: string;
+  /** Hears each order a scenario creates (the sandbox adds its shipment to the service API). */
+  onNewOrder?: (order: { orderId: string; trackingNumber: string; lines: OrderLineInput[] }) => void;
 }
 
 export interface ScenarioStep {
@@ -126,6 +128,7 @@ class Run {
     const trackingNumber = trackingNumberFor(orderId);
     this.orderIds.push(orderId);
     this.env.orders.add({ orderId, lines, trackingNumbers: [trackingNumber], source: 'scenario' });
+    this.env.onNewOrder?.({ orderId, trackingNumber, lines });
     return serviceOrder({
       merchantGuid: this.env.target.merchantGuid, orderId, lines, trackingNumber,
       ...(this.env.cartToken ? { cartId: this.env.cartToken } : {}), ...(primary ? { primary } : {}), extra,

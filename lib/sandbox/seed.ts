@@ -104,6 +104,29 @@ const jacket: SeedProduct = {
   productNetWeight: 1.1, productWeight: 1.3, exportHsCode: '62019300', importHsCode: '6201930000', customsValue: 1249,
 };
 
+/** Customs data the sandbox holds per SKU, for the shipments of orders its scenarios create. */
+export const SEED_CATALOGUE: readonly SeedProduct[] = Object.freeze([tshirt, mug, jacket]);
+
+/**
+ * The shipment of an order a scenario created: one parcel with the order's lines, customs data from
+ * SEED_CATALOGUE. A SKU the catalogue does not know has no commodity code, so reading the shipment
+ * answers 409 SHIPMENT_CONFIGURATION_INCOMPLETE, as the service does for a product it cannot classify.
+ */
+export function shipmentForOrder(order: { orderId: string; trackingNumber: string; lines: ReadonlyArray<{ sku: string; quantity: number; price: number; name?: string }> }, merchant = 'default'): SeedShipment {
+  const products = order.lines.map((line): SeedProduct => {
+    const known = SEED_CATALOGUE.find((p) => p.productCode === line.sku);
+    return known
+      ? { ...known, quantity: line.quantity, customsValue: line.price }
+      : {
+        productCode: line.sku, productName: line.name ?? line.sku, originCountryCode: 'DE', quantity: line.quantity,
+        productNetWeight: 0.5, productWeight: 0.5, exportHsCode: null, importHsCode: '', customsValue: line.price,
+      };
+  });
+  const held = shipment(order.trackingNumber, order.orderId, products, { merchant });
+  held.commercialInvoice.date = new Date().toISOString().slice(0, 10);
+  return held;
+}
+
 function shipment(trackingNumber: string, orderId: string, products: SeedProduct[], extra: Partial<SeedShipment> = {}): SeedShipment {
   return {
     trackingNumber, merchant: 'default', orderId, weightUnit: 'kg', currencyCodes: ['EUR'],

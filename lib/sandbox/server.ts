@@ -15,7 +15,7 @@ import { createConsole } from './console/index.js';
 import { ExchangeLog } from './exchange-log.js';
 import { OrderBook } from './orders.js';
 import { runScenario, type ScenarioResult } from './scenarios.js';
-import { defaultSeed, loadSeedFile, mergeSeed, type SeedData } from './seed.js';
+import { defaultSeed, loadSeedFile, mergeSeed, shipmentForOrder, type SeedData } from './seed.js';
 import { createServiceApiHandler } from './service-api.js';
 
 /** The MerchantGUID the sandbox uses when none is given: the example app's demo GUID, so the two match out of the box. */
@@ -232,7 +232,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return resolved;
     },
     runScenario(name) {
-      return track(runScenario({ log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}) }, name));
+      return track(runScenario({
+        log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}),
+        onNewOrder: (order) => { seed.shipments.push(shipmentForOrder(order)); },
+      }, name));
     },
     runCheck(checkOptions = {}) {
       const t = target();

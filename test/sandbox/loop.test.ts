@@ -27,6 +27,14 @@ test('a scenario reaches the shop, then the merchant dispatches and requests doc
   const placed = loop.shop.orders.get(orderId)!;
   expect(placed).toBeDefined();
 
+  // The service holds the order's shipment: the merchant can read it for the export declaration.
+  const tracking = loop.sandbox.orders.get(orderId)!.trackingNumbers[0];
+  const shipment = await fetch(`${loop.sandboxUrl}/api/shipments/${tracking}`, { headers: { authorization: 'Bearer any' } });
+  expect(shipment.status).toBe(200);
+  const info = await shipment.json() as { shipment: { parcels: Array<{ orderId: string; products: Array<{ productCode: string; quantity: number }> }> } };
+  expect(info.shipment.parcels[0].orderId).toBe(orderId);
+  expect(info.shipment.parcels[0].products.map((p) => [p.productCode, p.quantity])).toEqual(placed.lines.map((l) => [l.sku, l.quantity]));
+
   const post = (path: string, body: unknown) => fetch(`${loop.sandboxUrl}${path}`, {
     method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer any' }, body: JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }));

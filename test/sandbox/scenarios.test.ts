@@ -85,6 +85,15 @@ test('full runs every scenario in order; an unknown name is refused', async () =
   await expect(sandbox.runScenario('ful')).rejects.toThrow(/unknown scenario "ful"/);
 });
 
+test('a scenario order\'s shipment: catalogue SKUs are complete; an unknown SKU answers 409 (no commodity code)', async () => {
+  const { shipmentForOrder } = await import('../../lib/sandbox/seed.js');
+  const { readShipment } = await import('../../lib/sandbox/shipments.js');
+  const known = readShipment(shipmentForOrder({ orderId: 'GE1SB', trackingNumber: '1ZSBX1', lines: [{ sku: 'MUG-LOGO', quantity: 3, price: 12.5 }] }));
+  expect(known.ok && (known.information.exportDeclaration as { commercialInvoice: { totalValue: number } }).commercialInvoice.totalValue).toBe(37.5);
+  const unknown = readShipment(shipmentForOrder({ orderId: 'GE2SB', trackingNumber: '1ZSBX2', lines: [{ sku: 'NOT-IN-CATALOGUE', quantity: 1, price: 5 }] }));
+  expect(unknown).toEqual({ ok: false, missing: 'the export commodity code of NOT-IN-CATALOGUE' });
+});
+
 test('a merchant that is down: the steps fail with the reason, nothing throws', async () => {
   const down = createSandbox({ port: 0, merchantUrl: 'http://127.0.0.1:9/none', callbackTimeoutMs: 2000 });
   try {
