@@ -1,5 +1,6 @@
 /**
- * crossborder-merchant-kit: the public API, framework-free (never imports Express).
+ * crossborder-merchant-kit: the public API, framework-free (never imports Express). Every name
+ * exported here is documented (docs/architecture.md#the-public-api lists where); the rest of lib/ is internal.
  * The bindings are subpath exports: `crossborder-merchant-kit/express` and `crossborder-merchant-kit/node`.
  */
 export { createCallbackKit, type CallbackKit, type CallbackRoute } from './callbacks/kit.js';
@@ -14,7 +15,8 @@ export {
   type UrlParameterAuthOptions,
 } from './auth/index.js';
 export type {
-  CallbackName, CallbackContext, CallbackRequest, CallbackResponse, CartInfoRequest, MerchantAdapter, AdapterResult,
+  CallbackName, CallbackContext, CallbackRequest, CallbackResponse, CartInfoRequest, MerchantAdapter, AdapterResult, CartInfoResult,
+  DocumentsDelivery,
 } from './callbacks/types.js';
 export * from './payloads.js';
 export { validatePayload } from './validation/index.js';
@@ -24,7 +26,7 @@ export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClien
 export type {
   Store, StoreLock, AcquireOptions, StoredRecord, NewRecord, DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
 } from './store/types.js';
-export { applyPlace, applyDocuments, holdOf, emptyHoldState, toDocumentRefs, type HoldState } from './store/holds.js';
+export { applyPlace, applyDocuments, holdOf, emptyHoldState, type HoldState } from './store/holds.js';
 export { canonicalJson, payloadHash } from './store/canonical.js';
 export type { ReceivedDocument } from './callbacks/types.js';
 export * from './customs/index.js';

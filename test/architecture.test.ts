@@ -23,3 +23,27 @@ test('the checker sees every form of import, type-only ones included', () => {
   expect(importsOf(source)).toEqual(expect.arrayContaining(['./a.js', '../b.js', './c.js', './d/index.js', './side-effect.js', './e.js']));
   expect(importsOf(source)).not.toContain('node:fs');
 });
+
+test('everything the entry points export is documented in docs/', async () => {
+  const fs = await import('node:fs');
+  const root = new URL('..', import.meta.url);
+  const docs = fs.readdirSync(new URL('docs/', root)).filter((f) => f.endsWith('.md'))
+    .map((f) => fs.readFileSync(new URL(`docs/${f}`, root), 'utf8')).join('\n');
+  const entries = {
+    'lib/index.ts': await import('crossborder-merchant-kit'),
+    'lib/express/index.ts': await import('crossborder-merchant-kit/express'),
+    'lib/node/index.ts': await import('crossborder-merchant-kit/node'),
+    'lib/testing/index.ts': await import('crossborder-merchant-kit/testing'),
+  };
+  const undocumented: string[] = [];
+  for (const [file, mod] of Object.entries(entries)) {
+    const source = fs.readFileSync(new URL(file, root), 'utf8');
+    // Runtime exports, and the type names the entry file spells out (`type X` in its export lists).
+    const typeNames = [...source.matchAll(/\btype\s+([A-Z][A-Za-z0-9]*)\b/g)].map((m) => m[1]);
+    const typeBlocks = [...source.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) => m[1].split(',').map((s) => s.trim()).filter(Boolean));
+    for (const name of new Set([...Object.keys(mod), ...typeNames, ...typeBlocks])) {
+      if (!new RegExp(`\\b${name}\\b`).test(docs)) undocumented.push(`${file}: ${name}`);
+    }
+  }
+  expect(undocumented).toEqual([]);
+});
