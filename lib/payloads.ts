@@ -31,6 +31,12 @@ export type {
   ResponseInfo,
   // Callbacks: documents webhook (payload normalized by the kit)
   AdditionalDocumentsDelivery,
+  // Not in the interface specification; shapes from existing integrations (issue 15)
+  UpdateOrderShippingInfoRequest,
+  ShippingInfoDetails,
+  NotifyOrderRefundedRequest,
+  RefundProduct,
+  RefundReason,
   // Callbacks: cart info (GetCheckoutCartInfo)
   CartInfoQuery,
   CartInfoPostPayload,

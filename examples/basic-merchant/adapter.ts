@@ -101,5 +101,18 @@ export function createShopAdapter(shop: Shop): MerchantAdapter {
       const order = declineOnShopError(() => shop.attachDocuments(str(delivery.OrderId), documents));
       return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
     },
+
+    // Not in the interface specification; shapes from existing integrations (docs/callbacks.md).
+    async updateOrderShippingInfo(info, context) {
+      const order = declineOnShopError(() => shop.order(str(info.OrderId)));
+      context.log.info({ trackingNumber: info.InternationalDetails?.OrderTrackingNumber }, 'tracking details received');
+      return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
+    },
+
+    async notifyOrderRefunded(refund, context) {
+      const order = declineOnShopError(() => shop.order(str(refund.OrderId)));
+      context.log.info({ lines: refund.Products?.length ?? 0, total: refund.TotalRefundAmount }, 'refund notified');
+      return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
+    },
   };
 }

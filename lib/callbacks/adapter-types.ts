@@ -3,7 +3,10 @@
  * from schemas/ (lib/generated/types.ts); results are EXACT: the generated types accept unknown
  * properties (the service adds fields), a result must not (a misspelt field would reach the service).
  */
-import type { AdditionalDocumentsDelivery, CheckoutCartInfo, MerchantOrder, OrderDocument, ResponseInfo } from '../payloads.js';
+import type {
+  AdditionalDocumentsDelivery, CheckoutCartInfo, MerchantOrder, NotifyOrderRefundedRequest, OrderDocument, ResponseInfo,
+  UpdateOrderShippingInfoRequest,
+} from '../payloads.js';
 
 /** The named keys of T, without its index signature. */
 type KnownKeys<T> = keyof {
@@ -64,6 +67,10 @@ export interface CallbackTypes {
   updateOrderStatus: { input: MerchantOrder; result: AdapterResult | void; required: true };
   performOrderPayment: { input: MerchantOrder; result: AdapterResult; required: false };
   receiveAdditionalRequiredDocuments: { input: DocumentsDelivery; result: AdapterResult | void; required: false };
+  /** UpdateOrderShippingInfo: not in the interface specification; shape from existing integrations. */
+  updateOrderShippingInfo: { input: UpdateOrderShippingInfoRequest; result: AdapterResult | void; required: false };
+  /** Order-refund notification: not in the interface specification; shape from existing integrations. */
+  notifyOrderRefunded: { input: NotifyOrderRefundedRequest; result: AdapterResult | void; required: false };
 }
 
 /** The name of a callback: the adapter method that answers it. */

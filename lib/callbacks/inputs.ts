@@ -5,7 +5,7 @@
  */
 import { PipelineFailure } from '../shared/errors.js';
 import type { CallbackRequest, QueryMap } from '../shared/http.js';
-import type { MerchantOrder } from '../payloads.js';
+import type { MerchantOrder, NotifyOrderRefundedRequest, UpdateOrderShippingInfoRequest } from '../payloads.js';
 import type { CartInfoRequest, DocumentsDelivery } from './adapter-types.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -89,6 +89,10 @@ export const orderInput: InputBuilder<MerchantOrder> = (_req, payload) => {
   if (!envelope) return { input: order as MerchantOrder };
   return { input: order as MerchantOrder, envelope: Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== 'MerchantGUID')) };
 };
+
+/** UpdateOrderShippingInfo and the refund notification (not in the spec) are read like an order callback. */
+export const shippingInfoInput = orderInput as unknown as InputBuilder<UpdateOrderShippingInfoRequest>;
+export const refundInput = orderInput as unknown as InputBuilder<NotifyOrderRefundedRequest>;
 
 /**
  * The documents webhook payload is not shown in the spec. It is read like an order callback

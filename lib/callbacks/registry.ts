@@ -5,7 +5,7 @@
  * (adapter-types.ts) and an entry here. See docs/architecture.md.
  */
 import type { CallbackName, CallbackTypes } from './adapter-types.js';
-import { cartInfoInput, documentsInput, orderInput, type InputBuilder } from './inputs.js';
+import { cartInfoInput, documentsInput, orderInput, refundInput, shippingInfoInput, type InputBuilder } from './inputs.js';
 
 export type { CallbackName } from './adapter-types.js';
 
@@ -81,6 +81,15 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
     requestSchema: 'callbacks/additional-documents-delivery.schema.json', resultSchema: RESPONSE_INFO,
     result: 'responseInfo', input: documentsInput, orderIdField: 'OrderId', decode: false, payment: 'never',
     createsOrder: false, placesHold: false,
+  },
+  // Not in the interface specification; shapes from existing integrations (issue 15, docs/callbacks.md).
+  updateOrderShippingInfo: {
+    ...ORDER, name: 'updateOrderShippingInfo', kind: 'order', required: false, defaultPath: '/UpdateOrderShippingInfo',
+    requestSchema: 'callbacks/update-order-shipping-info.request.schema.json', payment: 'never', input: shippingInfoInput,
+  },
+  notifyOrderRefunded: {
+    ...ORDER, name: 'notifyOrderRefunded', kind: 'order', required: false, defaultPath: '/NotifyOrderRefunded',
+    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', input: refundInput,
   },
 });
 

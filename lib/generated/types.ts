@@ -994,6 +994,70 @@ export interface MerchantOriginalOrder {
   [k: string]: unknown;
 }
 /**
+ * Order-refund notification: the service tells the merchant an order (or some of its lines) was refunded. Not in the interface specification; shape from existing integrations (docs/callbacks.md). OrderId is mandatory.
+ */
+export interface NotifyOrderRefundedRequest {
+  /**
+   * Unique merchant identifier (checked by the kit; never logged).
+   */
+  MerchantGUID?: string;
+  /**
+   * Service order id.
+   */
+  OrderId: string | number;
+  /**
+   * Your order id (returned by SendOrderToMerchant).
+   */
+  MerchantOrderId?: string | number;
+  WebStoreCode?: string;
+  /**
+   * The refunded lines.
+   */
+  Products?: RefundProduct[];
+  /**
+   * Total refunded in the customer's currency; A decimal amount; integrations send it as a string ("170.10"), a number is accepted too.
+   */
+  TotalRefundAmount?: string | number;
+  /**
+   * Total refunded in the merchant's currency; A decimal amount; integrations send it as a string ("170.10"), a number is accepted too.
+   */
+  OriginalTotalRefundAmount?: string | number;
+  /**
+   * Goodwill amount granted by the service; A decimal amount; integrations send it as a string ("170.10"), a number is accepted too.
+   */
+  ServiceGestureAmount?: string | number;
+  RefundReason?: RefundReason;
+  RefundComments?: string;
+  [k: string]: unknown;
+}
+/**
+ * A refunded order line of NotifyOrderRefunded. Not in the interface specification; shape from existing integrations (docs/callbacks.md).
+ */
+export interface RefundProduct {
+  CartItemId?: string | number;
+  Sku?: string;
+  RefundQuantity?: number;
+  /**
+   * Refunded amount of the line in the customer's currency; A decimal amount; integrations send it as a string ("170.10"), a number is accepted too.
+   */
+  RefundAmount?: string | number;
+  /**
+   * Refunded amount of the line in the merchant's currency; A decimal amount; integrations send it as a string ("170.10"), a number is accepted too.
+   */
+  OriginalRefundAmount?: string | number;
+  RefundReason?: RefundReason;
+  RefundComments?: string;
+  [k: string]: unknown;
+}
+/**
+ * Why an order or a line was refunded. Not in the interface specification; shape from existing integrations (docs/callbacks.md).
+ */
+export interface RefundReason {
+  OrderRefundReasonCode?: string;
+  Name?: string;
+  [k: string]: unknown;
+}
+/**
  * The `{ order }` form of an order callback body: the order, plus an optional top-level MerchantGUID and PaymentDetails.
  */
 export interface MerchantOrderEnvelope {
@@ -1275,6 +1339,42 @@ export interface SendOrderToMerchantRequest {
   ShippingMethodCode?: string;
   UrlParameters?: unknown;
   EffectiveFXRate?: number;
+  [k: string]: unknown;
+}
+/**
+ * InternationalDetails of UpdateOrderShippingInfo: the tracking fields of Merchant.InternationalDetails (no amounts). Not in the interface specification; shape from existing integrations (docs/callbacks.md).
+ */
+export interface ShippingInfoDetails {
+  OrderTrackingNumber?: string;
+  /**
+   * May arrive URL-encoded (decoded by the kit).
+   */
+  OrderTrackingUrl?: string;
+  OrderWaybillNumber?: string;
+  /**
+   * May arrive URL-encoded (decoded by the kit).
+   */
+  OrderWaybillUrl?: string;
+  ShippingMethodCode?: string;
+  ShippingMethodName?: string;
+  ParcelsTracking?: MerchantParcelTracking[];
+  [k: string]: unknown;
+}
+/**
+ * UpdateOrderShippingInfo: the service tells the merchant an order's tracking details. Not in the interface specification; shape from existing integrations (docs/callbacks.md). OrderId is mandatory.
+ */
+export interface UpdateOrderShippingInfoRequest {
+  /**
+   * Unique merchant identifier (checked by the kit; never logged).
+   */
+  MerchantGUID?: string;
+  /**
+   * Service order id.
+   */
+  OrderId: string | number;
+  MerchantOrderId?: string | number;
+  InternationalDetails?: ShippingInfoDetails;
+  Parcels?: MerchantParcel[];
   [k: string]: unknown;
 }
 /**

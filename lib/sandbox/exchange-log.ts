@@ -13,6 +13,7 @@ export type ExchangeDirection = 'to-merchant' | 'from-merchant';
 /** What the exchange was: a callback the sandbox sent, or a service operation the merchant called. */
 export type ExchangeKind =
   | 'getCheckoutCartInfo' | 'sendOrderToMerchant' | 'updateOrderStatus' | 'performOrderPayment' | 'receiveAdditionalRequiredDocuments'
+  | 'updateOrderShippingInfo' | 'notifyOrderRefunded'
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown';
 

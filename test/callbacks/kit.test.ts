@@ -18,6 +18,8 @@ test('routes list every mounted (method, path) pair; cart info has GET and POST'
     { callback: 'updateOrderStatus', method: 'POST', path: '/UpdateOrderStatus' },
     { callback: 'performOrderPayment', method: 'POST', path: '/PerformOrderPayment' },
     { callback: 'receiveAdditionalRequiredDocuments', method: 'POST', path: '/SendAdditionalRequiredDocumentsToMerchant' },
+    { callback: 'updateOrderShippingInfo', method: 'POST', path: '/UpdateOrderShippingInfo' },
+    { callback: 'notifyOrderRefunded', method: 'POST', path: '/NotifyOrderRefunded' },
   ]);
 });
 

@@ -17,6 +17,8 @@ const ORDER_FIXTURES = [
   ['udg-sendordertomerchant-created.json', 'sendOrderToMerchant', '/cb/SendOrderToMerchant'],
   ['workarea-performorderpayment.json', 'performOrderPayment', '/cb/PerformOrderPayment'],
   ['workarea-updateorderstatus-canceled.json', 'updateOrderStatus', '/cb/UpdateOrderStatus'],
+  ['workarea-updateordershippinginfo.json', 'updateOrderShippingInfo', '/cb/UpdateOrderShippingInfo'],
+  ['workarea-notifyorderrefunded.json', 'notifyOrderRefunded', '/cb/NotifyOrderRefunded'],
 ] as const;
 
 /** Every string leaf of a value, with its JSON pointer. */

@@ -21,6 +21,8 @@ export function recordingAdapter(overrides: Partial<Record<keyof MerchantAdapter
     updateOrderStatus: () => ({ InternalOrderId: 'A-1', StatusCode: 'canceled' }),
     performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: '129.90', PaymentCurrencyCode: 'EUR' }),
     receiveAdditionalRequiredDocuments: () => undefined,
+    updateOrderShippingInfo: () => ({ InternalOrderId: 'A-1' }),
+    notifyOrderRefunded: () => ({ InternalOrderId: 'A-1' }),
   };
   const adapter: Record<string, unknown> = { calls };
   for (const name of Object.keys(defaults)) {

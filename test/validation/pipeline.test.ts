@@ -14,6 +14,8 @@ const PATHS: Record<CallbackName, string> = {
   updateOrderStatus: '/cb/UpdateOrderStatus',
   performOrderPayment: '/cb/PerformOrderPayment',
   receiveAdditionalRequiredDocuments: '/cb/SendAdditionalRequiredDocumentsToMerchant',
+  updateOrderShippingInfo: '/cb/UpdateOrderShippingInfo',
+  notifyOrderRefunded: '/cb/NotifyOrderRefunded',
 };
 
 interface Recorder { calls: Array<{ callback: CallbackName; input: unknown }>; logs: Array<{ level: string; obj: any; msg?: string }> }
