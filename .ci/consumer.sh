@@ -2,7 +2,8 @@
 # Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
 # it as a user would. Cases: ESM without Express (root + /node, a request served), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
-# NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), and the jest (ESM, @swc/jest) and vitest
+# NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), a misspelt adapter
+# result field failing tsc, and the jest (ESM, @swc/jest) and vitest
 # setups of docs/testing.md running a supertest suite. Exits non-zero, naming the case, on any failure.
 # Needs the repo's node_modules (npm ci) for the build, and the npm registry (or a warm npm cache).
 set -Eeuo pipefail
@@ -74,6 +75,14 @@ for resolution in nodenext bundler cjs; do
   npx --no-install tsc -p "tsconfig.$resolution.json"
   echo "ok: TypeScript $(npx --no-install tsc -v | cut -d' ' -f2) $resolution type-checks a consumer (skipLibCheck off)"
 done
+CURRENT="TypeScript: misspelt adapter result fields fail to compile"
+if npx --no-install tsc -p tsconfig.typo.json >"$WORK/typo.out" 2>&1; then
+  echo "consumer.sh: tsc accepted adapter results with misspelt fields (typo-order.ts, typo-payment.ts)" >&2; exit 1
+fi
+for field in InternalOrderID PaymentAmmount; do
+  grep -q "$field" "$WORK/typo.out" || { cat "$WORK/typo.out"; echo "consumer.sh: tsc failed without naming the misspelt field $field" >&2; exit 1; }
+done
+echo "ok: TypeScript rejects misspelt adapter result fields (InternalOrderID, PaymentAmmount) and names them"
 
 step "jest (ESM, @swc/jest) as docs/testing.md sets it up"
 new_case jest module
