@@ -2,6 +2,7 @@
 import type { SafeLogger } from '../shared/logger.js';
 import type { CardMask } from './steps/card-mask.js';
 import type { CallbackTypes } from './adapter-types.js';
+import type { FulfilmentHold } from '../store/types.js';
 import type { ResolvedOptions } from './options.js';
 import type { CallbackEntry, CallbackName } from './registry.js';
 import type { CallbackContext, CallbackRequest, CallbackResponse } from './types.js';
@@ -26,6 +27,8 @@ export interface PipelineState<N extends CallbackName = CallbackName> {
   /** Masks the request's card numbers (any spelling) and CVV in a text; set by parse when the payload has any. */
   cardMask?: CardMask;
   context: CallbackContext;
+  /** The order's fulfilment hold as the store read it with the OrderId lock (idempotency step), for the holds step. */
+  prefetchedHold?: FulfilmentHold | null;
   /** Set by a step that answers for a reason worth logging, e.g. 'replayed'. */
   outcome?: string;
   /** Set by the adapter step when the adapter's result was refused (a merchant bug): the attempt's outcome is unknown. */

@@ -2,7 +2,7 @@
  * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
  * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface Tables {
   schema?: string;
@@ -21,7 +21,11 @@ export function tables(schema?: string): Tables {
   return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids'), attempts: q('cbk_attempts') };
 }
 
-/** DDL of version 3 (1 + cbk_order_ids in 2 + cbk_attempts in 3); every statement is idempotent. */
+/**
+ * DDL of version 4 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
+ * taken_over in 4: a released lock row stays, owner '', its version counting releases); every
+ * statement is idempotent.
+ */
 export function ddl(t: Tables): string[] {
   return [
     ...(t.schema ? [`CREATE SCHEMA IF NOT EXISTS ${quote(t.schema)}`] : []),
@@ -44,6 +48,8 @@ export function ddl(t: Tables): string[] {
       owner text NOT NULL,
       acquired_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL)`,
+    `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0`,
+    `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT false`,
     `CREATE TABLE IF NOT EXISTS ${t.holds} (
       order_id text PRIMARY KEY,
       awaiting jsonb,
@@ -74,12 +80,69 @@ export function statements(t: Tables) {
     migrateLock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
     version: `SELECT version FROM ${t.meta} WHERE id = 1`,
     metaExists: `SELECT to_regclass($1) IS NOT NULL AS present`,
+    // Claims the lock when free or its lease expired; taken_over: a holder's lease expired (owner not '').
     acquire: `INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
       VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
-      ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at, expires_at = EXCLUDED.expires_at
+      ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
+        expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> '')
       WHERE l.expires_at <= now()
-      RETURNING (xmax = 0) AS inserted`,
-    release: `DELETE FROM ${t.locks} WHERE order_id = $1 AND owner = $2`,
+      RETURNING taken_over AS recovered`,
+    // A released row stays (owner '', claimable at once); its version counts the releases.
+    release: `UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1 WHERE order_id = $1 AND owner = $2`,
+    /*
+     * Claims the lock and reads what the kit reads under it, in one statement. Reads see the
+     * statement's snapshot, which may predate a release this claim waited for: they count only
+     * when the lock row's version in the snapshot is the version claimed (every holder's writes
+     * commit before or with its release, which bumps the version), the row was not deleted
+     * meanwhile, and the lock was not taken over from an expired lease. Only then is the attempt
+     * begun here.
+     * $1 order, $2 owner, $3 lease ms, $4 key, $5 payment wanted, $6 latest-of callback, $7 begin the attempt, $8 ttl ms.
+     */
+    claimAndRead: `WITH snap AS (SELECT version FROM ${t.locks} WHERE order_id = $1),
+      claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
+        VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+        ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
+          expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> '')
+        WHERE l.expires_at <= now()
+        RETURNING taken_over, version, (xmax = 0) AS inserted),
+      -- A row the snapshot has but the claim did not find was deleted meanwhile (purge; an older kit's release).
+      cur AS (SELECT 1 FROM claim WHERE NOT taken_over AND version = coalesce((SELECT version FROM snap), 0)
+        AND NOT (inserted AND EXISTS (SELECT 1 FROM snap))),
+      rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $4 AND expires_at > now()),
+      pay AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE $5 AND order_id = $1 AND payment AND expires_at > now() ORDER BY seq ASC LIMIT 1),
+      latest AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE order_id = $1 AND callback = $6 AND expires_at > now() ORDER BY seq DESC LIMIT 1),
+      hold AS (SELECT awaiting, since FROM ${t.holds} WHERE order_id = $1 AND awaiting IS NOT NULL),
+      prev AS (SELECT state, started_at FROM ${t.attempts} WHERE key = $4 AND expires_at > now()),
+      att AS (INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
+        SELECT $4, $1, 1, 'running', clock_timestamp(), now() + $8 * interval '1 millisecond' FROM cur
+        WHERE $7 AND NOT EXISTS (SELECT 1 FROM rec) AND NOT EXISTS (SELECT 1 FROM pay)
+        ON CONFLICT (key) DO UPDATE SET attempts = CASE WHEN a.expires_at > now() THEN a.attempts + 1 ELSE 1 END,
+          state = 'running', started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
+        RETURNING attempts)
+      SELECT EXISTS (SELECT 1 FROM claim) AS claimed, coalesce((SELECT taken_over FROM claim), false) AS recovered,
+        EXISTS (SELECT 1 FROM cur) AS current,
+        (SELECT row_to_json(rec) FROM rec) AS record, (SELECT row_to_json(pay) FROM pay) AS payment,
+        (SELECT row_to_json(latest) FROM latest) AS latest, (SELECT row_to_json(hold) FROM hold) AS hold,
+        (SELECT attempts FROM att) AS attempts, (SELECT state FROM prev) AS prev_state, (SELECT started_at FROM prev) AS prev_started_at`,
+    /*
+     * Stores a successful reply, ends its attempt cleanly, keeps the merchant order ids and releases
+     * the lock: one statement, one commit, all or nothing.
+     * $1 key, $2 callback, $3 order, $4 hash, $5 response, $6 payment, $7 ttl ms, $8 merchant order ids, $9 owner.
+     */
+    saveAndRelease: `WITH rec AS (INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at)
+        VALUES ($1, $2, $3, $4, $5, $6, now(), now() + $7 * interval '1 millisecond')
+        ON CONFLICT (key) DO UPDATE SET callback = EXCLUDED.callback, order_id = EXCLUDED.order_id, hash = EXCLUDED.hash,
+          response = EXCLUDED.response, payment = EXCLUDED.payment, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+        WHERE r.expires_at <= now()
+        RETURNING 1),
+      att AS (UPDATE ${t.attempts} SET state = 'done' WHERE key = $1 RETURNING 1),
+      ids AS (INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
+        SELECT DISTINCT id, $3, now() + $7 * interval '1 millisecond' FROM unnest($8::text[]) AS id
+        ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at
+        RETURNING 1),
+      rel AS (UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1
+        WHERE order_id = $3 AND owner = $9 RETURNING 1)
+      SELECT (SELECT count(*) FROM rel) AS released`,
     getRecord: `SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $1 AND expires_at > now()`,
     getPayment: `SELECT ${RECORD_COLUMNS} FROM ${t.records}
       WHERE order_id = $1 AND payment AND expires_at > now() ORDER BY seq ASC LIMIT 1`,

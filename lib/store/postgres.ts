@@ -9,26 +9,30 @@
  * Tables are created by `migrate()` (idempotent, safe to run from several processes at once), and
  * lazily on first use unless `autoMigrate: false`.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { checkKeys, fail, parseDuration } from '../shared/options.js';
 import { DEFAULT_TTL_MS } from './types.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from './canonical.js';
 import { KeyedMutex } from './mutex.js';
 import { ddl, SCHEMA_VERSION, statements, tables } from './postgres-sql.js';
+import { attemptStart, prefetchedOf, toRecord } from './postgres-rows.js';
 import type {
-  AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
+  AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Prefetched, Store, StoreLock, StoredRecord,
 } from './types.js';
 
 /** The part of a `pg` Pool the store uses. */
+/** A query as text, or as pg's query config (a `name` makes it a prepared statement, parsed once per connection). */
+export type PgQuery = string | { name?: string; text: string; values?: unknown[] };
+
 export interface PgPoolLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  query(query: PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   connect(): Promise<PgClientLike>;
   /** The store listens for the pool's 'error' events (an idle client lost), which would otherwise crash the process. */
   on?(event: 'error', listener: (err: Error) => void): unknown;
 }
 export interface PgClientLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  query(query: PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   release(err?: Error | boolean): void;
 }
 
@@ -47,9 +51,18 @@ export interface PostgresStoreOptions {
    * restarting) would kill the process.
    */
   logger?: { error(obj: object, msg?: string): void };
+  /**
+   * Run the store's statements as named prepared statements (parsed and planned once per
+   * connection; pg's `{ name, text, values }` query config); default true. Set false for a pool
+   * that does not take query configs, or behind a pooler in transaction mode without prepared
+   * statement support.
+   */
+  preparedStatements?: boolean;
 }
 
-const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger'];
+const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger', 'preparedStatements'];
+type Statements = ReturnType<typeof statements>;
+type StatementName = keyof Statements;
 const stderrLogger: { error(obj: object, msg?: string): void } = {
   error: (obj, msg) => {
     const err = (obj as { err?: Error }).err;
@@ -59,19 +72,15 @@ const stderrLogger: { error(obj: object, msg?: string): void } = {
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
 
-function toRecord(row: Record<string, any>): StoredRecord {
-  return {
-    key: row.key, callback: row.callback, orderId: row.order_id, hash: row.hash, response: row.response,
-    payment: row.payment, createdAt: new Date(row.created_at), expiresAt: new Date(row.expires_at),
-  };
-}
-
 export class PostgresStore implements Store {
   readonly ttlMs: number;
   readonly schema?: string;
   private readonly pool: PgPoolLike;
   private readonly autoMigrate: boolean;
-  private readonly sql: ReturnType<typeof statements>;
+  private readonly sql: Statements;
+  private readonly prepared: boolean;
+  /** Prepared statement names: the statement's name and a digest of its text (schemas differ). */
+  private readonly names: Record<StatementName, string>;
   private readonly ddl: string[];
   private readonly mutex = new KeyedMutex();
   private ready?: Promise<void>;
@@ -89,6 +98,9 @@ export class PostgresStore implements Store {
     }
     if (options.autoMigrate !== undefined && typeof options.autoMigrate !== 'boolean') {
       fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.autoMigrate must be a boolean');
+    }
+    if (options.preparedStatements !== undefined && typeof options.preparedStatements !== 'boolean') {
+      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.preparedStatements must be a boolean');
     }
     if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.error !== 'function')) {
       fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.logger must be a logger with an error(obj, msg) method');
@@ -108,6 +120,9 @@ export class PostgresStore implements Store {
     this.autoMigrate = options.autoMigrate ?? true;
     const t = tables(options.schema);
     this.sql = statements(t);
+    this.prepared = options.preparedStatements ?? true;
+    this.names = Object.fromEntries(Object.entries(this.sql).map(([name, text]) =>
+      [name, `cbk_${name}_${createHash('sha256').update(text).digest('hex').slice(0, 12)}`])) as Record<StatementName, string>;
     this.ddl = ddl(t);
   }
 
@@ -140,9 +155,14 @@ export class PostgresStore implements Store {
     return this.ready;
   }
 
-  private async query(text: string, values: unknown[]): Promise<Record<string, any>[]> {
+  /** One of the store's statements as a query: named (prepared) unless `preparedStatements: false`. */
+  private statement(name: StatementName, values: unknown[]): PgQuery {
+    return this.prepared ? { name: this.names[name], text: this.sql[name], values } : { text: this.sql[name], values };
+  }
+
+  private async query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]> {
     await this.ensure();
-    return (await this.pool.query(text, values)).rows;
+    return (await this.pool.query(this.statement(name, values))).rows;
   }
 
   async acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
@@ -150,24 +170,16 @@ export class PostgresStore implements Store {
     const local = await this.mutex.acquire(orderId, options.waitMs, options.leaseMs);
     if (!local) return null;
     const owner = randomUUID();
+    const want = options.prefetch;
     let delay = 5;
     try {
       for (;;) {
-        const rows = await this.query(this.sql.acquire, [orderId, owner, options.leaseMs]);
-        if (rows.length > 0) {
-          let done = false;
-          return {
-            recovered: !rows[0].inserted || local.recovered,
-            release: async () => {
-              if (done) return;
-              done = true;
-              try {
-                await this.pool.query(this.sql.release, [orderId, owner]);
-              } finally {
-                local.release();
-              }
-            },
-          };
+        const row = want
+          ? (await this.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, this.ttlMs]))[0]
+          : (await this.query('acquire', [orderId, owner, options.leaseMs]))[0];
+        if (row && (!want || row.claimed)) {
+          const prefetched = want && row.current ? prefetchedOf(orderId, row) : undefined;
+          return this.lockOf(orderId, owner, Boolean(row.recovered) || local.recovered, local.release, prefetched);
         }
         const left = deadline - Date.now();
         if (left <= 0) {
@@ -183,25 +195,59 @@ export class PostgresStore implements Store {
     }
   }
 
+  private lockOf(orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched): StoreLock {
+    let done = false;
+    const once = async (work: () => Promise<unknown>) => {
+      if (done) return;
+      await work();
+      done = true;
+      releaseLocal();
+    };
+    return {
+      recovered,
+      ...(prefetched ? { prefetched } : {}),
+      release: async () => {
+        if (done) return;
+        done = true;
+        try {
+          await this.query('release', [orderId, owner]);
+        } finally {
+          releaseLocal();
+        }
+      },
+      saveAndRelease: (record, merchantOrderIds) => once(async () => {
+        await this.query('saveAndRelease', [
+          record.key, record.callback, record.orderId, record.hash, JSON.stringify(record.response), record.payment, this.ttlMs,
+          merchantOrderIds.map(storeKeyPart), owner,
+        ]);
+        this.purgeNowAndThen();
+      }),
+    };
+  }
+
   async getRecord(key: string): Promise<StoredRecord | null> {
-    const rows = await this.query(this.sql.getRecord, [key]);
+    const rows = await this.query('getRecord', [key]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async getPayment(orderId: string): Promise<StoredRecord | null> {
-    const rows = await this.query(this.sql.getPayment, [orderId]);
+    const rows = await this.query('getPayment', [orderId]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async getLatestRecord(orderId: string, callback: string): Promise<StoredRecord | null> {
-    const rows = await this.query(this.sql.getLatest, [orderId, callback]);
+    const rows = await this.query('getLatest', [orderId, callback]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   async saveRecord(record: NewRecord): Promise<void> {
-    await this.query(this.sql.saveRecord, [
+    await this.query('saveRecord', [
       record.key, record.callback, record.orderId, record.hash, JSON.stringify(record.response), record.payment, this.ttlMs,
     ]);
+    this.purgeNowAndThen();
+  }
+
+  private purgeNowAndThen(): void {
     if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
       this.lastPurge = Date.now();
       this.purgeExpired().catch(() => { /* expired rows are filtered on read; the next purge retries */ });
@@ -209,28 +255,20 @@ export class PostgresStore implements Store {
   }
 
   async beginAttempt(key: string, orderId: string): Promise<AttemptStart> {
-    const row = (await this.query(this.sql.beginAttempt, [key, orderId, this.ttlMs]))[0];
-    const start: AttemptStart = { attempt: Number(row.attempts) };
-    if (row.prev_state !== null && row.prev_state !== undefined && row.prev_state !== 'done') {
-      start.previousAttempt = {
-        startedAt: new Date(row.prev_started_at),
-        outcome: row.prev_state === 'running' ? 'crashed' : row.prev_state as AttemptOutcome,
-      };
-    }
-    return start;
+    return attemptStart((await this.query('beginAttempt', [key, orderId, this.ttlMs]))[0]);
   }
 
   async endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void> {
-    await this.query(this.sql.endAttempt, [key, outcome ?? 'done']);
+    await this.query('endAttempt', [key, outcome ?? 'done']);
   }
 
   /** Deletes expired replies and merchant order ids, inactive hold rows past the ttl and long-expired locks (also run hourly by itself). */
   async purgeExpired(): Promise<void> {
-    await this.query(this.sql.purgeRecords, []);
-    await this.query(this.sql.purgeHolds, []);
-    await this.query(this.sql.purgeLocks, []);
-    await this.query(this.sql.purgeOrderIds, []);
-    await this.query(this.sql.purgeAttempts, []);
+    await this.query('purgeRecords', []);
+    await this.query('purgeHolds', []);
+    await this.query('purgeLocks', []);
+    await this.query('purgeOrderIds', []);
+    await this.query('purgeAttempts', []);
   }
 
   private async changeHold(orderId: string, change: (state: HoldState) => HoldState): Promise<FulfilmentHold | null> {
@@ -238,14 +276,14 @@ export class PostgresStore implements Store {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(this.sql.ensureHold, [orderId, this.ttlMs]);
-      const row = (await client.query(this.sql.lockHold, [orderId])).rows[0];
+      await client.query(this.statement('ensureHold', [orderId, this.ttlMs]));
+      const row = (await client.query(this.statement('lockHold', [orderId]))).rows[0];
       const current: HoldState = !row || row.stale ? emptyHoldState()
         : { awaiting: row.awaiting ?? null, received: row.received ?? [], since: row.since ? new Date(row.since) : null };
       const next = change(current);
-      await client.query(this.sql.writeHold, [
+      await client.query(this.statement('writeHold', [
         orderId, next.awaiting ? JSON.stringify(next.awaiting) : null, JSON.stringify(next.received), next.since, this.ttlMs,
-      ]);
+      ]));
       await client.query('COMMIT');
       return holdOf(orderId, next);
     } catch (err) {
@@ -265,21 +303,21 @@ export class PostgresStore implements Store {
   }
 
   async getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null> {
-    const row = (await this.query(this.sql.getHold, [orderId]))[0];
+    const row = (await this.query('getHold', [orderId]))[0];
     return row ? holdOf(orderId, { awaiting: row.awaiting, received: [], since: new Date(row.since) }) : null;
   }
 
   async releaseFulfilmentHold(orderId: string): Promise<void> {
-    await this.query(this.sql.releaseHold, [orderId, this.ttlMs]);
+    await this.query('releaseHold', [orderId, this.ttlMs]);
   }
 
   async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {
     if (merchantOrderIds.length === 0) return;
-    await this.query(this.sql.saveOrderIds, [orderId, merchantOrderIds.map(storeKeyPart), this.ttlMs]);
+    await this.query('saveOrderIds', [orderId, merchantOrderIds.map(storeKeyPart), this.ttlMs]);
   }
 
   async findOrderId(merchantOrderId: string): Promise<string | null> {
-    const rows = await this.query(this.sql.findOrderId, [storeKeyPart(merchantOrderId)]);
+    const rows = await this.query('findOrderId', [storeKeyPart(merchantOrderId)]);
     return rows[0]?.order_id ?? null;
   }
 }

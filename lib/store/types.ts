@@ -29,6 +29,40 @@ export interface StoreLock {
   readonly recovered: boolean;
   /** Releases the lock; safe to call more than once. */
   release(): Promise<void>;
+  /**
+   * Optional (a store may leave it out): what `AcquireOptions.prefetch` asked for, read together
+   * with the lock and exactly as a read made after taking the lock would see it. Absent when the
+   * store could not guarantee that (then the kit reads each item itself).
+   */
+  readonly prefetched?: Prefetched;
+  /**
+   * Optional: stores a successful reply, ends its attempt cleanly, keeps the merchant order ids
+   * and releases the lock, all or nothing (one round trip for a database). When it rejects,
+   * nothing of it happened and the lock is still held.
+   */
+  saveAndRelease?(record: NewRecord, merchantOrderIds: readonly string[]): Promise<void>;
+}
+
+/** What the kit would read right after taking an OrderId lock, for a store able to read it with the lock. */
+export interface PrefetchRequest {
+  /** The idempotency key of the delivery: its stored reply, and its attempt to begin. */
+  key: string;
+  /** Whether the order's first successful payment is wanted. */
+  payment: boolean;
+  /** The callback whose latest stored reply is wanted (`context.previous`). */
+  latestOf: string;
+  /** Begin the attempt for `key` (as `beginAttempt`) when no reply is stored for it nor, if `payment`, for the order. */
+  beginAttempt: boolean;
+}
+
+export interface Prefetched {
+  record: StoredRecord | null;
+  /** Null also when no payment was asked for. */
+  payment: StoredRecord | null;
+  latest: StoredRecord | null;
+  hold: FulfilmentHold | null;
+  /** The begun attempt; absent when none was begun (a reply is stored, or the store left it to `beginAttempt`). */
+  attempt?: AttemptStart;
 }
 
 export interface AcquireOptions {
@@ -36,6 +70,8 @@ export interface AcquireOptions {
   waitMs: number;
   /** How long the lock stays valid without a release (a crashed holder blocks no longer than this). */
   leaseMs: number;
+  /** Optional: reads a store may make together with taking the lock (see `StoreLock.prefetched`); a store may ignore it. */
+  prefetch?: PrefetchRequest;
 }
 
 /**

@@ -11,7 +11,10 @@ import { kitWith, sleep } from './harness.js';
 
 const PAID = { InternalOrderId: 'A-1', PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR' };
 
-/** A store whose saveRecord fails while `failing()` is true (a PostgreSQL outage right after the adapter). */
+/**
+ * A store whose saves fail while `failing()` is true (a PostgreSQL outage right after the adapter):
+ * saveRecord, and a lock's combined saveAndRelease (PostgresStore), which then changes nothing.
+ */
 function flakySaves(store: Store, failing: () => boolean): Store {
   return new Proxy(store, {
     get(target, prop, receiver) {
@@ -19,6 +22,20 @@ function flakySaves(store: Store, failing: () => boolean): Store {
         return async (...args: Parameters<Store['saveRecord']>) => {
           if (failing()) throw new Error('connection terminated');
           return target.saveRecord(...args);
+        };
+      }
+      if (prop === 'acquire') {
+        return async (...args: Parameters<Store['acquire']>) => {
+          const lock = await target.acquire(...args);
+          if (!lock?.saveAndRelease) return lock;
+          const saveAndRelease = lock.saveAndRelease.bind(lock);
+          return Object.assign(Object.create(lock), {
+            recovered: lock.recovered, prefetched: lock.prefetched, release: lock.release.bind(lock),
+            saveAndRelease: async (...a: Parameters<typeof saveAndRelease>) => {
+              if (failing()) throw new Error('connection terminated');
+              return saveAndRelease(...a);
+            },
+          });
         };
       }
       const v = Reflect.get(target, prop, receiver);

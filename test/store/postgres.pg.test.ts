@@ -73,3 +73,114 @@ describe('PostgresStore and pool errors', () => {
     expect(() => new PostgresStore({ pool: pg.pool, logger: {} as never })).toThrow(/PostgresStore.logger/);
   });
 });
+
+describe('PostgresStore: the lock claimed and the reads made in one statement', () => {
+  const prefetch = (key: string) => ({ key, payment: true, latestOf: 'sendOrderToMerchant', beginAttempt: true });
+  const record = (key: string, orderId: string) => ({ key, callback: 'performOrderPayment', orderId, hash: 'h', response: { Success: true }, payment: true });
+  const attemptsOf = async (schema: string, key: string) =>
+    (await pg.pool.query(`SELECT attempts FROM "${schema}".cbk_attempts WHERE key = $1`, [key])).rows[0]?.attempts;
+
+  test('an uncontended claim reads with the lock: nothing stored, the attempt begun; after a save, the stored reply and no attempt', async () => {
+    const h = await pg.factory();
+    const store = h.store as PostgresStore;
+    const first = (await store.acquire('O-1', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k1') }))!;
+    expect(first.recovered).toBe(false);
+    expect(first.prefetched).toEqual({ record: null, payment: null, latest: null, hold: null, attempt: { attempt: 1 } });
+    await first.saveAndRelease!(record('k1', 'O-1'), ['M-1']);
+    expect(await store.findOrderId('M-1')).toBe('O-1');
+    const again = (await h.twin().acquire('O-1', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k1') }))!;
+    expect(again.prefetched?.record?.response).toEqual({ Success: true });
+    expect(again.prefetched?.payment?.key).toBe('k1');
+    expect(again.prefetched?.attempt).toBeUndefined();
+    await again.release();
+    expect(await attemptsOf(store.schema!, 'k1')).toBe(1);
+  });
+
+  test('a claim that waited for a release committed after its snapshot trusts none of its reads: the kit reads again, no attempt is begun', async () => {
+    const h = await pg.factory();
+    const schema = (h.store as PostgresStore).schema!;
+    const client = await pg.pool.connect();
+    // The holder's save-and-release runs in a transaction left open until we commit it.
+    const holderPool = {
+      query: async (q: any, v?: unknown[]) => {
+        if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
+          await client.query('BEGIN');
+          return client.query(q);
+        }
+        return pg.pool.query(q, v);
+      },
+      connect: () => pg.pool.connect(),
+    };
+    try {
+      const holder = new PostgresStore({ pool: holderPool, schema });
+      const held = (await holder.acquire('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
+      expect(held.prefetched?.attempt).toEqual({ attempt: 1 });
+      await held.saveAndRelease!(record('k2', 'O-2'), []);
+      // The other claim's statement starts now (its snapshot has neither the reply nor the release) and waits on the lock row.
+      const other = h.twin().acquire('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') });
+      await new Promise((r) => setTimeout(r, 300));
+      await client.query('COMMIT');
+      const lock = (await other)!;
+      expect(lock).not.toBeNull();
+      expect(lock.prefetched).toBeUndefined();
+      expect((await h.store.getRecord('k2'))?.response).toEqual({ Success: true });
+      expect(await attemptsOf(schema, 'k2')).toBe(1);
+      await lock.release();
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  });
+
+  test('a lock taken over from an expired lease is recovered and trusts none of its reads', async () => {
+    const h = await pg.factory();
+    await h.store.acquire('O-3', { waitMs: 1000, leaseMs: 100, prefetch: prefetch('k3') });
+    await new Promise((r) => setTimeout(r, 150));
+    const next = (await h.twin().acquire('O-3', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k3') }))!;
+    expect(next.recovered).toBe(true);
+    expect(next.prefetched).toBeUndefined();
+    await next.release();
+  });
+
+  test('preparedStatements: false sends plain text queries', async () => {
+    const seen: unknown[] = [];
+    const pool = { query: (q: any, v?: unknown[]) => { seen.push(q); return pg.pool.query(q, v); }, connect: () => pg.pool.connect() };
+    const schema = `t_plain_${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      const store = new PostgresStore({ pool, schema, preparedStatements: false });
+      expect(await store.getRecord('k')).toBeNull();
+      expect(seen.at(-1)).toEqual({ text: expect.stringContaining('SELECT'), values: ['k'] });
+      const named = new PostgresStore({ pool, schema });
+      expect(await named.getRecord('k')).toBeNull();
+      expect(seen.at(-1)).toMatchObject({ name: expect.stringMatching(/^cbk_getRecord_[0-9a-f]{12}$/) });
+      expect(() => new PostgresStore({ pool, schema, preparedStatements: 'yes' as never })).toThrow(/preparedStatements must be a boolean/);
+    } finally {
+      await pg.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+  });
+});
+
+test('PostgresStore: a claim whose lock row was deleted after its snapshot (purge, an older kit release) trusts none of its reads', async () => {
+  const h = await pg.factory();
+  const schema = (h.store as PostgresStore).schema!;
+  const first = (await h.store.acquire('O-4', { waitMs: 1000, leaseMs: 10_000 }))!;
+  const client = await pg.pool.connect();
+  try {
+    // An older kit releases by deleting the row, together with its reply, in a transaction still open.
+    await client.query('BEGIN');
+    await client.query(`INSERT INTO "${schema}".cbk_records (key, callback, order_id, hash, response, payment, expires_at)
+      VALUES ('k4', 'performOrderPayment', 'O-4', 'h', '{"Success":true}', true, now() + interval '1 day')`);
+    await client.query(`DELETE FROM "${schema}".cbk_locks WHERE order_id = 'O-4'`);
+    const other = h.twin().acquire('O-4', { waitMs: 5000, leaseMs: 10_000, prefetch: { key: 'k4', payment: true, latestOf: 'sendOrderToMerchant', beginAttempt: true } });
+    await new Promise((r) => setTimeout(r, 300));
+    await client.query('COMMIT');
+    const lock = (await other)!;
+    expect(lock.prefetched).toBeUndefined();
+    expect((await h.store.getPayment('O-4'))?.key).toBe('k4');
+    await lock.release();
+    await first.release();
+  } finally {
+    await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
+});

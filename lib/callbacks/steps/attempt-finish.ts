@@ -23,8 +23,12 @@ export interface AttemptFinisher {
   /** Replies kept in memory while their save is retried, by key; payments also by OrderId. */
   readonly unsaved: Map<string, NewRecord>;
   readonly unsavedPayments: Map<string, NewRecord>;
-  /** Stores a successful reply (one try); false when the store failed (it is then retried in the background). */
-  saveNow(state: PipelineState, record: NewRecord): Promise<boolean>;
+  /**
+   * Stores a successful reply (one try); false when the store failed (it is then retried in the
+   * background). Given the lock of a store that can save and release at once, does both:
+   * 'released' (the lock is then released).
+   */
+  saveNow(state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<boolean | 'released'>;
   /** Keeps the lock while `record` is saved with back-off, until `deadline`; then releases it. */
   keepSaving(state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number): Promise<void>;
   /** Keeps the lock until the timed-out adapter settles (storing a late success) or `deadline`; then releases it. */
@@ -52,19 +56,33 @@ export function createAttemptFinisher(store: Store): AttemptFinisher {
     await lock.release().catch((err: unknown) => state.log.error({ err }, 'idempotency store failed to release an OrderId lock (its lease will expire)'));
   };
 
-  /** After a stored success: the attempt ended cleanly; the merchant ids of a created order are kept for the client's hold guard. */
+  /** The merchant ids of a created order, kept for the client's hold guard. */
+  const merchantIdsOf = (record: NewRecord): string[] => {
+    const response = record.response;
+    return record.callback === ORDER_CREATION
+      ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
+  };
+
+  /** After a stored success: the attempt ended cleanly; the merchant ids of a created order are kept. */
   const afterSave = async (state: PipelineState, record: NewRecord) => {
     await end(state, record.key, null);
-    const response = record.response;
-    const ids = record.callback === ORDER_CREATION
-      ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
+    const ids = merchantIdsOf(record);
     if (ids.length > 0) {
       await store.saveMerchantOrderIds(record.orderId, ids)
         .catch((err: unknown) => state.log.error({ err }, 'store failed to keep the merchant order ids of an order'));
     }
   };
 
-  const saveNow = async (state: PipelineState, record: NewRecord) => {
+  const saveNow = async (state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<boolean | 'released'> => {
+    if (lock?.saveAndRelease) {
+      try {
+        await lock.saveAndRelease(record, merchantIdsOf(record));
+        return 'released';
+      } catch (err) {
+        state.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
+        return false;
+      }
+    }
     try {
       await store.saveRecord(record);
     } catch (err) {
@@ -128,8 +146,9 @@ export function createAttemptFinisher(store: Store): AttemptFinisher {
     }
     const record: NewRecord = { ...base, response: settled.body as ResponseInfo };
     state.log.warn({}, 'adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
-    if (await saveNow(state, record)) await release(state, lock);
-    else await keepSaving(state, record, lock, deadline);
+    const saved = await saveNow(state, record, lock);
+    if (saved === true) await release(state, lock);
+    else if (!saved) await keepSaving(state, record, lock, deadline);
   };
 
   return { unsaved, unsavedPayments, saveNow, keepSaving, awaitLate, end, release };

@@ -27,6 +27,10 @@ const show = (state: PipelineState, hold: FulfilmentHold | null) => {
   else delete state.context.fulfilmentHold;
 };
 
+/** The order's hold: as read with the OrderId lock when the store did, else read now. */
+const currentHold = (state: PipelineState, store: Store, orderId: string): Promise<FulfilmentHold | null> =>
+  state.prefetchedHold !== undefined ? Promise.resolve(state.prefetchedHold) : fromStore(state, () => store.getFulfilmentHold(orderId));
+
 export const holdsStep: StepFactory = (options) => {
   const { store } = options.idempotency;
   return async (state, next) => {
@@ -36,7 +40,7 @@ export const holdsStep: StepFactory = (options) => {
 
     if (state.entry.kind === 'documents') {
       const refs = toDocumentRefs(input.Documents);
-      const current = await fromStore(state, () => store.getFulfilmentHold(orderId));
+      const current = await currentHold(state, store, orderId);
       show(state, current && holdOf(orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, refs)));
       const res = await next();
       const body = res.body as Record<string, unknown> | null;
@@ -48,7 +52,7 @@ export const holdsStep: StepFactory = (options) => {
       return res;
     }
 
-    if (!(await placeAnnouncedHold(state, store))) show(state, await fromStore(state, () => store.getFulfilmentHold(orderId)));
+    if (!(await placeAnnouncedHold(state, store))) show(state, await currentHold(state, store, orderId));
     return next();
   };
 };

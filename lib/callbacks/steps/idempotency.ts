@@ -15,7 +15,7 @@
 import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
 import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
-import type { NewRecord, Store, StoredRecord } from '../../store/types.js';
+import type { NewRecord, Prefetched, Store, StoredRecord } from '../../store/types.js';
 import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
@@ -44,19 +44,35 @@ function replay(state: PipelineState, record: Pick<StoredRecord, 'response'>, ou
   return { status: 200, headers: { [REPLAY_HEADER]: 'true' }, body: record.response };
 }
 
+/** Where storedAnswer reads: the store, or what the store read together with the lock. */
+interface Reads {
+  record(key: string): Promise<StoredRecord | null>;
+  payment(orderId: string): Promise<StoredRecord | null>;
+}
+
+const readsOf = (state: PipelineState, store: Store): Reads => ({
+  record: (key) => fromStore(state, () => store.getRecord(key)),
+  payment: (orderId) => fromStore(state, () => store.getPayment(orderId)),
+});
+
+const readsFrom = (prefetched: Prefetched): Reads => ({
+  record: async () => prefetched.record,
+  payment: async () => prefetched.payment,
+});
+
 /**
  * The stored answer of this delivery, if any: its own reply, or the order's earlier successful
  * payment (a reply whose save is still being retried counts). A SendOrderToMerchant answered from
  * the payment still places the fulfilment hold it announces.
  */
-async function storedAnswer(state: PipelineState, store: Store, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+async function storedAnswer(state: PipelineState, store: Store, reads: Reads, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
   const pendingOwn = finisher.unsaved.get(key);
   if (pendingOwn) return replay(state, pendingOwn, 'replayed');
-  const own = await fromStore(state, () => store.getRecord(key));
+  const own = await reads.record(key);
   if (own) return replay(state, own, 'replayed');
   if (!payment) return null;
   const paid: Pick<StoredRecord, 'hash' | 'callback' | 'response'> & { createdAt?: Date } | null =
-    finisher.unsavedPayments.get(state.orderId!) ?? await fromStore(state, () => store.getPayment(state.orderId!));
+    finisher.unsavedPayments.get(state.orderId!) ?? await reads.payment(state.orderId!);
   if (!paid) return null;
   if (paid.hash !== hash || paid.callback !== state.callback) {
     state.log.warn({ paidBy: paid.callback, paidAt: paid.createdAt?.toISOString() },
@@ -95,12 +111,12 @@ export const idempotencyStep: StepFactory = (options) => {
     const payment = paymentExpected(state);
     const deadline = Date.now() + inFlightWaitMs;
 
-    const early = await storedAnswer(state, store, finisher, key, hash, payment);
+    const early = await storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
     if (early) return early;
     const twin = running.get(key);
     if (twin) {
       if (!(await within(twin, deadline - Date.now()))) throw inFlight(state, inFlightWaitMs);
-      const settled = await storedAnswer(state, store, finisher, key, hash, payment);
+      const settled = await storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
       if (settled) return settled;
     }
 
@@ -117,18 +133,22 @@ export const idempotencyStep: StepFactory = (options) => {
 
   async function underLock(state: PipelineState, next: () => Promise<CallbackResponse>, key: string, hash: string, payment: boolean, waitMs: number): Promise<CallbackResponse> {
     const orderId = state.orderId!;
-    const lock = await fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs }));
+    // A store able to (PostgresStore) reads what follows together with the lock: one round trip.
+    const prefetch = { key, payment, latestOf: ORDER_CREATION, beginAttempt: true };
+    const lock = await fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs, prefetch }));
     if (!lock) throw inFlight(state, inFlightWaitMs);
+    const pre = lock.prefetched;
     const bound = Date.now() + leaseMs - margin;
     if (lock.recovered) state.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
     // Past the reply, the lock may stay held (a timed-out adapter, a reply still to be stored).
     let handedOver = false;
     try {
-      const stored = await storedAnswer(state, store, finisher, key, hash, payment);
+      if (pre) state.prefetchedHold = pre.hold;
+      const stored = await storedAnswer(state, store, pre ? readsFrom(pre) : readsOf(state, store), finisher, key, hash, payment);
       if (stored) return stored;
-      const previous = await fromStore(state, () => store.getLatestRecord(orderId, ORDER_CREATION));
+      const previous = pre ? pre.latest : await fromStore(state, () => store.getLatestRecord(orderId, ORDER_CREATION));
       if (previous) state.context.previous = previous.response;
-      const start = await fromStore(state, () => store.beginAttempt(key, orderId));
+      const start = pre?.attempt ?? await fromStore(state, () => store.beginAttempt(key, orderId));
       state.context.attempt = start.attempt;
       if (start.previousAttempt) {
         state.context.previousAttempt = start.previousAttempt;
@@ -147,7 +167,9 @@ export const idempotencyStep: StepFactory = (options) => {
       if (isSuccess(res)) {
         // Card numbers in reply texts were masked when the reply was built (response-info step).
         const record: NewRecord = { ...base, response: res.body as ResponseInfo };
-        if (!(await finisher.saveNow(state, record))) {
+        const saved = await finisher.saveNow(state, record, lock);
+        if (saved === 'released') handedOver = true;
+        else if (!saved) {
           handedOver = true;
           void finisher.keepSaving(state, record, lock, bound);
         }
