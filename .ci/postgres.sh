@@ -3,6 +3,7 @@
 #   .ci/postgres.sh has            exits 0 when PostgreSQL binaries are found
 #   .ci/postgres.sh install        installs the Debian package when no PostgreSQL binaries are found
 #   .ci/postgres.sh start DIR      initdb + start on a free loopback port; prints TEST_DATABASE_URL=...
+#                                  (PG_EXTRA_OPTS: more server options, e.g. '-c shared_preload_libraries=pg_stat_statements')
 #   .ci/postgres.sh stop DIR       stops the server and removes DIR
 #   .ci/postgres.sh watch PID DIR  runs `stop DIR` once process PID has exited
 # initdb refuses to run as root: as root, the cluster belongs to (and runs as) user postgres.
@@ -46,7 +47,7 @@ case "$cmd" in
       || { cat "$dir/initdb.log" >&2; exit 1; }
     port=$(free_port)
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/data/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 ${PG_EXTRA_OPTS:-}" \
       start >/dev/null || { cat "$dir/data/server.log" >&2; exit 1; }
     echo "TEST_DATABASE_URL=postgres://postgres@127.0.0.1:$port/postgres"
     ;;

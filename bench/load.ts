@@ -1,5 +1,6 @@
 /** Child-process servers and autocannon load with a distinct OrderId in every request body. */
 import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { KitFeatures } from './kit-options.js';
@@ -16,8 +17,12 @@ export interface LoadResult {
 
 const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url));
 
+/** Starts a server in a child process; a baseline kind runs `<BENCH_BASELINE>/bench/server.ts kit-*`. */
 export function startServer(kind: ServerKind, extraExecArgv: string[] = []): Promise<RunningServer> {
-  const child = fork(SERVER_FILE, [kind], { execArgv: ['--import', 'tsx', '--expose-gc', ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const baseline = kind.startsWith('baseline-') ? process.env.BENCH_BASELINE : undefined;
+  const file = baseline ? join(baseline, 'bench', 'server.ts') : SERVER_FILE;
+  const child = fork(file, [baseline ? kind.slice('baseline-'.length) : kind], {
+    ...(baseline ? { cwd: baseline } : {}), execArgv: ['--import', 'tsx', '--expose-gc', ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${kind} server exited with ${code} before listening`));
     child.once('exit', onExit);

@@ -11,6 +11,7 @@ import { bodyTemplate, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { benchToken, kitOptions } from './kit-options.js';
 import { load, probe, startServer, stopServer, type LoadResult, type RunningServer } from './load.js';
 import { runMicro } from './micro.js';
+import { runPostgresRows, type PgRow } from './pg.js';
 import { runSoak, type SoakResult } from './soak.js';
 import { runStages } from './stages.js';
 
@@ -32,9 +33,12 @@ const config = {
   soakKind: (process.env.BENCH_SOAK_KIND ?? 'kit-node') as ServerKind,
   only: (process.env.BENCH_ONLY ?? SERVER_KINDS.join(',')).split(',').map((s) => s.trim()) as ServerKind[],
   cpuProf: process.env.BENCH_CPU_PROF === '1',
+  /** PostgresStore rows: connection counts (BENCH_PG_CONNECTIONS, e.g. '10,50'; 'none' skips them). */
+  pgConnections: (process.env.BENCH_PG_CONNECTIONS ?? '10,50') === 'none' ? [] : (process.env.BENCH_PG_CONNECTIONS ?? '10,50').split(',').map(Number),
+  pgDurationSec: env('BENCH_PG_DURATION', 6),
 };
 /** Issue 14's targets: kit-node CPU per request; the Express binding's extra cost over the node one; kit-express vs the peer. */
-const TARGETS = { nodeCpuUs: 350, expressOverPeer: 1.0, microMedianUs: 100, soakGrowthMb: 50 };
+const TARGETS = { nodeCpuUs: 350, expressOverPeer: 1.0, microMedianUs: 100, soakGrowthMb: 50, pgOverMemory: 0.85, pgStatements: 3, pgP99Ms: 25 };
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const MB = 1024 * 1024;
 
@@ -59,7 +63,11 @@ async function main() {
   const stages = config.stageIterations > 0 ? await runStages(template, headers.authorization.slice(7), config.stageIterations) : {};
 
   const profArgs = config.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}profiles`] : [];
-  const kinds = SERVER_KINDS.filter((k) => config.only.includes(k));
+  const kinds: ServerKind[] = SERVER_KINDS.filter((k) => config.only.includes(k));
+  // Before/after under the same load: the kit of another checkout, in the same rotating rounds.
+  if (process.env.BENCH_BASELINE) {
+    for (const k of ['kit-node', 'kit-express'] as const) if (config.only.includes(k)) kinds.push(`baseline-${k}`);
+  }
   const servers: RunningServer[] = [];
   for (const kind of kinds) servers.push(await startServer(kind, profArgs));
   const features = servers.find((s) => s.features)?.features ?? kitOptions().features;
@@ -126,6 +134,15 @@ async function main() {
     expressOverNodePeerUs: diff('peer-express', 'peer-node'),
   };
 
+  let pgRows: PgRow[] = [];
+  let pgExact: number | null = null;
+  let pgNote = 'skipped (BENCH_PG_CONNECTIONS=none)';
+  if (config.pgConnections.length > 0) {
+    log(`PostgresStore rows: ${config.pgConnections.join(' and ')} connections, 1 and 2 processes, ${config.pgDurationSec}s each`);
+    ({ rows: pgRows, exactStatements: pgExact, note: pgNote } = await runPostgresRows({ template, headers }, config.pgDurationSec, config.warmupSec, config.pgConnections));
+  }
+  const pg10 = pgRows.find((r) => r.processes === 1 && r.connections === 10);
+
   let soak: SoakResult | null = null;
   if (config.soakRequests > 0) {
     log(`soak: ${fmt(config.soakRequests)} requests through ${config.soakKind}`);
@@ -139,6 +156,9 @@ async function main() {
       : ratios.expressOverNodeKitUs <= ratios.expressOverNodeBareUs),
     expressOverPeer: verdict(ratios.expressKitOverPeer === null ? null : ratios.expressKitOverPeer >= TARGETS.expressOverPeer),
     microMedian: verdict(micro.medianUs <= TARGETS.microMedianUs),
+    pgThroughput: verdict(pg10 && summary['kit-node'] ? pg10.reqPerSec / summary['kit-node'].reqPerSec >= TARGETS.pgOverMemory : null),
+    pgStatements: verdict(pgExact === null ? null : pgExact <= TARGETS.pgStatements),
+    pgP99: verdict(pg10 ? pg10.p99 <= TARGETS.pgP99Ms : null),
     soakGrowth: verdict(soak ? soak.rssGrowthMb <= TARGETS.soakGrowthMb : null),
   };
 
@@ -152,6 +172,8 @@ async function main() {
       return `${k.padEnd(14)}${fmt(s.reqPerSec).padStart(9)}${`(${fmt(s.reqPerSecMin)}..${fmt(s.reqPerSecMax)})`.padStart(18)}${fmt(s.p50Ms, 1).padStart(9)}${fmt(s.p99Ms, 1).padStart(9)}${fmt(s.cpuUsPerReq).padStart(12)}${`${fmt(s.serverCores, 2)} / ${fmt(s.generatorCores, 2)}`.padStart(18)}${fmt(s.non2xx + s.errors).padStart(9)}${(b ? `${b.headers}+${b.body}` : '').padStart(18)}`;
     }),
     '',
+    ...(['kit-node', 'kit-express'] as const).filter((k) => summary[`baseline-${k}`] && summary[k]).map((k) =>
+      `${k} against BENCH_BASELINE: server CPU ${fmt(summary[`baseline-${k}`].cpuUsPerReq)} -> ${fmt(summary[k].cpuUsPerReq)} µs/request (${pct(summary[k].cpuUsPerReq / summary[`baseline-${k}`].cpuUsPerReq - 1)}), req/s ${fmt(summary[`baseline-${k}`].reqPerSec)} -> ${fmt(summary[k].reqPerSec)}`),
     `kit-node server CPU per request: ${cpu('kit-node') === null ? 'n/a' : fmt(cpu('kit-node')!)} µs (target <= ${TARGETS.nodeCpuUs}: ${targets.nodeCpu})`,
     `Express over node:http, server CPU µs per request: kit +${fmt(ratios.expressOverNodeKitUs ?? NaN)}, bare +${fmt(ratios.expressOverNodeBareUs ?? NaN)}, peer +${fmt(ratios.expressOverNodePeerUs ?? NaN)} (target kit <= bare: ${targets.expressBindingCost})`,
     `kit/peer, Express binding:   ${pct(ratios.expressKitOverPeer)} of req/s (target >= 100 %: ${targets.expressOverPeer}); by server CPU per request ${pct(ratios.expressCpuPeerOverKit)}`,
@@ -163,6 +185,15 @@ async function main() {
     `Where the kit's time goes (in-process, no HTTP, a fresh object every iteration; µs on the ${config.lines}-line order):`,
     `  ${'stage'.padEnd(52)}${'median'.padStart(9)}${'mean'.padStart(9)}`,
     ...Object.entries(stages).map(([k, v]) => `  ${k.padEnd(52)}${(v === null ? 'n/a' : fmt(v.median, 1)).padStart(9)}${(v === null ? 'n/a' : fmt(v.mean, 1)).padStart(9)}`),
+    '',
+    `PostgresStore (kit-node on PostgreSQL; ${pgNote}):`,
+    `  ${'processes'.padEnd(10)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'kit CPU µs/req'.padStart(16)}${'statements/req'.padStart(16)}${'PG CPU µs/req'.padStart(15)}${'non-2xx'.padStart(9)}`,
+    ...pgRows.map((r) => `  ${String(r.processes).padEnd(10)}${String(r.connections).padStart(6)}${fmt(r.reqPerSec).padStart(9)}${fmt(r.p50, 1).padStart(8)}${fmt(r.p99, 1).padStart(8)}${fmt(r.serverCpuUsPerReq).padStart(16)}${(r.statementsPerReq === null ? 'n/a' : fmt(r.statementsPerReq, 2)).padStart(16)}${(r.postgresCpuUsPerReq === null ? 'n/a' : fmt(r.postgresCpuUsPerReq)).padStart(15)}${fmt(r.non2xx).padStart(9)}`),
+    ...(pg10 ? [
+      `  1 process, 10 connections: ${pct(summary['kit-node'] ? pg10.reqPerSec / summary['kit-node'].reqPerSec : null)} of kit-node (MemoryStore) req/s (target >= 85 %: ${targets.pgThroughput}); ` +
+        `statements per first delivery ${pgExact === null ? 'n/a' : fmt(pgExact, 2)} (exactly 500 requests; target <= 3: ${targets.pgStatements}); p99 ${fmt(pg10.p99, 1)} ms (target <= 25: ${targets.pgP99})`,
+      `  statements (1 process, 10 connections): ${pg10.statements.map((x) => `${fmt(x.calls)}× ${x.query.slice(0, 60)}`).join(' | ')}`,
+    ] : []),
     '',
     soak
       ? `soak ${fmt(soak.requests)} requests (${soak.binding}): RSS ${fmt(soak.rssAfterFirstMb, 1)} MB after ${fmt(soak.firstN)}, ${fmt(soak.rssEndMb, 1)} MB at the end, growth ${fmt(soak.rssGrowthMb, 1)} MB (target <= 50 MB: ${targets.soakGrowth}); heap used after GC ${fmt(soak.heapUsedAfterFirstMb, 1)} -> ${fmt(soak.heapUsedEndMb, 1)} MB\n` +
@@ -176,7 +207,7 @@ async function main() {
 
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(`${RESULTS_DIR}latest.json`, `${JSON.stringify({
-    date: new Date().toISOString(), machine, config, features, checks, replyBytes, throughput: summary, ratios, micro, stagesUs: stages, soak, targets,
+    date: new Date().toISOString(), machine, config, features, checks, replyBytes, throughput: summary, ratios, micro, stagesUs: stages, postgres: { note: pgNote, exactStatementsPerRequest: pgExact, rows: pgRows }, soak, targets,
     targetValues: TARGETS, durationSec: (Date.now() - started) / 1000,
   }, null, 2)}\n`);
 }

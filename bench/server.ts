@@ -9,7 +9,9 @@ import express from 'express';
 import { createCallbackRouter } from '../lib/express/index.js';
 import { createCallbackHandler } from '../lib/node/index.js';
 import { computeHelmetHeaders } from '../lib/callbacks/helmet-headers.js';
-import { CALLBACK_PATH, SERVER_KINDS, type ServerKind } from './fixtures.js';
+import pg from 'pg';
+import { PostgresStore } from '../lib/index.js';
+import { CALLBACK_PATH, PG_KIND, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { kitOptions, type KitFeatures } from './kit-options.js';
 import { peerExpress, peerNode } from './peer.js';
 
@@ -50,12 +52,21 @@ function bareExpress(): http.Server {
   return http.createServer(app);
 }
 
-function build(kind: ServerKind): { server: http.Server; features?: KitFeatures } {
+function build(kind: ServerKind): { server: http.Server; features?: KitFeatures; ready?: Promise<void> } {
   if (kind === 'bare-node') return { server: bareNode() };
   if (kind === 'bare-express') return { server: bareExpress() };
   if (kind === 'peer-node') return { server: peerNode() };
   if (kind === 'peer-express') return { server: peerExpress() };
   const { options, features } = kitOptions();
+  if (kind === PG_KIND) {
+    const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.BENCH_PG_POOL ?? 10) });
+    const store = new PostgresStore({ pool, schema: 'cbk_bench' });
+    return {
+      server: http.createServer(createCallbackHandler({ ...options, store, basePath: '/cb' })),
+      features: { ...features, store: `PostgresStore (pool max ${process.env.BENCH_PG_POOL ?? 10})` },
+      ready: store.migrate(),
+    };
+  }
   if (kind === 'kit-node') return { server: http.createServer(createCallbackHandler({ ...options, basePath: '/cb' })), features };
   const app = express();
   app.use('/cb', createCallbackRouter(options));
@@ -63,12 +74,13 @@ function build(kind: ServerKind): { server: http.Server; features?: KitFeatures 
 }
 
 const kind = process.argv[2] as ServerKind;
-if (!SERVER_KINDS.includes(kind)) {
+if (!SERVER_KINDS.includes(kind as never) && kind !== PG_KIND) {
   process.stderr.write(`usage: server.ts <${SERVER_KINDS.join('|')}>\n`);
   process.exit(2);
 }
-const { server, features } = build(kind);
+const { server, features, ready } = build(kind);
 server.keepAliveTimeout = 30_000;
+await ready;
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ type: 'ready', port: (server.address() as AddressInfo).port, features });
 });

@@ -16,7 +16,8 @@ export class KeyedMutex {
   }
 
   async acquire(key: string, waitMs: number, leaseMs: number): Promise<Held | null> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
+    const queued = this.tails.get(key);
+    const prev = queued ?? Promise.resolve();
     let resolveMine!: () => void;
     const mine = new Promise<void>((r) => { resolveMine = r; });
     const tail = prev.then(() => mine);
@@ -32,13 +33,16 @@ export class KeyedMutex {
       resolveMine();
     };
 
-    let waitTimer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<false>((resolve) => { waitTimer = setTimeout(() => resolve(false), Math.max(0, waitMs)); });
-    const got = await Promise.race([prev.then(() => true as const), timedOut]);
-    clearTimeout(waitTimer);
-    if (!got) {
-      release();
-      return null;
+    // A free key is taken at once: no wait timer, no race (the common, uncontended case).
+    if (queued) {
+      let waitTimer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<false>((resolve) => { waitTimer = setTimeout(() => resolve(false), Math.max(0, waitMs)); });
+      const got = await Promise.race([prev.then(() => true as const), timedOut]);
+      clearTimeout(waitTimer);
+      if (!got) {
+        release();
+        return null;
+      }
     }
     const recovered = this.expired.delete(key);
     leaseTimer = setTimeout(() => {
