@@ -32,7 +32,10 @@ export function startBenchPostgres(): BenchPostgres | null {
   return { url, postmasterPid: pid, stop: () => { execFileSync('bash', [SCRIPT, 'stop', dir], { stdio: 'ignore' }); } };
 }
 
-/** CPU time (user + system, µs) of a cluster: its postmaster and every process it started. */
+/**
+ * CPU time (user + system, µs) of a cluster: its postmaster, the processes it runs, and those that
+ * ended (the postmaster's cutime/cstime: it waits for every backend it started).
+ */
 function clusterCpuUs(postmaster: number): number {
   let ticks = 0;
   for (const d of readdirSync('/proc')) {
@@ -40,7 +43,8 @@ function clusterCpuUs(postmaster: number): number {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(d) === postmaster || Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
+      if (Number(d) === postmaster) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+      else if (Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
     } catch { /* the process ended */ }
   }
   return (ticks * 1e6) / CLK_TCK;

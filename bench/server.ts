@@ -59,7 +59,7 @@ function build(kind: ServerKind): { server: http.Server; features?: KitFeatures;
   if (kind === 'peer-express') return { server: peerExpress() };
   const { options, features } = kitOptions();
   if (kind === PG_KIND) {
-    const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.BENCH_PG_POOL ?? 10) });
+    const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.BENCH_PG_POOL ?? 10), idleTimeoutMillis: 0 });
     const store = new PostgresStore({ pool, schema: 'cbk_bench' });
     return {
       server: http.createServer(createCallbackHandler({ ...options, store, basePath: '/cb' })),

@@ -71,3 +71,21 @@ test('the router lives beside the host app\'s own routes and leaves other paths 
   expect((await request(app).post('/crossborder/Unknown').send(order())).body).toEqual({ app404: true });
   expect(logger.summaries()).toHaveLength(1);
 });
+
+test('routes match as Express matches by default (any case, one trailing slash, query ignored); HEAD and other methods fall through; one reply with content-length', async () => {
+  const adapter = recordingAdapter();
+  const app = express();
+  app.use('/cb', createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter, logger: captureLogger() }));
+  app.use((_req, res) => { res.status(404).json({ app404: true }); });
+  for (const path of ['/cb/SendOrderToMerchant', '/cb/sendordertomerchant/', '/cb/SendOrderToMerchant?x=1']) {
+    const res = await request(app).post(path).send(order());
+    expect(res.status).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  }
+  expect((await request(app).post('/cb/SendOrderToMerchant//').send(order())).body).toEqual({ app404: true });
+  expect((await request(app).put('/cb/SendOrderToMerchant').send(order())).body).toEqual({ app404: true });
+  expect((await request(app).head('/cb/GetCheckoutCartInfo')).status).toBe(404);
+  expect(adapter.calls).toHaveLength(1); // one order: the second and third deliveries are replays
+});
