@@ -6,7 +6,7 @@
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
-import { checkObject, fail, invalid, isPlainObject, secretList, stringList } from '../shared/options.js';
+import { checkObject, fail, invalid, isPlainObject, parseDuration, secretList, stringList } from '../shared/options.js';
 import { single } from './config.js';
 import { createHmacVerifier, type ClaimRules } from './jwt-hmac.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
@@ -43,22 +43,14 @@ const BY_KEY_TYPE: Record<string, string[]> = {
   ed448: ['EdDSA'],
 };
 const ASYMMETRIC = [...new Set(Object.values(BY_KEY_TYPE).flat())];
-const DURATION = /^[+-]?\d+(\.\d+)?\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)$/i;
 const BEARER = /^ *bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const KEYS = ['secret', 'publicKey', 'jwksUrl', 'algorithms', 'issuer', 'audience', 'clockTolerance', 'maxTokenAge', 'requiredClaims'];
-
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, y: 31557600 };
 
 /** Seconds of a duration option (a string is rounded to whole seconds, as jose rounds it). */
 function duration(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-  if (typeof value === 'string') {
-    const text = value.trim();
-    const m = DURATION.exec(text);
-    if (m && !text.startsWith('-')) return Math.round(parseFloat(text.replace(/^\+/, '')) * UNIT_SECONDS[m[2][0].toLowerCase()]);
-  }
-  return invalid(`Option ${where} must be a number of seconds or a duration such as '30s' or '5m'`);
+  const ms = parseDuration(value, where, 0, { numberUnit: 's', allowZero: true });
+  return typeof value === 'number' ? value : Math.round(ms / 1000);
 }
 
 function toPublicKey(input: unknown, where: string, algorithms: readonly string[]): KeyObject {

@@ -13,13 +13,10 @@
  * address unknown (`undefined`), so an IP allow-list fails closed rather than trusting a proxy.
  */
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { inIpRanges, parseIpAddress, parseIpRange, type IpAddress, type IpRange } from '../shared/cidr.js';
 import { KitError } from '../shared/errors.js';
 
 export type TrustProxyOption = boolean | number | string | readonly string[];
-
-type Address = ipaddr.IPv4 | ipaddr.IPv6;
-type Range = [Address, number];
 
 export interface TrustProxy {
   /** Whether X-Forwarded-For is consulted at all (handed to the core as `request.trustProxy`). */
@@ -29,7 +26,7 @@ export interface TrustProxy {
 }
 
 const NAMED_RANGES: Record<string, readonly string[]> = {
-  loopback: ['127.0.0.1/8', '::1/128'],
+  loopback: ['127.0.0.0/8', '::1/128'],
   linklocal: ['169.254.0.0/16', 'fe80::/10'],
   uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
 };
@@ -39,35 +36,15 @@ const invalid = (detail: string): never => {
     `Option trustProxy ${detail} (use true, false, a number of proxy hops, or addresses/CIDRs such as ['10.0.0.0/8', 'loopback'])`);
 };
 
-function parseRange(entry: string): Range[] {
+function parseRange(entry: string): IpRange[] {
   const named = NAMED_RANGES[entry.toLowerCase()];
   if (named) return named.flatMap(parseRange);
-  const slash = entry.indexOf('/');
-  const addr = slash < 0 ? entry : entry.slice(0, slash);
-  const family = isIP(addr);
-  if (family === 0) return invalid(`has ${JSON.stringify(entry)}, which is not an IP address, a CIDR or a named range`);
-  const max = family === 4 ? 32 : 128;
-  const bits = slash < 0 ? max : Number(entry.slice(slash + 1));
-  if (!Number.isInteger(bits) || bits < 0 || bits > max || (slash >= 0 && !/^\d+$/.test(entry.slice(slash + 1)))) {
-    return invalid(`has ${JSON.stringify(entry)}, whose prefix length is not 0..${max}`);
-  }
-  return [[ipaddr.parse(addr), bits]];
+  const parsed = parseIpRange(entry);
+  return 'error' in parsed ? invalid(`entry ${parsed.error}; use an address, a CIDR or a named range (loopback, linklocal, uniquelocal)`) : [parsed];
 }
 
-function toAddress(value: string): Address | undefined {
-  return isIP(value) === 0 ? undefined : ipaddr.process(value);
-}
-
-function inRanges(addr: Address, ranges: readonly Range[]): boolean {
-  for (const [net, bits] of ranges) {
-    if (addr.kind() === net.kind()) {
-      if (addr.match(net, bits)) return true;
-    } else if (addr.kind() === 'ipv4' && net.kind() === 'ipv6') {
-      if ((addr as ipaddr.IPv4).toIPv4MappedAddress().match(net, bits)) return true;
-    }
-  }
-  return false;
-}
+const toAddress = (value: string): IpAddress | undefined => parseIpAddress(value) ?? undefined;
+const inRanges = inIpRanges;
 
 /** The proxy hops of X-Forwarded-For, nearest first. */
 function forwardedHops(header: string | string[] | undefined): string[] {

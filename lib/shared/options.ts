@@ -35,18 +35,32 @@ export function positiveMs(value: unknown, name: string, fallback: number): numb
   return value;
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION = /^\s*\+?(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)\s*$/i;
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, y: 31_557_600_000 };
 
-/** A duration: milliseconds, or a string like '30d', '12h', '90m', '45s', '500ms'. */
-export function parseDuration(value: unknown, name: string, fallback: number): number {
+/**
+ * The one duration grammar of the kit: a number (of `numberUnit`: milliseconds by default), or a
+ * string like '500ms', '45s', '90m', '12h', '30d', '2w' (long forms too: '5 minutes'). Returns
+ * milliseconds; `fallback` when absent. Zero is refused unless `allowZero`.
+ */
+export function parseDuration(
+  value: unknown, name: string, fallback: number,
+  { numberUnit = 'ms', allowZero = false }: { numberUnit?: 'ms' | 's'; allowZero?: boolean } = {},
+): number {
   if (value === undefined) return fallback;
+  const ok = (ms: number) => Number.isFinite(ms) && (ms > 0 || (allowZero && ms === 0));
+  if (typeof value === 'number' && ok(value)) return numberUnit === 's' ? value * 1000 : value;
   if (typeof value === 'string') {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/i.exec(value);
-    const ms = m ? Math.round(Number(m[1]) * UNITS[m[2].toLowerCase()]) : NaN;
-    if (ms > 0) return ms;
-    return invalid(`Option ${name} must be milliseconds or a duration like '30d', '12h', '90m', '45s'`);
+    const m = DURATION.exec(value);
+    if (m) {
+      const unit = m[2].toLowerCase();
+      const ms = Math.round(Number(m[1]) * (unit === 'ms' || unit.startsWith('milli') ? 1 : UNIT_MS[unit[0]]));
+      if (ok(ms)) return ms;
+    }
   }
-  return positiveMs(value, name, fallback);
+  return invalid(numberUnit === 's'
+    ? `Option ${name} must be a number of seconds or a duration such as '30s' or '5m'`
+    : `Option ${name} must be milliseconds or a duration like '30d', '12h', '90m', '45s'`);
 }
 
 /** A byte size: a positive integer, or a string like '500kb', '1mb'. */

@@ -42,7 +42,7 @@ describe('idempotency options are checked at construction', () => {
 
   test('store constructors check their options', () => {
     expect(codeOf(() => new MemoryStore({ tll: 5 } as never))).toMatchObject({ code: 'ERR_CBK_OPTION_UNKNOWN', message: expect.stringContaining('did you mean "MemoryStore.ttl"') });
-    expect(codeOf(() => new MemoryStore({ ttl: '30 days' }))).toMatchObject({ code: 'ERR_CBK_OPTION_INVALID' });
+    expect(codeOf(() => new MemoryStore({ ttl: '30 dayz' }))).toMatchObject({ code: 'ERR_CBK_OPTION_INVALID' });
     expect(codeOf(() => new MemoryStore({ maxEntries: 0 }))).toMatchObject({ code: 'ERR_CBK_OPTION_INVALID' });
     expect(codeOf(() => new PostgresStore({} as never))).toMatchObject({ code: 'ERR_CBK_OPTION_REQUIRED', message: expect.stringContaining('pg Pool') });
     const pool = new pg.Pool();
