@@ -248,4 +248,17 @@ export function attemptBehaviour(factory: StoreFactory): void {
     expect(await h.twin().findOrderId(long)).toBe('GE1001CH');
     expect(await h.twin().findOrderId(odd)).toBe('GE1001CH');
   });
+
+  test('documents accepted by the adapter after its time-out are counted: the hold is released and the retry replayed', async () => {
+    const t = kitWith(h.store, { receiveAdditionalRequiredDocuments: async () => { await sleep(250); } }, { adapterTimeoutMs: 100 });
+    const doc = { DocumentTypeCode: '11', DocumentTypeName: 'EAD', DocumentExtension: 'PDF', URL: '', TrackingNumber: 'TRK123' };
+    expect((await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [doc] }))).status).toBe(200);
+    expect(await h.store.getFulfilmentHold('GE1001CH')).not.toBeNull();
+    expect((await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery())).status).toBe(500);
+    const retry = await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery());
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotency-replayed']).toBe('true');
+    expect(t.calls('receiveAdditionalRequiredDocuments')).toHaveLength(1);
+    expect(await h.store.getFulfilmentHold('GE1001CH')).toBeNull();
+  });
 }

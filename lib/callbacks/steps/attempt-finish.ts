@@ -9,6 +9,7 @@
  * take it over.
  */
 import type { ResponseInfo } from '../../payloads.js';
+import { toDocumentRefs } from '../../store/holds.js';
 import type { AttemptOutcome, NewRecord, Store, StoreLock } from '../../store/types.js';
 import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState } from '../state.js';
@@ -145,6 +146,16 @@ export function createAttemptFinisher(store: Store): AttemptFinisher {
       return;
     }
     const record: NewRecord = { ...base, response: settled.body as ResponseInfo };
+    if (state.callback === 'receiveAdditionalRequiredDocuments') {
+      // The holds step gave up on this delivery at the time-out: count its documents now, or a replay would never count them.
+      try {
+        await store.recordDocuments(base.orderId, toDocumentRefs((state.input as Record<string, unknown>).Documents));
+      } catch (err) {
+        state.log.error({ err }, 'store failed to count the documents of a late success; not storing it, so the retry runs again');
+        await release(state, lock);
+        return;
+      }
+    }
     state.log.warn({}, 'adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
     const saved = await saveNow(state, record, lock);
     if (saved === true) await release(state, lock);
