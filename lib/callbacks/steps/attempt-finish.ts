@@ -146,7 +146,7 @@ export function createAttemptFinisher(store: Store): AttemptFinisher {
       return;
     }
     const record: NewRecord = { ...base, response: settled.body as ResponseInfo };
-    if (state.callback === 'receiveAdditionalRequiredDocuments') {
+    if (state.entry.kind === 'documents') {
       // The holds step gave up on this delivery at the time-out: count its documents now, or a replay would never count them.
       try {
         await store.recordDocuments(base.orderId, toDocumentRefs((state.input as Record<string, unknown>).Documents));
