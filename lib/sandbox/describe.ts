@@ -1,7 +1,8 @@
 /** A short human account of an exchange (request line, status, duration, ResponseInfo), for `trigger`, the running sandbox and npm start. */
 import type { Exchange } from './exchange-log.js';
 
-function pathOf(url: string): string {
+/** Path and query of a URL (the text itself when it is not one). */
+export function pathOf(url: string): string {
   try {
     const u = new URL(url, 'http://x');
     return `${u.pathname}${u.search}`;

@@ -2,34 +2,18 @@
  * Sandbox hooks the web console relies on: configure() changes where callbacks go at run time
  * (checked like the options), and the order timeline names the payment and the fulfilment hold.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createSandbox, type Sandbox } from '../../lib/sandbox/index.js';
+import { startStubMerchant } from '../helpers/stub-merchant.js';
 
-let merchant: Server;
 let merchantUrl: string;
 let sandbox: Sandbox;
 
-/** A merchant that accepts everything at the default paths and reports a payment when it is sent one. */
+let stub: Awaited<ReturnType<typeof startStubMerchant>>;
 beforeAll(async () => {
-  merchant = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => { text += c; });
-    req.on('end', () => {
-      const known = /^\/crossborder\/(SendOrderToMerchant|UpdateOrderStatus|PerformOrderPayment|SendAdditionalRequiredDocumentsToMerchant)$/i.test(req.url ?? '');
-      const body = text ? JSON.parse(text) : {};
-      const order = body.order ?? body;
-      const paid = order.PaymentDetails ? { PaymentAmount: '59.90', PaymentCurrencyCode: 'EUR' } : {};
-      res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' })
-        .end(JSON.stringify(known ? { Success: true, InternalOrderId: 'M-1', OrderId: 'M-1', ...paid } : { Success: false }));
-    });
-  });
-  await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
-  merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/crossborder`;
+  stub = await startStubMerchant();
+  merchantUrl = stub.merchantUrl;
 });
-afterAll(async () => {
-  await new Promise((resolve) => merchant.close(resolve));
-});
+afterAll(async () => { await stub.close(); });
 beforeEach(() => { sandbox = createSandbox({ port: 0, documentsDelayMs: 0 }); });
 afterEach(async () => { await sandbox.close(); });
 

@@ -4,36 +4,24 @@
  * the guards that keep other web pages out (Host, Origin, content type).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createSandbox, type Sandbox } from '../../lib/sandbox/index.js';
+import { startStubMerchant } from '../helpers/stub-merchant.js';
 import { maskForConsole, summarize } from '../../lib/sandbox/console/view.js';
 import { trustedHost } from '../../lib/sandbox/console/index.js';
 
 const GUID = '6a3c1f52-0d7e-4b9a-8f21-5c4e9d0b7a13';
-let merchant: Server;
 let merchantUrl: string;
 let sandbox: Sandbox;
 let base: string;
 
-/** A merchant that accepts everything at the default paths (and reports a payment when sent one), 404 elsewhere. */
+let stub: Awaited<ReturnType<typeof startStubMerchant>>;
 beforeAll(async () => {
-  merchant = createServer((req, res) => {
-    let text = '';
-    req.on('data', (c) => { text += c; });
-    req.on('end', () => {
-      const known = /^\/crossborder\/(SendOrderToMerchant|UpdateOrderStatus|PerformOrderPayment|SendAdditionalRequiredDocumentsToMerchant)$/.test(req.url ?? '');
-      const body = text ? JSON.parse(text) : {};
-      const paid = (body.order ?? body).PaymentDetails ? { PaymentAmount: '59.90', PaymentCurrencyCode: 'EUR' } : {};
-      res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' })
-        .end(JSON.stringify(known ? { Success: true, InternalOrderId: 'M-1', OrderId: 'M-1', ...paid } : { Success: false, Message: 'no such path' }));
-    });
-  });
-  await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
-  merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}/crossborder`;
+  stub = await startStubMerchant();
+  merchantUrl = stub.merchantUrl;
 });
-afterAll(async () => { await new Promise((resolve) => merchant.close(resolve)); });
+afterAll(async () => { await stub.close(); });
 beforeEach(async () => {
   sandbox = createSandbox({ port: 0, merchantUrl, merchantGuid: GUID, documentsDelayMs: 0 });
   base = await sandbox.listen();

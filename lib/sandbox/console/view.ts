@@ -5,6 +5,7 @@
  * appears, under any key spelling or inside any text.
  */
 import { redactCardData } from '../../conformance/redact.js';
+import { pathOf } from '../describe.js';
 import type { Exchange } from '../exchange-log.js';
 
 /** The MerchantGUID as the console shows it: its last 4 characters. */
@@ -73,15 +74,6 @@ function noteOf(e: Exchange): string {
     if (typeof v === 'string' || typeof v === 'number') parts.push(`${k} ${String(v)}`);
   }
   return parts.join(' · ').slice(0, 200);
-}
-
-function pathOf(url: string): string {
-  try {
-    const u = new URL(url, 'http://sandbox.invalid');
-    return `${u.pathname}${u.search}`;
-  } catch {
-    return url;
-  }
 }
 
 export function summarize(e: Exchange, guid?: string): ExchangeSummary {
