@@ -8,6 +8,7 @@
  * base64 `=` padding on the signature (RFC 7515 encodes without padding).
  */
 import crypto from 'node:crypto';
+import { isPlainObject } from '../shared/options.js';
 
 /** Claim checks, as jose's JWTVerifyOptions; durations already in seconds. */
 export interface ClaimRules {
@@ -37,11 +38,6 @@ class Refusal extends Error {
 const describe = (e: Refusal) => `${e.code}${e.claim ? ` (${e.claim})` : ''}: ${e.message}`;
 const claimFailed = (message: string, claim: string) => new Refusal('ERR_JWT_CLAIM_VALIDATION_FAILED', message, claim);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || Object.getPrototypeOf(proto) === null;
-}
 
 function decodeJson(segment: string): unknown {
   // 4n+1 characters are no base64 (jose's decoder refuses them too).

@@ -1,3 +1,5 @@
+import { isObject } from '../shared/options.js';
+
 /**
  * Form decoding of URL-encoded payload fields, exactly once: `+` is a space, `%XX` is UTF-8.
  * A malformed value (`100%`, `%zz`, a cut UTF-8 sequence) is returned unchanged; never throws.
@@ -55,9 +57,6 @@ export function compileRule(rule: string): CompiledRule | null {
   return out;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function applyRule(target: unknown, rule: CompiledRule, index: number): void {
   if (!isObject(target)) return;

@@ -4,6 +4,7 @@
  * runs after them.
  */
 import { PipelineFailure } from '../shared/errors.js';
+import { isObject } from '../shared/options.js';
 import type { CallbackRequest, QueryMap } from '../shared/http.js';
 import type { MerchantOrder, NotifyOrderRefundedRequest, UpdateOrderShippingInfoRequest } from '../payloads.js';
 import type { CartInfoRequest, DocumentsDelivery } from './adapter-types.js';
@@ -18,7 +19,6 @@ export interface InputOptions { cartTokenParameter: string }
 export type InputBuilder<I> = (request: CallbackRequest, payload: JsonObject | undefined, options: InputOptions) => BuiltInput<I>;
 
 const invalid = (reason: string, description: string) => new PipelineFailure('INVALID_REQUEST', reason, description);
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function singleParam(query: QueryMap, name: string): string | undefined {
   const v = query[name];

@@ -8,6 +8,7 @@
 import { didYouMean } from '../shared/did-you-mean.js';
 import { schemaValidator } from '../validation/ajv.js';
 import { invalidArgument, type ServiceOperation } from './errors.js';
+import { isObject } from '../shared/options.js';
 
 /** Tracking information (V2, order level and per parcel). The spec does not show these names: they are the ones existing integrations send. */
 export interface TrackingDetailsInput {
@@ -77,7 +78,6 @@ const PRODUCT = ['DeliveryQuantity', 'CartItemId', 'ProductCode'];
 const EXCEPTION = ['CartItemId', 'ProductCode', 'ExceptionType', 'Quantity', 'ExpectedFulfilmentDate'];
 const TRACKING = ['TrackingNumber', 'TrackingURL', 'ShipperName'];
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isDate(v: unknown): boolean {
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;

@@ -2,6 +2,7 @@
 import { schemaValidator } from '../validation/ajv.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import { mask, RETRYABLE_STATUSES, type Outcome } from './request.js';
+import { isObject } from '../shared/options.js';
 
 export type Parsed = { ok: true; value: unknown } | { ok: false };
 
@@ -14,7 +15,6 @@ export function parseJson(text: string): Parsed {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;

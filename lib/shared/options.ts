@@ -9,6 +9,9 @@ export const fail = (code: KitErrorCode, message: string): never => { throw new 
 export const invalid = (message: string): never => fail('ERR_CBK_OPTION_INVALID', message);
 export const required = (message: string): never => fail('ERR_CBK_OPTION_REQUIRED', message);
 
+/** A JSON object: not null, not an array (the shape check of payload values; see isPlainObject for options). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** A plain object (also one made in another realm, e.g. by node:crypto under a test runner's VM). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.prototype.toString.call(v) === '[object Object]'

@@ -8,6 +8,7 @@
 import { KitError } from '../shared/errors.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
 import { listIssues, toIssue, type ValidationIssue } from './issues.js';
+import { isObject } from '../shared/options.js';
 
 export { SCHEMA_BASE, SCHEMA_PATHS } from './ajv.js';
 export { describeIssues, listIssues, toIssue, type ValidationIssue } from './issues.js';
@@ -28,7 +29,6 @@ export interface Validators {
 /** The schemas (paths under schemas/) of one callback; `setsSuccess`: the kit adds `Success: true` to the result. */
 export interface CallbackSchemas { request: string; result: string; setsSuccess: boolean }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Compiles (once per process) the validators of the given callbacks, by callback name. */
 export function createValidators(schemas: Readonly<Record<string, CallbackSchemas>>, mode: ValidationMode = 'strict'): Validators {

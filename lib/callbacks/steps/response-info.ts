@@ -9,6 +9,7 @@ import type { CallbackName, CallbackResponse } from '../types.js';
 import { AdapterTimeout, invokeAdapter } from './adapter.js';
 import { createCardMask, type CardMask } from './card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
+import { isObject } from '../../shared/options.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -16,7 +17,6 @@ export type ResultValidator = (callback: CallbackName, result: unknown) => strin
 const merchantBug = (reason: string) =>
   new PipelineFailure('INTERNAL_ERROR', `merchant adapter bug: ${reason}`);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A JSON copy of an adapter result without card fields (CardNumber/CVVNumber never reach a
