@@ -7,7 +7,9 @@
  *   (`REQUEST_ROOTS`): OrderId, StatusCode of UpdateOrderStatus, the PaymentDetails object of
  *   PerformOrderPayment, the cart token, the documents list — what the kit and the adapter contract
  *   depend on;
- * - types, enums, patterns and formats stay: a value that is present must still have its type;
+ * - types and enums stay (the adapter's TypeScript types promise them): a value that is present must
+ *   still have its type; patterns, formats and length/range limits (`CurrencyCode` ^[A-Z]{3}$, a
+ *   YYYY-MM-DD `ExpirationDate`) are not in those types and are reported, not refused;
  * - `null` means absent: `withoutNulls` removes null-valued properties before validation, so the adapter
  *   sees the field absent.
  *
@@ -35,12 +37,23 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required
 /** Keywords whose value maps names to schemas (a property named `required` is not the keyword). */
 const MAP_KEYWORDS = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
 
+/** Constraints on a value that its TypeScript type does not express: reported, not refused. */
+const VALUE_CONSTRAINTS = new Set([
+  'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems',
+]);
+/** Shared string definitions that only add a pattern or format (ISO codes, dates): a plain string in the tolerant form. */
+const CONSTRAINED_STRING_REF = /common\.schema\.json#\/\$defs\/(Date|CurrencyCode|CountryCode)$/;
+
 function relax(node: Json, root: boolean, keepRootRequired: boolean): Json {
   if (Array.isArray(node)) return node.map((n) => relax(n, false, false));
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, Json> = {};
+  const ref = (node as Record<string, Json>).$ref;
+  if (typeof ref === 'string' && CONSTRAINED_STRING_REF.test(ref)) out.type = 'string';
   for (const [k, v] of Object.entries(node as Record<string, Json>)) {
     if (k === 'required' && Array.isArray(v) && !(root && keepRootRequired)) continue;
+    if (VALUE_CONSTRAINTS.has(k) && typeof v !== 'object') continue;
+    if (k === '$ref' && typeof v === 'string' && CONSTRAINED_STRING_REF.test(v)) continue;
     if (DATA_KEYWORDS.has(k)) out[k] = v;
     else if (MAP_KEYWORDS.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
       out[k] = Object.fromEntries(Object.entries(v as Record<string, Json>).map(([name, s]) => [name, relax(s, false, false)]));

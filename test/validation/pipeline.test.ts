@@ -72,8 +72,11 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
   });
 
   describe("validation: 'tolerant' (default) refuses what the kit relies on, accepts and reports the rest", () => {
-    // A spec-required field missing below the top level is a deviation; everything else stays a refusal.
-    const tolerated = (v: (typeof CALLBACK_VARIANTS)[number]) => v.expect.rule === 'is required' && v.expect.pointer.split('/').length > 2;
+    // A spec-required field missing below the top level, or a value breaking a pattern or format (not
+    // part of its type), is a deviation; a missing top-level field the kit relies on, a wrong type or an
+    // enum value outside the list stays a refusal.
+    const tolerated = (v: (typeof CALLBACK_VARIANTS)[number]) => (v.expect.rule === 'is required' && v.expect.pointer.split('/').length > 2)
+      || /^must (match|be a date)/.test(v.expect.rule);
     test.each(CALLBACK_VARIANTS.filter((v) => !tolerated(v)).map((v) => [v.callback!, v.name, v] as const))('refused: %s: %s', async (callback, _n, variant) => {
       const { options, rec } = setup();
       const res = await send(mount(options), callback, variantPayload(variant));

@@ -13,14 +13,24 @@ import { recordingAdapter } from '../helpers/recording.js';
 
 describe('tolerantSchema', () => {
   const base = 'https://schemas.crossborder-merchant-kit.invalid/';
-  test('drops required everywhere below a callback schema, keeps types, enums and patterns', () => {
+  test('drops required, patterns, formats and limits below a callback schema; keeps types and enums', () => {
     const schema = {
       $id: `${base}callbacks/x.schema.json`, type: 'object', required: ['A'],
-      properties: { A: { type: 'string', pattern: '^[A-Z]$' }, B: { type: 'object', required: ['C'], properties: { C: { enum: [1, 2] } } } },
+      properties: {
+        A: { type: 'string', pattern: '^[A-Z]$', maxLength: 3 },
+        B: { type: 'object', required: ['C'], properties: { C: { enum: [1, 2] }, D: { type: 'number', minimum: 0 } } },
+        E: { $ref: '../common.schema.json#/$defs/Date', description: 'd' },
+        F: { $ref: '../common.schema.json#/$defs/Id' },
+      },
     };
     expect(tolerantSchema(schema)).toEqual({
       $id: schema.$id, type: 'object',
-      properties: { A: { type: 'string', pattern: '^[A-Z]$' }, B: { type: 'object', properties: { C: { enum: [1, 2] } } } },
+      properties: {
+        A: { type: 'string' },
+        B: { type: 'object', properties: { C: { enum: [1, 2] }, D: { type: 'number' } } },
+        E: { type: 'string', description: 'd' },
+        F: { $ref: '../common.schema.json#/$defs/Id' },
+      },
     });
     expect(schema.required).toEqual(['A']); // the input is not changed
   });
@@ -83,6 +93,26 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
     const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post(path).send(body);
     expect({ status: res.status, description: res.body.Description }).toEqual({ status: 400, description });
     expect(adapter.calls).toEqual([]);
+  });
+});
+
+describe.each(BINDINGS)('%s: a pattern or format the value breaks is reported, not refused', (_name, mount) => {
+  test('a date-time ExpirationDate and a padded CurrencyCode reach the adapter as sent', async () => {
+    const adapter = recordingAdapter();
+    const body = paymentOrder({ CurrencyCode: ' EUR' });
+    (body.PaymentDetails as Record<string, unknown>).ExpirationDate = '2027-06-30T00:00:00';
+    await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post('/cb/PerformOrderPayment').send(body).expect(200);
+    const { input, context } = adapter.calls[0];
+    expect([input.CurrencyCode, input.PaymentDetails.ExpirationDate]).toEqual([' EUR', '2027-06-30T00:00:00']);
+    expect(context.specDeviations).toEqual(expect.arrayContaining([
+      { pointer: '/CurrencyCode', rule: 'must match ^[A-Z]{3}$' },
+      { pointer: '/PaymentDetails/ExpirationDate', rule: 'must be a date (YYYY-MM-DD)' },
+    ]));
+  });
+  test("validation: 'strict' refuses it", async () => {
+    const adapter = recordingAdapter();
+    const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter, validation: 'strict' })).post('/cb/SendOrderToMerchant').send(order({ CurrencyCode: 'eur' }));
+    expect(res.status).toBe(400);
   });
 });
 
