@@ -149,7 +149,9 @@ describe('fuzzing every callback (seeded)', () => {
   /** An adapter that misbehaves at random, echoing the card data it got in any spelling. */
   const behave = (input: any, ctx: any, ok: () => Record<string, unknown>) => {
     const card = typeof input?.PaymentDetails?.CardNumber === 'string' ? input.PaymentDetails.CardNumber.replace(/\D/g, '') : '';
-    const cvv = String(input?.PaymentDetails?.CVVNumber ?? 'none');
+    // A fuzzed CVVNumber may be any JSON value (e.g. { "toString": 1 }, which String() cannot convert): the adapter echoes only text.
+    const rawCvv: unknown = input?.PaymentDetails?.CVVNumber;
+    const cvv = typeof rawCvv === 'string' || typeof rawCvv === 'number' ? String(rawCvv) : 'none';
     const echo = card.length > 0 ? spell(r, card) : 'no card';
     const roll = r.next();
     ctx.log.info({ note: `got ${echo} / ${cvv}` }, `adapter saw ${echo}`);
