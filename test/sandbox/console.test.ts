@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createSandbox, type Sandbox } from '../../lib/sandbox/index.js';
+import { createSandbox, SEED_TRACKING_NUMBERS, type Sandbox } from '../../lib/sandbox/index.js';
 import { startStubMerchant } from '../helpers/stub-merchant.js';
 import { maskForConsole, summarize } from '../../lib/sandbox/console/view.js';
 import { trustedHost } from '../../lib/sandbox/console/index.js';
@@ -184,6 +184,19 @@ describe('live stream and exchange detail', () => {
     expect(exchange).toMatchObject({ direction: 'to-merchant', kind: 'sendOrderToMerchant', scenario: 'order-with-payment', status: 200, failed: false, success: true });
     expect(JSON.stringify(events)).not.toContain(GUID);
     expect(JSON.stringify(events)).not.toContain('4111111111111111');
+  });
+
+  test('calls the merchant makes to the service API stream too, and so does a configuration change', async () => {
+    const seen = stream((events) => events.some((e) => e.event === 'config') && events.some((e) => e.event === 'exchange' && e.data.direction === 'from-merchant'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const shipment = await fetch(`${base}/api/shipments/${SEED_TRACKING_NUMBERS.ok}`, { headers: { authorization: 'Bearer any' } });
+    expect(shipment.status).toBe(200);
+    await send('PUT', '/_console/api/config', JSON_HEADERS, { cartToken: 'cart-7' });
+    const events = await seen;
+    expect(events.find((e) => e.event === 'exchange')!.data).toMatchObject({
+      direction: 'from-merchant', kind: 'getShipmentInformation', method: 'GET', path: `/api/shipments/${SEED_TRACKING_NUMBERS.ok}`, status: 200, failed: false,
+    });
+    expect(events.find((e) => e.event === 'config')!.data).toMatchObject({ cartToken: 'cart-7', merchantGuid: '••••7a13' });
   });
 
   test('exchange detail: pretty data, card number and CVV masked, MerchantGUID only as its last 4', async () => {
