@@ -8,18 +8,26 @@ import type { CallbackPathName, CallbackPaths } from './paths.js';
 import { DEFAULT_LINES, newServiceOrderId, serviceOrder, trackingNumberFor, type Json, type OrderLineInput } from './payloads.js';
 import { redactCardData } from './redact.js';
 
-/** One exchange of the checker, in the shape the sandbox's exchange log records (card data masked). */
-export interface RecordedCall {
+/** What one HTTP exchange left behind (card data masked): the shape the checker and the sandbox's log share. */
+export interface ExchangeRecord {
+  /** ISO time the request started. */
   at: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  /** Absent when no reply arrived (see `error`). */
+  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  /** The merchant's ResponseInfo (callbacks only). */
+  responseInfo?: Record<string, unknown>;
+  durationMs: number;
+  /** Connection refused, time-out, … */
+  error?: string;
+}
+
+/** One exchange of the checker, in the shape the sandbox's exchange log records. */
+export interface RecordedCall extends ExchangeRecord {
   direction: 'to-merchant';
   kind: CallbackPathName;
   label: string;
   orderId?: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
-  responseInfo?: Record<string, unknown>;
-  durationMs: number;
-  error?: string;
 }
 
 /** An exchange as the checks see it: the raw HTTP exchange plus what it was. */

@@ -5,6 +5,7 @@
  * Bounded: the oldest exchanges are dropped past `limit` (default 1000).
  */
 import { EventEmitter } from 'node:events';
+import type { ExchangeRecord } from '../conformance/context.js';
 import { redactCardData } from '../conformance/redact.js';
 import type { OrderState } from './orders.js';
 
@@ -17,11 +18,10 @@ export type ExchangeKind =
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown';
 
-export interface Exchange {
+/** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */
+export interface Exchange extends ExchangeRecord {
   /** 1, 2, 3, … in the order the exchanges started. */
   id: number;
-  /** ISO time the request started. */
-  at: string;
   direction: ExchangeDirection;
   kind: ExchangeKind;
   /** Scenario (or `check`) that sent this callback; absent for calls the merchant made. */
@@ -30,14 +30,6 @@ export interface Exchange {
   label?: string;
   /** The service OrderId the exchange is about, when there is one. */
   orderId?: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  /** Absent when no reply arrived (see `error`). */
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
-  /** The merchant's ResponseInfo (callbacks only). */
-  responseInfo?: Record<string, unknown>;
-  durationMs: number;
-  /** Connection refused, time-out, … */
-  error?: string;
 }
 
 export type NewExchange = Omit<Exchange, 'id'>;
