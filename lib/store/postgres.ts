@@ -9,6 +9,7 @@
  * Tables are created by `migrate()` (idempotent, safe to run from several processes at once), and
  * lazily on first use unless `autoMigrate: false`.
  */
+import { listenForPoolErrors } from './pool-errors.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { checkKeys, fail, parseDuration } from '../shared/options.js';
 import { DEFAULT_TTL_MS } from './types.js';
@@ -107,14 +108,7 @@ export class PostgresStore implements Store {
     }
     this.pool = options.pool;
     const logger = options.logger ?? stderrLogger;
-    if (typeof options.pool.on === 'function') {
-      options.pool.on('error', (err: Error) => {
-        try {
-          logger.error({ err: { type: err?.name, message: err?.message, code: (err as { code?: unknown })?.code } },
-            'PostgreSQL pool error (an idle connection was lost); the pool reconnects on next use');
-        } catch { /* a failing logger must not turn a pool error into a crash */ }
-      });
-    }
+    if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);
     this.schema = options.schema;
     this.ttlMs = parseDuration(options.ttl, 'PostgresStore.ttl', DEFAULT_TTL_MS);
     this.autoMigrate = options.autoMigrate ?? true;

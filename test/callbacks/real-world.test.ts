@@ -130,4 +130,18 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     expect(res.status).toBe(400);
     expect(adapter.calls).toEqual([]);
   });
+  test('deviations are warned about once per shape: the same shape again is logged at debug, a new shape warns', async () => {
+    const logger = captureLogger();
+    const app = mount({ merchantGuid: GUIDS, adapter: recordingAdapter(), logger });
+    const order = rw('udg-sendordertomerchant-created.json');
+    for (const OrderId of ['GE-SHAPE-1', 'GE-SHAPE-2', 'GE-SHAPE-3']) {
+      await request(app).post('/cb/SendOrderToMerchant').send({ ...order, OrderId }).expect(200);
+    }
+    await request(app).post('/cb/SendOrderToMerchant').send({ ...rw('workarea-sendordertomerchant-basic.json'), OrderId: 'GE-SHAPE-4' }).expect(200);
+    const levels = logger.lines.filter((l) => /deviates from the interface specification/.test(l.msg ?? '')).map((l) => l.level);
+    expect(levels).toEqual(['warn', 'debug', 'debug', 'warn']);
+    // Every delivery still carries its full list, whatever the log level.
+    const lines = logger.lines.filter((l) => /deviates from the interface specification/.test(l.msg ?? ''));
+    expect(lines[1].obj.deviations).toEqual(lines[0].obj.deviations);
+  });
 });

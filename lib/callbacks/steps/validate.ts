@@ -6,7 +6,10 @@
  * `validation: 'tolerant'` (default, docs/compatibility.md): null-valued properties are removed (null
  * means absent), the request is checked against the tolerant form of the schemas (a 400 only where
  * the kit relies on the field), and every deviation from the schemas as written is reported: one
- * warning log line and `context.specDeviations` — pointers and rules, never values.
+ * warning log line and `context.specDeviations` — pointers and rules, never values. A payload whose
+ * deviations have the same shape as one already warned about by this kit (same callback, pointers with
+ * array indexes folded, rules) is logged at debug instead: the real service sends the same nulls on
+ * every order, and one warning per shape says it without flooding the log.
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { withoutNulls } from '../../validation/tolerant.js';
@@ -23,33 +26,44 @@ export interface RequestValidators {
 /** At most this many deviations are kept on the context and the log line (the count is always exact). */
 export const MAX_REPORTED_DEVIATIONS = 200;
 export const NULL_RULE = 'is null (read as absent)';
+/** How many deviation shapes a kit remembers (past it, every payload is warned about again). */
+export const MAX_WARNED_SHAPES = 1000;
+
+const shapeOf = (callback: string, deviations: readonly ValidationIssue[]) =>
+  `${callback}\n${[...new Set(deviations.map((d) => `${d.pointer.replace(/\/\d+(?=\/|$)/g, '/*')} ${d.rule}`))].sort().join('\n')}`;
 
 const refuse = (issues: readonly ValidationIssue[]) => {
   const description = describeIssues(issues);
   return new PipelineFailure('INVALID_REQUEST', `validation failed: ${description}`, description);
 };
 
-export const createValidateStep = (validators: RequestValidators): StepFactory => () => async (state, next) => {
-  if (validators.mode === 'strict') {
-    const issues = validators.request(state.callback, state.input);
-    if (issues && issues.length > 0) throw refuse(issues);
+export const createValidateStep = (validators: RequestValidators): StepFactory => () => {
+  const warned = new Set<string>();
+  return async (state, next) => {
+    if (validators.mode === 'strict') {
+      const issues = validators.request(state.callback, state.input);
+      if (issues && issues.length > 0) throw refuse(issues);
+      return next();
+    }
+    // Deviations are listed on the payload as received (nulls included), then nulls are removed.
+    const deviations = validators.deviations(state.callback, state.input);
+    const nulls = new Set(withoutNulls(state.input));
+    if (deviations.length > 0) {
+      const issues = validators.request(state.callback, state.input);
+      if (issues && issues.length > 0) throw refuse(issues);
+      // Fields missing or mistyped first, then the (many, expected) nulls.
+      const reported = [
+        ...deviations.filter((d) => !nulls.has(d.pointer)),
+        ...deviations.filter((d) => nulls.has(d.pointer)).map((d) => ({ pointer: d.pointer, rule: NULL_RULE })),
+      ];
+      const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
+      state.context.specDeviations = kept;
+      const shape = shapeOf(state.callback, reported);
+      const first = !warned.has(shape);
+      if (first && warned.size < MAX_WARNED_SHAPES) warned.add(shape);
+      state.log[first ? 'warn' : 'debug']({ deviations: kept, deviationCount: reported.length },
+        'payload deviates from the interface specification; accepted (validation: tolerant)');
+    } else state.context.specDeviations = [];
     return next();
-  }
-  // Deviations are listed on the payload as received (nulls included), then nulls are removed.
-  const deviations = validators.deviations(state.callback, state.input);
-  const nulls = new Set(withoutNulls(state.input));
-  if (deviations.length > 0) {
-    const issues = validators.request(state.callback, state.input);
-    if (issues && issues.length > 0) throw refuse(issues);
-    // Fields missing or mistyped first, then the (many, expected) nulls.
-    const reported = [
-      ...deviations.filter((d) => !nulls.has(d.pointer)),
-      ...deviations.filter((d) => nulls.has(d.pointer)).map((d) => ({ pointer: d.pointer, rule: NULL_RULE })),
-    ];
-    const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
-    state.context.specDeviations = kept;
-    state.log.warn({ deviations: kept, deviationCount: reported.length },
-      'payload deviates from the interface specification; accepted (validation: tolerant)');
-  } else state.context.specDeviations = [];
-  return next();
+  };
 };
