@@ -45,14 +45,20 @@ function decodeJson(segment: string): unknown {
   return JSON.parse(utf8.decode(Buffer.from(segment, 'base64url')));
 }
 
-function parseHeader(segment: string, allowed: ReadonlySet<string>): Header {
-  let header: unknown;
+/** A segment that must decode to a JSON object; anything else is refused with `code` and `message`. */
+function decodeObject(segment: string, code: string, message: string): Record<string, unknown> {
+  let value: unknown;
   try {
-    header = decodeJson(segment);
+    value = decodeJson(segment);
   } catch {
-    throw new Refusal('ERR_JWS_INVALID', 'JWS Protected Header is invalid');
+    throw new Refusal(code, message);
   }
-  if (!isPlainObject(header)) throw new Refusal('ERR_JWS_INVALID', 'JWS Protected Header is invalid');
+  if (!isPlainObject(value)) throw new Refusal(code, message);
+  return value;
+}
+
+function parseHeader(segment: string, allowed: ReadonlySet<string>): Header {
+  const header = decodeObject(segment, 'ERR_JWS_INVALID', 'JWS Protected Header is invalid');
   if (header.crit !== undefined) throw new Refusal('ERR_JOSE_NOT_SUPPORTED', '"crit" (Critical) Header Parameter is not supported');
   if (header.b64 !== undefined && header.b64 !== true) throw new Refusal('ERR_JWT_INVALID', 'JWTs MUST NOT use unencoded payload');
   const { alg } = header;
@@ -129,13 +135,7 @@ export function createHmacVerifier(secrets: readonly string[], algorithms: reado
         }
       }
       if (!verified) throw new Refusal('ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'signature verification failed');
-      let claims: unknown;
-      try {
-        claims = decodeJson(p);
-      } catch {
-        throw new Refusal('ERR_JWT_INVALID', 'JWT Claims Set must be a top-level JSON object');
-      }
-      if (!isPlainObject(claims)) throw new Refusal('ERR_JWT_INVALID', 'JWT Claims Set must be a top-level JSON object');
+      const claims = decodeObject(p, 'ERR_JWT_INVALID', 'JWT Claims Set must be a top-level JSON object');
       checkClaims(claims, rules, Math.floor(Date.now() / 1000));
       return { ok: true, data: claims };
     } catch (err) {
