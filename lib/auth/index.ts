@@ -10,9 +10,12 @@ export type AuthResolver = StrategyResolver & {
   readonly secrets: readonly string[];
 };
 
-/** Resolves the `auth` option (KitError on a mistake) for the given callbacks: the strategies of each. */
-export function createAuthResolver(auth: unknown, callbacks: readonly string[]): AuthResolver {
-  const { byCallback, secrets } = resolveAuthOptions(auth, callbacks);
+/**
+ * Resolves the `auth` option (KitError on a mistake) for the given callbacks: the strategies of each.
+ * `cartTokenParameter` (default `merchantCartToken`) cannot be a urlParameter secret's name.
+ */
+export function createAuthResolver(auth: unknown, callbacks: readonly string[], cartTokenParameter?: string): AuthResolver {
+  const { byCallback, secrets } = resolveAuthOptions(auth, callbacks, cartTokenParameter);
   const resolver = (callback: string) => byCallback.get(callback) ?? [];
   return Object.assign(resolver, { secrets: secrets.filter((s) => s.length >= 3) });
 }

@@ -61,7 +61,7 @@ function customStrategies(value: unknown, where: string): AuthStrategy[] {
   });
 }
 
-function build(config: Record<string, unknown>, where: string, forwarded: ForwardedWarningState): Built {
+function build(config: Record<string, unknown>, where: string, forwarded: ForwardedWarningState, cartTokenParameter: string): Built {
   const out: Built = {};
   for (const key of BUILT_IN) {
     const v = config[key];
@@ -74,24 +74,33 @@ function build(config: Record<string, unknown>, where: string, forwarded: Forwar
     else if (key === 'basic') out.basic = createBasicStrategy(v as BasicAuthOptions, at);
     else out.jwt = createJwtStrategy(v as JwtAuthOptions, at);
   }
+  // The strategy refuses the service's own parameter names; a custom cartTokenParameter is one too.
+  const url = config.urlParameter as { name?: unknown } | false | undefined;
+  if (url && url.name === cartTokenParameter) {
+    invalid(`Option ${where}.urlParameter.name must be a parameter of your own, not ${cartTokenParameter} (the cartTokenParameter option names it: the service sends the cart token there)`);
+  }
   if (config.strategies !== undefined) out.strategies = customStrategies(config.strategies, `${where}.strategies`);
   return out;
 }
 
-/** Resolves `options.auth` for the given callbacks (the names `auth.perCallback` accepts). */
-export function resolveAuthOptions(value: unknown, callbacks: readonly string[]): ResolvedAuth {
+/**
+ * Resolves `options.auth` for the given callbacks (the names `auth.perCallback` accepts).
+ * `cartTokenParameter`: the query parameter that carries the cart token (the kit's option of that name),
+ * refused as the name of a urlParameter secret.
+ */
+export function resolveAuthOptions(value: unknown, callbacks: readonly string[], cartTokenParameter = 'merchantCartToken'): ResolvedAuth {
   const byCallback = new Map<string, readonly AuthStrategy[]>();
   if (value === undefined) return { byCallback, secrets: [] };
   const auth = checkObject(value, 'auth', [...CONFIG_KEYS, 'perCallback']);
   const forwarded: ForwardedWarningState = { warned: false };
-  const top = build(auth, 'auth', forwarded);
+  const top = build(auth, 'auth', forwarded, cartTokenParameter);
   const overrides = new Map<string, Built>();
   if (auth.perCallback !== undefined) {
     const per = checkObject(auth.perCallback, 'auth.perCallback', callbacks);
     for (const [name, config] of Object.entries(per)) {
       const where = `auth.perCallback.${name}`;
       const checked = checkObject(config, where, CONFIG_KEYS);
-      overrides.set(name, build(checked, where, forwarded));
+      overrides.set(name, build(checked, where, forwarded, cartTokenParameter));
     }
   }
   const secrets = new Set<string>();

@@ -209,7 +209,7 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   const logger = resolveLogger(options.logger);
   const bodyLimit = parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024);
   const documentsBodyLimit = parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024);
-  const auth = createAuthResolver(options.auth, CALLBACK_NAMES);
+  const auth = createAuthResolver(options.auth, CALLBACK_NAMES, cartTokenParameter);
   const idempotency = resolveStoreSettings(options, timeout as number);
   return Object.freeze({
     merchantGuids, adapter, mounted, paths, decodeRules, validation, cartTokenParameter, logger, bodyLimit, documentsBodyLimit,

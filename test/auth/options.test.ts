@@ -101,4 +101,15 @@ describe('auth option, checked at construction', () => {
     expect(caught).toBeInstanceOf(KitError);
     expect(String((caught as Error).message)).toMatch(message);
   });
+
+  test('a custom cartTokenParameter cannot also be the urlParameter secret, at the top level or per callback', () => {
+    const mine = { cartTokenParameter: 'cartToken' };
+    expectKitError(build({ urlParameter: { name: 'cartToken', value: 'k-123456' } }, mine), 'ERR_CBK_OPTION_INVALID',
+      /auth\.urlParameter\.name must be a parameter of your own, not cartToken/);
+    expectKitError(build({ perCallback: { getCheckoutCartInfo: { urlParameter: { name: 'cartToken', value: 'k-123456' } } } }, mine),
+      'ERR_CBK_OPTION_INVALID', /auth\.perCallback\.getCheckoutCartInfo\.urlParameter\.name must be a parameter of your own, not cartToken/);
+    // Another name is fine with it; the name is fine when the cart token travels in another parameter.
+    expect(build({ urlParameter: { name: 'key', value: 'k-123456' } }, mine)).not.toThrow();
+    expect(build({ urlParameter: { name: 'cartToken', value: 'k-123456' } })).not.toThrow();
+  });
 });
