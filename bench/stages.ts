@@ -14,6 +14,7 @@ import type { CallbackRequest } from '../lib/callbacks/types.js';
 import { payloadHash } from '../lib/store/canonical.js';
 import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
 import { createValidators } from '../lib/validation/index.js';
+import { withoutNulls } from '../lib/validation/tolerant.js';
 import { JWT_SECRET, ORDER_ID_PLACEHOLDER } from './fixtures.js';
 import { kitOptions } from './kit-options.js';
 import { percentile } from './micro.js';
@@ -67,6 +68,7 @@ export async function runStages(template: string, token: string, iterations = 20
     'JSON.parse (also in bare servers)': await time(iterations, (i) => Buffer.from(body(i)), (b) => JSON.parse(b.toString())),
     'hasPollutionKey walk (skipped if text has none)': await time(iterations, fresh, (p) => hasPollutionKey(p)),
     'collectSecrets (parse)': await time(iterations, fresh, (p) => collectSecrets(p)),
+    'withoutNulls (tolerant validation; order has no nulls)': await time(iterations, fresh, (p) => withoutNulls(p)),
     'request validation': await time(iterations, fresh, (p) => validators.request('sendOrderToMerchant', p)),
     'decodeOrder': await time(iterations, fresh, (p) => decodeOrder(p, rules)),
     'payloadHash (idempotency fingerprint)': await time(iterations, fresh, (p) => payloadHash(p)),

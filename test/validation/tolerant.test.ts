@@ -60,6 +60,37 @@ describe('withoutNulls', () => {
     expect(withoutNulls(value)).toEqual(['/a', '/b/c~1d', '/f/0/g']);
     expect(value).toEqual({ b: { e: 1 }, f: [{}, null] });
   });
+  test('each pointer names the path of its own null (siblings visited before it do not leak into it)', () => {
+    const value = {
+      a: { b: { c: 1 }, d: [1, { e: 2 }] },
+      n1: null,
+      list: [{ f: 1 }, [{ g: null }], { h: { i: null } }],
+      'x~y': { 'p/q': null, r: { s: 1 } },
+      after: { t: null },
+      shifted: { gone: null, k: 1, alsoGone: null, deeper: { u: null, w: [{ v: null }] } },
+    };
+    expect(withoutNulls(value)).toEqual([
+      '/n1', '/list/1/0/g', '/list/2/h/i', '/x~0y/p~1q', '/after/t',
+      '/shifted/gone', '/shifted/alsoGone', '/shifted/deeper/u', '/shifted/deeper/w/0/v',
+    ]);
+    expect(value).toEqual({ a: { b: { c: 1 }, d: [1, { e: 2 }] }, list: [{ f: 1 }, [{}], { h: {} }], 'x~y': { r: { s: 1 } }, after: {}, shifted: { k: 1, deeper: { w: [{}] } } });
+  });
+  test('pointers start at the given pointer; a payload without nulls is left untouched', () => {
+    expect(withoutNulls({ a: [{ b: null }] }, '/order')).toEqual(['/order/a/0/b']);
+    const clean = { a: [{ b: 1 }], c: 'x' };
+    expect(withoutNulls(clean)).toEqual([]);
+    expect(clean).toEqual({ a: [{ b: 1 }], c: 'x' });
+    expect(withoutNulls(null)).toEqual([]);
+  });
+  test('nulls nested deeper than 64 levels are left as they are', () => {
+    const deep = (levels: number) => {
+      let v: Record<string, unknown> = { z: null };
+      for (let i = 0; i < levels; i++) v = { n: v };
+      return v;
+    };
+    expect(withoutNulls(deep(64))).toHaveLength(1);
+    expect(withoutNulls(deep(65))).toEqual([]);
+  });
 });
 
 describe('generated types follow the tolerant form', () => {

@@ -47,8 +47,9 @@ export const createValidateStep = (validators: RequestValidators): StepFactory =
     }
     // Deviations are listed on the payload as received (nulls included), then nulls are removed.
     const deviations = validators.deviations(state.callback, state.input);
-    const nulls = new Set(withoutNulls(state.input));
+    const removed = withoutNulls(state.input);
     if (deviations.length > 0) {
+      const nulls = new Set(removed);
       const issues = validators.request(state.callback, state.input);
       if (issues && issues.length > 0) throw refuse(issues);
       // Fields missing or mistyped first, then the (many, expected) nulls.
