@@ -5,10 +5,19 @@
  * number is guessable from BIN + last four digits, so its hash must not be stored) and MerchantGUID
  * is left out (a rotated GUID does not make a redelivery a new delivery).
  *
- * Speed: orders repeat a handful of object shapes (every product line, every address has the same
- * keys in the same order), so the sorted key order of a shape is computed once and cached — keyed
- * by the object's own key list, compared key by key (property names are interned strings, so each
- * comparison is a pointer check). The output is byte-identical to sorting every object's keys;
+ * Speed (the fingerprint runs on every order callback):
+ * - orders repeat a handful of object shapes (every product line, every address has the same keys
+ *   in the same order), so the sorted key order of a shape is computed once and cached — keyed by
+ *   the object's own key list, compared key by key (property names are interned strings, so each
+ *   comparison is a pointer check) — with the position of each sorted key in `Object.values`, so an
+ *   object's values are read in one call instead of one keyed load per member;
+ * - the text is written as UTF-8 straight into one reusable buffer (ASCII strings byte by byte,
+ *   others with `utf8Write`), which the hash reads as it is: no string of the whole text is built,
+ *   flattened and encoded again;
+ * - the decimal text of non-integer numbers (prices repeat across lines and orders) is kept in a
+ *   small direct-mapped table.
+ * The output is byte-identical to sorting every object's keys and joining JSON.stringify's texts:
+ * the text never holds a lone surrogate (JSON.stringify escapes them), so its UTF-8 form is exact.
  * test/store/canonical.test.ts checks both functions against the plain definition on random payloads.
  */
 import { createHash } from 'node:crypto';
@@ -36,10 +45,11 @@ const MASK = 2;
 interface Shape {
   /** The object's keys in Object.keys order: what a lookup compares. */
   readonly keys: readonly string[];
-  /** The same keys sorted by code unit. */
-  readonly sorted: readonly string[];
-  /** `"key":` for each sorted key. */
-  readonly labels: readonly string[];
+  /** For each key in sorted (code unit) order, its position in `keys` (and in Object.values). */
+  readonly order: Int32Array;
+  /** UTF-8 of `"key":` for each sorted key, one after the other; label i ends at `ends[i]`. */
+  readonly labels: Uint8Array;
+  readonly ends: Int32Array;
   /** Fingerprint-mode kind of each sorted key. */
   readonly kinds: Uint8Array;
 }
@@ -49,13 +59,21 @@ const shapes = new Map<string, Shape[]>();
 let shapeCount = 0;
 
 function makeShape(keys: string[]): Shape {
-  const sorted = keys.slice().sort();
-  const kinds = new Uint8Array(sorted.length);
-  for (let i = 0; i < sorted.length; i++) {
-    const k = sorted[i];
+  const order = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) order[i] = i;
+  order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+  const kinds = new Uint8Array(keys.length);
+  const ends = new Int32Array(keys.length);
+  let text = '';
+  let end = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[order[i]];
     kinds[i] = k === 'MerchantGUID' ? SKIP : k === 'CardNumber' || k === 'CVVNumber' ? MASK : PLAIN;
+    const label = `${JSON.stringify(k)}:`;
+    text += label;
+    ends[i] = end += Buffer.byteLength(label);
   }
-  return { keys, sorted, labels: sorted.map((k) => `${JSON.stringify(k)}:`), kinds };
+  return { keys, order, labels: Buffer.from(text), ends, kinds };
 }
 
 function shapeOf(keys: string[]): Shape {
@@ -83,64 +101,164 @@ function shapeOf(keys: string[]): Shape {
   return shape;
 }
 
-function primitive(value: unknown): string {
-  if (typeof value === 'string') return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
-  if (typeof value === 'number') return Number.isFinite(value) ? `${value}` : 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return JSON.stringify(value) ?? 'null';
+// ---- The output buffer: one, reused; a nested call (a toJSON that hashes) gets its own. ----
+const INITIAL_BYTES = 64 * 1024;
+/** A buffer grown past this (a large document) is dropped after use instead of being kept. */
+const KEEP_BYTES = 1024 * 1024;
+let spare: Buffer | null = Buffer.allocUnsafe(INITIAL_BYTES);
+let buf: Buffer = spare;
+let pos = 0;
+
+function ensure(n: number): void {
+  if (pos + n <= buf.length) return;
+  const bigger = Buffer.allocUnsafe(Math.max(buf.length * 2, pos + n));
+  buf.copy(bigger, 0, 0, pos);
+  buf = bigger;
 }
 
-function write(value: unknown, depth: number, fingerprint: boolean): string {
+function byte(b: number): void {
+  if (pos >= buf.length) ensure(1);
+  buf[pos++] = b;
+}
+
+/** Writes text known to be ASCII (numbers, literals). */
+function ascii(s: string): void {
+  const n = s.length;
+  ensure(n);
+  const b = buf;
+  let p = pos;
+  for (let i = 0; i < n; i++) b[p++] = s.charCodeAt(i);
+  pos = p;
+}
+
+/** Bytes `from` to `to` of `a`. */
+function bytes(a: Uint8Array, from: number, to: number): void {
+  ensure(to - from);
+  const b = buf;
+  let p = pos;
+  for (let i = from; i < to; i++) b[p++] = a[i];
+  pos = p;
+}
+
+/** A string as JSON.stringify writes it, UTF-8 encoded. */
+function string(s: string): void {
+  const n = s.length;
+  ensure(n + 2);
+  const b = buf;
+  let p = pos;
+  b[p++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c) b[p++] = c;
+    else return slowString(s);
+  }
+  b[p++] = 0x22;
+  pos = p;
+}
+
+/** A string with non-ASCII characters or characters to escape (`pos` still at its start). */
+function slowString(s: string): void {
+  const text = NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+  ensure(text.length * 3);
+  pos += buf.write(text, pos);
+}
+
+// Decimal texts of non-integer numbers, in a direct-mapped table keyed by the number's bits.
+const NUMBER_SLOTS = 1024;
+const numberKeys = new Float64Array(NUMBER_SLOTS).fill(NaN);
+const numberTexts: string[] = new Array<string>(NUMBER_SLOTS).fill('');
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+
+function number(v: number): void {
+  if ((v | 0) === v) return ascii(`${v}`);
+  if (!Number.isFinite(v)) return ascii('null');
+  bits[0] = v;
+  const slot = (words[0] ^ words[1] ^ (words[1] >>> 11)) & (NUMBER_SLOTS - 1);
+  if (numberKeys[slot] === v) return ascii(numberTexts[slot]);
+  const text = `${v}`;
+  numberKeys[slot] = v;
+  numberTexts[slot] = text;
+  ascii(text);
+}
+
+function primitive(value: unknown): void {
+  if (typeof value === 'string') string(value);
+  else if (typeof value === 'number') number(value);
+  else if (typeof value === 'boolean') ascii(value ? 'true' : 'false');
+  else ascii(JSON.stringify(value) ?? 'null'); // null, undefined, a symbol; a BigInt throws, as JSON.stringify does
+}
+
+function write(value: unknown, depth: number, fingerprint: boolean): void {
   if (depth > MAX_DEPTH) throw new PayloadTooDeep();
   if (value === null || typeof value !== 'object') return primitive(value);
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     return write((value as { toJSON(): unknown }).toJSON(), depth + 1, fingerprint);
   }
+  const deep = depth >= MAX_DEPTH;
   if (Array.isArray(value)) {
-    const deep = depth >= MAX_DEPTH;
-    let out = '[';
+    byte(0x5b);
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       // A hole is left out, as Array.prototype.forEach (the definition's writer) leaves it out.
       if (v === undefined && !(i in value)) continue;
       if (deep) throw new PayloadTooDeep();
-      if (i > 0) out += ',';
-      out += v === undefined ? 'null' : v === null || typeof v !== 'object' ? primitive(v) : write(v, depth + 1, fingerprint);
+      if (i > 0) byte(0x2c);
+      if (v === undefined) ascii('null');
+      else if (v === null || typeof v !== 'object') primitive(v);
+      else write(v, depth + 1, fingerprint);
     }
-    return `${out}]`;
+    return byte(0x5d);
   }
-  const shape = shapeOf(Object.keys(value));
-  const { sorted, labels, kinds } = shape;
-  const deep = depth >= MAX_DEPTH;
-  let out = '{';
+  const { order, labels, ends, kinds } = shapeOf(Object.keys(value));
+  const values = Object.values(value);
+  byte(0x7b);
   let first = true;
-  for (let i = 0; i < sorted.length; i++) {
-    const v: unknown = (value as Record<string, unknown>)[sorted[i]];
+  for (let i = 0; i < order.length; i++) {
+    const v: unknown = values[order[i]];
     if (v === undefined || typeof v === 'function') continue;
-    let text: string;
-    if (fingerprint && kinds[i] !== PLAIN) {
-      if (kinds[i] === SKIP) continue;
-      if (deep) throw new PayloadTooDeep();
-      text = v !== null && v !== '' ? CARD : write(v, depth + 1, fingerprint);
-    } else {
-      if (deep) throw new PayloadTooDeep();
-      text = v === null || typeof v !== 'object' ? primitive(v) : write(v, depth + 1, fingerprint);
-    }
-    out += first ? labels[i] : `,${labels[i]}`;
-    out += text;
+    const kind = fingerprint ? kinds[i] : PLAIN;
+    if (kind === SKIP) continue;
+    if (deep) throw new PayloadTooDeep();
+    if (!first) byte(0x2c);
     first = false;
+    bytes(labels, i === 0 ? 0 : ends[i - 1], ends[i]);
+    if (kind === MASK && v !== null && v !== '') ascii(CARD);
+    else if (v === null || typeof v !== 'object') primitive(v);
+    else write(v, depth + 1, fingerprint);
   }
-  return `${out}}`;
+  byte(0x7d);
 }
+
+/** Runs `write` into the shared buffer (or a fresh one when called from inside a write) and hands the bytes to `use`. */
+function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) => T): T {
+  const own = spare;
+  spare = null;
+  const outerBuf = buf;
+  const outerPos = pos;
+  buf = own ?? Buffer.allocUnsafe(INITIAL_BYTES);
+  pos = 0;
+  try {
+    write(value, 0, fingerprint);
+    return use(buf.subarray(0, pos));
+  } finally {
+    if (own) spare = buf.length <= KEEP_BYTES ? buf : Buffer.allocUnsafe(INITIAL_BYTES);
+    buf = outerBuf;
+    pos = outerPos;
+  }
+}
+
+const toText = (b: Buffer) => b.toString('utf8');
+const toHash = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Canonical JSON text of a value (no masking). */
 export function canonicalJson(value: unknown): string {
-  return write(value, 0, false);
+  return render(value, false, toText);
 }
 
 /** SHA-256 (hex) of the canonical JSON of a payload, card values masked and MerchantGUID left out. */
 export function payloadHash(payload: unknown): string {
-  return createHash('sha256').update(write(payload, 0, true)).digest('hex');
+  return render(payload, true, toHash);
 }
 
 /** The idempotency key of a delivery: stable across redeliveries of the same payload. */

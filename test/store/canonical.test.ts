@@ -143,3 +143,53 @@ test('a stored fingerprint stays valid: the hash of a fixed order is the one ear
   };
   expect(payloadHash(order)).toBe('91be47daba7e2290cb0c8205cbc917e0ac045878634278534fc190921f5e29c4');
 });
+
+test('numbers, texts and sizes at the edges of the byte writer match the plain definition', async () => {
+  const { createHash } = await import('node:crypto');
+  const check = (p: unknown) => {
+    expect(canonicalJson(p)).toBe(reference(p, false));
+    expect(payloadHash(p)).toBe(createHash('sha256').update(reference(p, true)).digest('hex'));
+  };
+  // Integers on both sides of the 32-bit fast path, -0, tiny and huge doubles, non-finite numbers.
+  check([0, -0, 1, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), -(2 ** 31) - 1, 2 ** 32, 2 ** 53, -(2 ** 53), 1e21, 1e-7, 5e-324,
+    Number.MAX_VALUE, -Number.MIN_VALUE, 0.1 + 0.2, 19.95, NaN, Infinity, -Infinity]);
+  // Many distinct prices (the decimal-text table's slots are reused), then the same ones again.
+  const prices = Array.from({ length: 5000 }, (_, i) => i / 100 + 0.005 * (i % 3));
+  check({ Products: prices.map((Price, i) => ({ Price, Quantity: i })) });
+  check(prices.slice().reverse());
+  // Every character class: control, quote, backslash, the ASCII edges, DEL, Latin-1, BMP, pairs, lone surrogates.
+  const chars = ['\u0000', '\u001f', ' ', '~', '\u007f', '\u0080', 'é', 'ÿ', '\u2028', '€', '\ud83d\ude00', '\ud800', '\udfff', '"', '\\', '/'];
+  check(chars);
+  check(Object.fromEntries(chars.map((c, i) => [`k${c}`, `${c}v${i}${c}`])));
+  check({ [`Ä${'x'.repeat(50)}`]: 'ä', '\ud83d\ude00': ['\ud83d\ude00x'] });
+  // Texts and payloads larger than the writer's buffer (it grows, and is replaced after a large one).
+  const big = 'a'.repeat(70_000);
+  check({ a: big, b: `é${big}`, c: `${big}\u0001` });
+  check({ doc: 'x'.repeat(3 * 1024 * 1024), list: Array.from({ length: 2000 }, (_, i) => ({ i, s: `é${i}` })) });
+  check({ OrderId: 'A', after: 'the big ones' });
+  // A BigInt is refused as JSON.stringify refuses it.
+  expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
+  expect(() => payloadHash({ n: [1n] })).toThrow(TypeError);
+  check({ OrderId: 'after a failed write' });
+});
+
+test('a toJSON that computes a canonical text or hash while one is being written gets its own; the outer text is unchanged', async () => {
+  const { createHash } = await import('node:crypto');
+  const inner = { z: 'é', a: [1.5, 2] };
+  const nested = {
+    b: { toJSON: () => ({ hash: payloadHash(inner), text: canonicalJson(inner) }) },
+    a: 'before',
+    c: Array.from({ length: 50 }, (_, i) => ({ n: i + 0.25, s: `s${i}` })),
+  };
+  const plain = { b: { hash: payloadHash(inner), text: canonicalJson(inner) }, a: 'before', c: nested.c };
+  expect(canonicalJson(nested)).toBe(reference(plain, false));
+  expect(payloadHash(nested)).toBe(createHash('sha256').update(reference(plain, true)).digest('hex'));
+});
+
+test('a write cut short (too deep) leaves nothing behind for the next one', () => {
+  let deep: unknown = { x: 'tail' };
+  for (let i = 0; i < 300; i++) deep = { k: deep, pad: 'p'.repeat(10) };
+  expect(() => canonicalJson({ a: 'head', deep })).toThrow(/nested deeper/);
+  expect(canonicalJson({ b: 1 })).toBe('{"b":1}');
+  expect(canonicalJson('x')).toBe('"x"');
+});
