@@ -7,8 +7,10 @@
  */
 import { KitError } from '../shared/errors.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
+import { jsonCopy } from './json-copy.js';
 import { KeyedMutex } from './mutex.js';
 import { checkKeys, parseDuration } from '../shared/options.js';
+import type { ResponseInfo } from '../payloads.js';
 import { DEFAULT_TTL_MS } from './types.js';
 import type {
   AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
@@ -22,8 +24,6 @@ export class StoreFullError extends Error {
   }
 }
 
-interface AttemptEntry { attempts: number; state: 'running' | 'done' | AttemptOutcome; startedAt: number; expiresAt: number }
-
 export interface MemoryStoreOptions {
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
   ttl?: number | string;
@@ -31,11 +31,45 @@ export interface MemoryStoreOptions {
   maxEntries?: number;
 }
 
+/*
+ * Footprint: up to `maxEntries` replies live here for weeks, so each is kept small (see
+ * docs/stores.md): one object per reply; the key as one flat string, holding the hash; the reply
+ * as a copy that shares its strings (with the merchant ids kept for it); times as milliseconds since
+ * the store was built (small integers: no Date objects, no boxed numbers for ~24 days of uptime);
+ * one per-OrderId chain instead of separate payment and latest-reply indexes; and no attempt record
+ * once a stored reply answers for its key.
+ */
+
+/** A copy of a string as one flat string (a key built by concatenation is a tree of its parts). */
+const flat = (s: string): string => Buffer.from(s, 'utf16le').toString('utf16le');
+
+/** One stored reply. `at`: when it was saved, ms since the store's epoch. */
+class Reply {
+  constructor(
+    readonly key: string, readonly callback: string, readonly orderId: string,
+    /** Null when it is the key's text after its last ':' (the kit's keys end with their hash). */
+    readonly hash: string | null,
+    readonly response: ResponseInfo, readonly payment: boolean, readonly at: number,
+    /** The OrderId's reply saved before this one (the chain starts at `byOrder`, newest first). */
+    public older: Reply | undefined,
+  ) {}
+}
+
+type AttemptState = 'running' | 'done' | AttemptOutcome;
+class Attempt {
+  constructor(readonly attempts: number, public state: AttemptState, readonly startedAt: number) {}
+}
+
+/** The OrderId that merchant ids name; one object shared by the ids of one call. */
+class MerchantIds {
+  constructor(readonly orderId: string, readonly at: number) {}
+}
+
 interface HoldEntry extends HoldState { touchedAt: number }
 
 const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-const copyRecord = (r: StoredRecord): StoredRecord =>
-  ({ ...r, response: json(r.response), createdAt: new Date(r.createdAt), expiresAt: new Date(r.expiresAt) });
+const hashInKey = (key: string, hash: string): boolean =>
+  hash.length > 0 && !hash.includes(':') && key.endsWith(hash) && key.charCodeAt(key.length - hash.length - 1) === 58;
 const copyHold = (s: HoldState): HoldState =>
   ({ awaiting: s.awaiting ? json(s.awaiting) : null, received: json(s.received), since: s.since ? new Date(s.since) : null });
 
@@ -43,15 +77,17 @@ export class MemoryStore implements Store {
   readonly ttlMs: number;
   readonly maxEntries: number;
   private readonly mutex = new KeyedMutex();
-  /** Every stored reply, in insertion order; `others` and `paid` split the keys by kind (insertion order too). */
-  private readonly records = new Map<string, StoredRecord>();
-  private readonly others = new Set<string>();
-  private readonly paid = new Set<string>();
-  private readonly attempts = new Map<string, AttemptEntry>();
-  private readonly payments = new Map<string, string>();
-  private readonly latest = new Map<string, string>();
+  /** Times are kept as ms since this instant. */
+  private readonly epoch = Date.now();
+  /** Stored replies by key, in the order saved: successful payments apart (never evicted before their ttl). */
+  private readonly replies = new Map<string, Reply>();
+  private readonly paid = new Map<string, Reply>();
+  /** The newest reply of each OrderId; older ones through `Reply.older`. */
+  private readonly byOrder = new Map<string, Reply>();
+  /** Attempts of keys without a stored reply (running, failed, declined), in the order begun. */
+  private readonly attempts = new Map<string, Attempt>();
   private readonly holds = new Map<string, HoldEntry>();
-  private readonly merchantIds = new Map<string, { orderId: string; expiresAt: number }>();
+  private readonly merchantIds = new Map<string, MerchantIds>();
 
   constructor(options: MemoryStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw new KitError('ERR_CBK_OPTION_INVALID', 'MemoryStore options must be an object');
@@ -68,62 +104,94 @@ export class MemoryStore implements Store {
     return { recovered: held.recovered, release: async () => held.release() };
   }
 
-  private live(key: string | undefined): StoredRecord | null {
-    if (key === undefined) return null;
-    const rec = this.records.get(key);
-    if (!rec) return null;
-    if (rec.expiresAt.getTime() <= Date.now()) {
-      this.drop(key);
-      return null;
-    }
-    return copyRecord(rec);
+  private clock(): number {
+    return Date.now() - this.epoch;
   }
 
-  private drop(key: string): void {
-    const rec = this.records.get(key);
-    if (!rec) return;
-    this.records.delete(key);
-    this.others.delete(key);
-    this.paid.delete(key);
-    if (this.payments.get(rec.orderId) === key) this.payments.delete(rec.orderId);
-    const latestKey = `${rec.callback}\u0000${rec.orderId}`;
-    if (this.latest.get(latestKey) === key) this.latest.delete(latestKey);
+  private get size(): number {
+    return this.replies.size + this.paid.size;
+  }
+
+  /** The reply, or undefined when it has expired (it is then dropped). */
+  private alive(reply: Reply | undefined): Reply | undefined {
+    if (reply === undefined || reply.at + this.ttlMs > this.clock()) return reply;
+    this.drop(reply);
+    return undefined;
+  }
+
+  private reply(key: string): Reply | undefined {
+    return this.alive(this.replies.get(key) ?? this.paid.get(key));
+  }
+
+  private toRecord(r: Reply | undefined): StoredRecord | null {
+    if (r === undefined) return null;
+    return {
+      key: r.key, callback: r.callback, orderId: r.orderId, hash: r.hash ?? r.key.slice(r.key.lastIndexOf(':') + 1), response: jsonCopy(r.response),
+      payment: r.payment, createdAt: new Date(this.epoch + r.at), expiresAt: new Date(this.epoch + r.at + this.ttlMs),
+    };
+  }
+
+  private drop(reply: Reply): void {
+    (reply.payment ? this.paid : this.replies).delete(reply.key);
+    const head = this.byOrder.get(reply.orderId);
+    if (head === reply) {
+      if (reply.older) this.byOrder.set(reply.orderId, reply.older);
+      else this.byOrder.delete(reply.orderId);
+      return;
+    }
+    for (let r = head; r; r = r.older) {
+      if (r.older === reply) {
+        r.older = reply.older;
+        return;
+      }
+    }
   }
 
   async getRecord(key: string): Promise<StoredRecord | null> {
-    return this.live(key);
+    return this.toRecord(this.reply(key));
   }
 
   async getPayment(orderId: string): Promise<StoredRecord | null> {
-    return this.live(this.payments.get(orderId));
+    const payments: Reply[] = [];
+    for (let r = this.byOrder.get(orderId); r; r = r.older) if (r.payment) payments.push(r);
+    // The first live one: replies expire in the order they were saved.
+    for (let i = payments.length - 1; i >= 0; i--) {
+      const live = this.alive(payments[i]);
+      if (live) return this.toRecord(live);
+    }
+    return null;
   }
 
   async getLatestRecord(orderId: string, callback: string): Promise<StoredRecord | null> {
-    return this.live(this.latest.get(`${callback}\u0000${orderId}`));
+    for (let r = this.byOrder.get(orderId); r; r = r.older) if (r.callback === callback) return this.toRecord(this.alive(r));
+    return null;
   }
 
   async saveRecord(record: NewRecord): Promise<void> {
-    if (this.live(record.key)) return;
-    const now = Date.now();
-    const stored: StoredRecord = { ...record, response: json(record.response), createdAt: new Date(now), expiresAt: new Date(now + this.ttlMs) };
-    this.records.set(record.key, stored);
-    (record.payment ? this.paid : this.others).add(record.key);
-    if (record.payment && !this.live(this.payments.get(record.orderId))) this.payments.set(record.orderId, record.key);
-    this.latest.set(`${record.callback}\u0000${record.orderId}`, record.key);
+    if (this.reply(record.key)) return;
+    const key = flat(record.key);
+    const response = jsonCopy(record.response);
+    // The reply's OrderId is usually the record's: keep one string.
+    if (response.OrderId === record.orderId) response.OrderId = record.orderId;
+    const hash = hashInKey(key, record.hash) ? null : record.hash;
+    const reply = new Reply(key, record.callback, record.orderId, hash, response, record.payment, this.clock(), this.byOrder.get(record.orderId));
+    (reply.payment ? this.paid : this.replies).set(reply.key, reply);
+    this.byOrder.set(reply.orderId, reply);
     this.evict(this.maxEntries);
   }
 
   /** Drops replies until at most `max` remain: expired payments, then the oldest other replies; never a live payment. */
   private evict(max: number): void {
-    const now = Date.now();
-    for (const key of this.paid) {
-      if (this.records.size <= max) return;
-      if (this.records.get(key)!.expiresAt.getTime() > now) break;
-      this.drop(key);
+    if (this.size <= max) return;
+    const now = this.clock();
+    for (const reply of this.paid.values()) {
+      if (this.size <= max) return;
+      if (reply.at + this.ttlMs > now) break;
+      this.drop(reply);
     }
-    for (const key of this.others) {
-      if (this.records.size <= max) return;
-      this.drop(key);
+    for (const reply of this.replies.values()) {
+      if (this.size <= max) return;
+      this.drop(reply);
     }
   }
 
@@ -131,23 +199,27 @@ export class MemoryStore implements Store {
     void orderId;
     // Room for this attempt's reply; a store full of live payments refuses rather than forget one.
     this.evict(this.maxEntries - 1);
-    if (this.records.size >= this.maxEntries) throw new StoreFullError(this.maxEntries);
-    const now = Date.now();
+    if (this.size >= this.maxEntries) throw new StoreFullError(this.maxEntries);
+    const now = this.clock();
     let entry = this.attempts.get(key);
-    if (entry && entry.expiresAt <= now) entry = undefined;
+    if (entry && entry.startedAt + this.ttlMs <= now) entry = undefined;
     const start: AttemptStart = { attempt: (entry?.attempts ?? 0) + 1 };
     if (entry && entry.state !== 'done') {
-      start.previousAttempt = { startedAt: new Date(entry.startedAt), outcome: entry.state === 'running' ? 'crashed' : entry.state };
+      start.previousAttempt = { startedAt: new Date(this.epoch + entry.startedAt), outcome: entry.state === 'running' ? 'crashed' : entry.state };
     }
     this.attempts.delete(key);
-    this.attempts.set(key, { attempts: start.attempt, state: 'running', startedAt: now, expiresAt: now + this.ttlMs });
+    this.attempts.set(key, new Attempt(start.attempt, 'running', now));
     while (this.attempts.size > this.maxEntries) this.attempts.delete(this.attempts.keys().next().value as string);
     return start;
   }
 
   async endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void> {
     const entry = this.attempts.get(key);
-    if (entry) entry.state = outcome ?? 'done';
+    if (!entry) return;
+    // A clean end with the reply stored: that reply answers every later delivery of the key, so
+    // the attempt record is not needed (it would only count attempts after the reply is gone).
+    if (outcome === null && this.reply(key)) this.attempts.delete(key);
+    else entry.state = outcome ?? 'done';
   }
 
   private hold(orderId: string): HoldEntry {
@@ -189,10 +261,11 @@ export class MemoryStore implements Store {
   }
 
   async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {
-    const expiresAt = Date.now() + this.ttlMs;
+    const entry = new MerchantIds(orderId, this.clock());
     for (const id of merchantOrderIds) {
-      this.merchantIds.delete(id);
-      this.merchantIds.set(id, { orderId, expiresAt });
+      const key = id === orderId ? orderId : id; // one string kept, not two equal ones
+      this.merchantIds.delete(key);
+      this.merchantIds.set(key, entry);
     }
     while (this.merchantIds.size > this.maxEntries) this.merchantIds.delete(this.merchantIds.keys().next().value as string);
   }
@@ -200,7 +273,7 @@ export class MemoryStore implements Store {
   async findOrderId(merchantOrderId: string): Promise<string | null> {
     const entry = this.merchantIds.get(merchantOrderId);
     if (!entry) return null;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.at + this.ttlMs <= this.clock()) {
       this.merchantIds.delete(merchantOrderId);
       return null;
     }

@@ -1,4 +1,5 @@
-import { MemoryStore, StoreFullError } from 'crossborder-merchant-kit';
+import { jest } from '@jest/globals';
+import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit';
 import { paymentOrder } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import { storeContract, record } from './contract.js';
@@ -50,5 +51,128 @@ describe('MemoryStore bounds', () => {
   test('accepts ttl as a duration string', () => {
     expect(new MemoryStore({ ttl: '12h' }).ttlMs).toBe(12 * 3_600_000);
     expect(new MemoryStore().ttlMs).toBe(30 * 86_400_000);
+  });
+});
+
+/** The sizes of every Map/Set the store holds (whatever they are called): what its memory grows with. */
+function collectionSizes(store: Store): number[] {
+  return Object.values(store as unknown as Record<string, unknown>)
+    .filter((v): v is Map<unknown, unknown> | Set<unknown> => v instanceof Map || v instanceof Set)
+    .map((c) => c.size);
+}
+
+describe('MemoryStore footprint (one compact entry per reply)', () => {
+  test('what is kept is a copy: changing the saved or the returned reply changes nothing stored', async () => {
+    const store = new MemoryStore();
+    const saved = record({ response: { Success: true, InternalOrderId: 'INT-1', Items: [{ Sku: 'A' }] } as never });
+    await store.saveRecord(saved);
+    (saved.response as unknown as { Items: Array<{ Sku: string }> }).Items[0].Sku = 'changed';
+    saved.response.InternalOrderId = 'changed';
+    const first = await store.getRecord(saved.key);
+    expect(first!.response).toEqual({ Success: true, InternalOrderId: 'INT-1', Items: [{ Sku: 'A' }] });
+    (first!.response as unknown as { Items: unknown[] }).Items.push('x');
+    first!.createdAt.setTime(0);
+    const again = await store.getRecord(saved.key);
+    expect(again!.response).toEqual({ Success: true, InternalOrderId: 'INT-1', Items: [{ Sku: 'A' }] });
+    expect(again!.createdAt.getTime()).toBeGreaterThan(0);
+  });
+
+  test('the hash comes back exactly, whether or not the key ends with it', async () => {
+    const store = new MemoryStore();
+    const hash = 'ab'.repeat(32);
+    const cases = [
+      { key: `sendOrderToMerchant:GE:1:${hash}`, orderId: 'GE:1', hash },
+      { key: 'custom-key', orderId: 'O-2', hash },
+      { key: `x:O-3:${hash}`, orderId: 'O-3', hash: `3:${hash}` },
+      { key: `x:O-4:${hash}`, orderId: 'O-4', hash: hash.slice(1) },
+      { key: 'x:O-5:', orderId: 'O-5', hash: '' },
+    ];
+    for (const c of cases) await store.saveRecord(record(c));
+    for (const c of cases) expect(await store.getRecord(c.key)).toMatchObject(c);
+  });
+
+  test('createdAt and expiresAt are the save time and the save time plus the ttl, to the millisecond', async () => {
+    jest.useFakeTimers({ now: Date.UTC(2026, 5, 1, 12, 0, 0, 123), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const store = new MemoryStore({ ttl: '2d' });
+      jest.setSystemTime(Date.UTC(2026, 5, 3, 8, 30, 0, 7));
+      await store.saveRecord(record());
+      const got = await store.getRecord(record().key);
+      expect(got!.createdAt.toISOString()).toBe('2026-06-03T08:30:00.007Z');
+      expect(got!.expiresAt.toISOString()).toBe('2026-06-05T08:30:00.007Z');
+      jest.setSystemTime(Date.UTC(2026, 5, 5, 8, 30, 0, 6));
+      expect(await store.getRecord(record().key)).not.toBeNull();
+      jest.setSystemTime(Date.UTC(2026, 5, 5, 8, 30, 0, 7));
+      expect(await store.getRecord(record().key)).toBeNull();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('getPayment: the first live payment of the order, also after earlier ones expired', async () => {
+    jest.useFakeTimers({ now: Date.UTC(2026, 0, 1), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const store = new MemoryStore({ ttl: 1_000 });
+      const pay = (n: number) => record({ key: `performOrderPayment:O-1:p${n}`, callback: 'performOrderPayment', hash: `p${n}`, payment: true, response: { Success: true, PaymentAmount: `${n}.00` } });
+      await store.saveRecord(pay(1));
+      jest.advanceTimersByTime(500);
+      await store.saveRecord(record({ key: 'updateOrderStatus:O-1:u', callback: 'updateOrderStatus', hash: 'u' }));
+      await store.saveRecord(pay(2));
+      expect((await store.getPayment('O-1'))!.response.PaymentAmount).toBe('1.00');
+      jest.advanceTimersByTime(600);
+      expect((await store.getPayment('O-1'))!.response.PaymentAmount).toBe('2.00');
+      jest.advanceTimersByTime(1_000);
+      expect(await store.getPayment('O-1')).toBeNull();
+      expect(await store.getLatestRecord('O-1', 'updateOrderStatus')).toBeNull();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test('a reply evicted from the middle of an order keeps the others found (latest of each callback, payment)', async () => {
+    const store = new MemoryStore({ maxEntries: 3 });
+    await store.saveRecord(record({ key: 'create-paid', payment: true, response: { Success: true, InternalOrderId: 'paid' } }));
+    await store.saveRecord(record({ key: 'create-update', response: { Success: true, InternalOrderId: 'update' } }));
+    await store.saveRecord(record({ key: 'status', callback: 'updateOrderStatus', response: { Success: true, StatusCode: 's' } }));
+    await store.saveRecord(record({ key: 'other', orderId: 'O-2' })); // evicts 'create-update', the oldest non-payment
+    expect(await store.getRecord('create-update')).toBeNull();
+    expect((await store.getLatestRecord('O-1', 'sendOrderToMerchant'))!.response.InternalOrderId).toBe('paid');
+    expect((await store.getLatestRecord('O-1', 'updateOrderStatus'))!.response.StatusCode).toBe('s');
+    expect((await store.getPayment('O-1'))!.key).toBe('create-paid');
+    await store.saveRecord(record({ key: 'other-2', orderId: 'O-3' })); // evicts 'status'
+    expect(await store.getLatestRecord('O-1', 'updateOrderStatus')).toBeNull();
+    expect((await store.getLatestRecord('O-1', 'sendOrderToMerchant'))!.key).toBe('create-paid');
+  });
+
+  test('an attempt whose reply is stored leaves no attempt record; a declined one is still counted', async () => {
+    const store = new MemoryStore({ maxEntries: 1 });
+    expect(await store.beginAttempt('k-ok', 'O-1')).toEqual({ attempt: 1 });
+    await store.saveRecord(record({ key: 'k-ok' }));
+    await store.endAttempt('k-ok', null);
+    expect(await store.beginAttempt('k-declined', 'O-2')).toEqual({ attempt: 1 }); // evicts k-ok's reply (maxEntries 1)
+    await store.endAttempt('k-declined', null);
+    expect(await store.beginAttempt('k-declined', 'O-2')).toEqual({ attempt: 2 });
+    // k-ok's reply was evicted: a redelivery runs again, counted from 1 (its reply stood for its attempts).
+    expect(await store.beginAttempt('k-ok', 'O-1')).toEqual({ attempt: 1 });
+  });
+
+  test('nothing it keeps grows past maxEntries, however many orders pass through', async () => {
+    const store = new MemoryStore({ maxEntries: 50 });
+    for (let i = 0; i < 1_000; i++) {
+      const key = `sendOrderToMerchant:GE-${i}:${i.toString(16).padStart(64, '0')}`;
+      const lock = await store.acquire(`GE-${i}`, { waitMs: 100, leaseMs: 1_000 });
+      await store.beginAttempt(key, `GE-${i}`);
+      await store.saveRecord(record({ key, orderId: `GE-${i}`, payment: i % 10 === 0 && i >= 950, response: { Success: true, InternalOrderId: `INT-${i}`, OrderId: `GE-${i}` } }));
+      await store.endAttempt(key, null);
+      await store.saveMerchantOrderIds(`GE-${i}`, [`INT-${i}`, `GE-${i}`]);
+      if (i % 3 === 0) await store.beginAttempt(`declined-${i}`, `GE-${i}`);
+      await lock!.release();
+    }
+    const sizes = collectionSizes(store);
+    expect(sizes.length).toBeGreaterThan(3);
+    for (const size of sizes) expect(size).toBeLessThanOrEqual(50);
+    expect(await store.findOrderId('INT-999')).toBe('GE-999');
+    expect(await store.findOrderId('GE-999')).toBe('GE-999');
+    expect((await store.getLatestRecord('GE-999', 'sendOrderToMerchant'))!.response.OrderId).toBe('GE-999');
   });
 });
