@@ -15,6 +15,11 @@ export class KeyedMutex {
     return this.tails.size;
   }
 
+  /** True while the key has a holder or waiters. */
+  busy(key: string): boolean {
+    return this.tails.has(key);
+  }
+
   async acquire(key: string, waitMs: number, leaseMs: number): Promise<Held | null> {
     const queued = this.tails.get(key);
     const prev = queued ?? Promise.resolve();

@@ -1,12 +1,31 @@
 /** PostgresStore rows as the Store interface returns them. */
 import { holdOf } from './holds.js';
-import type { AttemptOutcome, AttemptStart, Prefetched, StoredRecord } from './types.js';
+import type { AttemptOutcome, AttemptStart, Prefetched, StoredAnswer, StoredRecord } from './types.js';
 
 export function toRecord(row: Record<string, any>): StoredRecord {
   return {
     key: row.key, callback: row.callback, orderId: row.order_id, hash: row.hash, response: row.response,
     payment: row.payment, createdAt: new Date(row.created_at), expiresAt: new Date(row.expires_at),
   };
+}
+
+/** The stored answer of a claim row (`answer`, `f_own`), or null when it has none. */
+export function storedAnswerOf(row: Record<string, any> | undefined): StoredAnswer | null {
+  if (!row?.answer) return null;
+  const found = toRecord(row.answer);
+  return row.f_own ? { record: found, payment: null } : { record: null, payment: found };
+}
+
+/** The reads of a claim row that claimed the lock with current reads (no answer was stored). */
+export function prefetchedOfClaim(orderId: string, row: Record<string, any>): Prefetched {
+  const prefetched: Prefetched = {
+    record: null,
+    payment: null,
+    latest: row.latest ? toRecord(row.latest) : null,
+    hold: row.h_awaiting ? holdOf(orderId, { awaiting: row.h_awaiting, received: [], since: new Date(row.h_since) }) : null,
+  };
+  if (row.attempt_no !== null && row.attempt_no !== undefined) prefetched.attempt = attemptStart({ ...row, attempts: row.attempt_no });
+  return prefetched;
 }
 
 /** The reads of a claimAndRead row (its snapshot was current), as the separate reads return them. */

@@ -2,29 +2,17 @@
  * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
  * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
  */
-export const SCHEMA_VERSION = 4;
-
-export interface Tables {
-  schema?: string;
-  meta: string;
-  records: string;
-  locks: string;
-  holds: string;
-  orderIds: string;
-  attempts: string;
-}
+import { functionNames, functionsDdl } from './postgres-functions.js';
+import type { Tables } from './postgres-tables.js';
 
 const quote = (id: string) => `"${id}"`;
 
-export function tables(schema?: string): Tables {
-  const q = (name: string) => (schema ? `${quote(schema)}.${name}` : name);
-  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids'), attempts: q('cbk_attempts') };
-}
+export const SCHEMA_VERSION = 5;
 
 /**
- * DDL of version 4 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
- * taken_over in 4: a released lock row stays, owner '', its version counting releases); every
- * statement is idempotent.
+ * DDL of version 5 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
+ * taken_over in 4: a released lock row stays, owner '', its version counting releases + the
+ * functions of postgres-functions.ts in 5); every statement is idempotent.
  */
 export function ddl(t: Tables): string[] {
   return [
@@ -68,6 +56,7 @@ export function ddl(t: Tables): string[] {
       state text NOT NULL,
       started_at timestamptz NOT NULL,
       expires_at timestamptz NOT NULL)`,
+    ...functionsDdl(t),
     `INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
       ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`,
   ];
@@ -76,6 +65,7 @@ export function ddl(t: Tables): string[] {
 const RECORD_COLUMNS = 'key, callback, order_id, hash, response, payment, created_at, expires_at';
 
 export function statements(t: Tables) {
+  const fn = functionNames(t);
   return {
     migrateLock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
     version: `SELECT version FROM ${t.meta} WHERE id = 1`,
@@ -124,25 +114,20 @@ export function statements(t: Tables) {
         (SELECT row_to_json(rec) FROM rec) AS record, (SELECT row_to_json(pay) FROM pay) AS payment,
         (SELECT row_to_json(latest) FROM latest) AS latest, (SELECT row_to_json(hold) FROM hold) AS hold,
         (SELECT attempts FROM att) AS attempts, (SELECT state FROM prev) AS prev_state, (SELECT started_at FROM prev) AS prev_started_at`,
-    /*
-     * Stores a successful reply, ends its attempt cleanly, keeps the merchant order ids and releases
-     * the lock: one statement, one commit, all or nothing.
-     * $1 key, $2 callback, $3 order, $4 hash, $5 response, $6 payment, $7 ttl ms, $8 merchant order ids, $9 owner.
-     */
-    saveAndRelease: `WITH rec AS (INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at)
-        VALUES ($1, $2, $3, $4, $5, $6, now(), now() + $7 * interval '1 millisecond')
-        ON CONFLICT (key) DO UPDATE SET callback = EXCLUDED.callback, order_id = EXCLUDED.order_id, hash = EXCLUDED.hash,
-          response = EXCLUDED.response, payment = EXCLUDED.payment, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-        WHERE r.expires_at <= now()
-        RETURNING 1),
-      att AS (UPDATE ${t.attempts} SET state = 'done' WHERE key = $1 RETURNING 1),
-      ids AS (INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
-        SELECT DISTINCT id, $3, now() + $7 * interval '1 millisecond' FROM unnest($8::text[]) AS id
-        ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at
-        RETURNING 1),
-      rel AS (UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1
-        WHERE order_id = $3 AND owner = $9 RETURNING 1)
-      SELECT (SELECT count(*) FROM rel) AS released`,
+    // The functions of postgres-functions.ts: a delivery's stored answer or its lock (and reads); save-and-release.
+    // The key's own stored reply is answered without calling the function (the function checks again, in its own snapshot).
+    claim: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $4 AND expires_at > now())
+      SELECT row_to_json(rec) AS answer, true AS f_own, false AS claimed, false AS recovered, false AS is_current, NULL::json AS latest,
+        NULL::jsonb AS h_awaiting, NULL::timestamptz AS h_since, NULL::int AS attempt_no, NULL::text AS prev_state, NULL::timestamptz AS prev_started_at
+      FROM rec
+      UNION ALL
+      SELECT * FROM ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
+    saveAndRelease: `SELECT ${fn.save}($1, $2, $3, $4, $5, $6, $7, $8, $9) AS released`,
+    // A delivery's stored answer alone: $2 key's own reply (f_own) or, when $3, the order $1's first payment.
+    lookup: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $2 AND expires_at > now())
+      SELECT row_to_json(f) AS answer, true AS f_own FROM rec f
+      UNION ALL (SELECT row_to_json(f), false FROM (SELECT ${RECORD_COLUMNS} FROM ${t.records}
+        WHERE $3 AND NOT EXISTS (SELECT 1 FROM rec) AND order_id = $1 AND payment AND expires_at > now() ORDER BY seq ASC LIMIT 1) f)`,
     getRecord: `SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $1 AND expires_at > now()`,
     getPayment: `SELECT ${RECORD_COLUMNS} FROM ${t.records}
       WHERE order_id = $1 AND payment AND expires_at > now() ORDER BY seq ASC LIMIT 1`,
@@ -182,3 +167,5 @@ export function statements(t: Tables) {
     purgeLocks: `DELETE FROM ${t.locks} WHERE expires_at <= now() - interval '1 hour'`,
   };
 }
+
+export type StatementName = keyof ReturnType<typeof statements>;

@@ -4,22 +4,27 @@
  *   expired` (atomic; no read-then-write), polled with back-off while someone else holds it. No
  *   connection is held while the adapter runs, so waiting deliveries cannot exhaust the pool.
  *   Within one process, waiters queue on an in-memory chain first, so only one of them polls.
+ * - A delivery: one call of the claim function (its stored answer, else the lock and the reads made
+ *   under it; postgres-functions.ts), one of the save function (reply, attempt end, merchant ids,
+ *   release).
  * - Replies: primary key on the idempotency key, `INSERT ... ON CONFLICT` (first write wins).
  * - Holds: one row per order, changed in a transaction under `SELECT ... FOR UPDATE`.
  * Tables are created by `migrate()` (idempotent, safe to run from several processes at once), and
  * lazily on first use unless `autoMigrate: false`.
  */
 import { listenForPoolErrors } from './pool-errors.js';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { checkKeys, fail, parseDuration } from '../shared/options.js';
 import { DEFAULT_TTL_MS } from './types.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from './canonical.js';
 import { KeyedMutex } from './mutex.js';
-import { ddl, SCHEMA_VERSION, statements, tables } from './postgres-sql.js';
-import { attemptStart, prefetchedOf, toRecord } from './postgres-rows.js';
+import { ddl, SCHEMA_VERSION, statements, type StatementName } from './postgres-sql.js';
+import { tables } from './postgres-tables.js';
+import { acquireLock, claimOrReplay, type Locking } from './postgres-lock.js';
+import { attemptStart, toRecord } from './postgres-rows.js';
 import type {
-  AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Prefetched, Store, StoreLock, StoredRecord,
+  AcquireOptions, AttemptOutcome, AttemptStart, Claim, ClaimOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
 } from './types.js';
 
 /** The part of a `pg` Pool the store uses. */
@@ -63,7 +68,6 @@ export interface PostgresStoreOptions {
 
 const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger', 'preparedStatements'];
 type Statements = ReturnType<typeof statements>;
-type StatementName = keyof Statements;
 const stderrLogger: { error(obj: object, msg?: string): void } = {
   error: (obj, msg) => {
     const err = (obj as { err?: Error }).err;
@@ -71,7 +75,6 @@ const stderrLogger: { error(obj: object, msg?: string): void } = {
   },
 };
 const PURGE_EVERY_MS = 60 * 60 * 1000;
-const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
 
 export class PostgresStore implements Store {
   readonly ttlMs: number;
@@ -83,7 +86,12 @@ export class PostgresStore implements Store {
   /** Prepared statement names: the statement's name and a digest of its text (schemas differ). */
   private readonly names: Record<StatementName, string>;
   private readonly ddl: string[];
-  private readonly mutex = new KeyedMutex();
+  private readonly locking: Locking = {
+    query: (name, values) => this.query(name, values),
+    mutex: new KeyedMutex(),
+    ttlMs: 0,
+    afterSave: () => this.purgeNowAndThen(),
+  };
   private ready?: Promise<void>;
   private lastPurge = Date.now();
 
@@ -111,6 +119,7 @@ export class PostgresStore implements Store {
     if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);
     this.schema = options.schema;
     this.ttlMs = parseDuration(options.ttl, 'PostgresStore.ttl', DEFAULT_TTL_MS);
+    this.locking.ttlMs = this.ttlMs;
     this.autoMigrate = options.autoMigrate ?? true;
     const t = tables(options.schema);
     this.sql = statements(t);
@@ -159,64 +168,16 @@ export class PostgresStore implements Store {
     return (await this.pool.query(this.statement(name, values))).rows;
   }
 
-  async acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
-    const deadline = Date.now() + options.waitMs;
-    const local = await this.mutex.acquire(orderId, options.waitMs, options.leaseMs);
-    if (!local) return null;
-    const owner = randomUUID();
-    const want = options.prefetch;
-    let delay = 5;
-    try {
-      for (;;) {
-        const row = want
-          ? (await this.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, this.ttlMs]))[0]
-          : (await this.query('acquire', [orderId, owner, options.leaseMs]))[0];
-        if (row && (!want || row.claimed)) {
-          const prefetched = want && row.current ? prefetchedOf(orderId, row) : undefined;
-          return this.lockOf(orderId, owner, Boolean(row.recovered) || local.recovered, local.release, prefetched);
-        }
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          local.release();
-          return null;
-        }
-        await sleep(Math.min(left, delay + Math.random() * delay));
-        delay = Math.min(delay * 2, 50);
-      }
-    } catch (err) {
-      local.release();
-      throw err;
-    }
+  acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
+    return acquireLock(this.locking, orderId, options);
   }
 
-  private lockOf(orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched): StoreLock {
-    let done = false;
-    const once = async (work: () => Promise<unknown>) => {
-      if (done) return;
-      await work();
-      done = true;
-      releaseLocal();
-    };
-    return {
-      recovered,
-      ...(prefetched ? { prefetched } : {}),
-      release: async () => {
-        if (done) return;
-        done = true;
-        try {
-          await this.query('release', [orderId, owner]);
-        } finally {
-          releaseLocal();
-        }
-      },
-      saveAndRelease: (record, merchantOrderIds) => once(async () => {
-        await this.query('saveAndRelease', [
-          record.key, record.callback, record.orderId, record.hash, JSON.stringify(record.response), record.payment, this.ttlMs,
-          merchantOrderIds.map(storeKeyPart), owner,
-        ]);
-        this.purgeNowAndThen();
-      }),
-    };
+  /**
+   * The delivery's stored answer (then no lock is taken) or its OrderId's lock, in one statement;
+   * see postgres-lock.ts.
+   */
+  claimOrReplay(orderId: string, options: ClaimOptions): Promise<Claim | null> {
+    return claimOrReplay(this.locking, orderId, options);
   }
 
   async getRecord(key: string): Promise<StoredRecord | null> {

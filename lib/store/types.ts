@@ -74,6 +74,22 @@ export interface AcquireOptions {
   prefetch?: PrefetchRequest;
 }
 
+/** What `claimOrReplay` found stored for a delivery; it then took no lock. At least one of the two is set. */
+export interface StoredAnswer {
+  /** The stored reply for `prefetch.key` (as `getRecord` returns it), or null. */
+  record: StoredRecord | null;
+  /** Null when a reply for the key was found or no payment was asked for; else the order's first successful payment (as `getPayment`). */
+  payment: StoredRecord | null;
+}
+
+/** What `claimOrReplay` resolves to: the delivery's stored answer, or the OrderId's lock. */
+export type Claim = { stored: StoredAnswer; lock?: undefined } | { lock: StoreLock; stored?: undefined };
+
+export interface ClaimOptions extends AcquireOptions {
+  /** What the delivery looks for (`key`, `payment`) and, when it gets the lock, what to read with it. */
+  prefetch: PrefetchRequest;
+}
+
 /**
  * How an earlier attempt for the same idempotency key ended without a known result:
  * - 'crashed': it never finished (the process died, or its lease expired);
@@ -118,6 +134,15 @@ export interface FulfilmentHold {
 export interface Store {
   /** Waits (up to `waitMs`) for the OrderId's lock; null when it is still held by someone else. */
   acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null>;
+  /**
+   * Optional (a store may leave it out; the kit then calls `getRecord`, `getPayment` and `acquire`):
+   * a delivery's stored answer or its OrderId's lock, in one round trip for a database. Resolves
+   * `{ stored }` — without taking the lock, and without waiting for it — when `getRecord(prefetch.key)`
+   * or, if `prefetch.payment`, `getPayment(orderId)` would return a record; otherwise does what
+   * `acquire(orderId, options)` does and resolves `{ lock }`, or null once `waitMs` passed. While it
+   * waits for the lock it may resolve `{ stored }` as soon as an answer is stored.
+   */
+  claimOrReplay?(orderId: string, options: ClaimOptions): Promise<Claim | null>;
   /** The stored reply for a key, or null (also when expired). */
   getRecord(key: string): Promise<StoredRecord | null>;
   /** The first successful payment stored for the OrderId, or null. */

@@ -4,7 +4,7 @@
  * ended (`context.attempt`, `context.previousAttempt`); a success whose save fails is kept and its
  * save retried; numeric amounts; holds placed from a payment replay.
  */
-import type { Store } from 'crossborder-merchant-kit';
+import type { Store, StoreLock } from 'crossborder-merchant-kit';
 import { documentsDelivery, order, paymentOrder } from '../helpers/orders.js';
 import type { StoreFactory, StoreHarness } from '../store/harness.js';
 import { kitWith, sleep } from './harness.js';
@@ -13,9 +13,20 @@ const PAID = { InternalOrderId: 'A-1', PaymentAmount: '10.00', PaymentCurrencyCo
 
 /**
  * A store whose saves fail while `failing()` is true (a PostgreSQL outage right after the adapter):
- * saveRecord, and a lock's combined saveAndRelease (PostgresStore), which then changes nothing.
+ * saveRecord, and a lock's combined saveAndRelease (PostgresStore; from acquire or claimOrReplay), which then changes nothing.
  */
 function flakySaves(store: Store, failing: () => boolean): Store {
+  const flakyLock = (lock: StoreLock | null): StoreLock | null => {
+    if (!lock?.saveAndRelease) return lock;
+    const saveAndRelease = lock.saveAndRelease.bind(lock);
+    return Object.assign(Object.create(lock), {
+      recovered: lock.recovered, prefetched: lock.prefetched, release: lock.release.bind(lock),
+      saveAndRelease: async (...a: Parameters<typeof saveAndRelease>) => {
+        if (failing()) throw new Error('connection terminated');
+        return saveAndRelease(...a);
+      },
+    });
+  };
   return new Proxy(store, {
     get(target, prop, receiver) {
       if (prop === 'saveRecord') {
@@ -25,17 +36,12 @@ function flakySaves(store: Store, failing: () => boolean): Store {
         };
       }
       if (prop === 'acquire') {
-        return async (...args: Parameters<Store['acquire']>) => {
-          const lock = await target.acquire(...args);
-          if (!lock?.saveAndRelease) return lock;
-          const saveAndRelease = lock.saveAndRelease.bind(lock);
-          return Object.assign(Object.create(lock), {
-            recovered: lock.recovered, prefetched: lock.prefetched, release: lock.release.bind(lock),
-            saveAndRelease: async (...a: Parameters<typeof saveAndRelease>) => {
-              if (failing()) throw new Error('connection terminated');
-              return saveAndRelease(...a);
-            },
-          });
+        return async (...args: Parameters<Store['acquire']>) => flakyLock(await target.acquire(...args));
+      }
+      if (prop === 'claimOrReplay' && target.claimOrReplay) {
+        return async (...args: Parameters<NonNullable<Store['claimOrReplay']>>) => {
+          const claim = await target.claimOrReplay!(...args);
+          return claim?.lock ? { lock: flakyLock(claim.lock) } : claim;
         };
       }
       const v = Reflect.get(target, prop, receiver);

@@ -122,6 +122,37 @@ export function idempotencyBehaviour(factory: StoreFactory): void {
     expect(t2.calls('performOrderPayment')).toHaveLength(0);
   });
 
+  test('a redelivery and a repeated payment are answered while another delivery of the OrderId holds its lock (this process or another)', async () => {
+    let unblock!: () => void;
+    const gate = new Promise<void>((r) => { unblock = r; });
+    let entered!: () => void;
+    const inAdapter = new Promise<void>((r) => { entered = r; });
+    const t = kitWith(h.store, {
+      sendOrderToMerchant: () => ({ InternalOrderId: 'INT-1' }),
+      performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR' }),
+      updateOrderStatus: async () => { entered(); await gate; },
+    }, { inFlightWaitMs: 2_000 });
+    await t.deliver('sendOrderToMerchant', order());
+    await t.deliver('performOrderPayment', payment());
+    let holderDone = false;
+    const holder = t.deliver('updateOrderStatus', statusUpdate('processing')).finally(() => { holderDone = true; });
+    await inAdapter;
+    // Were a replay to wait for the lock, it would get 503 IN_FLIGHT after inFlightWaitMs (the holder never ends by itself).
+    for (const k of [t, kitWith(h.twin(), {}, { inFlightWaitMs: 2_000 })]) {
+      const again = await k.deliver('sendOrderToMerchant', order());
+      expect(again).toMatchObject({ status: 200, body: { Success: true, InternalOrderId: 'INT-1' } });
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      const paid = await k.deliver('performOrderPayment', payment({ CurrencyCode: 'CHF' }));
+      expect(paid).toMatchObject({ status: 200, body: { InternalOrderId: 'A-1', PaymentAmount: '10.00' } });
+      expect(paid.headers['idempotency-replayed']).toBe('true');
+    }
+    expect(holderDone).toBe(false);
+    unblock();
+    expect((await holder).status).toBe(200);
+    expect(t.calls('sendOrderToMerchant')).toHaveLength(1);
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+  });
+
   test('declines and failures are not stored: a retry runs again', async () => {
     let attempt = 0;
     const t = kitWith(h.store, {

@@ -7,7 +7,9 @@
  *    succeeded gets that success, whatever its payload (a differing payload is logged as a warning);
  * 3. otherwise the OrderId's lock is taken (waiting up to `inFlightWaitMs`, else 503 IN_FLIGHT,
  *    retryable), step 2 is repeated under it, the attempt is recorded (`context.attempt`,
- *    `context.previousAttempt`) and the adapter runs with `context.previous`;
+ *    `context.previousAttempt`) and the adapter runs with `context.previous`; a store with
+ *    `claimOrReplay` (PostgresStore) does 2 and 3 in one round trip, answering a stored reply
+ *    without taking or waiting for the lock;
  * 4. only a successful reply is stored: declines and failures run again on a retry;
  * 5. the lock is held until the adapter's promise settles and its success is stored (a time-out or
  *    a failing store do not release it early), at most until the lease's bound (attempt-finish.ts).
@@ -15,7 +17,7 @@
 import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
 import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
-import type { NewRecord, Prefetched, Store, StoredRecord } from '../../store/types.js';
+import type { NewRecord, Prefetched, Store, StoreLock, StoredRecord } from '../../store/types.js';
 import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
@@ -30,12 +32,14 @@ export const REPLAY_HEADER = 'idempotency-replayed';
 const retryable = (errorCode: WireErrorCode, reason: string, description: string) =>
   new PipelineFailure(errorCode, reason, description, { 'retry-after': RETRY_AFTER_SECONDS });
 
+const storeUnavailable = () => retryable('STORE_UNAVAILABLE', 'idempotency store failed', 'The order store is unavailable; retry later');
+
 async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     state.log.error({ err }, 'idempotency store failed');
-    throw retryable('STORE_UNAVAILABLE', 'idempotency store failed', 'The order store is unavailable; retry later');
+    throw storeUnavailable();
   }
 }
 
@@ -55,7 +59,7 @@ const readsOf = (state: PipelineState, store: Store): Reads => ({
   payment: (orderId) => fromStore(state, () => store.getPayment(orderId)),
 });
 
-const readsFrom = (prefetched: Prefetched): Reads => ({
+const readsFrom = (prefetched: Pick<Prefetched, 'record' | 'payment'>): Reads => ({
   record: async () => prefetched.record,
   payment: async () => prefetched.payment,
 });
@@ -82,6 +86,18 @@ async function storedAnswer(state: PipelineState, store: Store, reads: Reads, fi
   return replay(state, paid, 'payment_replayed');
 }
 
+/**
+ * For a store that looks for the stored answer in its claim (`claimOrReplay`): only what this process
+ * keeps in memory (a reply whose save is being retried) is answered before it.
+ */
+async function pendingAnswer(state: PipelineState, store: Store, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+  const pendingOwn = finisher.unsaved.get(key);
+  if (pendingOwn) return replay(state, pendingOwn, 'replayed');
+  // Rare (a store outage): read as a store without claimOrReplay would, so the key's own stored reply still comes first.
+  if (payment && finisher.unsavedPayments.has(state.orderId!)) return storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
+  return null;
+}
+
 const inFlight = (state: PipelineState, waitedMs: number) => {
   state.outcome = 'in_flight';
   return retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${waitedMs} ms`,
@@ -102,6 +118,7 @@ export const idempotencyStep: StepFactory = (options) => {
   const margin = Math.min(1_000, Math.floor(leaseMs / 10));
   // Identical deliveries in flight in this process: the others wait for the first, then read its reply.
   const running = new Map<string, Promise<void>>();
+  const claims = typeof store.claimOrReplay === 'function';
   return async (state, next) => {
     const hash = fingerprintOf(state);
     if (state.entry.kind === 'read' || hash === undefined || state.orderId === undefined) return next();
@@ -111,12 +128,15 @@ export const idempotencyStep: StepFactory = (options) => {
     const payment = paymentExpected(state);
     const deadline = Date.now() + inFlightWaitMs;
 
-    const early = await storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
+    // A store with claimOrReplay (PostgresStore) looks for the stored answer in the statement that claims the lock.
+    const answer = () => claims ? pendingAnswer(state, store, finisher, key, hash, payment)
+      : storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
+    const early = await answer();
     if (early) return early;
     const twin = running.get(key);
     if (twin) {
       if (!(await within(twin, deadline - Date.now()))) throw inFlight(state, inFlightWaitMs);
-      const settled = await storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
+      const settled = await answer();
       if (settled) return settled;
     }
 
@@ -135,7 +155,19 @@ export const idempotencyStep: StepFactory = (options) => {
     const orderId = state.orderId!;
     // A store able to (PostgresStore) reads what follows together with the lock: one round trip.
     const prefetch = { key, payment, latestOf: ORDER_CREATION, beginAttempt: true };
-    const lock = await fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs, prefetch }));
+    let lock: StoreLock | null;
+    if (claims) {
+      const claim = await fromStore(state, () => store.claimOrReplay!(orderId, { waitMs, leaseMs, prefetch }));
+      if (claim?.stored) {
+        const stored = await storedAnswer(state, store, readsFrom(claim.stored), finisher, key, hash, payment);
+        if (stored) return stored;
+        state.log.error({}, 'idempotency store answered a claim with an empty stored answer');
+        throw storeUnavailable();
+      }
+      lock = claim?.lock ?? null;
+    } else {
+      lock = await fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs, prefetch }));
+    }
     if (!lock) throw inFlight(state, inFlightWaitMs);
     const pre = lock.prefetched;
     const bound = Date.now() + leaseMs - margin;

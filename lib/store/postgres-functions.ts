@@ -1,0 +1,103 @@
+/**
+ * PostgresStore's two PL/pgSQL functions (schema version 5): a first delivery is one call of each.
+ * A function runs only the statements its case needs (a replay reads one row and claims nothing),
+ * which costs PostgreSQL far less than one statement of many CTEs, where every part is set up and
+ * run whatever the case. Both run as their caller (SECURITY INVOKER) and are versioned by name, so
+ * processes of an older and a newer kit can share one database during a rolling upgrade.
+ */
+import type { Tables } from './postgres-tables.js';
+
+const RECORD = (alias: string) => ['key', 'callback', 'order_id', 'hash', 'response', 'payment', 'created_at', 'expires_at'].map((c) => `${alias}.${c}`).join(', ');
+const OUT_RECORD = (p: string) =>
+  `OUT ${p}_key text, OUT ${p}_callback text, OUT ${p}_order_id text, OUT ${p}_hash text, OUT ${p}_response json, OUT ${p}_payment boolean, OUT ${p}_created_at timestamptz, OUT ${p}_expires_at timestamptz`;
+const INTO_RECORD = (p: string) => ['key', 'callback', 'order_id', 'hash', 'response', 'payment', 'created_at', 'expires_at'].map((c) => `${p}_${c}`).join(', ');
+
+const JSON_RECORD = (alias: string) => ['key', 'callback', 'order_id', 'hash', 'response', 'payment', 'created_at', 'expires_at'].map((c) => `'${c}', ${alias}.${c}`).join(', ');
+
+/** Function names in a table namespace. */
+export function functionNames(t: Tables): { claim: string; save: string } {
+  const q = (name: string) => (t.schema ? `"${t.schema}".${name}` : name);
+  return { claim: q('cbk_claim_v5'), save: q('cbk_save_v5') };
+}
+
+/**
+ * claim: a delivery's stored answer, else its OrderId's lock and what the kit reads under it.
+ * 1. The stored reply for the key (and the lock row's version, in the same snapshot); when found,
+ *    it is returned and no lock is claimed or waited for. 2. When a payment is asked for, the
+ *    order's first successful payment, likewise. 3. The claim: the lease row inserted, or taken
+ *    when released or expired. 4. The reads of 1 and 2 count only when no release happened since
+ *    (the lock row's version claimed is the version read in 1, the row was not deleted meanwhile,
+ *    and the lock was not taken over from an expired lease): every holder's writes commit before
+ *    or with its release, which bumps the version. Otherwise `is_current` is false and the caller
+ *    reads again under the lock. 5. The latest reply of `p_latest_of`, the hold, and (p_begin) the
+ *    attempt begun: each statement of a VOLATILE function takes a new snapshot, so these see every
+ *    write committed before the claim.
+ * save: stores a successful reply, ends its attempt cleanly, keeps the merchant order ids and
+ * releases the lock; one transaction (all or nothing). Returns whether the lock was released.
+ */
+export function functionsDdl(t: Tables): string[] {
+  const f = functionNames(t);
+  const claim = `CREATE OR REPLACE FUNCTION ${f.claim}(p_order text, p_owner text, p_lease_ms float8, p_key text, p_payment boolean,
+    p_latest_of text, p_begin boolean, p_ttl_ms float8,
+    OUT answer json, OUT f_own boolean, OUT claimed boolean, OUT recovered boolean, OUT is_current boolean,
+    OUT latest json, OUT h_awaiting jsonb, OUT h_since timestamptz, OUT attempt_no int, OUT prev_state text, OUT prev_started_at timestamptz)
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    v_seen boolean;
+    v_snap bigint;
+    v_version bigint;
+    v_inserted boolean;
+  BEGIN
+    claimed := false; recovered := false; is_current := false;
+    SELECT CASE WHEN r.key IS NOT NULL THEN json_build_object(${JSON_RECORD('r')}) END, k.order_id IS NOT NULL, k.version
+      INTO answer, v_seen, v_snap
+      FROM (SELECT 1) AS one LEFT JOIN ${t.records} r ON r.key = p_key AND r.expires_at > now()
+        LEFT JOIN ${t.locks} k ON k.order_id = p_order;
+    IF answer IS NOT NULL THEN f_own := true; RETURN; END IF;
+    IF p_payment THEN
+      SELECT json_build_object(${JSON_RECORD('r')}) INTO answer
+        FROM ${t.records} r WHERE r.order_id = p_order AND r.payment AND r.expires_at > now() ORDER BY r.seq ASC LIMIT 1;
+      IF FOUND THEN f_own := false; RETURN; END IF;
+    END IF;
+    INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
+      VALUES (p_order, p_owner, now(), now() + p_lease_ms * interval '1 millisecond')
+      ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
+        expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> '')
+      WHERE l.expires_at <= now()
+      RETURNING l.taken_over, l.version, (l.xmax = 0) INTO recovered, v_version, v_inserted;
+    IF NOT FOUND THEN recovered := false; RETURN; END IF;
+    claimed := true;
+    IF recovered OR v_version <> coalesce(v_snap, 0) OR (v_inserted AND v_seen) THEN RETURN; END IF;
+    is_current := true;
+    SELECT json_build_object(${JSON_RECORD('r')}) INTO latest
+      FROM ${t.records} r WHERE r.order_id = p_order AND r.callback = p_latest_of AND r.expires_at > now() ORDER BY r.seq DESC LIMIT 1;
+    SELECT h.awaiting, h.since INTO h_awaiting, h_since FROM ${t.holds} h WHERE h.order_id = p_order AND h.awaiting IS NOT NULL;
+    IF p_begin THEN
+      SELECT a.state, a.started_at INTO prev_state, prev_started_at FROM ${t.attempts} a WHERE a.key = p_key AND a.expires_at > now();
+      INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
+        VALUES (p_key, p_order, 1, 'running', clock_timestamp(), now() + p_ttl_ms * interval '1 millisecond')
+        ON CONFLICT (key) DO UPDATE SET attempts = CASE WHEN a.expires_at > now() THEN a.attempts + 1 ELSE 1 END,
+          state = 'running', started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
+        RETURNING a.attempts INTO attempt_no;
+    END IF;
+  END $fn$`;
+  const save = `CREATE OR REPLACE FUNCTION ${f.save}(p_key text, p_callback text, p_order text, p_hash text, p_response json,
+    p_payment boolean, p_ttl_ms float8, p_ids text[], p_owner text) RETURNS boolean
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  BEGIN
+    INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at)
+      VALUES (p_key, p_callback, p_order, p_hash, p_response, p_payment, now(), now() + p_ttl_ms * interval '1 millisecond')
+      ON CONFLICT (key) DO UPDATE SET callback = EXCLUDED.callback, order_id = EXCLUDED.order_id, hash = EXCLUDED.hash,
+        response = EXCLUDED.response, payment = EXCLUDED.payment, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+      WHERE r.expires_at <= now();
+    UPDATE ${t.attempts} SET state = 'done' WHERE key = p_key;
+    IF cardinality(p_ids) > 0 THEN
+      INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
+        SELECT DISTINCT id, p_order, now() + p_ttl_ms * interval '1 millisecond' FROM unnest(p_ids) AS id
+        ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at;
+    END IF;
+    UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1 WHERE order_id = p_order AND owner = p_owner;
+    RETURN FOUND;
+  END $fn$`;
+  return [claim, save];
+}

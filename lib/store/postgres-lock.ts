@@ -1,0 +1,120 @@
+/**
+ * PostgresStore's OrderId lock: a lease row claimed with one atomic statement (no read-then-write),
+ * polled with back-off while someone else holds it. No connection is held while the adapter runs,
+ * so waiting deliveries cannot exhaust the pool. Within one process, waiters queue on an in-memory
+ * chain first, so only one of them polls.
+ */
+import { randomUUID } from 'node:crypto';
+import { storeKeyPart } from './canonical.js';
+import type { KeyedMutex } from './mutex.js';
+import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows.js';
+import type { StatementName } from './postgres-sql.js';
+import type { AcquireOptions, Claim, ClaimOptions, Prefetched, StoredAnswer, StoreLock } from './types.js';
+
+/** What the lock needs of its store. */
+export interface Locking {
+  query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]>;
+  readonly mutex: KeyedMutex;
+  ttlMs: number;
+  /** Called after a reply was stored (the store's purge, now and then). */
+  afterSave(): void;
+}
+
+/** One claim statement's outcome: the lock claimed, or a stored answer found (null: the lock is held elsewhere). */
+type ClaimTry = { stored: StoredAnswer } | { recovered: boolean; prefetched?: Prefetched };
+
+const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
+
+export async function acquireLock(ctx: Locking, orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
+  const want = options.prefetch;
+  const claim = await claimLoop(ctx, orderId, options, async (owner) => {
+    const row = want
+      ? (await ctx.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0]
+      : (await ctx.query('acquire', [orderId, owner, options.leaseMs]))[0];
+    if (!row || (want && !row.claimed)) return null;
+    return { recovered: Boolean(row.recovered), prefetched: want && row.current ? prefetchedOf(orderId, row) : undefined };
+  });
+  return claim?.lock ?? null;
+}
+
+/**
+ * The delivery's stored answer (then no lock is taken) or its OrderId's lock, in one statement.
+ * A delivery never waits for a lock before it looked for its answer: while another delivery of
+ * this process holds (or waits for) the OrderId, the answer is looked up first.
+ */
+export async function claimOrReplay(ctx: Locking, orderId: string, options: ClaimOptions): Promise<Claim | null> {
+  const want = options.prefetch;
+  if (ctx.mutex.busy(orderId)) {
+    const stored = storedAnswerOf((await ctx.query('lookup', [orderId, want.key, want.payment]))[0]);
+    if (stored) return { stored };
+  }
+  return claimLoop(ctx, orderId, options, async (owner) => {
+    const row = (await ctx.query('claim', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0];
+    const stored = storedAnswerOf(row);
+    if (stored) return { stored };
+    if (!row?.claimed) return null;
+    return { recovered: Boolean(row.recovered), prefetched: row.is_current ? prefetchedOfClaim(orderId, row) : undefined };
+  });
+}
+
+/**
+ * Takes the in-process lock of the OrderId, then runs `once` (a claim statement) until it claims
+ * the database lock, finds a stored answer, or `waitMs` passed; polls with back-off meanwhile.
+ */
+async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions, once: (owner: string) => Promise<ClaimTry | null>): Promise<Claim | null> {
+  const deadline = Date.now() + options.waitMs;
+  const local = await ctx.mutex.acquire(orderId, options.waitMs, options.leaseMs);
+  if (!local) return null;
+  const owner = randomUUID();
+  let delay = 5;
+  try {
+    for (;;) {
+      const got = await once(owner);
+      if (got && 'stored' in got) {
+        local.release();
+        return got;
+      }
+      if (got) return { lock: lockOf(ctx, orderId, owner, got.recovered || local.recovered, local.release, got.prefetched) };
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        local.release();
+        return null;
+      }
+      await sleep(Math.min(left, delay + Math.random() * delay));
+      delay = Math.min(delay * 2, 50);
+    }
+  } catch (err) {
+    local.release();
+    throw err;
+  }
+}
+
+function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched): StoreLock {
+  let done = false;
+  const once = async (work: () => Promise<unknown>) => {
+    if (done) return;
+    await work();
+    done = true;
+    releaseLocal();
+  };
+  return {
+    recovered,
+    ...(prefetched ? { prefetched } : {}),
+    release: async () => {
+      if (done) return;
+      done = true;
+      try {
+        await ctx.query('release', [orderId, owner]);
+      } finally {
+        releaseLocal();
+      }
+    },
+    saveAndRelease: (record, merchantOrderIds) => once(async () => {
+      await ctx.query('saveAndRelease', [
+        record.key, record.callback, record.orderId, record.hash, JSON.stringify(record.response), record.payment, ctx.ttlMs,
+        merchantOrderIds.map(storeKeyPart), owner,
+      ]);
+      ctx.afterSave();
+    }),
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * PostgresStore.claimOrReplay: a delivery's stored answer or its OrderId's lock in one statement —
+ * the statements a delivery costs, the claim on a stale snapshot, and the upgrade from schema 4.
+ */
+import { PostgresStore, type PgPoolLike } from 'crossborder-merchant-kit';
+
+type PgQuery = Parameters<PgPoolLike['query']>[0];
+import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
+import { kitWith } from '../idempotency/harness.js';
+import { postgresFactory } from './harness.js';
+
+const pg = postgresFactory();
+afterAll(() => pg.close());
+
+/** The pool, counting every statement sent through it (pool.query and clients it lends). */
+function countingPool(): PgPoolLike & { count: number; names: string[] } {
+  const counted = {
+    count: 0,
+    names: [] as string[],
+    query(q: PgQuery, v?: unknown[]) {
+      counted.count++;
+      counted.names.push(typeof q === 'string' ? q : q.name ?? q.text);
+      return pg.pool.query(q as never, v);
+    },
+    async connect() {
+      const client = await pg.pool.connect();
+      return {
+        query: (q: PgQuery, v?: unknown[]) => {
+          counted.count++;
+          counted.names.push(typeof q === 'string' ? q : q.name ?? q.text);
+          return client.query(q as never, v);
+        },
+        release: (err?: Error | boolean) => client.release(err),
+      };
+    },
+  };
+  return counted;
+}
+
+const prefetch = (key: string, payment = false) => ({ key, payment, latestOf: 'sendOrderToMerchant', beginAttempt: true });
+const attemptsOf = async (schema: string, key: string) =>
+  (await pg.pool.query(`SELECT attempts FROM "${schema}".cbk_attempts WHERE key = $1`, [key])).rows[0]?.attempts;
+
+describe('PostgresStore: statements per delivery', () => {
+  test('a first delivery costs 2 statements, a redelivery 1, a repeated payment 1', async () => {
+    const schema = (await pg.factory()).store as PostgresStore;
+    const pool = countingPool();
+    const store = new PostgresStore({ pool, schema: schema.schema });
+    await store.migrate();
+    const t = kitWith(store);
+    const cost = async (run: () => Promise<{ status: number; headers: Record<string, string> }>) => {
+      const before = pool.count;
+      const res = await run();
+      expect(res.status).toBe(200);
+      return { statements: pool.count - before, replayed: res.headers['idempotency-replayed'] === 'true' };
+    };
+    expect(await cost(() => t.deliver('sendOrderToMerchant', order()))).toEqual({ statements: 2, replayed: false });
+    expect(await cost(() => t.deliver('sendOrderToMerchant', order()))).toEqual({ statements: 1, replayed: true });
+    expect(await cost(() => t.deliver('updateOrderStatus', statusUpdate('processing')))).toEqual({ statements: 2, replayed: false });
+    expect(await cost(() => t.deliver('performOrderPayment', paymentOrder()))).toEqual({ statements: 2, replayed: false });
+    expect(await cost(() => t.deliver('performOrderPayment', paymentOrder()))).toEqual({ statements: 1, replayed: true });
+    // Another payload: answered from the order's payment.
+    expect(await cost(() => t.deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' })))).toEqual({ statements: 1, replayed: true });
+    expect(pool.names.filter((n) => /getRecord|getPayment|getLatest|beginAttempt|getHold/.test(n))).toEqual([]);
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+  });
+});
+
+describe('PostgresStore.claimOrReplay', () => {
+  test('answers a stored reply or payment without taking the lock, while another holds it', async () => {
+    const h = await pg.factory();
+    const store = h.store as PostgresStore;
+    const first = (await store.claimOrReplay('O-1', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k1', true) }))!;
+    expect(first.lock?.prefetched).toEqual({ record: null, payment: null, latest: null, hold: null, attempt: { attempt: 1 } });
+    await first.lock!.saveAndRelease!({ key: 'k1', callback: 'performOrderPayment', orderId: 'O-1', hash: 'h', response: { Success: true }, payment: true }, []);
+    const holder = (await store.acquire('O-1', { waitMs: 1000, leaseMs: 10_000 }))!;
+    for (const s of [store, h.twin()]) {
+      const own = await s.claimOrReplay!('O-1', { waitMs: 0, leaseMs: 10_000, prefetch: prefetch('k1') });
+      expect(own?.stored?.record?.response).toEqual({ Success: true });
+      expect(own?.stored?.payment).toBeNull();
+      const paid = await s.claimOrReplay!('O-1', { waitMs: 0, leaseMs: 10_000, prefetch: prefetch('k2', true) });
+      expect(paid?.stored).toMatchObject({ record: null, payment: { key: 'k1', callback: 'performOrderPayment', hash: 'h', payment: true } });
+      expect(paid?.stored?.payment?.createdAt).toBeInstanceOf(Date);
+      // Nothing stored for it: waits for the lock, which is still held.
+      expect(await s.claimOrReplay!('O-1', { waitMs: 50, leaseMs: 10_000, prefetch: prefetch('k3') })).toBeNull();
+    }
+    await holder.release();
+    expect(await attemptsOf(store.schema!, 'k2')).toBeUndefined();
+  });
+
+  test('a claim whose first read predates a release committed while it waited reads nothing from it: the kit reads again, no attempt is begun', async () => {
+    const h = await pg.factory();
+    const schema = (h.store as PostgresStore).schema!;
+    const client = await pg.pool.connect();
+    // The holder's save-and-release runs in a transaction left open until we commit it.
+    const holderPool = {
+      query: async (q: any, v?: unknown[]) => {
+        if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
+          await client.query('BEGIN');
+          return client.query(q);
+        }
+        return pg.pool.query(q, v);
+      },
+      connect: () => pg.pool.connect(),
+    };
+    try {
+      const holder = new PostgresStore({ pool: holderPool, schema });
+      const held = (await holder.claimOrReplay('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
+      expect(held.lock?.prefetched?.attempt).toEqual({ attempt: 1 });
+      await held.lock!.saveAndRelease!({ key: 'k2', callback: 'sendOrderToMerchant', orderId: 'O-2', hash: 'h', response: { Success: true }, payment: false }, []);
+      // The other claim reads (no reply, the lock row's version before the release), then waits on the lock row.
+      const other = h.twin().claimOrReplay!('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') });
+      await new Promise((r) => setTimeout(r, 300));
+      await client.query('COMMIT');
+      const claim = (await other)!;
+      expect(claim.lock).toBeDefined();
+      expect(claim.lock!.prefetched).toBeUndefined();
+      expect(await attemptsOf(schema, 'k2')).toBe(1);
+      await claim.lock!.release();
+      // Through the kit: the same race ends in a replay.
+      expect((await h.store.getRecord('k2'))?.response).toEqual({ Success: true });
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  });
+
+  test('the kit answers a delivery whose reply was stored while its claim waited with that reply (no second adapter call)', async () => {
+    const h = await pg.factory();
+    const schema = (h.store as PostgresStore).schema!;
+    const client = await pg.pool.connect();
+    const holderPool = {
+      query: async (q: any, v?: unknown[]) => {
+        if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
+          await client.query('BEGIN');
+          return client.query(q);
+        }
+        return pg.pool.query(q, v);
+      },
+      connect: () => pg.pool.connect(),
+    };
+    try {
+      const first = kitWith(new PostgresStore({ pool: holderPool, schema }), { sendOrderToMerchant: () => ({ InternalOrderId: 'ONCE' }) });
+      const second = kitWith(h.twin(), { sendOrderToMerchant: () => ({ InternalOrderId: 'TWICE' }) });
+      expect((await first.deliver('sendOrderToMerchant', order())).body).toEqual({ Success: true, InternalOrderId: 'ONCE' });
+      const redelivery = second.deliver('sendOrderToMerchant', order());
+      await new Promise((r) => setTimeout(r, 300));
+      await client.query('COMMIT');
+      expect((await redelivery).body).toEqual({ Success: true, InternalOrderId: 'ONCE' });
+      expect(second.calls('sendOrderToMerchant')).toHaveLength(0);
+    } finally {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+    }
+  });
+});
+
+test('migrate() upgrades a schema-4 database (tables without the functions) in place, keeping its rows', async () => {
+  const h = await pg.factory();
+  const store = h.store as PostgresStore;
+  const schema = store.schema!;
+  await store.saveRecord({ key: 'kept', callback: 'sendOrderToMerchant', orderId: 'O-9', hash: 'h', response: { Success: true, InternalOrderId: 'OLD' }, payment: false });
+  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v5; DROP FUNCTION "${schema}".cbk_save_v5; UPDATE "${schema}".cbk_meta SET version = 4`);
+  const upgraded = new PostgresStore({ pool: pg.pool, schema });
+  await upgraded.migrate();
+  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(5);
+  const t = kitWith(upgraded);
+  expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
+  expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });
+});
