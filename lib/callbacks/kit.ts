@@ -9,6 +9,7 @@ import { createSafeLogger } from '../shared/logger.js';
 import { createValidators } from '../validation/index.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { CALLBACK_SCHEMAS, REGISTRY, type CallbackName, type HttpMethod } from './registry.js';
+import { DeliveryContext } from './context.js';
 import { compose, type PipelineState } from './state.js';
 import { authenticateStep } from './steps/authenticate.js';
 import { decodeStep } from './steps/decode.js';
@@ -22,9 +23,6 @@ import { respondStep } from './steps/respond.js';
 import { createResponseInfoStep } from './steps/response-info.js';
 import { createValidateStep } from './steps/validate.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
-
-/** Placeholder until the adapter step gives the call its own signal (one shared, never aborted). */
-const NEVER_ABORTED = new AbortController().signal;
 
 export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
 
@@ -55,6 +53,7 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
   ];
   const run = compose(factories.map((f) => f(options)));
   const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...options.auth.secrets]);
+  const silent = baseLog.child({}) === baseLog;
   const routes: CallbackRoute[] = [];
   for (const entry of options.mounted) {
     for (const method of entry.methods) routes.push({ callback: entry.name, method, path: options.paths[entry.name] });
@@ -66,13 +65,12 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
     async handle(callback, request) {
       const requestId = randomUUID();
       const auth = request.headers.authorization;
-      const log = baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
+      // A silent logger's children are itself: no per-request secrets list or bindings to build.
+      const log = silent ? baseLog
+        : baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
       const state: PipelineState = {
         callback, entry: REGISTRY[callback], request, requestId, log, startedAt: performance.now(),
-        context: {
-          callback, requestId, log, headers: request.headers, remoteAddress: request.remoteAddress, auth: {},
-          signal: NEVER_ABORTED,
-        },
+        context: new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress),
       };
       try {
         return await run(state);
