@@ -1,5 +1,5 @@
 /**
- * PostgresStore's two PL/pgSQL functions (schema version 5): a first delivery is one call of each.
+ * PostgresStore's two PL/pgSQL functions (claim: schema 5; save: schema 6): a first delivery is one call of each.
  * A function runs only the statements its case needs (a replay reads one row and claims nothing),
  * which costs PostgreSQL far less than one statement of many CTEs, where every part is set up and
  * run whatever the case. Both run as their caller (SECURITY INVOKER) and are versioned by name, so
@@ -17,7 +17,7 @@ const JSON_RECORD = (alias: string) => ['key', 'callback', 'order_id', 'hash', '
 /** Function names in a table namespace. */
 export function functionNames(t: Tables): { claim: string; save: string } {
   const q = (name: string) => (t.schema ? `"${t.schema}".${name}` : name);
-  return { claim: q('cbk_claim_v5'), save: q('cbk_save_v5') };
+  return { claim: q('cbk_claim_v5'), save: q('cbk_save_v6') };
 }
 
 /**
@@ -32,8 +32,9 @@ export function functionNames(t: Tables): { claim: string; save: string } {
  *    reads again under the lock. 5. The latest reply of `p_latest_of`, the hold, and (p_begin) the
  *    attempt begun: each statement of a VOLATILE function takes a new snapshot, so these see every
  *    write committed before the claim.
- * save: stores a successful reply, ends its attempt cleanly, keeps the merchant order ids and
- * releases the lock; one transaction (all or nothing). Returns whether the lock was released.
+ * save: stores a successful reply, ends its attempt cleanly, keeps the merchant order ids (the first
+ * two on the reply's row, merchant_id1/2: no row of their own to write) and releases the lock; one
+ * transaction (all or nothing). Returns whether the lock was released.
  */
 export function functionsDdl(t: Tables): string[] {
   const f = functionNames(t);
@@ -85,17 +86,23 @@ export function functionsDdl(t: Tables): string[] {
     p_payment boolean, p_ttl_ms float8, p_ids text[], p_owner text) RETURNS boolean
   LANGUAGE plpgsql VOLATILE AS $fn$
   BEGIN
-    INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at)
-      VALUES (p_key, p_callback, p_order, p_hash, p_response, p_payment, now(), now() + p_ttl_ms * interval '1 millisecond')
+    INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at, merchant_id1, merchant_id2)
+      VALUES (p_key, p_callback, p_order, p_hash, p_response, p_payment, now(), now() + p_ttl_ms * interval '1 millisecond', p_ids[1], p_ids[2])
       ON CONFLICT (key) DO UPDATE SET callback = EXCLUDED.callback, order_id = EXCLUDED.order_id, hash = EXCLUDED.hash,
-        response = EXCLUDED.response, payment = EXCLUDED.payment, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+        response = EXCLUDED.response, payment = EXCLUDED.payment, created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+        merchant_id1 = EXCLUDED.merchant_id1, merchant_id2 = EXCLUDED.merchant_id2
       WHERE r.expires_at <= now();
-    UPDATE ${t.attempts} SET state = 'done' WHERE key = p_key;
-    IF cardinality(p_ids) > 0 THEN
+    IF NOT FOUND AND cardinality(p_ids) > 0 THEN
+      -- A live reply already had the key (first write wins): its row keeps its ids; these are kept apart.
       INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
         SELECT DISTINCT id, p_order, now() + p_ttl_ms * interval '1 millisecond' FROM unnest(p_ids) AS id
         ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at;
+    ELSIF cardinality(p_ids) > 2 THEN
+      INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
+        SELECT DISTINCT id, p_order, now() + p_ttl_ms * interval '1 millisecond' FROM unnest(p_ids[3:]) AS id
+        ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at;
     END IF;
+    UPDATE ${t.attempts} SET state = 'done' WHERE key = p_key;
     UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1 WHERE order_id = p_order AND owner = p_owner;
     RETURN FOUND;
   END $fn$`;

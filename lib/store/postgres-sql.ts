@@ -7,12 +7,13 @@ import type { Tables } from './postgres-tables.js';
 
 const quote = (id: string) => `"${id}"`;
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
- * DDL of version 5 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
+ * DDL of version 6 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
  * taken_over in 4: a released lock row stays, owner '', its version counting releases + the
- * functions of postgres-functions.ts in 5); every statement is idempotent.
+ * functions of postgres-functions.ts in 5 + in 6 a created order's merchant ids kept on its reply's
+ * row, merchant_id1/merchant_id2, instead of two cbk_order_ids rows); every statement is idempotent.
  */
 export function ddl(t: Tables): string[] {
   return [
@@ -31,6 +32,9 @@ export function ddl(t: Tables): string[] {
     `CREATE INDEX IF NOT EXISTS cbk_records_order_idx ON ${t.records} (order_id, callback, seq)`,
     `CREATE INDEX IF NOT EXISTS cbk_records_payment_idx ON ${t.records} (order_id, seq) WHERE payment`,
     `CREATE INDEX IF NOT EXISTS cbk_records_expires_idx ON ${t.records} (expires_at)`,
+    `ALTER TABLE ${t.records} ADD COLUMN IF NOT EXISTS merchant_id1 text, ADD COLUMN IF NOT EXISTS merchant_id2 text`,
+    `CREATE INDEX IF NOT EXISTS cbk_records_merchant_id1_idx ON ${t.records} (merchant_id1) WHERE merchant_id1 IS NOT NULL`,
+    `CREATE INDEX IF NOT EXISTS cbk_records_merchant_id2_idx ON ${t.records} (merchant_id2) WHERE merchant_id2 IS NOT NULL`,
     `CREATE TABLE IF NOT EXISTS ${t.locks} (
       order_id text PRIMARY KEY,
       owner text NOT NULL,
@@ -151,7 +155,12 @@ export function statements(t: Tables) {
     saveOrderIds: `INSERT INTO ${t.orderIds} (merchant_order_id, order_id, expires_at)
       SELECT DISTINCT id, $1, now() + $3 * interval '1 millisecond' FROM unnest($2::text[]) AS id
       ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at`,
-    findOrderId: `SELECT order_id FROM ${t.orderIds} WHERE merchant_order_id = $1 AND expires_at > now()`,
+    // The latest save wins: a reply's row (the ids of a created order) or a cbk_order_ids row (saveMerchantOrderIds).
+    findOrderId: `SELECT order_id FROM (
+        (SELECT order_id, expires_at FROM ${t.records} WHERE merchant_id1 = $1 AND expires_at > now() ORDER BY expires_at DESC LIMIT 1)
+        UNION ALL (SELECT order_id, expires_at FROM ${t.records} WHERE merchant_id2 = $1 AND expires_at > now() ORDER BY expires_at DESC LIMIT 1)
+        UNION ALL SELECT order_id, expires_at FROM ${t.orderIds} WHERE merchant_order_id = $1 AND expires_at > now()) AS found
+      ORDER BY expires_at DESC LIMIT 1`,
     purgeOrderIds: `DELETE FROM ${t.orderIds} WHERE expires_at <= now()`,
     // The CTE reads the row as it was before this statement (one snapshot): the previous attempt.
     beginAttempt: `WITH prev AS (SELECT state, started_at FROM ${t.attempts} WHERE key = $1 AND expires_at > now())

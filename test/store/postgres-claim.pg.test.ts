@@ -155,16 +155,62 @@ describe('PostgresStore.claimOrReplay', () => {
   });
 });
 
-test('migrate() upgrades a schema-4 database (tables without the functions) in place, keeping its rows', async () => {
+test('migrate() upgrades a schema-4 database (no functions, no merchant id columns) in place, keeping its rows', async () => {
   const h = await pg.factory();
   const store = h.store as PostgresStore;
   const schema = store.schema!;
   await store.saveRecord({ key: 'kept', callback: 'sendOrderToMerchant', orderId: 'O-9', hash: 'h', response: { Success: true, InternalOrderId: 'OLD' }, payment: false });
-  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v5; DROP FUNCTION "${schema}".cbk_save_v5; UPDATE "${schema}".cbk_meta SET version = 4`);
+  await store.saveMerchantOrderIds('O-9', ['OLD']);
+  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v5; DROP FUNCTION "${schema}".cbk_save_v6;
+    ALTER TABLE "${schema}".cbk_records DROP COLUMN merchant_id1, DROP COLUMN merchant_id2; UPDATE "${schema}".cbk_meta SET version = 4`);
   const upgraded = new PostgresStore({ pool: pg.pool, schema });
   await upgraded.migrate();
-  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(5);
-  const t = kitWith(upgraded);
+  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(6);
+  const t = kitWith(upgraded, { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) });
   expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
   expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });
+  expect(await upgraded.findOrderId('OLD')).toBe('O-9');
+  expect(await upgraded.findOrderId('NEW')).toBe('O-10');
+});
+
+describe('PostgresStore: merchant order ids kept on the reply row', () => {
+  const reply = (key: string, orderId: string, response: Record<string, unknown>) => ({ key, callback: 'sendOrderToMerchant', orderId, hash: 'h', response: { Success: true, ...response }, payment: false });
+  const saveAndRelease = async (store: PostgresStore, key: string, orderId: string, ids: string[]) => {
+    const claim = (await store.claimOrReplay(orderId, { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch(key) }))!;
+    await claim.lock!.saveAndRelease!(reply(key, orderId, { InternalOrderId: ids[0] }), ids);
+  };
+
+  test('found by either id; the latest save of an id wins, whichever way it was saved; a third id is kept too', async () => {
+    const h = await pg.factory();
+    const store = h.store as PostgresStore;
+    await saveAndRelease(store, 'k1', 'O-1', ['INT-1', 'M-1', 'X-1']);
+    expect(await store.findOrderId('INT-1')).toBe('O-1');
+    expect(await h.twin().findOrderId('M-1')).toBe('O-1');
+    expect(await store.findOrderId('X-1')).toBe('O-1');
+    expect(await store.findOrderId('int-1')).toBeNull();
+    const rows = (await pg.pool.query(`SELECT count(*)::int AS n FROM "${store.schema}".cbk_order_ids`)).rows[0].n;
+    expect(rows).toBe(1);
+    await saveAndRelease(store, 'k2', 'O-2', ['M-1']);
+    expect(await store.findOrderId('M-1')).toBe('O-2');
+    expect(await store.findOrderId('INT-1')).toBe('O-1');
+    await store.saveMerchantOrderIds('O-3', ['INT-1']);
+    expect(await store.findOrderId('INT-1')).toBe('O-3');
+    await saveAndRelease(store, 'k4', 'O-4', ['INT-1']);
+    expect(await store.findOrderId('INT-1')).toBe('O-4');
+  });
+
+  test('a save whose key already has a live reply (first write wins) still keeps its ids; expired ids are not found', async () => {
+    const h = await pg.factory();
+    const store = h.store as PostgresStore;
+    await store.saveRecord(reply('k1', 'O-1', { InternalOrderId: 'FIRST' }));
+    const lock = (await store.acquire('O-1', { waitMs: 1000, leaseMs: 10_000 }))!;
+    await lock.saveAndRelease!(reply('k1', 'O-1', { InternalOrderId: 'SECOND' }), ['SECOND']);
+    expect((await store.getRecord('k1'))?.response).toEqual({ Success: true, InternalOrderId: 'FIRST' });
+    expect(await store.findOrderId('SECOND')).toBe('O-1');
+    const short = h.withTtl(50) as PostgresStore;
+    await saveAndRelease(short, 'k9', 'O-9', ['GONE']);
+    expect(await store.findOrderId('GONE')).toBe('O-9');
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await store.findOrderId('GONE')).toBeNull();
+  });
 });
