@@ -62,18 +62,28 @@ function applyRule(target: unknown, rule: CompiledRule, index: number): void {
   if (!isObject(target)) return;
   const seg = rule[index];
   const last = index === rule.length - 1;
+  // Runs on every order: plain loops, no entry arrays or callbacks.
   if (seg.key === '*') {
-    for (const [k, v] of Object.entries(target)) if (typeof v === 'string') target[k] = decodeIfEncoded(v);
+    const keys = Object.keys(target);
+    for (let i = 0; i < keys.length; i++) {
+      const v = target[keys[i]];
+      if (typeof v === 'string') {
+        const decoded = decodeIfEncoded(v);
+        if (decoded !== v) target[keys[i]] = decoded;
+      }
+    }
     return;
   }
   const value = target[seg.key];
   if (seg.each) {
     if (!Array.isArray(value)) return;
-    value.forEach((item, i) => {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) continue; // a hole stays a hole
+      const item: unknown = value[i];
       if (last) {
         if (typeof item === 'string') value[i] = decodeIfEncoded(item);
       } else applyRule(item, rule, index + 1);
-    });
+    }
     return;
   }
   if (last) {

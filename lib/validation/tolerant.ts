@@ -100,7 +100,8 @@ function strip(value: object, base: string, path: (object | number)[], out: stri
       if (v !== null && typeof v === 'object') {
         path.push(value, i);
         strip(v, base, path, out, depth + 1);
-        path.length -= 2;
+        path.pop();
+        path.pop();
       }
     }
     return;
@@ -121,7 +122,8 @@ function strip(value: object, base: string, path: (object | number)[], out: stri
       // After `removed` deletes, the child's position among the object's current keys is i - removed.
       path.push(value, i - removed);
       strip(v, base, path, out, depth + 1);
-      path.length -= 2;
+      path.pop();
+      path.pop();
     }
   }
 }

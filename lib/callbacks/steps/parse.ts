@@ -102,7 +102,9 @@ export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, 
     return out;
   }
   const obj = payload as Record<string, unknown>;
-  for (const k of Object.keys(obj)) {
+  // for-in (V8's enum cache: no key array per object) visits every own enumerable key, as Object.keys
+  // does, and also inherited enumerable ones (none on parsed JSON): those could only add values to mask.
+  for (const k in obj) {
     const v = obj[k];
     if (typeof v === 'object') {
       if (v !== null) collectSecrets(v, out, depth + 1, cards, cvvs);
