@@ -65,15 +65,37 @@ export async function toCallbackRequest(
   }
 }
 
+/** Node's slot (`kOutHeaders`) for the headers set with `setHeader`: null until one is set. */
+let headerSlot: symbol | undefined;
+
+/**
+ * After the last header set with `setHeader` was removed: gives the response back the state it had
+ * before any was set, so `writeHead` writes the reply's headers as given, at once, instead of
+ * merging them one `setHeader` call (name and value checks) at a time. Only an empty, null-prototype
+ * slot is reset; on a Node.js without that slot (or a mock response) nothing changes.
+ */
+function forgetEmptyHeaders(res: ServerResponse): void {
+  headerSlot ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders');
+  if (headerSlot === undefined) return;
+  const slot = (res as unknown as Record<symbol, unknown>)[headerSlot];
+  if (typeof slot === 'object' && slot !== null && Object.getPrototypeOf(slot) === null && Object.keys(slot).length === 0) {
+    (res as unknown as Record<symbol, unknown>)[headerSlot] = null;
+  }
+}
+
 /**
  * Writes a reply in one `writeHead` (status, headers and content-length together; no chunked
- * encoding, no per-header calls) and one `end`. Nothing when the client is already gone.
+ * encoding, no per-header calls) and one `end`. Nothing when the client is already gone. Headers
+ * the host app set before (other than X-Powered-By) are kept; the reply's win over them.
  */
 export function writeReply(res: ServerResponse, reply: CallbackResponse): void {
   if (res.writableEnded || res.destroyed) return;
   const body = JSON.stringify(reply.body);
   // Express sets X-Powered-By before any route runs; the kit's replies never advertise the framework.
-  if (res.hasHeader('x-powered-by')) res.removeHeader('x-powered-by');
+  if (res.hasHeader('x-powered-by')) {
+    res.removeHeader('x-powered-by');
+    forgetEmptyHeaders(res);
+  }
   res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -7,6 +7,7 @@ import { createCallbackKit } from '../callbacks/kit.js';
 import { routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
 import { BINDING_FAILURE } from '../shared/http.js';
 import type { CallbackKitOptions } from '../callbacks/options.js';
+import type { CallbackRoute } from '../callbacks/kit.js';
 import type { MerchantAdapter } from '../callbacks/types.js';
 import type { CallbackResponse } from '../callbacks/types.js';
 
@@ -21,19 +22,21 @@ export function createCallbackRouter<A extends MerchantAdapter>(options: Callbac
   // HEAD, which Express would route to a GET handler, falls through: the kit answers GET only.
   const table = routeTable(kit.routes);
   const router = express.Router();
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
+  async function serve(route: CallbackRoute, req: Request, res: Response): Promise<void> {
+    // req.ip runs proxy-addr over X-Forwarded-For on every read; without 'trust proxy' it is the socket's address.
+    const trustProxy = Boolean(req.app?.get('trust proxy'));
+    const remoteAddress = trustProxy ? req.ip ?? req.socket.remoteAddress : req.socket.remoteAddress;
+    const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress);
+    request.trustProxy = trustProxy;
+    send(res, await kit.handle(route.callback, request));
+  }
+  // Not an async function: Express 5 would chain a handler onto every promise a middleware returns.
+  router.use((req: Request, res: Response, next: NextFunction) => {
     const route = table.get(routeKey(req.method, req.path));
     if (!route) return next();
-    try {
-      // req.ip runs proxy-addr over X-Forwarded-For on every read; without 'trust proxy' it is the socket's address.
-      const trustProxy = Boolean(req.app?.get('trust proxy'));
-      const remoteAddress = trustProxy ? req.ip ?? req.socket.remoteAddress : req.socket.remoteAddress;
-      const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress);
-      request.trustProxy = trustProxy;
-      send(res, await kit.handle(route.callback, request));
-    } catch {
-      if (!res.headersSent) send(res, BINDING_FAILURE);
-    }
+    serve(route, req, res)
+      .catch(() => { if (!res.headersSent) send(res, BINDING_FAILURE); })
+      .catch(next); // as Express 5 does with a rejected middleware promise
   });
   return router;
 }

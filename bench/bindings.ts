@@ -1,0 +1,134 @@
+/**
+ * What a binding costs per request, without the network: each server (bare node:http, bare Express,
+ * the kit through both bindings; with BENCH_BASELINE=<dir>, also that checkout's kit bindings) gets
+ * one in-memory keep-alive connection, and the benchmark order is sent down it request after
+ * request (a fresh OrderId each), in this process. The servers take turns in blocks of requests; a
+ * server's figure is the CPU time (user + system, this process) of its cheapest block, per request
+ * (on a shared machine other processes only ever add to it), so the differences between servers
+ * are what their code costs.
+ *
+ *   node --import tsx bench/bindings.ts [requests per block = 400] [blocks = 12]
+ *   BENCH_ONLY=kit-node,kit-express (servers to run), BENCH_LINES=20 (product lines of the order)
+ */
+import http from 'node:http';
+import { join } from 'node:path';
+import { Duplex } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import express from 'express';
+import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate } from './fixtures.js';
+import { benchToken, kitOptions } from './kit-options.js';
+import { nextOrderId } from './load.js';
+import { build } from './servers.js';
+
+/** A connection the HTTP server reads requests from and writes replies to, in memory. */
+class MemorySocket extends Duplex {
+  readonly remoteAddress = '127.0.0.1';
+  readonly remotePort = 40_000;
+  readonly remoteFamily = 'IPv4';
+  readonly localAddress = '127.0.0.1';
+  readonly localPort = 80;
+  private out: Buffer = Buffer.alloc(0);
+  private waiting: ((reply: { status: number; bytes: number }) => void) | null = null;
+  _read(): void {}
+  _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.out = this.out.length === 0 ? chunk : Buffer.concat([this.out, chunk]);
+    this.check();
+    done();
+  }
+  setTimeout(): this { return this; }
+  setNoDelay(): this { return this; }
+  setKeepAlive(): this { return this; }
+  ref(): this { return this; }
+  unref(): this { return this; }
+  /** Sends one request; resolves with the reply's status once all of its body arrived. */
+  request(bytes: Buffer): Promise<{ status: number; bytes: number }> {
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.push(bytes);
+    });
+  }
+  private check(): void {
+    const end = this.out.indexOf('\r\n\r\n');
+    if (end < 0 || !this.waiting) return;
+    const head = this.out.subarray(0, end).toString('latin1');
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    if (this.out.length < end + 4 + length) return;
+    const status = Number(head.slice(9, 12));
+    const bytes = end + 4 + length;
+    this.out = this.out.subarray(bytes);
+    const resolve = this.waiting;
+    this.waiting = null;
+    resolve({ status, bytes });
+  }
+}
+
+type Listener = http.RequestListener;
+
+async function baselineListeners(dir: string): Promise<Record<string, Listener>> {
+  const node = await import(pathToFileURL(join(dir, 'lib/node/index.ts')).href) as typeof import('../lib/node/index.js');
+  const exp = await import(pathToFileURL(join(dir, 'lib/express/index.ts')).href) as typeof import('../lib/express/index.js');
+  const app = express();
+  app.use('/cb', exp.createCallbackRouter(kitOptions().options));
+  return {
+    'baseline-kit-node': node.createCallbackHandler({ ...kitOptions().options, basePath: '/cb' }) as Listener,
+    'baseline-kit-express': app as unknown as Listener,
+  };
+}
+
+const perBlock = Number(process.argv[2] ?? 400);
+const blocks = Number(process.argv[3] ?? 12);
+const template = bodyTemplate(Number(process.env.BENCH_LINES ?? 20));
+const only = process.env.BENCH_ONLY?.split(',');
+const token = await benchToken();
+const [head, tail] = template.split(ORDER_ID_PLACEHOLDER);
+const requestBytes = () => {
+  const body = Buffer.from(head + nextOrderId() + tail);
+  return Buffer.concat([Buffer.from(
+    `POST ${CALLBACK_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+    `Authorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+};
+
+const listeners: Record<string, Listener> = {};
+for (const kind of ['bare-node', 'bare-express', 'kit-node', 'kit-express'] as const) {
+  const server = build(kind).server;
+  listeners[kind] = server.listeners('request')[0] as Listener;
+}
+if (process.env.BENCH_BASELINE) Object.assign(listeners, await baselineListeners(process.env.BENCH_BASELINE));
+
+const connections = Object.entries(listeners).filter(([kind]) => !only || only.includes(kind)).map(([kind, listener]) => {
+  const server = http.createServer({ keepAliveTimeout: 60_000 }, listener);
+  const socket = new MemorySocket();
+  server.emit('connection', socket);
+  return { kind, socket, best: Infinity, blocks: [] as number[] };
+});
+
+for (let b = -2; b < blocks; b++) { // two warm-up blocks
+  // Each block starts with another server (whose turn follows whose changes, and with it who pays
+  // for the garbage of the one before).
+  const turn = ((b % connections.length) + connections.length) % connections.length;
+  for (const c of [...connections.slice(turn), ...connections.slice(0, turn)]) {
+    const inputs = Array.from({ length: perBlock }, requestBytes);
+    const cpu0 = process.cpuUsage();
+    for (const bytes of inputs) {
+      const reply = await c.socket.request(bytes);
+      if (reply.status !== 200) throw new Error(`${c.kind}: status ${reply.status}`);
+    }
+    const cpu = process.cpuUsage(cpu0);
+    const us = (cpu.user + cpu.system) / perBlock;
+    if (b >= 0) {
+      c.best = Math.min(c.best, us);
+      c.blocks.push(us);
+    }
+  }
+}
+const best = Object.fromEntries(connections.map((c) => [c.kind, c.best]));
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+for (const c of connections) {
+  console.log(`${c.kind.padEnd(22)} ${c.best.toFixed(1).padStart(7)} µs CPU/request (cheapest block of ${blocks} x ${perBlock}; median block ${median(c.blocks).toFixed(1)})`);
+}
+const delta = (e: string, n: string) => (best[e] - best[n]).toFixed(1);
+if (!only) {
+console.log(`Express over node:http: bare +${delta('bare-express', 'bare-node')} µs, kit +${delta('kit-express', 'kit-node')} µs` +
+  (best['baseline-kit-express'] ? `, baseline kit +${delta('baseline-kit-express', 'baseline-kit-node')} µs` : ''));
+}
+process.exit(0);
