@@ -1,5 +1,5 @@
 /**
- * PostgresStore's two PL/pgSQL functions (claim: schema 5; save: schema 6): a first delivery is one call of each.
+ * PostgresStore's two PL/pgSQL functions (schema 7): a first delivery is one call of each.
  * A function runs only the statements its case needs (a replay reads one row and claims nothing),
  * which costs PostgreSQL far less than one statement of many CTEs, where every part is set up and
  * run whatever the case. Both run as their caller (SECURITY INVOKER) and are versioned by name, so
@@ -7,23 +7,41 @@
  */
 import type { Tables } from './postgres-tables.js';
 
-const RECORD = (alias: string) => ['key', 'callback', 'order_id', 'hash', 'response', 'payment', 'created_at', 'expires_at'].map((c) => `${alias}.${c}`).join(', ');
-const OUT_RECORD = (p: string) =>
-  `OUT ${p}_key text, OUT ${p}_callback text, OUT ${p}_order_id text, OUT ${p}_hash text, OUT ${p}_response json, OUT ${p}_payment boolean, OUT ${p}_created_at timestamptz, OUT ${p}_expires_at timestamptz`;
-const INTO_RECORD = (p: string) => ['key', 'callback', 'order_id', 'hash', 'response', 'payment', 'created_at', 'expires_at'].map((c) => `${p}_${c}`).join(', ');
-
+/** A cbk_records row as a JSON object (the columns toRecord reads). */
 const JSON_RECORD = (alias: string) => ['key', 'callback', 'order_id', 'hash', 'response', 'payment', 'created_at', 'expires_at'].map((c) => `'${c}', ${alias}.${c}`).join(', ');
+
+/**
+ * The lock claim's ON CONFLICT: takes a released or expired lease row; taken_over when a holder's
+ * lease expired (owner not ''), and then crashed_key/crashed_started name the holder's attempt
+ * when it lived in the lock row (a first attempt), so the claimant records it as crashed.
+ */
+export const CLAIM_CONFLICT = `ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
+        expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> ''), attempt_key = EXCLUDED.attempt_key,
+        crashed_key = CASE WHEN l.owner <> '' THEN l.attempt_key END, crashed_started = CASE WHEN l.owner <> '' THEN l.acquired_at END
+      WHERE l.expires_at <= now()`;
+
+/**
+ * Records a crashed first attempt (it lived in the lock row) as an attempts row still 'running' —
+ * what the next attempt is told as 'crashed'. A live row for the key is the attempt's own later
+ * record (it ended, e.g. 'timeout', and was kept past it) and stays.
+ */
+export function recordCrash(t: Tables, rows: string): string {
+  return `INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
+        ${rows}
+        ON CONFLICT (key) DO UPDATE SET attempts = 1, state = 'running', started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
+        WHERE a.expires_at <= now()`;
+}
 
 /** Function names in a table namespace. */
 export function functionNames(t: Tables): { claim: string; save: string } {
   const q = (name: string) => (t.schema ? `"${t.schema}".${name}` : name);
-  return { claim: q('cbk_claim_v5'), save: q('cbk_save_v6') };
+  return { claim: q('cbk_claim_v7'), save: q('cbk_save_v7') };
 }
 
 /**
  * claim: a delivery's stored answer, else its OrderId's lock and what the kit reads under it.
- * 1. The stored reply for the key (and the lock row's version, in the same snapshot); when found,
- *    it is returned and no lock is claimed or waited for. 2. When a payment is asked for, the
+ * 1. The stored reply for the key (and, in the same snapshot, the lock row's version and whether the
+ *    key has a live attempts row); when found, it is returned and no lock is claimed or waited for. 2. When a payment is asked for, the
  *    order's first successful payment, likewise. 3. The claim: the lease row inserted, or taken
  *    when released or expired. 4. The reads of 1 and 2 count only when no release happened since
  *    (the lock row's version claimed is the version read in 1, the row was not deleted meanwhile,
@@ -31,49 +49,65 @@ export function functionNames(t: Tables): { claim: string; save: string } {
  *    or with its release, which bumps the version. Otherwise `is_current` is false and the caller
  *    reads again under the lock. 5. The latest reply of `p_latest_of`, the hold, and (p_begin) the
  *    attempt begun: each statement of a VOLATILE function takes a new snapshot, so these see every
- *    write committed before the claim.
- * save: stores a successful reply, ends its attempt cleanly, keeps the merchant order ids (the first
- * two on the reply's row, merchant_id1/2: no row of their own to write) and releases the lock; one
- * transaction (all or nothing). Returns whether the lock was released.
+ *    write committed before the claim. A first attempt (no live attempts row in 1, which, being
+ *    current, still holds) is not written: the claim put its key in the lock row (attempt_key,
+ *    attempt_in_lock); its attempts row is written only if it ends without a stored reply
+ *    (endFirstAttempt) or by whoever takes over its lease (crashed_key: recorded 'running', which
+ *    the next attempt is told as 'crashed').
+ * save: stores a successful reply, ends its attempt cleanly (a later attempt's row 'done'; a first
+ * attempt has none), keeps the merchant order ids (the first two on the reply's row,
+ * merchant_id1/2: no row of their own to write) and releases the lock; one transaction (all or
+ * nothing). Returns whether the lock was released.
  */
 export function functionsDdl(t: Tables): string[] {
   const f = functionNames(t);
   const claim = `CREATE OR REPLACE FUNCTION ${f.claim}(p_order text, p_owner text, p_lease_ms float8, p_key text, p_payment boolean,
     p_latest_of text, p_begin boolean, p_ttl_ms float8,
     OUT answer json, OUT f_own boolean, OUT claimed boolean, OUT recovered boolean, OUT is_current boolean,
-    OUT latest json, OUT h_awaiting jsonb, OUT h_since timestamptz, OUT attempt_no int, OUT prev_state text, OUT prev_started_at timestamptz)
+    OUT latest json, OUT h_awaiting jsonb, OUT h_since timestamptz, OUT attempt_no int, OUT prev_state text, OUT prev_started_at timestamptz,
+    OUT attempt_in_lock boolean)
   LANGUAGE plpgsql VOLATILE AS $fn$
   DECLARE
     v_seen boolean;
     v_snap bigint;
     v_version bigint;
     v_inserted boolean;
+    v_first boolean;
+    v_crashed text;
+    v_crashed_at timestamptz;
   BEGIN
-    claimed := false; recovered := false; is_current := false;
-    SELECT CASE WHEN r.key IS NOT NULL THEN json_build_object(${JSON_RECORD('r')}) END, k.order_id IS NOT NULL, k.version
-      INTO answer, v_seen, v_snap
+    claimed := false; recovered := false; is_current := false; attempt_in_lock := false;
+    SELECT CASE WHEN r.key IS NOT NULL THEN json_build_object(${JSON_RECORD('r')}) END, k.order_id IS NOT NULL, k.version,
+        p_begin AND a.key IS NULL
+      INTO answer, v_seen, v_snap, v_first
       FROM (SELECT 1) AS one LEFT JOIN ${t.records} r ON r.key = p_key AND r.expires_at > now()
-        LEFT JOIN ${t.locks} k ON k.order_id = p_order;
+        LEFT JOIN ${t.locks} k ON k.order_id = p_order
+        LEFT JOIN ${t.attempts} a ON a.key = p_key AND a.expires_at > now();
     IF answer IS NOT NULL THEN f_own := true; RETURN; END IF;
     IF p_payment THEN
       SELECT json_build_object(${JSON_RECORD('r')}) INTO answer
         FROM ${t.records} r WHERE r.order_id = p_order AND r.payment AND r.expires_at > now() ORDER BY r.seq ASC LIMIT 1;
       IF FOUND THEN f_own := false; RETURN; END IF;
     END IF;
-    INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
-      VALUES (p_order, p_owner, now(), now() + p_lease_ms * interval '1 millisecond')
-      ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
-        expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> '')
-      WHERE l.expires_at <= now()
-      RETURNING l.taken_over, l.version, (l.xmax = 0) INTO recovered, v_version, v_inserted;
+    INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at, attempt_key)
+      VALUES (p_order, p_owner, now(), now() + p_lease_ms * interval '1 millisecond', CASE WHEN v_first THEN p_key END)
+      ${CLAIM_CONFLICT}
+      RETURNING l.taken_over, l.version, (l.xmax = 0), l.crashed_key, l.crashed_started
+        INTO recovered, v_version, v_inserted, v_crashed, v_crashed_at;
     IF NOT FOUND THEN recovered := false; RETURN; END IF;
     claimed := true;
+    IF v_crashed IS NOT NULL THEN
+      ${recordCrash(t, `VALUES (v_crashed, p_order, 1, 'running', v_crashed_at, now() + p_ttl_ms * interval '1 millisecond')`)};
+    END IF;
     IF recovered OR v_version <> coalesce(v_snap, 0) OR (v_inserted AND v_seen) THEN RETURN; END IF;
     is_current := true;
     SELECT json_build_object(${JSON_RECORD('r')}) INTO latest
       FROM ${t.records} r WHERE r.order_id = p_order AND r.callback = p_latest_of AND r.expires_at > now() ORDER BY r.seq DESC LIMIT 1;
     SELECT h.awaiting, h.since INTO h_awaiting, h_since FROM ${t.holds} h WHERE h.order_id = p_order AND h.awaiting IS NOT NULL;
-    IF p_begin THEN
+    IF v_first THEN
+      -- A first attempt lives in the lock row (attempt_key): no attempts row unless it ends without a stored reply.
+      attempt_no := 1; attempt_in_lock := true;
+    ELSIF p_begin THEN
       SELECT a.state, a.started_at INTO prev_state, prev_started_at FROM ${t.attempts} a WHERE a.key = p_key AND a.expires_at > now();
       INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
         VALUES (p_key, p_order, 1, 'running', clock_timestamp(), now() + p_ttl_ms * interval '1 millisecond')
@@ -103,7 +137,8 @@ export function functionsDdl(t: Tables): string[] {
         ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at;
     END IF;
     UPDATE ${t.attempts} SET state = 'done' WHERE key = p_key;
-    UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1 WHERE order_id = p_order AND owner = p_owner;
+    UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1, attempt_key = NULL
+      WHERE order_id = p_order AND owner = p_owner;
     RETURN FOUND;
   END $fn$`;
   return [claim, save];

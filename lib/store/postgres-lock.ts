@@ -16,12 +16,14 @@ export interface Locking {
   query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]>;
   readonly mutex: KeyedMutex;
   ttlMs: number;
+  /** First attempts that live in their lock row (no attempts row yet): key -> OrderId, while the lock is held. */
+  readonly firstAttempts: Map<string, string>;
   /** Called after a reply was stored (the store's purge, now and then). */
   afterSave(): void;
 }
 
 /** One claim statement's outcome: the lock claimed, or a stored answer found (null: the lock is held elsewhere). */
-type ClaimTry = { stored: StoredAnswer } | { recovered: boolean; prefetched?: Prefetched };
+type ClaimTry = { stored: StoredAnswer } | { recovered: boolean; prefetched?: Prefetched; key?: string };
 
 const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
 
@@ -30,7 +32,7 @@ export async function acquireLock(ctx: Locking, orderId: string, options: Acquir
   const claim = await claimLoop(ctx, orderId, options, async (owner) => {
     const row = want
       ? (await ctx.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0]
-      : (await ctx.query('acquire', [orderId, owner, options.leaseMs]))[0];
+      : (await ctx.query('acquire', [orderId, owner, options.leaseMs, ctx.ttlMs]))[0];
     if (!row || (want && !row.claimed)) return null;
     return { recovered: Boolean(row.recovered), prefetched: want && row.current ? prefetchedOf(orderId, row) : undefined };
   });
@@ -53,7 +55,8 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
     const stored = storedAnswerOf(row);
     if (stored) return { stored };
     if (!row?.claimed) return null;
-    return { recovered: Boolean(row.recovered), prefetched: row.is_current ? prefetchedOfClaim(orderId, row) : undefined };
+    if (row.attempt_in_lock) ctx.firstAttempts.set(want.key, orderId);
+    return { recovered: Boolean(row.recovered), prefetched: row.is_current ? prefetchedOfClaim(orderId, row) : undefined, key: want.key };
   });
 }
 
@@ -74,7 +77,7 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
         local.release();
         return got;
       }
-      if (got) return { lock: lockOf(ctx, orderId, owner, got.recovered || local.recovered, local.release, got.prefetched) };
+      if (got) return { lock: lockOf(ctx, orderId, owner, got.recovered || local.recovered, local.release, got.prefetched, got.key) };
       const left = deadline - Date.now();
       if (left <= 0) {
         local.release();
@@ -89,13 +92,18 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
   }
 }
 
-function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched): StoreLock {
+/** `key`: the delivery whose attempt may live in the lock row (forgotten with the lock). */
+function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched, key?: string): StoreLock {
   let done = false;
+  const ended = () => {
+    if (key !== undefined && ctx.firstAttempts.get(key) === orderId) ctx.firstAttempts.delete(key);
+    releaseLocal();
+  };
   const once = async (work: () => Promise<unknown>) => {
     if (done) return;
     await work();
     done = true;
-    releaseLocal();
+    ended();
   };
   return {
     recovered,
@@ -106,7 +114,7 @@ function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean
       try {
         await ctx.query('release', [orderId, owner]);
       } finally {
-        releaseLocal();
+        ended();
       }
     },
     saveAndRelease: (record, merchantOrderIds) => once(async () => {

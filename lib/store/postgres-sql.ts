@@ -2,18 +2,20 @@
  * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
  * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
  */
-import { functionNames, functionsDdl } from './postgres-functions.js';
+import { CLAIM_CONFLICT, functionNames, functionsDdl, recordCrash } from './postgres-functions.js';
 import type { Tables } from './postgres-tables.js';
 
 const quote = (id: string) => `"${id}"`;
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
- * DDL of version 6 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
+ * DDL of version 7 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
  * taken_over in 4: a released lock row stays, owner '', its version counting releases + the
  * functions of postgres-functions.ts in 5 + in 6 a created order's merchant ids kept on its reply's
- * row, merchant_id1/merchant_id2, instead of two cbk_order_ids rows); every statement is idempotent.
+ * row, merchant_id1/merchant_id2, instead of two cbk_order_ids rows + in 7 a first attempt kept in
+ * its lock row, attempt_key, and the attempt of a lease taken over, crashed_key/crashed_started);
+ * every statement is idempotent.
  */
 export function ddl(t: Tables): string[] {
   return [
@@ -42,6 +44,8 @@ export function ddl(t: Tables): string[] {
       expires_at timestamptz NOT NULL)`,
     `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0`,
     `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT false`,
+    `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS attempt_key text, ADD COLUMN IF NOT EXISTS crashed_key text,
+      ADD COLUMN IF NOT EXISTS crashed_started timestamptz`,
     `CREATE TABLE IF NOT EXISTS ${t.holds} (
       order_id text PRIMARY KEY,
       awaiting jsonb,
@@ -70,19 +74,27 @@ const RECORD_COLUMNS = 'key, callback, order_id, hash, response, payment, create
 
 export function statements(t: Tables) {
   const fn = functionNames(t);
+  // After a claim CTE (crashed_key, crashed_started): records a crashed first attempt. $1 order, `ttl` the ttl's parameter.
+  const crashCte = (ttl: string) => `crash AS (${recordCrash(t,
+    `SELECT c.crashed_key, $1, 1, 'running', c.crashed_started, now() + ${ttl} * interval '1 millisecond' FROM claim c WHERE c.crashed_key IS NOT NULL`)})`;
   return {
     migrateLock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
     version: `SELECT version FROM ${t.meta} WHERE id = 1`,
     metaExists: `SELECT to_regclass($1) IS NOT NULL AS present`,
-    // Claims the lock when free or its lease expired; taken_over: a holder's lease expired (owner not '').
-    acquire: `INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
-      VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
-      ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
-        expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> '')
-      WHERE l.expires_at <= now()
-      RETURNING taken_over AS recovered`,
+    /*
+     * Claims the lock when free or its lease expired; taken_over: a holder's lease expired (owner
+     * not ''), whose first attempt, if it lived in the lock row, is recorded as crashed.
+     * $1 order, $2 owner, $3 lease ms, $4 ttl ms.
+     */
+    acquire: `WITH claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
+        VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+        ${CLAIM_CONFLICT}
+        RETURNING taken_over, crashed_key, crashed_started),
+      ${crashCte('$4')}
+      SELECT taken_over AS recovered FROM claim`,
     // A released row stays (owner '', claimable at once); its version counts the releases.
-    release: `UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1 WHERE order_id = $1 AND owner = $2`,
+    release: `UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1, attempt_key = NULL
+      WHERE order_id = $1 AND owner = $2`,
     /*
      * Claims the lock and reads what the kit reads under it, in one statement. Reads see the
      * statement's snapshot, which may predate a release this claim waited for: they count only
@@ -95,10 +107,9 @@ export function statements(t: Tables) {
     claimAndRead: `WITH snap AS (SELECT version FROM ${t.locks} WHERE order_id = $1),
       claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
         VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
-        ON CONFLICT (order_id) DO UPDATE SET owner = EXCLUDED.owner, acquired_at = EXCLUDED.acquired_at,
-          expires_at = EXCLUDED.expires_at, taken_over = (l.owner <> '')
-        WHERE l.expires_at <= now()
-        RETURNING taken_over, version, (xmax = 0) AS inserted),
+        ${CLAIM_CONFLICT}
+        RETURNING taken_over, version, (xmax = 0) AS inserted, crashed_key, crashed_started),
+      ${crashCte('$8')},
       -- A row the snapshot has but the claim did not find was deleted meanwhile (purge; an older kit's release).
       cur AS (SELECT 1 FROM claim WHERE NOT taken_over AND version = coalesce((SELECT version FROM snap), 0)
         AND NOT (inserted AND EXISTS (SELECT 1 FROM snap))),
@@ -122,7 +133,8 @@ export function statements(t: Tables) {
     // The key's own stored reply is answered without calling the function (the function checks again, in its own snapshot).
     claim: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $4 AND expires_at > now())
       SELECT row_to_json(rec) AS answer, true AS f_own, false AS claimed, false AS recovered, false AS is_current, NULL::json AS latest,
-        NULL::jsonb AS h_awaiting, NULL::timestamptz AS h_since, NULL::int AS attempt_no, NULL::text AS prev_state, NULL::timestamptz AS prev_started_at
+        NULL::jsonb AS h_awaiting, NULL::timestamptz AS h_since, NULL::int AS attempt_no, NULL::text AS prev_state, NULL::timestamptz AS prev_started_at,
+        false AS attempt_in_lock
       FROM rec
       UNION ALL
       SELECT * FROM ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
@@ -170,6 +182,20 @@ export function statements(t: Tables) {
         state = 'running', started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
       RETURNING attempts, (SELECT state FROM prev) AS prev_state, (SELECT started_at FROM prev) AS prev_started_at`,
     endAttempt: `UPDATE ${t.attempts} SET state = $2 WHERE key = $1`,
+    /*
+     * Ends a first attempt that lived in the lock row: its attempts row is written now (attempt 1,
+     * started when the lock was claimed); when the lock row no longer names it (taken over), as endAttempt.
+     * $1 key, $2 state, $3 order, $4 ttl ms.
+     */
+    endFirstAttempt: `WITH held AS (SELECT acquired_at FROM ${t.locks} WHERE order_id = $3 AND attempt_key = $1),
+      ins AS (INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
+        SELECT $1, $3, 1, $2, acquired_at, now() + $4 * interval '1 millisecond' FROM held
+        ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state,
+          attempts = CASE WHEN a.expires_at > now() THEN a.attempts ELSE 1 END,
+          started_at = CASE WHEN a.expires_at > now() THEN a.started_at ELSE EXCLUDED.started_at END,
+          expires_at = CASE WHEN a.expires_at > now() THEN a.expires_at ELSE EXCLUDED.expires_at END
+        RETURNING 1)
+      UPDATE ${t.attempts} SET state = $2 WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM held)`,
     purgeAttempts: `DELETE FROM ${t.attempts} WHERE expires_at <= now()`,
     purgeRecords: `DELETE FROM ${t.records} WHERE expires_at <= now()`,
     purgeHolds: `DELETE FROM ${t.holds} WHERE awaiting IS NULL AND expires_at <= now()`,

@@ -90,6 +90,7 @@ export class PostgresStore implements Store {
     query: (name, values) => this.query(name, values),
     mutex: new KeyedMutex(),
     ttlMs: 0,
+    firstAttempts: new Map(),
     afterSave: () => this.purgeNowAndThen(),
   };
   private ready?: Promise<void>;
@@ -214,7 +215,9 @@ export class PostgresStore implements Store {
   }
 
   async endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void> {
-    await this.query('endAttempt', [key, outcome ?? 'done']);
+    const orderId = this.locking.firstAttempts.get(key);
+    if (orderId !== undefined) await this.query('endFirstAttempt', [key, outcome ?? 'done', orderId, this.ttlMs]);
+    else await this.query('endAttempt', [key, outcome ?? 'done']);
   }
 
   /** Deletes expired replies and merchant order ids, inactive hold rows past the ttl and long-expired locks (also run hourly by itself). */

@@ -115,7 +115,8 @@ describe('PostgresStore.claimOrReplay', () => {
       const claim = (await other)!;
       expect(claim.lock).toBeDefined();
       expect(claim.lock!.prefetched).toBeUndefined();
-      expect(await attemptsOf(schema, 'k2')).toBe(1);
+      // The holder's first attempt ended with its reply stored (no attempts row); the stale claim began none.
+      expect(await attemptsOf(schema, 'k2')).toBeUndefined();
       await claim.lock!.release();
       // Through the kit: the same race ends in a replay.
       expect((await h.store.getRecord('k2'))?.response).toEqual({ Success: true });
@@ -155,17 +156,19 @@ describe('PostgresStore.claimOrReplay', () => {
   });
 });
 
-test('migrate() upgrades a schema-4 database (no functions, no merchant id columns) in place, keeping its rows', async () => {
+test('migrate() upgrades a schema-4 database (no functions, no merchant id or attempt columns) in place, keeping its rows', async () => {
   const h = await pg.factory();
   const store = h.store as PostgresStore;
   const schema = store.schema!;
   await store.saveRecord({ key: 'kept', callback: 'sendOrderToMerchant', orderId: 'O-9', hash: 'h', response: { Success: true, InternalOrderId: 'OLD' }, payment: false });
   await store.saveMerchantOrderIds('O-9', ['OLD']);
-  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v5; DROP FUNCTION "${schema}".cbk_save_v6;
-    ALTER TABLE "${schema}".cbk_records DROP COLUMN merchant_id1, DROP COLUMN merchant_id2; UPDATE "${schema}".cbk_meta SET version = 4`);
+  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v7; DROP FUNCTION "${schema}".cbk_save_v7;
+    ALTER TABLE "${schema}".cbk_records DROP COLUMN merchant_id1, DROP COLUMN merchant_id2;
+    ALTER TABLE "${schema}".cbk_locks DROP COLUMN attempt_key, DROP COLUMN crashed_key, DROP COLUMN crashed_started;
+    UPDATE "${schema}".cbk_meta SET version = 4`);
   const upgraded = new PostgresStore({ pool: pg.pool, schema });
   await upgraded.migrate();
-  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(6);
+  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(7);
   const t = kitWith(upgraded, { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) });
   expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
   expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });
@@ -212,5 +215,73 @@ describe('PostgresStore: merchant order ids kept on the reply row', () => {
     expect(await store.findOrderId('GONE')).toBe('O-9');
     await new Promise((r) => setTimeout(r, 120));
     expect(await store.findOrderId('GONE')).toBeNull();
+  });
+});
+
+describe('PostgresStore: a first attempt lives in its lock row', () => {
+  /** The kit's idempotency key of a payload (learnt on a store of its own: keys do not depend on the store). */
+  const keyOf = async (payload: Record<string, unknown>) => {
+    const probe = kitWith((await pg.factory()).store, { performOrderPayment: () => ({ InternalOrderId: 'P', PaymentAmount: '1.00', PaymentCurrencyCode: 'EUR' }) });
+    await probe.deliver('performOrderPayment', payload);
+    return probe.calls('performOrderPayment')[0].context.idempotencyKey as string;
+  };
+  const claimFirst = async (store: PostgresStore, key: string, leaseMs: number) =>
+    (await store.claimOrReplay('GE1001CH', { waitMs: 1000, leaseMs, prefetch: { key, payment: true, latestOf: 'sendOrderToMerchant', beginAttempt: true } }))!.lock!;
+
+  test('a successful first attempt writes no attempts row; a declined one writes attempt 1, and the next is attempt 2', async () => {
+    const h = await pg.factory();
+    const schema = (h.store as PostgresStore).schema!;
+    const ok = kitWith(h.store);
+    await ok.deliver('performOrderPayment', paymentOrder());
+    expect(await attemptsOf(schema, ok.calls('performOrderPayment')[0].context.idempotencyKey as string)).toBeUndefined();
+    expect((await pg.pool.query(`SELECT attempt_key FROM "${schema}".cbk_locks`)).rows).toEqual([{ attempt_key: null }]);
+    let n = 0;
+    const declining = kitWith(h.store, { sendOrderToMerchant: () => (++n === 1 ? { Success: false, Message: 'no' } : { InternalOrderId: 'I' }) });
+    await declining.deliver('sendOrderToMerchant', order({ OrderId: 'O-2' }));
+    await declining.deliver('sendOrderToMerchant', order({ OrderId: 'O-2' }));
+    const key = declining.calls('sendOrderToMerchant')[0].context.idempotencyKey as string;
+    expect(declining.calls('sendOrderToMerchant').map((c) => [c.context.attempt, c.context.previousAttempt])).toEqual([[1, undefined], [2, undefined]]);
+    expect(await attemptsOf(schema, key)).toBe(2);
+  });
+
+  test("a first attempt whose process died (its lease expired) is reported as 'crashed', with its start, to the next one", async () => {
+    const h = await pg.factory();
+    const payload = paymentOrder();
+    const key = await keyOf(payload);
+    const before = Date.now();
+    const dead = await claimFirst(h.store as PostgresStore, key, 150);
+    expect(dead.prefetched?.attempt).toEqual({ attempt: 1 });
+    expect(await attemptsOf((h.store as PostgresStore).schema!, key)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 200));
+    const next = kitWith(h.twin());
+    expect((await next.deliver('performOrderPayment', payload)).status).toBe(200);
+    const ctx = next.calls('performOrderPayment')[0].context;
+    expect(ctx.attempt).toBe(2);
+    expect(ctx.previousAttempt.outcome).toBe('crashed');
+    expect(ctx.previousAttempt.startedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(ctx.previousAttempt.startedAt.getTime()).toBeLessThanOrEqual(before + 1000);
+    expect(next.log.lines.some((l) => /lease of an in-progress delivery/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  test('a first attempt that timed out and then died is reported as a time-out; one taken over by a plain acquire is still reported crashed', async () => {
+    const h = await pg.factory();
+    const store = h.store as PostgresStore;
+    const payload = paymentOrder();
+    const key = await keyOf(payload);
+    await claimFirst(store, key, 150);
+    await store.endAttempt(key, 'timeout');
+    await new Promise((r) => setTimeout(r, 200));
+    const next = kitWith(h.twin());
+    await next.deliver('performOrderPayment', payload);
+    expect(next.calls('performOrderPayment')[0].context).toMatchObject({ attempt: 2, previousAttempt: { outcome: 'timeout' } });
+
+    const other = await pg.factory();
+    const otherStore = other.store as PostgresStore;
+    await claimFirst(otherStore, key, 150);
+    await new Promise((r) => setTimeout(r, 200));
+    const plain = (await other.twin().acquire('GE1001CH', { waitMs: 1000, leaseMs: 10_000 }))!;
+    expect(plain.recovered).toBe(true);
+    expect(await other.twin().beginAttempt(key, 'GE1001CH')).toMatchObject({ attempt: 2, previousAttempt: { outcome: 'crashed' } });
+    await plain.release();
   });
 });
