@@ -5,7 +5,7 @@ import { isObject } from '../shared/options.js';
  * A malformed value (`100%`, `%zz`, a cut UTF-8 sequence) is returned unchanged; never throws.
  */
 export function formDecode(value: string): string {
-  if (!value.includes('%') && !value.includes('+')) return value;
+  if (!value.includes('%')) return value.includes('+') ? value.replace(/\+/g, ' ') : value; // nothing for decodeURIComponent to do
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {

@@ -11,6 +11,10 @@ import { recordingAdapter } from '../helpers/recording.js';
 const CASES: Array<[string, string]> = [
   ['Ren%C3%A9e', 'Renée'],
   ['Hertzel+12', 'Hertzel 12'],
+  ['a++b+', 'a  b '], // every + without any %
+  ['+', ' '],
+  ['é+x', 'é x'], // text outside escapes is kept as it is
+  ['100%+off', '100%+off'], // malformed: left literal, + included
   ['alex%2Btag%40test.com', 'alex+tag@test.com'],
   ['100%', '100%'],
   ['%zz', '%zz'],

@@ -35,7 +35,10 @@ export function hasPollutionKey(value: unknown): boolean {
   return problem !== null && /__proto__|constructor|nesting/.test(problem);
 }
 
-function parseJson(state: PipelineState, limit: number): Record<string, unknown> {
+/** What the secrets walk of a payload found: values to mask (logs), card numbers and CVVs (replies). */
+interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
+
+function parseJson(state: PipelineState, limit: number, found: Found): Record<string, unknown> {
   if (!isJsonContentType(header(state, 'content-type'))) {
     throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${JSON.stringify(header(state, 'content-type') ?? null)} is not JSON`, 'Send the body as application/json');
   }
@@ -46,21 +49,30 @@ function parseJson(state: PipelineState, limit: number): Record<string, unknown>
   let value = state.request.body;
   // A binding that could not read the body (over the limit, aborted) hands the failure over here.
   if (value instanceof PipelineFailure) throw value;
-  // Walk the parsed value unless the raw text proves it has nothing to refuse (payload-rules.ts).
-  let mayHaveProblem = true;
+  let text: string | undefined;
   if (Buffer.isBuffer(value) || typeof value === 'string') {
     const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
     if (size > limit) throw payloadTooLarge(limit);
-    const text = value.toString();
+    text = value.toString();
     if (text.trim() === '') throw invalid('empty body', 'The request body is empty');
     try {
       value = JSON.parse(text);
     } catch {
       throw invalid('malformed JSON', 'The request body is not valid JSON');
     }
-    mayHaveProblem = textMayHaveProblem(text);
   }
   if (!isPlainObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
+  // One walk collects the secrets and notes every `__proto__` or `constructor` key (walkFlags).
+  collectSecrets(value, found.secrets, 0, found.cards, found.cvvs);
+  // The payload rules' walk runs unless the raw text proves it has nothing to refuse (payload-rules.ts).
+  // Decoded from bytes and without \u escapes, a body can only break a rule with a key the secrets
+  // walk has seen (NUL and lone surrogates need escapes there); past its depth, the text decides.
+  let mayHaveProblem = true;
+  if (text !== undefined) {
+    mayHaveProblem = Buffer.isBuffer(state.request.body) && !text.includes('\\u')
+      ? walkFlags !== 0 && textMayHaveProblem(text)
+      : textMayHaveProblem(text);
+  }
   const problem = mayHaveProblem ? payloadProblem(value) : null;
   if (problem) throw invalid(`body has ${problem}`, `The request body has ${problem}`);
   return value;
@@ -68,7 +80,8 @@ function parseJson(state: PipelineState, limit: number): Record<string, unknown>
 
 export const parseStep: StepFactory = (options) => async (state, next) => {
   const { entry } = state;
-  if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit]);
+  const found: Found = { secrets: [], cards: [], cvvs: [] };
+  if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
   const { input, envelope } = entry.input(state.request, state.payload, options);
   state.input = input;
   if (envelope) state.context.envelope = envelope;
@@ -76,43 +89,56 @@ export const parseStep: StepFactory = (options) => async (state, next) => {
   // A read's OrderID is only logged; an order's OrderId keys exactly-once delivery, so it must be exact.
   const orderId = entry.kind === 'read' ? (typeof raw === 'string' ? raw : undefined) : readOrderId(raw, entry.orderIdField);
   if (orderId !== undefined) state.orderId = orderId;
-  const cards: string[] = [];
-  const cvvs: string[] = [];
-  const secrets: (string | RegExp)[] = collectSecrets(state.payload, [], 0, cards, cvvs);
-  state.cardNumbers = cards;
-  state.cardMask = createCardMask(cards, cvvs);
+  const secrets: (string | RegExp)[] = found.secrets;
+  state.cardNumbers = found.cards;
+  state.cardMask = createCardMask(found.cards, found.cvvs);
   if (state.cardMask) secrets.push(state.cardMask.pattern);
   state.log = state.log.child({}, secrets);
   state.context.log = state.log;
   return next();
 };
 
+/** Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped at MAX_DEPTH. */
+let walkFlags = 0;
+const KEY_SEEN = 1;
+const CUT = 2;
+
 /**
  * Card data and MerchantGUID values of a payload, masked in every later log line of the call.
  * CardNumber values of 8+ characters also go to `cards`, CVVNumber values to `cvvs`, for masking in the reply.
  */
 export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, cards?: string[], cvvs?: string[]): string[] {
-  if (payload === null || typeof payload !== 'object' || depth > MAX_DEPTH) return out;
+  if (depth === 0) walkFlags = 0;
+  walkSecrets(payload, out, depth, cards, cvvs);
+  return out;
+}
+
+function walkSecrets(payload: unknown, out: string[], depth: number, cards?: string[], cvvs?: string[]): void {
+  if (payload === null || typeof payload !== 'object') return;
+  if (depth > MAX_DEPTH) {
+    walkFlags |= CUT;
+    return;
+  }
   // Hot path (runs on every payload): no entry arrays, array elements by index, primitives skipped early.
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
       const v: unknown = payload[i];
-      if (v !== null && typeof v === 'object') collectSecrets(v, out, depth + 1, cards, cvvs);
+      if (v !== null && typeof v === 'object') walkSecrets(v, out, depth + 1, cards, cvvs);
     }
-    return out;
+    return;
   }
   const obj = payload as Record<string, unknown>;
   // for-in (V8's enum cache: no key array per object) visits every own enumerable key, as Object.keys
   // does, and also inherited enumerable ones (none on parsed JSON): those could only add values to mask.
   for (const k in obj) {
     const v = obj[k];
+    if (k === '__proto__' || k === 'constructor') walkFlags |= KEY_SEEN;
     if (typeof v === 'object') {
-      if (v !== null) collectSecrets(v, out, depth + 1, cards, cvvs);
+      if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
     } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
       out.push(String(v));
       if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
       if (cvvs && k === 'CVVNumber') cvvs.push(String(v));
     }
   }
-  return out;
 }
