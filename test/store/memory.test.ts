@@ -91,6 +91,19 @@ describe('MemoryStore footprint (one compact entry per reply)', () => {
     for (const c of cases) expect(await store.getRecord(c.key)).toMatchObject(c);
   });
 
+  test('a key is found again exactly, whatever characters it holds (lone surrogates, non-Latin, emoji)', async () => {
+    const store = new MemoryStore();
+    const odd = ['O-\ud800x', 'O-\udfff', 'Zürich-東京-😀', 'O-\u0000-end'];
+    for (const [i, id] of odd.entries()) await store.saveRecord(record({ key: `sendOrderToMerchant:${id}:h${i}`, orderId: id, hash: `h${i}`, response: { Success: true, OrderId: id } }));
+    for (const [i, id] of odd.entries()) {
+      const key = ['sendOrderToMerchant', id, `h${i}`].join(':'); // built apart from the saved string
+      const got = await store.getRecord(key);
+      expect(got).toMatchObject({ key, orderId: id, hash: `h${i}`, response: { OrderId: id } });
+      expect((await store.getLatestRecord(id, 'sendOrderToMerchant'))!.key).toBe(key);
+    }
+    expect(await store.getRecord('sendOrderToMerchant:O-\ud801x:h0')).toBeNull();
+  });
+
   test('createdAt and expiresAt are the save time and the save time plus the ttl, to the millisecond', async () => {
     jest.useFakeTimers({ now: Date.UTC(2026, 5, 1, 12, 0, 0, 123), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
     try {
