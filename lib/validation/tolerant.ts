@@ -83,23 +83,38 @@ const MAX_NULLS_DEPTH = 64;
  * (after `pointer`, the pointer of `value` itself).
  *
  * Speed: objects are read with one `Object.values` (no keyed load per property), and the path is a
- * stack of (container, position) pairs turned into a pointer only for a null that is removed (most
- * payloads have few or none; a pointer string per nested object cost more than the walk itself).
+ * stack of (container, position) pairs turned into a pointer only when a null is removed, once per
+ * object (a payload without nulls builds no pointer at all; one with many builds each prefix once).
  */
 export function withoutNulls(value: unknown, pointer = '', out: string[] = []): string[] {
-  if (value !== null && typeof value === 'object') strip(value, pointer, [], out, 0);
+  if (value !== null && typeof value === 'object') strip(value, { base: pointer, path: [], prefixes: [], out }, 0);
   return out;
 }
 
-/** `path` holds pairs: a container, then the position of the child being walked (in its current keys). */
-function strip(value: object, base: string, path: (object | number)[], out: string[], depth: number): void {
+interface Walk {
+  base: string;
+  /**
+   * Pairs naming the child being walked: ARRAY and its index; an object's key list (taken before its
+   * first delete) and the index in it; or an object that has deleted nothing yet and the index in its keys.
+   */
+  path: (object | number)[];
+  /** The pointer of the object walked at each depth, once built (undefined until a null needs it). */
+  prefixes: (string | undefined)[];
+  out: string[];
+}
+
+const ARRAY = Object.freeze({});
+
+function strip(value: object, walk: Walk, depth: number): void {
   if (depth > MAX_NULLS_DEPTH) return;
+  const { path } = walk;
+  walk.prefixes[depth] = undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
       if (v !== null && typeof v === 'object') {
-        path.push(value, i);
-        strip(v, base, path, out, depth + 1);
+        path.push(ARRAY, i);
+        strip(v, walk, depth + 1);
         path.pop();
         path.pop();
       }
@@ -109,31 +124,34 @@ function strip(value: object, base: string, path: (object | number)[], out: stri
   // Object.values lists the values in Object.keys order; the keys are read only when a null is removed.
   const values = Object.values(value);
   let keys: string[] | undefined;
-  let removed = 0;
   for (let i = 0; i < values.length; i++) {
     const v: unknown = values[i];
     if (typeof v !== 'object') continue;
     if (v === null) {
       keys ??= Object.keys(value); // before the first delete: positions match `values`
       delete (value as Record<string, unknown>)[keys[i]];
-      removed++;
-      out.push(`${pointerOf(base, path)}/${escapeToken(keys[i])}`);
+      walk.out.push(`${prefixOf(walk, depth)}/${escapeToken(keys[i])}`);
     } else {
-      // After `removed` deletes, the child's position among the object's current keys is i - removed.
-      path.push(value, i - removed);
-      strip(v, base, path, out, depth + 1);
+      if (keys) path.push(keys, i);
+      else path.push(value, i); // nothing deleted yet: its keys are still in `values` order
+      strip(v, walk, depth + 1);
       path.pop();
       path.pop();
     }
   }
 }
 
-function pointerOf(base: string, path: readonly (object | number)[]): string {
-  let p = base;
-  for (let j = 0; j < path.length; j += 2) {
-    const container = path[j] as object;
-    const at = path[j + 1] as number;
-    p += `/${Array.isArray(container) ? at : escapeToken(Object.keys(container)[at])}`;
+/** The pointer of the object walked at `depth` (built from its parent's, once per object). */
+function prefixOf(walk: Walk, depth: number): string {
+  const known = walk.prefixes[depth];
+  if (known !== undefined) return known;
+  let p = walk.base;
+  if (depth > 0) {
+    const named = walk.path[2 * (depth - 1)];
+    const at = walk.path[2 * (depth - 1) + 1] as number;
+    const token = named === ARRAY ? String(at) : escapeToken((Array.isArray(named) ? named as string[] : Object.keys(named))[at]);
+    p = `${prefixOf(walk, depth - 1)}/${token}`;
   }
+  walk.prefixes[depth] = p;
   return p;
 }

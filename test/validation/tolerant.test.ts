@@ -151,3 +151,41 @@ test('option validation is checked when the router is built', () => {
   expect(() => createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), validation: 'strikt' as never }))
     .toThrow(/validation must be 'tolerant' or 'strict'; did you mean 'strict'\?/);
 });
+
+/** withoutNulls written plainly (a pointer string per nested value), to compare the fast one with. */
+function referenceWithoutNulls(value: unknown, pointer = '', out: string[] = [], depth = 0): string[] {
+  if (value === null || typeof value !== 'object' || depth > 64) return out;
+  const token = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => { if (v !== null && typeof v === 'object') referenceWithoutNulls(v, `${pointer}/${i}`, out, depth + 1); });
+    return out;
+  }
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === null) {
+      delete (value as Record<string, unknown>)[k];
+      out.push(`${pointer}/${token(k)}`);
+    } else if (typeof v === 'object') referenceWithoutNulls(v, `${pointer}/${token(k)}`, out, depth + 1);
+  }
+  return out;
+}
+
+test('withoutNulls gives the plain definition\'s pointers and result on 500 random payloads full of nulls', () => {
+  const KEYS = ['a', 'b', 'x/y', 'm~n', '0', '10', 'Name', 'Sub', 'é', ''];
+  for (let seed = 1; seed <= 500; seed++) {
+    let s = seed;
+    const rnd = () => { s = (s * 1103515245 + 12345) % 2 ** 31; return s / 2 ** 31; };
+    const make = (depth: number): unknown => {
+      const r = rnd();
+      if (depth > 5 || r < 0.3) return r < 0.15 ? null : Math.floor(r * 100);
+      if (r < 0.5) return Array.from({ length: Math.floor(rnd() * 4) }, () => make(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = Math.floor(rnd() * 6); i > 0; i--) o[KEYS[Math.floor(rnd() * KEYS.length)]] = make(depth + 1);
+      return o;
+    };
+    const payload = { OrderId: `O-${seed}`, body: make(0), tail: null };
+    const copy = JSON.parse(JSON.stringify(payload));
+    expect(withoutNulls(payload, '/p')).toEqual(referenceWithoutNulls(copy, '/p'));
+    expect(payload).toEqual(copy);
+  }
+});
