@@ -1,5 +1,5 @@
 /**
- * PostgresStore's two PL/pgSQL functions (schema 7): a first delivery is one call of each.
+ * PostgresStore's two PL/pgSQL functions (claim: schema 8, save: schema 7): a first delivery is one call of each.
  * A function runs only the statements its case needs (a replay reads one row and claims nothing),
  * which costs PostgreSQL far less than one statement of many CTEs, where every part is set up and
  * run whatever the case. Both run as their caller (SECURITY INVOKER) and are versioned by name, so
@@ -35,7 +35,7 @@ export function recordCrash(t: Tables, rows: string): string {
 /** Function names in a table namespace. */
 export function functionNames(t: Tables): { claim: string; save: string } {
   const q = (name: string) => (t.schema ? `"${t.schema}".${name}` : name);
-  return { claim: q('cbk_claim_v7'), save: q('cbk_save_v7') };
+  return { claim: q('cbk_claim_v8'), save: q('cbk_save_v7') };
 }
 
 /**
@@ -47,13 +47,16 @@ export function functionNames(t: Tables): { claim: string; save: string } {
  *    (the lock row's version claimed is the version read in 1, the row was not deleted meanwhile,
  *    and the lock was not taken over from an expired lease): every holder's writes commit before
  *    or with its release, which bumps the version. Otherwise `is_current` is false and the caller
- *    reads again under the lock. 5. The latest reply of `p_latest_of`, the hold, and (p_begin) the
+ *    reads again under the lock (`current` absent). 5. The latest reply of `p_latest_of`, the hold, and (p_begin) the
  *    attempt begun: each statement of a VOLATILE function takes a new snapshot, so these see every
  *    write committed before the claim. A first attempt (no live attempts row in 1, which, being
  *    current, still holds) is not written: the claim put its key in the lock row (attempt_key,
- *    attempt_in_lock); its attempts row is written only if it ends without a stored reply
+ *    in_lock); its attempts row is written only if it ends without a stored reply
  *    (endFirstAttempt) or by whoever takes over its lease (crashed_key: recorded 'running', which
  *    the next attempt is told as 'crashed').
+ *    It returns one JSON object (one column parses cheaper than many): { answer, own } when an
+ *    answer is stored, else { claimed, recovered, current, latest, hold, attempt, prev_state,
+ *    prev_started_at, in_lock }, nulls left out.
  * save: stores a successful reply, ends its attempt cleanly (a later attempt's row 'done'; a first
  * attempt has none), keeps the merchant order ids (the first two on the reply's row,
  * merchant_id1/2: no row of their own to write) and releases the lock; one transaction (all or
@@ -62,59 +65,65 @@ export function functionNames(t: Tables): { claim: string; save: string } {
 export function functionsDdl(t: Tables): string[] {
   const f = functionNames(t);
   const claim = `CREATE OR REPLACE FUNCTION ${f.claim}(p_order text, p_owner text, p_lease_ms float8, p_key text, p_payment boolean,
-    p_latest_of text, p_begin boolean, p_ttl_ms float8,
-    OUT answer json, OUT f_own boolean, OUT claimed boolean, OUT recovered boolean, OUT is_current boolean,
-    OUT latest json, OUT h_awaiting jsonb, OUT h_since timestamptz, OUT attempt_no int, OUT prev_state text, OUT prev_started_at timestamptz,
-    OUT attempt_in_lock boolean)
+    p_latest_of text, p_begin boolean, p_ttl_ms float8) RETURNS json
   LANGUAGE plpgsql VOLATILE AS $fn$
   DECLARE
+    v_answer json;
     v_seen boolean;
     v_snap bigint;
+    v_recovered boolean;
     v_version bigint;
     v_inserted boolean;
     v_first boolean;
     v_crashed text;
     v_crashed_at timestamptz;
+    v_latest json;
+    v_hold json;
+    v_attempt int;
+    v_prev_state text;
+    v_prev_started timestamptz;
   BEGIN
-    claimed := false; recovered := false; is_current := false; attempt_in_lock := false;
     SELECT CASE WHEN r.key IS NOT NULL THEN json_build_object(${JSON_RECORD('r')}) END, k.order_id IS NOT NULL, k.version,
         p_begin AND a.key IS NULL
-      INTO answer, v_seen, v_snap, v_first
+      INTO v_answer, v_seen, v_snap, v_first
       FROM (SELECT 1) AS one LEFT JOIN ${t.records} r ON r.key = p_key AND r.expires_at > now()
         LEFT JOIN ${t.locks} k ON k.order_id = p_order
         LEFT JOIN ${t.attempts} a ON a.key = p_key AND a.expires_at > now();
-    IF answer IS NOT NULL THEN f_own := true; RETURN; END IF;
+    IF v_answer IS NOT NULL THEN RETURN json_build_object('answer', v_answer, 'own', true); END IF;
     IF p_payment THEN
-      SELECT json_build_object(${JSON_RECORD('r')}) INTO answer
+      SELECT json_build_object(${JSON_RECORD('r')}) INTO v_answer
         FROM ${t.records} r WHERE r.order_id = p_order AND r.payment AND r.expires_at > now() ORDER BY r.seq ASC LIMIT 1;
-      IF FOUND THEN f_own := false; RETURN; END IF;
+      IF FOUND THEN RETURN json_build_object('answer', v_answer, 'own', false); END IF;
     END IF;
     INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at, attempt_key)
       VALUES (p_order, p_owner, now(), now() + p_lease_ms * interval '1 millisecond', CASE WHEN v_first THEN p_key END)
       ${CLAIM_CONFLICT}
       RETURNING l.taken_over, l.version, (l.xmax = 0), l.crashed_key, l.crashed_started
-        INTO recovered, v_version, v_inserted, v_crashed, v_crashed_at;
-    IF NOT FOUND THEN recovered := false; RETURN; END IF;
-    claimed := true;
+        INTO v_recovered, v_version, v_inserted, v_crashed, v_crashed_at;
+    IF NOT FOUND THEN RETURN json_build_object('claimed', false); END IF;
     IF v_crashed IS NOT NULL THEN
       ${recordCrash(t, `VALUES (v_crashed, p_order, 1, 'running', v_crashed_at, now() + p_ttl_ms * interval '1 millisecond')`)};
     END IF;
-    IF recovered OR v_version <> coalesce(v_snap, 0) OR (v_inserted AND v_seen) THEN RETURN; END IF;
-    is_current := true;
-    SELECT json_build_object(${JSON_RECORD('r')}) INTO latest
+    IF v_recovered OR v_version <> coalesce(v_snap, 0) OR (v_inserted AND v_seen) THEN
+      RETURN json_build_object('claimed', true, 'recovered', v_recovered);
+    END IF;
+    SELECT json_build_object(${JSON_RECORD('r')}) INTO v_latest
       FROM ${t.records} r WHERE r.order_id = p_order AND r.callback = p_latest_of AND r.expires_at > now() ORDER BY r.seq DESC LIMIT 1;
-    SELECT h.awaiting, h.since INTO h_awaiting, h_since FROM ${t.holds} h WHERE h.order_id = p_order AND h.awaiting IS NOT NULL;
+    SELECT json_build_object('awaiting', h.awaiting, 'since', h.since) INTO v_hold
+      FROM ${t.holds} h WHERE h.order_id = p_order AND h.awaiting IS NOT NULL;
     IF v_first THEN
       -- A first attempt lives in the lock row (attempt_key): no attempts row unless it ends without a stored reply.
-      attempt_no := 1; attempt_in_lock := true;
+      v_attempt := 1;
     ELSIF p_begin THEN
-      SELECT a.state, a.started_at INTO prev_state, prev_started_at FROM ${t.attempts} a WHERE a.key = p_key AND a.expires_at > now();
+      SELECT a.state, a.started_at INTO v_prev_state, v_prev_started FROM ${t.attempts} a WHERE a.key = p_key AND a.expires_at > now();
       INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
         VALUES (p_key, p_order, 1, 'running', clock_timestamp(), now() + p_ttl_ms * interval '1 millisecond')
         ON CONFLICT (key) DO UPDATE SET attempts = CASE WHEN a.expires_at > now() THEN a.attempts + 1 ELSE 1 END,
           state = 'running', started_at = EXCLUDED.started_at, expires_at = EXCLUDED.expires_at
-        RETURNING a.attempts INTO attempt_no;
+        RETURNING a.attempts INTO v_attempt;
     END IF;
+    RETURN json_strip_nulls(json_build_object('claimed', true, 'recovered', false, 'current', true, 'latest', v_latest, 'hold', v_hold,
+      'attempt', v_attempt, 'prev_state', v_prev_state, 'prev_started_at', v_prev_started, 'in_lock', v_first));
   END $fn$`;
   const save = `CREATE OR REPLACE FUNCTION ${f.save}(p_key text, p_callback text, p_order text, p_hash text, p_response json,
     p_payment boolean, p_ttl_ms float8, p_ids text[], p_owner text) RETURNS boolean

@@ -51,12 +51,12 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
     if (stored) return { stored };
   }
   return claimLoop(ctx, orderId, options, async (owner) => {
-    const row = (await ctx.query('claim', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0];
-    const stored = storedAnswerOf(row);
+    const r = (await ctx.query('claim', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0]?.r;
+    const stored = storedAnswerOf(r);
     if (stored) return { stored };
-    if (!row?.claimed) return null;
-    if (row.attempt_in_lock) ctx.firstAttempts.set(want.key, orderId);
-    return { recovered: Boolean(row.recovered), prefetched: row.is_current ? prefetchedOfClaim(orderId, row) : undefined, key: want.key };
+    if (!r?.claimed) return null;
+    if (r.in_lock) ctx.firstAttempts.set(want.key, orderId);
+    return { recovered: Boolean(r.recovered), prefetched: r.current ? prefetchedOfClaim(orderId, r) : undefined, key: want.key };
   });
 }
 

@@ -9,22 +9,22 @@ export function toRecord(row: Record<string, any>): StoredRecord {
   };
 }
 
-/** The stored answer of a claim row (`answer`, `f_own`), or null when it has none. */
-export function storedAnswerOf(row: Record<string, any> | undefined): StoredAnswer | null {
-  if (!row?.answer) return null;
-  const found = toRecord(row.answer);
-  return row.f_own ? { record: found, payment: null } : { record: null, payment: found };
+/** The stored answer of a claim result (`{ answer, own }`), or null when it has none. */
+export function storedAnswerOf(r: Record<string, any> | undefined): StoredAnswer | null {
+  if (!r?.answer) return null;
+  const found = toRecord(r.answer);
+  return r.own ? { record: found, payment: null } : { record: null, payment: found };
 }
 
-/** The reads of a claim row that claimed the lock with current reads (no answer was stored). */
-export function prefetchedOfClaim(orderId: string, row: Record<string, any>): Prefetched {
+/** The reads of a claim result that claimed the lock with current reads (no answer was stored). */
+export function prefetchedOfClaim(orderId: string, r: Record<string, any>): Prefetched {
   const prefetched: Prefetched = {
     record: null,
     payment: null,
-    latest: row.latest ? toRecord(row.latest) : null,
-    hold: row.h_awaiting ? holdOf(orderId, { awaiting: row.h_awaiting, received: [], since: new Date(row.h_since) }) : null,
+    latest: r.latest ? toRecord(r.latest) : null,
+    hold: r.hold ? holdOf(orderId, { awaiting: r.hold.awaiting, received: [], since: new Date(r.hold.since) }) : null,
   };
-  if (row.attempt_no !== null && row.attempt_no !== undefined) prefetched.attempt = attemptStart({ ...row, attempts: row.attempt_no });
+  if (r.attempt !== undefined) prefetched.attempt = attemptStart({ attempts: r.attempt, prev_state: r.prev_state, prev_started_at: r.prev_started_at });
   return prefetched;
 }
 

@@ -7,15 +7,15 @@ import type { Tables } from './postgres-tables.js';
 
 const quote = (id: string) => `"${id}"`;
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
- * DDL of version 7 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
+ * DDL of version 8 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
  * taken_over in 4: a released lock row stays, owner '', its version counting releases + the
  * functions of postgres-functions.ts in 5 + in 6 a created order's merchant ids kept on its reply's
  * row, merchant_id1/merchant_id2, instead of two cbk_order_ids rows + in 7 a first attempt kept in
- * its lock row, attempt_key, and the attempt of a lease taken over, crashed_key/crashed_started);
- * every statement is idempotent.
+ * its lock row, attempt_key, and the attempt of a lease taken over, crashed_key/crashed_started + in
+ * 8 the claim function returning one JSON column); every statement is idempotent.
  */
 export function ddl(t: Tables): string[] {
   return [
@@ -132,16 +132,13 @@ export function statements(t: Tables) {
     // The functions of postgres-functions.ts: a delivery's stored answer or its lock (and reads); save-and-release.
     // The key's own stored reply is answered without calling the function (the function checks again, in its own snapshot).
     claim: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $4 AND expires_at > now())
-      SELECT row_to_json(rec) AS answer, true AS f_own, false AS claimed, false AS recovered, false AS is_current, NULL::json AS latest,
-        NULL::jsonb AS h_awaiting, NULL::timestamptz AS h_since, NULL::int AS attempt_no, NULL::text AS prev_state, NULL::timestamptz AS prev_started_at,
-        false AS attempt_in_lock
-      FROM rec
+      SELECT json_build_object('answer', row_to_json(rec), 'own', true) AS r FROM rec
       UNION ALL
-      SELECT * FROM ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
+      SELECT ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
     saveAndRelease: `SELECT ${fn.save}($1, $2, $3, $4, $5, $6, $7, $8, $9) AS released`,
-    // A delivery's stored answer alone: $2 key's own reply (f_own) or, when $3, the order $1's first payment.
+    // A delivery's stored answer alone: $2 key's own reply (own) or, when $3, the order $1's first payment.
     lookup: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $2 AND expires_at > now())
-      SELECT row_to_json(f) AS answer, true AS f_own FROM rec f
+      SELECT row_to_json(f) AS answer, true AS own FROM rec f
       UNION ALL (SELECT row_to_json(f), false FROM (SELECT ${RECORD_COLUMNS} FROM ${t.records}
         WHERE $3 AND NOT EXISTS (SELECT 1 FROM rec) AND order_id = $1 AND payment AND expires_at > now() ORDER BY seq ASC LIMIT 1) f)`,
     getRecord: `SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $1 AND expires_at > now()`,

@@ -162,13 +162,13 @@ test('migrate() upgrades a schema-4 database (no functions, no merchant id or at
   const schema = store.schema!;
   await store.saveRecord({ key: 'kept', callback: 'sendOrderToMerchant', orderId: 'O-9', hash: 'h', response: { Success: true, InternalOrderId: 'OLD' }, payment: false });
   await store.saveMerchantOrderIds('O-9', ['OLD']);
-  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v7; DROP FUNCTION "${schema}".cbk_save_v7;
+  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v8; DROP FUNCTION "${schema}".cbk_save_v7;
     ALTER TABLE "${schema}".cbk_records DROP COLUMN merchant_id1, DROP COLUMN merchant_id2;
     ALTER TABLE "${schema}".cbk_locks DROP COLUMN attempt_key, DROP COLUMN crashed_key, DROP COLUMN crashed_started;
     UPDATE "${schema}".cbk_meta SET version = 4`);
   const upgraded = new PostgresStore({ pool: pg.pool, schema });
   await upgraded.migrate();
-  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(7);
+  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(8);
   const t = kitWith(upgraded, { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) });
   expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
   expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });
