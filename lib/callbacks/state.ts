@@ -27,6 +27,8 @@ export interface PipelineState<N extends CallbackName = CallbackName> {
   /** Masks the request's card numbers (any spelling) and CVV in a text; set by parse when the payload has any. */
   cardMask?: CardMask;
   context: CallbackContext;
+  /** The payload hash (fingerprint step; order callbacks and documents only): read it with fingerprintOf. */
+  fingerprint?: string;
   /** The order's fulfilment hold as the store read it with the OrderId lock (idempotency step), for the holds step. */
   prefetchedHold?: FulfilmentHold | null;
   /** Set by a step that answers for a reason worth logging, e.g. 'replayed'. */

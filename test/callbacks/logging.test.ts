@@ -52,6 +52,21 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     expect(logger.summaries()[0].obj).toMatchObject({ callback: 'performOrderPayment', orderId: 'GE1001CH', outcome, status });
   });
 
+  test.each([
+    ['as configured', MERCHANT_GUID],
+    ['in upper case (accepted: the comparison ignores case)', MERCHANT_GUID.toUpperCase()],
+  ])('the payload\'s MerchantGUID %s, logged by the adapter, is masked', async (_how, guid) => {
+    const logger = captureLogger();
+    const adapter = recordingAdapter({
+      updateOrderStatus: (_o: unknown, ctx: { log: { warn(o: object, m: string): void } }) => { ctx.log.warn({ guid }, `guid ${guid}`); },
+    });
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter, logger });
+    await request(app).post('/cb/UpdateOrderStatus').send(statusUpdate('canceled', { MerchantGUID: guid })).expect(200);
+    const text = JSON.stringify(logger.lines);
+    expect(text).toContain('[REDACTED]');
+    secretsAbsent(text);
+  });
+
   test('a refused call (401) is logged once as rejected', async () => {
     const logger = captureLogger();
     const app = mount({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger });

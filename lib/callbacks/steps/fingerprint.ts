@@ -6,15 +6,13 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { payloadHash, PayloadTooDeep } from '../../store/canonical.js';
 import type { PipelineState, StepFactory } from '../state.js';
 
-const fingerprints = new WeakMap<PipelineState, string>();
-
 /** The payload hash of a delivery, once the fingerprint step has run (cart-info requests have none). */
-export const fingerprintOf = (state: PipelineState): string | undefined => fingerprints.get(state);
+export const fingerprintOf = (state: PipelineState): string | undefined => state.fingerprint;
 
 export const fingerprintStep: StepFactory = () => async (state, next) => {
   if (state.entry.kind !== 'read' && state.payload) {
     try {
-      fingerprints.set(state, payloadHash(state.payload));
+      state.fingerprint = payloadHash(state.payload);
     } catch (err) {
       if (!(err instanceof PayloadTooDeep)) throw err;
       throw new PipelineFailure('INVALID_REQUEST', err.message, 'The request body is nested too deeply');

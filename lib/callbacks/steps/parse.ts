@@ -78,24 +78,31 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
   return value;
 }
 
-export const parseStep: StepFactory = (options) => async (state, next) => {
-  const { entry } = state;
-  const found: Found = { secrets: [], cards: [], cvvs: [] };
-  if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
-  const { input, envelope } = entry.input(state.request, state.payload, options);
-  state.input = input;
-  if (envelope) state.context.envelope = envelope;
-  const raw = (input as Record<string, unknown>)[entry.orderIdField];
-  // A read's OrderID is only logged; an order's OrderId keys exactly-once delivery, so it must be exact.
-  const orderId = entry.kind === 'read' ? (typeof raw === 'string' ? raw : undefined) : readOrderId(raw, entry.orderIdField);
-  if (orderId !== undefined) state.orderId = orderId;
-  const secrets: (string | RegExp)[] = found.secrets;
-  state.cardNumbers = found.cards;
-  state.cardMask = createCardMask(found.cards, found.cvvs);
-  if (state.cardMask) secrets.push(state.cardMask.pattern);
-  state.log = state.log.child({}, secrets);
-  state.context.log = state.log;
-  return next();
+export const parseStep: StepFactory = (options) => {
+  // The configured MerchantGUIDs are masked by every logger of the kit already.
+  const knownGuids = new Set(options.merchantGuids);
+  return async (state, next) => {
+    const { entry } = state;
+    const found: Found = { secrets: [], cards: [], cvvs: [] };
+    if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
+    const { input, envelope } = entry.input(state.request, state.payload, options);
+    state.input = input;
+    if (envelope) state.context.envelope = envelope;
+    const raw = (input as Record<string, unknown>)[entry.orderIdField];
+    // A read's OrderID is only logged; an order's OrderId keys exactly-once delivery, so it must be exact.
+    const orderId = entry.kind === 'read' ? (typeof raw === 'string' ? raw : undefined) : readOrderId(raw, entry.orderIdField);
+    if (orderId !== undefined) state.orderId = orderId;
+    const secrets: (string | RegExp)[] = found.secrets;
+    state.cardNumbers = found.cards;
+    state.cardMask = createCardMask(found.cards, found.cvvs);
+    if (state.cardMask) secrets.push(state.cardMask.pattern);
+    // A child logger only when the payload has something the call's logger does not mask yet.
+    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
+      state.log = state.log.child({}, secrets);
+      state.context.log = state.log;
+    }
+    return next();
+  };
 };
 
 /** Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped at MAX_DEPTH. */
