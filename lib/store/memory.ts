@@ -65,13 +65,20 @@ class MerchantIds {
   constructor(readonly orderId: string, readonly at: number) {}
 }
 
-interface HoldEntry extends HoldState { touchedAt: number }
+/**
+ * An order's hold bookkeeping (see holds.ts): `since` and `touchedAt` in ms since the store's
+ * epoch; the documents as copies sharing their strings, no documents as the one shared empty list.
+ */
+class Hold {
+  constructor(
+    readonly awaiting: DocumentRef[] | null, readonly received: DocumentRef[], readonly since: number | null, readonly touchedAt: number,
+  ) {}
+}
+const NO_DOCUMENTS = Object.freeze([]) as unknown as DocumentRef[];
+const copyRefs = (refs: readonly DocumentRef[]): DocumentRef[] => (refs.length === 0 ? NO_DOCUMENTS : jsonCopy(refs as DocumentRef[]));
 
-const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 const hashInKey = (key: string, hash: string): boolean =>
   hash.length > 0 && !hash.includes(':') && key.endsWith(hash) && key.charCodeAt(key.length - hash.length - 1) === 58;
-const copyHold = (s: HoldState): HoldState =>
-  ({ awaiting: s.awaiting ? json(s.awaiting) : null, received: json(s.received), since: s.since ? new Date(s.since) : null });
 
 export class MemoryStore implements Store {
   readonly ttlMs: number;
@@ -86,7 +93,7 @@ export class MemoryStore implements Store {
   private readonly byOrder = new Map<string, Reply>();
   /** Attempts of keys without a stored reply (running, failed, declined), in the order begun. */
   private readonly attempts = new Map<string, Attempt>();
-  private readonly holds = new Map<string, HoldEntry>();
+  private readonly holds = new Map<string, Hold>();
   private readonly merchantIds = new Map<string, MerchantIds>();
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -222,18 +229,24 @@ export class MemoryStore implements Store {
     else entry.state = outcome ?? 'done';
   }
 
-  private hold(orderId: string): HoldEntry {
+  private stateOf(hold: Hold): HoldState {
+    return { awaiting: hold.awaiting, received: hold.received, since: hold.since === null ? null : new Date(this.epoch + hold.since) };
+  }
+
+  /** The order's hold state; an inactive one untouched for the ttl is forgotten. */
+  private hold(orderId: string): HoldState {
     const entry = this.holds.get(orderId);
-    if (entry && !entry.awaiting && entry.touchedAt + this.ttlMs <= Date.now()) {
+    if (entry && !entry.awaiting && entry.touchedAt + this.ttlMs <= this.clock()) {
       this.holds.delete(orderId);
-      return { ...emptyHoldState(), touchedAt: Date.now() };
+      return emptyHoldState();
     }
-    return entry ?? { ...emptyHoldState(), touchedAt: Date.now() };
+    return entry ? this.stateOf(entry) : emptyHoldState();
   }
 
   private setHold(orderId: string, state: HoldState): FulfilmentHold | null {
+    const since = state.since ? state.since.getTime() - this.epoch : null;
     this.holds.delete(orderId);
-    this.holds.set(orderId, { ...copyHold(state), touchedAt: Date.now() });
+    this.holds.set(orderId, new Hold(state.awaiting ? copyRefs(state.awaiting) : null, copyRefs(state.received), since, this.clock()));
     if (this.holds.size > this.maxEntries) {
       for (const [id, e] of this.holds) {
         if (this.holds.size <= this.maxEntries) break;
@@ -252,12 +265,13 @@ export class MemoryStore implements Store {
   }
 
   async getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null> {
-    return holdOf(orderId, this.holds.get(orderId));
+    const entry = this.holds.get(orderId);
+    return entry ? holdOf(orderId, this.stateOf(entry)) : null;
   }
 
   async releaseFulfilmentHold(orderId: string): Promise<void> {
     const entry = this.holds.get(orderId);
-    if (entry?.awaiting) this.setHold(orderId, { ...entry, awaiting: null, since: null });
+    if (entry?.awaiting) this.setHold(orderId, { awaiting: null, received: entry.received, since: null });
   }
 
   async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {

@@ -169,6 +169,41 @@ describe('MemoryStore footprint (one compact entry per reply)', () => {
     expect(await store.beginAttempt('k-ok', 'O-1')).toEqual({ attempt: 1 });
   });
 
+  test('holds keep copies: changing the documents passed in, or the hold returned, changes nothing stored', async () => {
+    const store = new MemoryStore();
+    const early = [{ DocumentTypeCode: '4', ParcelCode: 'P1' }];
+    await store.recordDocuments('O-1', early);
+    early[0].ParcelCode = 'changed';
+    const required = [{ DocumentTypeCode: '11', TrackingNumber: 'TRK1' }, { DocumentTypeCode: '4', ParcelCode: 'P1' }];
+    const placed = await store.placeFulfilmentHold('O-1', required);
+    expect(placed!.awaiting).toEqual([{ DocumentTypeCode: '11', TrackingNumber: 'TRK1' }]); // P1 counted as received before
+    required[0].TrackingNumber = 'changed';
+    placed!.awaiting[0].TrackingNumber = 'changed too';
+    placed!.since.setTime(0);
+    const again = await store.getFulfilmentHold('O-1');
+    expect(again).toEqual({ orderId: 'O-1', awaiting: [{ DocumentTypeCode: '11', TrackingNumber: 'TRK1' }], since: expect.any(Date) });
+    expect(again!.since.getTime()).toBeGreaterThan(0);
+    expect(await store.recordDocuments('O-1', [{ DocumentTypeCode: '11', TrackingNumber: 'TRK1' }])).toBeNull();
+    expect(await store.placeFulfilmentHold('O-1', [{ DocumentTypeCode: '4', ParcelCode: 'P1' }])).toBeNull(); // still received
+  });
+
+  test('a hold placed with nothing received yet takes documents later, and keeps its placing time to the millisecond', async () => {
+    jest.useFakeTimers({ now: Date.UTC(2026, 2, 1, 0, 0, 0, 1), doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      const store = new MemoryStore();
+      jest.setSystemTime(Date.UTC(2026, 2, 1, 9, 0, 0, 42));
+      await store.placeFulfilmentHold('O-9', [{ DocumentTypeCode: '11' }, { DocumentTypeCode: '4' }]);
+      jest.setSystemTime(Date.UTC(2026, 2, 2));
+      const partly = await store.recordDocuments('O-9', [{ DocumentTypeCode: '4' }]);
+      expect(partly!.since.toISOString()).toBe('2026-03-01T09:00:00.042Z');
+      await store.releaseFulfilmentHold('O-9');
+      expect(await store.getFulfilmentHold('O-9')).toBeNull();
+      expect((await store.placeFulfilmentHold('O-9', [{ DocumentTypeCode: '4' }, { DocumentTypeCode: '1' }]))!.awaiting).toEqual([{ DocumentTypeCode: '1' }]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('nothing it keeps grows past maxEntries, however many orders pass through', async () => {
     const store = new MemoryStore({ maxEntries: 50 });
     for (let i = 0; i < 1_000; i++) {
