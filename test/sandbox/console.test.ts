@@ -218,7 +218,9 @@ describe('live stream and exchange detail', () => {
     const open = stream(() => false);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await sandbox.close();
-    const outcome = await Promise.race([open, new Promise((resolve) => setTimeout(() => resolve('still open'), 2000))]);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([open, new Promise((resolve) => { timer = setTimeout(() => resolve('still open'), 2000); })]);
+    clearTimeout(timer);
     expect(outcome).not.toBe('still open');
     expect((outcome as Array<{ event: string }>)[0].event).toBe('snapshot');
   });
