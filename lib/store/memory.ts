@@ -9,6 +9,7 @@ import { KitError } from '../shared/errors.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { jsonCopy } from './json-copy.js';
 import { KeyedMutex } from './mutex.js';
+import { OldestFirst } from './oldest-first.js';
 import { checkKeys, parseDuration } from '../shared/options.js';
 import type { ResponseInfo } from '../payloads.js';
 import { DEFAULT_TTL_MS } from './types.js';
@@ -95,6 +96,11 @@ export class MemoryStore implements Store {
   private readonly attempts = new Map<string, Attempt>();
   private readonly holds = new Map<string, Hold>();
   private readonly merchantIds = new Map<string, MerchantIds>();
+  /** Eviction walks the maps oldest first without rescanning deleted slots (see oldest-first.ts). */
+  private readonly oldestPaid = new OldestFirst(this.paid);
+  private readonly oldestReply = new OldestFirst(this.replies);
+  private readonly oldestAttempt = new OldestFirst(this.attempts);
+  private readonly oldestMerchantIds = new OldestFirst(this.merchantIds);
 
   constructor(options: MemoryStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) throw new KitError('ERR_CBK_OPTION_INVALID', 'MemoryStore options must be an object');
@@ -191,13 +197,14 @@ export class MemoryStore implements Store {
   private evict(max: number): void {
     if (this.size <= max) return;
     const now = this.clock();
-    for (const reply of this.paid.values()) {
-      if (this.size <= max) return;
-      if (reply.at + this.ttlMs > now) break;
-      this.drop(reply);
+    while (this.size > max) {
+      const payment = this.oldestPaid.oldest()?.[1];
+      if (payment === undefined || payment.at + this.ttlMs > now) break;
+      this.drop(payment);
     }
-    for (const reply of this.replies.values()) {
-      if (this.size <= max) return;
+    while (this.size > max) {
+      const reply = this.oldestReply.oldest()?.[1];
+      if (reply === undefined) return;
       this.drop(reply);
     }
   }
@@ -216,7 +223,7 @@ export class MemoryStore implements Store {
     }
     this.attempts.delete(key);
     this.attempts.set(key, new Attempt(start.attempt, 'running', now));
-    while (this.attempts.size > this.maxEntries) this.attempts.delete(this.attempts.keys().next().value as string);
+    while (this.attempts.size > this.maxEntries) this.attempts.delete((this.oldestAttempt.oldest() as [string, Attempt])[0]);
     return start;
   }
 
@@ -281,7 +288,7 @@ export class MemoryStore implements Store {
       this.merchantIds.delete(key);
       this.merchantIds.set(key, entry);
     }
-    while (this.merchantIds.size > this.maxEntries) this.merchantIds.delete(this.merchantIds.keys().next().value as string);
+    while (this.merchantIds.size > this.maxEntries) this.merchantIds.delete((this.oldestMerchantIds.oldest() as [string, MerchantIds])[0]);
   }
 
   async findOrderId(merchantOrderId: string): Promise<string | null> {

@@ -224,3 +224,29 @@ describe('MemoryStore footprint (one compact entry per reply)', () => {
     expect((await store.getLatestRecord('GE-999', 'sendOrderToMerchant'))!.response.OrderId).toBe('GE-999');
   });
 });
+
+describe('MemoryStore eviction order, full for a long time', () => {
+  test('keeps exactly the newest replies, attempts and merchant ids after thousands of evictions', async () => {
+    const max = 40;
+    const store = new MemoryStore({ maxEntries: max });
+    const total = 3_000;
+    for (let i = 0; i < total; i++) {
+      const key = `sendOrderToMerchant:GE-${i}:h${i}`;
+      await store.beginAttempt(key, `GE-${i}`);
+      if (i % 5 === 0) await store.beginAttempt(key, `GE-${i}`); // begun again: counts as the newest
+      await store.saveRecord(record({ key, orderId: `GE-${i}`, response: { Success: true, InternalOrderId: `INT-${i}`, OrderId: `GE-${i}` } }));
+      await store.saveMerchantOrderIds(`GE-${i}`, [`INT-${i}`]);
+      await store.beginAttempt(`declined-${i}`, `GE-${i}`); // an attempt without a reply
+    }
+    for (let i = 0; i < total; i++) {
+      // The last beginAttempt made room for its own reply: max - 1 replies remain.
+      expect(await store.getRecord(`sendOrderToMerchant:GE-${i}:h${i}`) !== null).toBe(i >= total - (max - 1));
+      expect(await store.findOrderId(`INT-${i}`)).toBe(i >= total - max ? `GE-${i}` : null);
+    }
+    // The newest `max` attempt records are kept: two per order (its key's, still running, and the
+    // declined one), so those of the last 20 orders; an older declined key starts again at 1.
+    expect(await store.beginAttempt(`declined-${total - 1}`, 'x')).toMatchObject({ attempt: 2 });
+    expect(await store.beginAttempt(`declined-${total - 20}`, 'x')).toMatchObject({ attempt: 2 });
+    expect(await store.beginAttempt(`declined-${total - 21}`, 'x')).toEqual({ attempt: 1 });
+  });
+});
