@@ -43,7 +43,7 @@ const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const MB = 1024 * 1024;
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : 'n/a');
 const pct = (r: number | null) => (r === null ? 'n/a' : `${fmt(r * 100, 1)} %`);
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
