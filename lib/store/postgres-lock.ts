@@ -11,9 +11,27 @@ import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows
 import type { StatementName } from './postgres-sql.js';
 import type { AcquireOptions, Claim, ClaimOptions, Prefetched, StoredAnswer, StoreLock } from './types.js';
 
+/**
+ * One delivery's claim, as the claim statements take it (one-letter names: the batch statement
+ * reads them from a JSON array): OrderId, owner, lease ms, key, payment wanted, latest-of
+ * callback, begin the attempt, ttl ms.
+ */
+export interface ClaimItem { o: string; w: string; l: number; k: string; p: boolean; c: string; b: boolean; t: number }
+/** One save-and-release: key, callback, OrderId, hash, response, payment, ttl ms, merchant ids, owner. */
+export interface SaveItem { k: string; c: string; o: string; h: string; r: unknown; p: boolean; t: number; i: string[]; w: string }
+
+export const claimValues = (i: ClaimItem): unknown[] => [i.o, i.w, i.l, i.k, i.p, i.c, i.b, i.t];
+export const saveValues = (i: SaveItem): unknown[] => [i.k, i.c, i.o, i.h, JSON.stringify(i.r), i.p, i.t, i.i, i.w];
+/** Batches run in OrderId order, so two processes' batches take the lock rows in one order. */
+export const byOrderId = (a: { o: string }, b: { o: string }): number => (a.o < b.o ? -1 : a.o > b.o ? 1 : 0);
+
 /** What the lock needs of its store. */
 export interface Locking {
   query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]>;
+  /** The claim statement's JSON result (alone or in a batch). */
+  claim(item: ClaimItem): Promise<Record<string, any> | undefined>;
+  /** Stores a reply and releases the lock (alone or in a batch). */
+  save(item: SaveItem): Promise<unknown>;
   readonly mutex: KeyedMutex;
   ttlMs: number;
   /** First attempts that live in their lock row (no attempts row yet): key -> OrderId, while the lock is held. */
@@ -51,7 +69,9 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
     if (stored) return { stored };
   }
   return claimLoop(ctx, orderId, options, async (owner) => {
-    const r = (await ctx.query('claim', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0]?.r;
+    const r = await ctx.claim({
+      o: orderId, w: owner, l: options.leaseMs, k: want.key, p: want.payment, c: want.latestOf, b: want.beginAttempt, t: ctx.ttlMs,
+    });
     const stored = storedAnswerOf(r);
     if (stored) return { stored };
     if (!r?.claimed) return null;
@@ -118,10 +138,10 @@ function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean
       }
     },
     saveAndRelease: (record, merchantOrderIds) => once(async () => {
-      await ctx.query('saveAndRelease', [
-        record.key, record.callback, record.orderId, record.hash, JSON.stringify(record.response), record.payment, ctx.ttlMs,
-        merchantOrderIds.map(storeKeyPart), owner,
-      ]);
+      await ctx.save({
+        k: record.key, c: record.callback, o: record.orderId, h: record.hash, r: record.response, p: record.payment, t: ctx.ttlMs,
+        i: merchantOrderIds.map(storeKeyPart), w: owner,
+      });
       ctx.afterSave();
     }),
   };

@@ -136,6 +136,18 @@ export function statements(t: Tables) {
       UNION ALL
       SELECT ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
     saveAndRelease: `SELECT ${fn.save}($1, $2, $3, $4, $5, $6, $7, $8, $9) AS released`,
+    /*
+     * Batches (postgres-batch.ts): several deliveries' claims, or saves, in one statement and one
+     * transaction, run in the order of the array $1 (the functions are called as the elements are
+     * read; json_agg's ORDER BY only orders the results). One result per element: claimBatch the
+     * claim function's JSON, saveBatch whether the lock was released.
+     */
+    claimBatch: `SELECT json_agg(${fn.claim}(e->>'o', e->>'w', (e->>'l')::float8, e->>'k', (e->>'p')::boolean, e->>'c',
+        (e->>'b')::boolean, (e->>'t')::float8) ORDER BY n) AS r
+      FROM json_array_elements($1::json) WITH ORDINALITY AS x(e, n)`,
+    saveBatch: `SELECT json_agg(${fn.save}(e->>'k', e->>'c', e->>'o', e->>'h', e->'r', (e->>'p')::boolean, (e->>'t')::float8,
+        ARRAY(SELECT json_array_elements_text(e->'i')), e->>'w') ORDER BY n) AS r
+      FROM json_array_elements($1::json) WITH ORDINALITY AS x(e, n)`,
     // A delivery's stored answer alone: $2 key's own reply (own) or, when $3, the order $1's first payment.
     lookup: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $2 AND expires_at > now())
       SELECT row_to_json(f) AS answer, true AS own FROM rec f

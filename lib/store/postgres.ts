@@ -21,7 +21,8 @@ import { storeKeyPart } from './canonical.js';
 import { KeyedMutex } from './mutex.js';
 import { ddl, SCHEMA_VERSION, statements, type StatementName } from './postgres-sql.js';
 import { tables } from './postgres-tables.js';
-import { acquireLock, claimOrReplay, type Locking } from './postgres-lock.js';
+import { acquireLock, byOrderId, claimOrReplay, claimValues, saveValues, type ClaimItem, type Locking, type SaveItem } from './postgres-lock.js';
+import { StatementBatcher, type BatchRunner } from './postgres-batch.js';
 import { attemptStart, toRecord } from './postgres-rows.js';
 import type {
   AcquireOptions, AttemptOutcome, AttemptStart, Claim, ClaimOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
@@ -64,9 +65,18 @@ export interface PostgresStoreOptions {
    * statement support.
    */
   preparedStatements?: boolean;
+  /**
+   * Send the claims (and the saves) of concurrent deliveries together, one statement for several
+   * deliveries, while earlier ones are on their way; default true. A delivery that finds none on
+   * the way is sent at once. Set false for one statement per claim and per save.
+   */
+  batchStatements?: boolean;
 }
 
-const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger', 'preparedStatements'];
+const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger', 'preparedStatements', 'batchStatements'];
+/** Batches of one kind under way at once, and deliveries in one batch (measured in docs/performance.md). */
+const BATCH_IN_FLIGHT = 2;
+const BATCH_MAX = 32;
 type Statements = ReturnType<typeof statements>;
 const stderrLogger: { error(obj: object, msg?: string): void } = {
   error: (obj, msg) => {
@@ -86,8 +96,21 @@ export class PostgresStore implements Store {
   /** Prepared statement names: the statement's name and a digest of its text (schemas differ). */
   private readonly names: Record<StatementName, string>;
   private readonly ddl: string[];
+  /** The claim and save statements, batched unless `batchStatements: false`. */
+  private readonly claimRunner: BatchRunner<ClaimItem, Record<string, any> | undefined> = {
+    one: async (item) => (await this.query('claim', claimValues(item)))[0]?.r,
+    many: async (items) => (await this.query('claimBatch', [JSON.stringify(items)]))[0]?.r ?? [],
+  };
+  private readonly saveRunner: BatchRunner<SaveItem, unknown> = {
+    one: async (item) => (await this.query('saveAndRelease', saveValues(item)))[0]?.released,
+    many: async (items) => (await this.query('saveBatch', [JSON.stringify(items)]))[0]?.r ?? [],
+  };
+  /** Set when batching: the batchers (their `sent` counts are read by tests and the benchmark). */
+  readonly batchers?: { claim: StatementBatcher<ClaimItem, Record<string, any> | undefined>; save: StatementBatcher<SaveItem, unknown> };
   private readonly locking: Locking = {
     query: (name, values) => this.query(name, values),
+    claim: (item) => this.claimRunner.one(item),
+    save: (item) => this.saveRunner.one(item),
     mutex: new KeyedMutex(),
     ttlMs: 0,
     firstAttempts: new Map(),
@@ -112,6 +135,9 @@ export class PostgresStore implements Store {
     if (options.preparedStatements !== undefined && typeof options.preparedStatements !== 'boolean') {
       fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.preparedStatements must be a boolean');
     }
+    if (options.batchStatements !== undefined && typeof options.batchStatements !== 'boolean') {
+      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.batchStatements must be a boolean');
+    }
     if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.error !== 'function')) {
       fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.logger must be a logger with an error(obj, msg) method');
     }
@@ -128,6 +154,15 @@ export class PostgresStore implements Store {
     this.names = Object.fromEntries(Object.entries(this.sql).map(([name, text]) =>
       [name, `cbk_${name}_${createHash('sha256').update(text).digest('hex').slice(0, 12)}`])) as Record<StatementName, string>;
     this.ddl = ddl(t);
+    if (options.batchStatements ?? true) {
+      this.batchers = {
+        claim: new StatementBatcher(this.claimRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId),
+        save: new StatementBatcher(this.saveRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId),
+      };
+      const { claim, save } = this.batchers;
+      this.locking.claim = (item) => claim.push(item);
+      this.locking.save = (item) => save.push(item);
+    }
   }
 
   /** Creates or upgrades the tables; idempotent, and safe from several processes at once. */
