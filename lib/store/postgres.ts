@@ -105,8 +105,8 @@ export class PostgresStore implements Store {
     one: async (item) => (await this.query('saveAndRelease', saveValues(item)))[0]?.released,
     many: async (items) => (await this.query('saveBatch', [JSON.stringify(items)]))[0]?.r ?? [],
   };
-  /** Set when batching: the batchers (their `sent` counts are read by tests and the benchmark). */
-  readonly batchers?: { claim: StatementBatcher<ClaimItem, Record<string, any> | undefined>; save: StatementBatcher<SaveItem, unknown> };
+  /** Set when batching. */
+  private readonly batchers?: { claim: StatementBatcher<ClaimItem, Record<string, any> | undefined>; save: StatementBatcher<SaveItem, unknown> };
   private readonly locking: Locking = {
     query: (name, values) => this.query(name, values),
     claim: (item) => this.claimRunner.one(item),
