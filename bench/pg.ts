@@ -51,7 +51,7 @@ function clusterCpuUs(postmaster: number): number {
 }
 
 export interface PgRow {
-  scenario: string; processes: number; connections: number;
+  scenario: string; processes: number; connections: number; batched: boolean;
   reqPerSec: number; p50: number; p99: number; requests: number; non2xx: number;
   serverCpuUsPerReq: number;
   statementsPerReq: number | null;
@@ -78,6 +78,31 @@ export interface PgResults {
   note: string;
 }
 
+/** Whether the rows with `batchStatements: false` run too (`BENCH_PG_UNBATCHED=0`: not). */
+const UNBATCHED = process.env.BENCH_PG_UNBATCHED !== '0';
+
+/** One row: the servers `used` under load together, with PostgreSQL's statements and CPU over the round. */
+async function pgRow(pool: pg.Pool, cluster: BenchPostgres, used: RunningServer[], spec: Omit<LoadSpec, 'connections'>,
+  connections: number, durationSec: number, batched: boolean): Promise<PgRow> {
+  const processes = used.length;
+  await pool.query('SELECT pg_stat_statements_reset()').catch(() => {});
+  const cpuBefore = cluster.postmasterPid ? clusterCpuUs(cluster.postmasterPid) : null;
+  const results: LoadResult[] = await Promise.all(used.map((s) => load(s, { ...spec, connections: connections / processes, durationSec })));
+  const cpuAfter = cluster.postmasterPid ? clusterCpuUs(cluster.postmasterPid) : null;
+  const calls = await statementCalls(pool);
+  const requests = results.reduce((a, r) => a + r.requests, 0);
+  return {
+    scenario: `kit-node-pg x${processes}${batched ? '' : ' unbatched'}`, processes, connections, batched,
+    reqPerSec: results.reduce((a, r) => a + r.reqPerSec, 0),
+    p50: Math.max(...results.map((r) => r.p50)), p99: Math.max(...results.map((r) => r.p99)),
+    requests, non2xx: results.reduce((a, r) => a + r.non2xx + r.errors, 0),
+    serverCpuUsPerReq: results.reduce((a, r) => a + r.serverCpuUsPerReq * r.requests, 0) / Math.max(1, requests),
+    statementsPerReq: calls ? calls.reduce((a, c) => a + c.calls, 0) / Math.max(1, requests) : null,
+    postgresCpuUsPerReq: cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / Math.max(1, requests) : null,
+    statements: (calls ?? []).sort((a, b) => b.calls - a.calls).slice(0, 8).map((c) => ({ calls: c.calls, query: c.query.slice(0, 90) })),
+  };
+}
+
 export async function runPostgresRows(spec: Omit<LoadSpec, 'connections'>, durationSec: number, warmupSec: number, connectionSets: number[]): Promise<PgResults> {
   const cluster = startBenchPostgres();
   if (!cluster) return { rows: [], exactStatements: null, note: 'skipped: no BENCH_DATABASE_URL and no PostgreSQL binaries' };
@@ -87,28 +112,17 @@ export async function runPostgresRows(spec: Omit<LoadSpec, 'connections'>, durat
     await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').catch(() => {});
     await pool.query('DROP SCHEMA IF EXISTS cbk_bench CASCADE');
     process.env.BENCH_PG_URL = cluster.url;
-    for (let i = 0; i < 2; i++) servers.push(await startServer('kit-node-pg'));
-    for (const s of servers) await load(s, { ...spec, connections: 10, durationSec: warmupSec });
     const rows: PgRow[] = [];
-    for (const processes of [1, 2]) {
-      for (const connections of connectionSets) {
-        const used = servers.slice(0, processes);
-        await pool.query('SELECT pg_stat_statements_reset()').catch(() => {});
-        const cpuBefore = cluster.postmasterPid ? clusterCpuUs(cluster.postmasterPid) : null;
-        const results: LoadResult[] = await Promise.all(used.map((s) => load(s, { ...spec, connections: connections / processes, durationSec })));
-        const cpuAfter = cluster.postmasterPid ? clusterCpuUs(cluster.postmasterPid) : null;
-        const calls = await statementCalls(pool);
-        const requests = results.reduce((a, r) => a + r.requests, 0);
-        rows.push({
-          scenario: `kit-node-pg x${processes}`, processes, connections,
-          reqPerSec: results.reduce((a, r) => a + r.reqPerSec, 0),
-          p50: Math.max(...results.map((r) => r.p50)), p99: Math.max(...results.map((r) => r.p99)),
-          requests, non2xx: results.reduce((a, r) => a + r.non2xx + r.errors, 0),
-          serverCpuUsPerReq: results.reduce((a, r) => a + r.serverCpuUsPerReq * r.requests, 0) / Math.max(1, requests),
-          statementsPerReq: calls ? calls.reduce((a, c) => a + c.calls, 0) / Math.max(1, requests) : null,
-          postgresCpuUsPerReq: cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / Math.max(1, requests) : null,
-          statements: (calls ?? []).sort((a, b) => b.calls - a.calls).slice(0, 8).map((c) => ({ calls: c.calls, query: c.query.slice(0, 90) })),
-        });
+    // For comparison in the same run, first one statement per claim and save (10 connections), then the default (batchStatements).
+    for (const batched of UNBATCHED ? [false, true] : [true]) {
+      process.env.BENCH_PG_BATCH = batched ? '1' : '0';
+      await Promise.all(servers.splice(0).map(stopServer));
+      for (let i = 0; i < 2; i++) servers.push(await startServer('kit-node-pg'));
+      for (const s of servers) await load(s, { ...spec, connections: 10, durationSec: warmupSec });
+      for (const processes of [1, 2]) {
+        for (const connections of batched ? connectionSets : connectionSets.filter((c) => c === 10)) {
+          rows.push(await pgRow(pool, cluster, servers.slice(0, processes), spec, connections, durationSec, batched));
+        }
       }
     }
     // Exactly counted: N requests (each a first delivery), the statements they caused.

@@ -141,7 +141,7 @@ async function main() {
     log(`PostgresStore rows: ${config.pgConnections.join(' and ')} connections, 1 and 2 processes, ${config.pgDurationSec}s each`);
     ({ rows: pgRows, exactStatements: pgExact, note: pgNote } = await runPostgresRows({ template, headers }, config.pgDurationSec, config.warmupSec, config.pgConnections));
   }
-  const pg10 = pgRows.find((r) => r.processes === 1 && r.connections === 10);
+  const pg10 = pgRows.find((r) => r.processes === 1 && r.connections === 10 && r.batched);
 
   let soak: SoakResult | null = null;
   if (config.soakRequests > 0) {
@@ -187,8 +187,8 @@ async function main() {
     ...Object.entries(stages).map(([k, v]) => `  ${k.padEnd(52)}${(v === null ? 'n/a' : fmt(v.median, 1)).padStart(9)}${(v === null ? 'n/a' : fmt(v.mean, 1)).padStart(9)}`),
     '',
     `PostgresStore (kit-node on PostgreSQL; ${pgNote}):`,
-    `  ${'processes'.padEnd(10)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'kit CPU µs/req'.padStart(16)}${'statements/req'.padStart(16)}${'PG CPU µs/req'.padStart(15)}${'non-2xx'.padStart(9)}`,
-    ...pgRows.map((r) => `  ${String(r.processes).padEnd(10)}${String(r.connections).padStart(6)}${fmt(r.reqPerSec).padStart(9)}${fmt(r.p50, 1).padStart(8)}${fmt(r.p99, 1).padStart(8)}${fmt(r.serverCpuUsPerReq).padStart(16)}${(r.statementsPerReq === null ? 'n/a' : fmt(r.statementsPerReq, 2)).padStart(16)}${(r.postgresCpuUsPerReq === null ? 'n/a' : fmt(r.postgresCpuUsPerReq)).padStart(15)}${fmt(r.non2xx).padStart(9)}`),
+    `  ${'processes'.padEnd(10)}${'batched'.padStart(8)}${'conns'.padStart(6)}${'req/s'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'kit CPU µs/req'.padStart(16)}${'statements/req'.padStart(16)}${'PG CPU µs/req'.padStart(15)}${'non-2xx'.padStart(9)}`,
+    ...pgRows.map((r) => `  ${String(r.processes).padEnd(10)}${(r.batched ? 'yes' : 'no').padStart(8)}${String(r.connections).padStart(6)}${fmt(r.reqPerSec).padStart(9)}${fmt(r.p50, 1).padStart(8)}${fmt(r.p99, 1).padStart(8)}${fmt(r.serverCpuUsPerReq).padStart(16)}${(r.statementsPerReq === null ? 'n/a' : fmt(r.statementsPerReq, 2)).padStart(16)}${(r.postgresCpuUsPerReq === null ? 'n/a' : fmt(r.postgresCpuUsPerReq)).padStart(15)}${fmt(r.non2xx).padStart(9)}`),
     ...(pg10 ? [
       `  1 process, 10 connections: ${pct(summary['kit-node'] ? pg10.reqPerSec / summary['kit-node'].reqPerSec : null)} of kit-node (MemoryStore) req/s (target >= 85 %: ${targets.pgThroughput}); ` +
         `statements per first delivery ${pgExact === null ? 'n/a' : fmt(pgExact, 2)} (exactly 500 requests; target <= 3: ${targets.pgStatements}); p99 ${fmt(pg10.p99, 1)} ms (target <= 25: ${targets.pgP99})`,

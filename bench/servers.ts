@@ -59,10 +59,11 @@ export function build(kind: ServerKind): { server: http.Server; features?: KitFe
   const { options, features } = kitOptions();
   if (kind === PG_KIND) {
     const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.BENCH_PG_POOL ?? 10), idleTimeoutMillis: 0 });
-    const store = new PostgresStore({ pool, schema: 'cbk_bench' });
+    const batchStatements = process.env.BENCH_PG_BATCH !== '0';
+    const store = new PostgresStore({ pool, schema: 'cbk_bench', batchStatements });
     return {
       server: http.createServer(createCallbackHandler({ ...options, store, basePath: '/cb' })),
-      features: { ...features, store: `PostgresStore (pool max ${process.env.BENCH_PG_POOL ?? 10})` },
+      features: { ...features, store: `PostgresStore (pool max ${process.env.BENCH_PG_POOL ?? 10}${batchStatements ? '' : ', batchStatements: false'})` },
       ready: store.migrate(),
     };
   }
