@@ -16,6 +16,8 @@
  * have without batching. A batch of one is always sent as the single statement.
  */
 
+import { setImmediate } from 'node:timers';
+
 export interface BatchRunner<I, R> {
   /** Sends one item as its own statement. */
   one(item: I): Promise<R>;
@@ -23,7 +25,10 @@ export interface BatchRunner<I, R> {
   many(items: readonly I[]): Promise<R[]>;
 }
 
-/** Node's own setImmediate, taken when the module loads: a test's fake timers do not hold up the store. */
+/**
+ * node:timers' own setImmediate, which fake timers (they replace the global) leave alone: batching
+ * adds no wait that a test's fake clock would have to advance.
+ */
 const defer = setImmediate;
 
 interface Waiting<I, R> { item: I; resolve(value: R): void; reject(err: unknown): void }
@@ -81,6 +86,8 @@ export class StatementBatcher<I, R> {
       (results) => {
         if (results.length === batch.length) batch.forEach((w, i) => w.resolve(results[i]));
         else {
+          // Cannot happen with the store's statements (json_agg: one result per element). The batch
+          // committed, so it is not sent again; a lock it claimed stays until its lease ends.
           const err = new Error(`batch statement returned ${results.length} results for ${batch.length} items`);
           for (const w of batch) w.reject(err);
         }
