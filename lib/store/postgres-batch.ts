@@ -37,8 +37,6 @@ export class StatementBatcher<I, R> {
   private queue: Array<Waiting<I, R>> = [];
   private inFlight = 0;
   private scheduled = false;
-  /** Statements sent (single and batched) and the items they carried: for tests and the benchmark. */
-  readonly sent = { statements: 0, items: 0, batches: 0, fallbacks: 0 };
 
   constructor(
     private readonly runner: BatchRunner<I, R>,
@@ -69,8 +67,6 @@ export class StatementBatcher<I, R> {
 
   private send(batch: Array<Waiting<I, R>>): void {
     this.inFlight++;
-    this.sent.statements++;
-    this.sent.items += batch.length;
     const done = () => {
       this.inFlight--;
       this.schedule();
@@ -80,7 +76,6 @@ export class StatementBatcher<I, R> {
       this.runner.one(w.item).then(w.resolve, w.reject).finally(done);
       return;
     }
-    this.sent.batches++;
     if (this.order) batch.sort((a, b) => this.order!(a.item, b.item));
     this.runner.many(batch.map((w) => w.item)).then(
       (results) => {
@@ -95,8 +90,6 @@ export class StatementBatcher<I, R> {
       },
       () => {
         // Nothing of the batch was kept (one transaction): each item on its own, as without batching.
-        this.sent.fallbacks++;
-        this.sent.statements += batch.length;
         void Promise.allSettled(batch.map((w) => this.runner.one(w.item).then(w.resolve, w.reject))).then(done);
       },
     );

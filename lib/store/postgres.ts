@@ -66,9 +66,10 @@ export interface PostgresStoreOptions {
    */
   preparedStatements?: boolean;
   /**
-   * Send the claims (and the saves) of concurrent deliveries together, one statement for several
-   * deliveries, while earlier ones are on their way; default true. A delivery that finds none on
-   * the way is sent at once. Set false for one statement per claim and per save.
+   * Send the claims (and the saves) of concurrent deliveries together: one statement for those that
+   * come within one event-loop turn or while two batches are on their way; default true. A delivery
+   * alone is sent as its own statement, as without batching. Set false for one statement per claim
+   * and per save. See docs/stores.md (Batching).
    */
   batchStatements?: boolean;
 }
@@ -105,8 +106,6 @@ export class PostgresStore implements Store {
     one: async (item) => (await this.query('saveAndRelease', saveValues(item)))[0]?.released,
     many: async (items) => (await this.query('saveBatch', [JSON.stringify(items)]))[0]?.r ?? [],
   };
-  /** Set when batching. */
-  private readonly batchers?: { claim: StatementBatcher<ClaimItem, Record<string, any> | undefined>; save: StatementBatcher<SaveItem, unknown> };
   private readonly locking: Locking = {
     query: (name, values) => this.query(name, values),
     claim: (item) => this.claimRunner.one(item),
@@ -155,11 +154,8 @@ export class PostgresStore implements Store {
       [name, `cbk_${name}_${createHash('sha256').update(text).digest('hex').slice(0, 12)}`])) as Record<StatementName, string>;
     this.ddl = ddl(t);
     if (options.batchStatements ?? true) {
-      this.batchers = {
-        claim: new StatementBatcher(this.claimRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId),
-        save: new StatementBatcher(this.saveRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId),
-      };
-      const { claim, save } = this.batchers;
+      const claim = new StatementBatcher(this.claimRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId);
+      const save = new StatementBatcher(this.saveRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId);
       this.locking.claim = (item) => claim.push(item);
       this.locking.save = (item) => save.push(item);
     }
