@@ -3,60 +3,20 @@
  * deliveries go together (claimBatch, saveBatch), a failed batch is retried item by item, and
  * exactly-once holds throughout.
  */
-import { PostgresStore, type PgPoolLike } from 'crossborder-merchant-kit';
+import { PostgresStore } from 'crossborder-merchant-kit';
 import { order, paymentOrder } from '../helpers/orders.js';
 import { kitWith, sleep, type KitUnderTest } from '../idempotency/harness.js';
 import { postgresFactory } from './harness.js';
+import { countingPool } from './counting-pool.js';
 
-type PgQuery = Parameters<PgPoolLike['query']>[0];
 
 const pg = postgresFactory();
 afterAll(() => pg.close());
 
-interface Sent { name: string; values: unknown[] }
-
-/**
- * The pool, counting every statement sent through it (pool.query and clients it lends). `failOnce`:
- * a statement whose name contains a key fails (nothing sent) as many times as the key's count.
- */
-function countingPool(failOnce: Record<string, number> = {}): PgPoolLike & { count: number; sent: Sent[]; names(): string[] } {
-  const record = (q: PgQuery, v?: unknown[]) => {
-    counted.count++;
-    const name = typeof q === 'string' ? q : q.name ?? q.text;
-    counted.sent.push({ name, values: (typeof q === 'string' ? v : q.values ?? v) ?? [] });
-    return name;
-  };
-  const counted = {
-    count: 0,
-    sent: [] as Sent[],
-    names: () => counted.sent.map((s) => s.name),
-    query(q: PgQuery, v?: unknown[]) {
-      const name = record(q, v);
-      const key = Object.keys(failOnce).find((k) => name.includes(k) && failOnce[k] > 0);
-      if (key) {
-        failOnce[key]--;
-        return Promise.reject(new Error(`injected failure of ${key}`));
-      }
-      return pg.pool.query(q as never, v);
-    },
-    async connect() {
-      const client = await pg.pool.connect();
-      return {
-        query: (q: PgQuery, v?: unknown[]) => {
-          record(q, v);
-          return client.query(q as never, v);
-        },
-        release: (err?: Error | boolean) => client.release(err),
-      };
-    },
-  };
-  return counted;
-}
-
 /** A store on a counting pool over a fresh, migrated schema; statements counted from here on. */
 async function countedStore(options: { batchStatements?: boolean; failOnce?: Record<string, number> } = {}) {
   const schema = ((await pg.factory()).store as PostgresStore).schema!;
-  const pool = countingPool(options.failOnce);
+  const pool = countingPool(pg.pool, options.failOnce);
   const store = new PostgresStore({ pool, schema, ...(options.batchStatements === undefined ? {} : { batchStatements: options.batchStatements }) });
   await store.migrate();
   pool.count = 0;
@@ -90,7 +50,7 @@ describe('PostgresStore: batched statements', () => {
     const replies = await deliverAll(t);
     expectEachOrderOnce(t, replies);
     for (const r of replies) expect(r.headers['idempotency-replayed']).not.toBe('true');
-    const first = pool.names();
+    const first = pool.names;
     expect(pool.count).toBeLessThanOrEqual(N); // unbatched: 2 per delivery
     expect(first.some(isStatement('claimBatch'))).toBe(true);
     expect(first.some(isStatement('saveBatch'))).toBe(true);
@@ -116,17 +76,17 @@ describe('PostgresStore: batched statements', () => {
     });
     expect(t.calls('sendOrderToMerchant')).toHaveLength(N);
     expect(pool.count - before).toBeLessThan(N); // a replay costs one claim, and the claims go together
-    expect(pool.names().slice(first.length).some(isStatement('saveBatch'))).toBe(false);
+    expect(pool.names.slice(first.length).some(isStatement('saveBatch'))).toBe(false);
   });
 
   test('with batchStatements: false the same load sends no batch statement, 2 statements per first delivery', async () => {
     const { store, pool } = await countedStore({ batchStatements: false });
     const t = kitWith(store, perOrder);
     expectEachOrderOnce(t, await deliverAll(t));
-    expect(pool.names().filter((n) => /Batch/.test(n))).toEqual([]);
+    expect(pool.names.filter((n) => /Batch/.test(n))).toEqual([]);
     expect(pool.count).toBe(2 * N);
-    expect(pool.names().filter(isStatement('claim'))).toHaveLength(N);
-    expect(pool.names().filter(isStatement('saveAndRelease'))).toHaveLength(N);
+    expect(pool.names.filter(isStatement('claim'))).toHaveLength(N);
+    expect(pool.names.filter(isStatement('saveAndRelease'))).toHaveLength(N);
   });
 
   test('a failed claim batch and a failed save batch are retried item by item: every delivery answered exactly once', async () => {

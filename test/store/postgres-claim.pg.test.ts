@@ -2,40 +2,14 @@
  * PostgresStore.claimOrReplay: a delivery's stored answer or its OrderId's lock in one statement —
  * the statements a delivery costs, the claim on a stale snapshot, and the upgrade from schema 4.
  */
-import { PostgresStore, type PgPoolLike } from 'crossborder-merchant-kit';
-
-type PgQuery = Parameters<PgPoolLike['query']>[0];
+import { PostgresStore } from 'crossborder-merchant-kit';
 import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import { postgresFactory } from './harness.js';
+import { countingPool } from './counting-pool.js';
 
 const pg = postgresFactory();
 afterAll(() => pg.close());
-
-/** The pool, counting every statement sent through it (pool.query and clients it lends). */
-function countingPool(): PgPoolLike & { count: number; names: string[] } {
-  const counted = {
-    count: 0,
-    names: [] as string[],
-    query(q: PgQuery, v?: unknown[]) {
-      counted.count++;
-      counted.names.push(typeof q === 'string' ? q : q.name ?? q.text);
-      return pg.pool.query(q as never, v);
-    },
-    async connect() {
-      const client = await pg.pool.connect();
-      return {
-        query: (q: PgQuery, v?: unknown[]) => {
-          counted.count++;
-          counted.names.push(typeof q === 'string' ? q : q.name ?? q.text);
-          return client.query(q as never, v);
-        },
-        release: (err?: Error | boolean) => client.release(err),
-      };
-    },
-  };
-  return counted;
-}
 
 const prefetch = (key: string, payment = false) => ({ key, payment, latestOf: 'sendOrderToMerchant', beginAttempt: true });
 const attemptsOf = async (schema: string, key: string) =>
@@ -44,7 +18,7 @@ const attemptsOf = async (schema: string, key: string) =>
 describe('PostgresStore: statements per delivery', () => {
   test('a first delivery costs 2 statements, a redelivery 1, a repeated payment 1', async () => {
     const schema = (await pg.factory()).store as PostgresStore;
-    const pool = countingPool();
+    const pool = countingPool(pg.pool);
     const store = new PostgresStore({ pool, schema: schema.schema });
     await store.migrate();
     const t = kitWith(store);

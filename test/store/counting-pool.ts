@@ -1,0 +1,45 @@
+/**
+ * A pg pool that counts and records every statement sent through it (pool.query and the clients it
+ * lends), for the tests of what a delivery costs. `failOnce`: a statement whose name contains a key
+ * fails (nothing sent) as many times as the key's count.
+ */
+import type { PgPoolLike } from 'crossborder-merchant-kit';
+import type pg from 'pg';
+
+type PgQuery = Parameters<PgPoolLike['query']>[0];
+export interface Sent { name: string; values: unknown[] }
+export type CountingPool = PgPoolLike & { count: number; sent: Sent[]; readonly names: string[] };
+
+export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {}): CountingPool {
+  const record = (q: PgQuery, v?: unknown[]) => {
+    counted.count++;
+    const name = typeof q === 'string' ? q : q.name ?? q.text;
+    counted.sent.push({ name, values: (typeof q === 'string' ? v : q.values ?? v) ?? [] });
+    return name;
+  };
+  const counted: CountingPool = {
+    count: 0,
+    sent: [],
+    get names() { return counted.sent.map((s) => s.name); },
+    query(q: PgQuery, v?: unknown[]) {
+      const name = record(q, v);
+      const key = Object.keys(failOnce).find((k) => name.includes(k) && failOnce[k] > 0);
+      if (key) {
+        failOnce[key]--;
+        return Promise.reject(new Error(`injected failure of ${key}`));
+      }
+      return pool.query(q as never, v);
+    },
+    async connect() {
+      const client = await pool.connect();
+      return {
+        query: (q: PgQuery, v?: unknown[]) => {
+          record(q, v);
+          return client.query(q as never, v);
+        },
+        release: (err?: Error | boolean) => client.release(err),
+      };
+    },
+  };
+  return counted;
+}
