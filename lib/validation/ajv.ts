@@ -53,4 +53,4 @@ export const SCHEMA_PATHS: Readonly<Record<string, string>> = Object.freeze(Obje
     .map((s) => [s.title as string, (s.$id as string).slice(SCHEMA_BASE.length)]),
 ));
 
-export type { ErrorObject };
+export type { ErrorObject, ValidateFunction };

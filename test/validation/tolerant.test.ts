@@ -118,7 +118,7 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
     ['PaymentDetails null on PerformOrderPayment', '/cb/PerformOrderPayment', paymentOrder({ PaymentDetails: null }), '/PaymentDetails: is required'],
     ['PaymentDetails a string on PerformOrderPayment', '/cb/PerformOrderPayment', paymentOrder({ PaymentDetails: 'x' }), '/PaymentDetails: must be object'],
     ['StatusCode null', '/cb/UpdateOrderStatus', statusUpdate('canceled', { StatusCode: null }), '/StatusCode: is required'],
-    ['a present field of the wrong type', '/cb/SendOrderToMerchant', order({ Products: [{ Sku: 'A', Price: '12.50' }] }), '/Products/0/Price: must be number'],
+    ['a present field of the wrong type', '/cb/SendOrderToMerchant', order({ Products: [{ Sku: 'A', Price: '12.50 EUR' }] }), '/Products/0/Price: must be number'],
   ])('%s → 400', async (_n, path, body, description) => {
     const adapter = recordingAdapter();
     const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post(path).send(body);
