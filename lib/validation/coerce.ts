@@ -34,15 +34,16 @@ export interface Coercion {
   value: number | boolean | typeof ABSENT;
 }
 
-/** What `text` reads as where one of `types` is expected (`inObject`: it is an object's property). */
-function read(text: string, types: ReadonlySet<string>, inObject: boolean): number | boolean | typeof ABSENT | typeof UNREAD {
-  const numeric = types.has('number') || types.has('integer');
-  if (text === '') return inObject && (numeric || types.has('boolean')) ? ABSENT : UNREAD;
+/** What `text` reads as where one of `types` (AJV's list, e.g. `integer` or `number,null`) is expected (`inObject`: it is an object's property). */
+function read(text: string, types: string, inObject: boolean): number | boolean | typeof ABSENT | typeof UNREAD {
+  const numeric = types.includes('number') || types.includes('integer');
+  const boolean = types.includes('boolean');
+  if (text === '') return inObject && (numeric || boolean) ? ABSENT : UNREAD;
   if (numeric && JSON_NUMBER.test(text)) {
     const n = Number(text);
-    if (Number.isFinite(n) && (types.has('number') || Number.isInteger(n))) return n;
+    if (Number.isFinite(n) && (types.includes('number') || Number.isInteger(n))) return n;
   }
-  if (types.has('boolean')) {
+  if (boolean) {
     const lower = text.toLowerCase();
     if (lower === 'true') return true;
     if (lower === 'false') return false;
@@ -50,29 +51,32 @@ function read(text: string, types: ReadonlySet<string>, inObject: boolean): numb
   return UNREAD;
 }
 
-const unescape = (token: string) => token.replace(/~1/g, '/').replace(/~0/g, '~');
+const unescape = (token: string) => (token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token);
+const TYPED = /number|integer|boolean/;
 
 /** The coercions a payload needs, from the AJV errors of its report run (none when no type error is of this kind). */
 export function coercionsOf(errors: readonly ErrorObject[], input: unknown): Coercion[] {
-  let expected: Map<string, Set<string>> | undefined;
+  // Expected types by pointer (a pointer may fail several branches of a combinator: their types are joined).
+  let expected: Map<string, string> | undefined;
   for (const e of errors) {
     if (e.keyword !== 'type') continue;
-    const types = String((e.params as { type: unknown }).type).split(',');
-    if (types.includes('string') || !types.some((t) => t === 'number' || t === 'integer' || t === 'boolean')) continue;
+    const types = String((e.params as { type: unknown }).type);
+    if (types.includes('string') || !TYPED.test(types)) continue;
     expected ??= new Map();
     const known = expected.get(e.instancePath);
-    if (known) for (const t of types) known.add(t);
-    else expected.set(e.instancePath, new Set(types));
+    expected.set(e.instancePath, known === undefined ? types : `${known},${types}`);
   }
   if (!expected) return [];
   const out: Coercion[] = [];
   for (const [pointer, types] of expected) {
-    const tokens = pointer.split('/').slice(1).map(unescape);
+    const tokens = pointer.split('/');
+    tokens.shift();
     let parent: unknown;
     let value: unknown = input;
-    for (const t of tokens) {
+    for (let i = 0; i < tokens.length; i++) {
+      tokens[i] = unescape(tokens[i]);
       parent = value;
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[t] : undefined;
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[tokens[i]] : undefined;
     }
     if (typeof value !== 'string' || tokens.length === 0) continue;
     const read_ = read(value, types, !Array.isArray(parent));
@@ -83,14 +87,16 @@ export function coercionsOf(errors: readonly ErrorObject[], input: unknown): Coe
 
 /**
  * `input` with the coercions made, copy-on-write: the containers on the way to each coerced value are
- * shallow copies, everything else is shared; `input` itself is not changed.
+ * shallow copies, everything else is shared; `input` itself is not changed. The containers copied
+ * (the originals) are pushed to `copied`.
  */
-export function applyCoercions<T>(input: T, coercions: readonly Coercion[]): T {
+export function applyCoercions<T>(input: T, coercions: readonly Coercion[], copied: object[] = []): T {
   if (coercions.length === 0) return input;
   const copies = new Set<object>();
   const copy = (o: object): Record<string, unknown> => {
     const c = (Array.isArray(o) ? o.slice() : { ...o }) as Record<string, unknown>;
     copies.add(c);
+    copied.push(o);
     return c;
   };
   const root = copy(input as object);

@@ -88,8 +88,9 @@ const MAX_NULLS_DEPTH = 64;
  * stack of (container, position) pairs turned into a pointer only when a null is removed, once per
  * object (a payload without nulls builds no pointer at all; one with many builds each prefix once).
  */
-export function withoutNulls(value: unknown, pointer = '', out: string[] = [], options: { elements?: boolean } = {}): string[] {
-  if (value !== null && typeof value === 'object') strip(value, { base: pointer, path: [], prefixes: [], out, elements: options.elements === true }, 0);
+export function withoutNulls(value: unknown, pointer = '', out: string[] = [], options: { elements?: boolean; depth?: number } = {}): string[] {
+  const walk = { base: pointer, path: [], prefixes: [], out, elements: options.elements === true, maxDepth: options.depth ?? MAX_NULLS_DEPTH };
+  if (value !== null && typeof value === 'object') strip(value, walk, 0);
   return out;
 }
 
@@ -105,12 +106,14 @@ interface Walk {
   out: string[];
   /** Null array elements are dropped too. */
   elements: boolean;
+  /** Containers nested deeper than this are not entered (`options.depth`; MAX_NULLS_DEPTH by default). */
+  maxDepth: number;
 }
 
 const ARRAY = Object.freeze({});
 
 function strip(value: object, walk: Walk, depth: number): void {
-  if (depth > MAX_NULLS_DEPTH) return;
+  if (depth > walk.maxDepth) return;
   const { path } = walk;
   walk.prefixes[depth] = undefined;
   if (Array.isArray(value)) {

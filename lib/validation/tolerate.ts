@@ -25,6 +25,7 @@ export interface Tolerated<T = unknown> {
 }
 
 const ELEMENTS = Object.freeze({ elements: true });
+const SHALLOW = Object.freeze({ elements: true, depth: 0 });
 
 export function tolerate<T>(report: ValidateFunction, tolerant: ValidateFunction, input: T): Tolerated<T> {
   if (report(input)) {
@@ -33,13 +34,15 @@ export function tolerate<T>(report: ValidateFunction, tolerant: ValidateFunction
   }
   const errors = report.errors ?? [];
   const coercions = coercionsOf(errors, input);
-  const read = applyCoercions(input, coercions);
+  const copied: object[] = [];
+  const read = applyCoercions(input, coercions, copied);
   const nulls = new Set(withoutNulls(read, '', [], ELEMENTS));
-  // The payload as received (the idempotency fingerprint hashes it) loses its nulls as before, but keeps its text.
-  if (read !== input) withoutNulls(input, '', [], ELEMENTS);
+  // The payload as received (the idempotency fingerprint hashes it) loses its nulls as before, but keeps
+  // its text. Below the copies it is shared and was just walked: only the copied containers' own members are left.
+  for (const o of copied) withoutNulls(o, '', [], SHALLOW);
   if (!tolerant(read)) return { input: read, deviations: [], refused: [toIssue(tolerant.errors ?? [])] };
   const coerced = new Set(coercions.map((c) => c.pointer));
-  const issues = listIssues(errors).filter((d) => !coerced.has(d.pointer));
+  const issues = listIssues(coerced.size === 0 ? errors : errors.filter((e) => !coerced.has(e.instancePath)));
   return {
     input: read,
     deviations: [

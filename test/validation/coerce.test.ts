@@ -34,7 +34,7 @@ describe('strings that are exactly a JSON number, where the schema says number o
     ['/InternationalDetails/TotalPrice', '129.90', 129.9],
   ])('%s %j reaches the adapter as %j, reported by pointer', (pointer, text, value) => {
     const input = orderWith(pointer, text);
-    const out = validators.tolerate('sendOrderToMerchant', input);
+    const out = validators.tolerate<any>('sendOrderToMerchant', input);
     expect(out.refused).toBeNull();
     expect(at(out.input, pointer)).toBe(value);
     expect(out.deviations).toContainEqual({ pointer, rule: COERCED_RULE });
@@ -65,26 +65,26 @@ describe('strings that are exactly a JSON number, where the schema says number o
     ['/Customer/IsEndCustomerPrimary', 'yes', 'must be boolean'],
     ['/Customer/IsEndCustomerPrimary', ' true', 'must be boolean'],
   ])('%s %j is refused, naming the pointer', (pointer, value, rule) => {
-    const out = validators.tolerate('sendOrderToMerchant', orderWith(pointer, value));
+    const out = validators.tolerate<any>('sendOrderToMerchant', orderWith(pointer, value));
     expect(out.refused).toEqual([{ pointer, rule }]);
   });
 
   test('a string field given a number is not turned into text (only text is read as a type)', () => {
-    const out = validators.tolerate('sendOrderToMerchant', order({ CartId: 7 }));
+    const out = validators.tolerate<any>('sendOrderToMerchant', order({ CartId: 7 }));
     expect(out.refused).toEqual([{ pointer: '/CartId', rule: 'must be string' }]);
   });
 });
 
 describe('booleans and empty strings', () => {
   test.each([['true', true], ['false', false], ['False', false], ['TRUE', true], ['fAlSe', false]])('%j is the boolean %j', (text, value) => {
-    const out = validators.tolerate('sendOrderToMerchant', orderWith('/Customer/IsEndCustomerPrimary', text));
+    const out = validators.tolerate<any>('sendOrderToMerchant', orderWith('/Customer/IsEndCustomerPrimary', text));
     expect(out.refused).toBeNull();
     expect(out.input.Customer).toEqual({ IsEndCustomerPrimary: value, SendConfirmation: false });
     expect(out.deviations).toContainEqual({ pointer: '/Customer/IsEndCustomerPrimary', rule: COERCED_RULE });
   });
 
   test.each(['/Products/0/Quantity', '/OrderCreationSource', '/Customer/SendConfirmation', '/Discounts/0/DiscountType'])('"" on the optional %s is read as absent', (pointer) => {
-    const out = validators.tolerate('sendOrderToMerchant', orderWith(pointer, ''));
+    const out = validators.tolerate<any>('sendOrderToMerchant', orderWith(pointer, ''));
     expect(out.refused).toBeNull();
     const parent = at(out.input, pointer.slice(0, pointer.lastIndexOf('/')));
     expect(Object.keys(parent)).not.toContain(pointer.slice(pointer.lastIndexOf('/') + 1));
@@ -92,26 +92,26 @@ describe('booleans and empty strings', () => {
   });
 
   test('"" where an object belongs is refused (PaymentDetails of PerformOrderPayment; Customer)', () => {
-    expect(validators.tolerate('performOrderPayment', paymentOrder({ PaymentDetails: '' })).refused)
+    expect(validators.tolerate<any>('performOrderPayment', paymentOrder({ PaymentDetails: '' })).refused)
       .toEqual([{ pointer: '/PaymentDetails', rule: 'must be object' }]);
-    expect(validators.tolerate('sendOrderToMerchant', order({ Customer: '' })).refused)
+    expect(validators.tolerate<any>('sendOrderToMerchant', order({ Customer: '' })).refused)
       .toEqual([{ pointer: '/Customer', rule: 'must be object' }]);
   });
 });
 
 describe('what the kit relies on follows the same rules', () => {
   test('OrderId and the refund amounts may be strings: kept as sent, not coerced', () => {
-    const o = validators.tolerate('sendOrderToMerchant', order({ OrderId: '8' }));
+    const o = validators.tolerate<any>('sendOrderToMerchant', order({ OrderId: '8' }));
     expect([o.refused, o.input.OrderId, o.deviations]).toEqual([null, '8', []]);
     const refund = { MerchantGUID: 'g', OrderId: 'GE1', TotalRefundAmount: '170.10', OriginalTotalRefundAmount: '114.53', Products: [] };
-    const r = validators.tolerate('notifyOrderRefunded', refund);
+    const r = validators.tolerate<any>('notifyOrderRefunded', refund);
     expect(r.refused).toBeNull();
     expect([r.input.TotalRefundAmount, r.input.OriginalTotalRefundAmount]).toEqual(['170.10', '114.53']);
     expect(r.deviations.map((d) => d.rule)).not.toContain(COERCED_RULE);
   });
   test('PaymentDetails: a coerced value inside it reaches the adapter in a copy; the card fields stay as sent', () => {
     const input = paymentOrder({ PaymentDetails: paymentDetails({ IsSaved: 'x' }), Customer: { IsEndCustomerPrimary: 'True', SendConfirmation: 'false' } });
-    const out = validators.tolerate('performOrderPayment', input);
+    const out = validators.tolerate<any>('performOrderPayment', input);
     expect(out.refused).toBeNull();
     expect(out.input.Customer).toEqual({ IsEndCustomerPrimary: true, SendConfirmation: false });
     expect(out.input.PaymentDetails).toBe(input.PaymentDetails); // not on the way to a coerced value: shared
@@ -119,7 +119,7 @@ describe('what the kit relies on follows the same rules', () => {
   });
   test('only the containers on the way to a coerced value are copied', () => {
     const input = order({ Products: [product({ Quantity: '3' }), product()] });
-    const out = validators.tolerate('sendOrderToMerchant', input);
+    const out = validators.tolerate<any>('sendOrderToMerchant', input);
     expect(out.input).not.toBe(input);
     expect(out.input.Products).not.toBe(input.Products);
     expect(out.input.Products[1]).toBe((input.Products as unknown[])[1]);
@@ -129,7 +129,7 @@ describe('what the kit relies on follows the same rules', () => {
   });
   test('a payload that needs no coercion is passed on as it is', () => {
     const input = order();
-    expect(validators.tolerate('sendOrderToMerchant', input).input).toBe(input);
+    expect(validators.tolerate<any>('sendOrderToMerchant', input).input).toBe(input);
   });
   test("strict validators refuse typed values sent as text", () => {
     const strict = createValidators(CALLBACK_SCHEMAS, 'strict');
@@ -141,7 +141,7 @@ describe('what the kit relies on follows the same rules', () => {
 describe('a null element inside an array', () => {
   test('is dropped and reported like a null field, not refused', () => {
     const input = order({ Products: [product({ Sku: 'A' }), null, product({ Sku: 'C', Quantity: '2' })], Discounts: [null] });
-    const out = validators.tolerate('sendOrderToMerchant', input);
+    const out = validators.tolerate<any>('sendOrderToMerchant', input);
     expect(out.refused).toBeNull();
     expect(out.input.Products.map((p: any) => [p.Sku, p.Quantity])).toEqual([['A', 2], ['C', 2]]);
     expect(out.input.Discounts).toEqual([]);

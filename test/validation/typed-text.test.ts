@@ -103,6 +103,20 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     expect(adapter.calls[1].context.previous).toBeDefined();
   });
 
+  test('beside a coerced value, null still means absent for the fingerprint (as everywhere else)', async () => {
+    const adapter = recordingAdapter();
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    const send = (extra: Record<string, unknown>) => request(app).post('/cb/SendOrderToMerchant')
+      .send(order({ OrderId: 'GE-FP-2', UserId: null, ...extra, Products: [product({ Quantity: '8', Brand: null }), null] })).expect(200);
+    await send({});
+    const res = await request(app).post('/cb/SendOrderToMerchant')
+      .send(order({ OrderId: 'GE-FP-2', Products: [product({ Quantity: '8' })] })).expect(200);
+    expect(res.body.Success).toBe(true);
+    expect(adapter.calls).toHaveLength(1);
+    expect(adapter.calls[0].input.Products).toHaveLength(1);
+    expect(adapter.calls[0].input).not.toHaveProperty('UserId');
+  });
+
   test('a null element inside an array is dropped and reported like a null field', async () => {
     const adapter = recordingAdapter();
     const body = order({ Products: [null, product({ Sku: 'B' })], Discounts: [null] });
