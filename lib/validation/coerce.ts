@@ -69,14 +69,16 @@ export function coercionsOf(errors: readonly ErrorObject[], input: unknown): Coe
   if (!expected) return [];
   const out: Coercion[] = [];
   for (const [pointer, types] of expected) {
-    const tokens = pointer.split('/');
-    tokens.shift();
+    const tokens: string[] = [];
     let parent: unknown;
     let value: unknown = input;
-    for (let i = 0; i < tokens.length; i++) {
-      tokens[i] = unescape(tokens[i]);
+    for (let start = 1, end = 0; start > 0 && start <= pointer.length; start = end + 1) {
+      end = pointer.indexOf('/', start);
+      if (end < 0) end = pointer.length;
+      const token = unescape(pointer.slice(start, end));
+      tokens.push(token);
       parent = value;
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[tokens[i]] : undefined;
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[token] : undefined;
     }
     if (typeof value !== 'string' || tokens.length === 0) continue;
     const read_ = read(value, types, !Array.isArray(parent));
