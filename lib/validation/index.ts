@@ -7,7 +7,7 @@
  */
 import { KitError } from '../shared/errors.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
-import { listIssues, toIssue, type ValidationIssue } from './issues.js';
+import { toIssue, type ValidationIssue } from './issues.js';
 import { isObject } from '../shared/options.js';
 import { tolerate, type Tolerated } from './tolerate.js';
 
@@ -23,8 +23,6 @@ export interface Validators {
   readonly mode: ValidationMode;
   /** The first failure of a request against the mode's schemas (in tolerant mode, after nulls were removed), or null. */
   request(callback: string, input: unknown): ValidationIssue[] | null;
-  /** Every deviation of a request from the schemas as written (tolerant mode; `[]` in strict mode). */
-  deviations(callback: string, input: unknown): ValidationIssue[];
   /**
    * The tolerant reading of a request (lib/validation/tolerate.ts): nulls removed, typed values sent as
    * text read as their type, deviations listed, the first failure of the tolerant form. Strict mode: `request`.
@@ -52,11 +50,6 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
       const validate = requests.get(callback);
       if (!validate || validate(input)) return null;
       return [toIssue(validate.errors ?? [])];
-    },
-    deviations(callback, input) {
-      const validate = reports.get(callback);
-      if (!validate || validate(input)) return [];
-      return listIssues(validate.errors ?? []);
     },
     tolerate(callback, input) {
       const report = reports.get(callback);
