@@ -117,6 +117,15 @@ describe('what the kit relies on follows the same rules', () => {
     expect(out.input.PaymentDetails).toBe(input.PaymentDetails); // not on the way to a coerced value: shared
     expect(input.Customer).toEqual({ IsEndCustomerPrimary: 'True', SendConfirmation: 'false' });
   });
+  test('the paid amount of PerformOrderPayment (OrderPaymentMethods, F#16) is read as a number; "" or words are not', () => {
+    const pay = (amount: unknown) => validators.tolerate<any>('performOrderPayment',
+      paymentOrder({ OrderPaymentMethods: [{ PaymentMethodId: '3', PaidAmountInCustomerCurrency: amount, IsGiftCard: 'false' }] }));
+    const ok = pay('64.90');
+    expect(ok.refused).toBeNull();
+    expect(ok.input.OrderPaymentMethods).toEqual([{ PaymentMethodId: 3, PaidAmountInCustomerCurrency: 64.9, IsGiftCard: false }]);
+    expect(pay('').input.OrderPaymentMethods).toEqual([{ PaymentMethodId: 3, IsGiftCard: false }]);
+    expect(pay('64,90').refused).toEqual([{ pointer: '/OrderPaymentMethods/0/PaidAmountInCustomerCurrency', rule: 'must be number' }]);
+  });
   test('only the containers on the way to a coerced value are copied', () => {
     const input = order({ Products: [product({ Quantity: '3' }), product()] });
     const out = validators.tolerate<any>('sendOrderToMerchant', input);
