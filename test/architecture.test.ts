@@ -33,6 +33,9 @@ test('everything the entry points export is documented in docs/', async () => {
     'lib/index.ts': await import('crossborder-merchant-kit'),
     'lib/express/index.ts': await import('crossborder-merchant-kit/express'),
     'lib/node/index.ts': await import('crossborder-merchant-kit/node'),
+    'lib/store/index.ts': await import('crossborder-merchant-kit/store'),
+    'lib/client/index.ts': await import('crossborder-merchant-kit/client'),
+    'lib/customs/index.ts': await import('crossborder-merchant-kit/customs'),
     'lib/testing/index.ts': await import('crossborder-merchant-kit/testing'),
   };
   const undocumented: string[] = [];
