@@ -37,6 +37,8 @@ test('everything the entry points export is documented in docs/', async () => {
     'lib/client/index.ts': await import('crossborder-merchant-kit/client'),
     'lib/customs/index.ts': await import('crossborder-merchant-kit/customs'),
     'lib/testing/index.ts': await import('crossborder-merchant-kit/testing'),
+    'lib/sandbox/index.ts': await import('crossborder-merchant-kit/sandbox'),
+    'lib/conformance/index.ts': await import('crossborder-merchant-kit/conformance'),
   };
   const undocumented: string[] = [];
   for (const [file, mod] of Object.entries(entries)) {
