@@ -3,7 +3,7 @@
  * hold-guard.pg.test.ts on PostgresStore): an order on fulfilment hold is not dispatched, found by
  * its OrderId or by the merchant ids its SendOrderToMerchant reply returned.
  */
-import type { Store } from 'crossborder-merchant-kit';
+import type { Store } from 'crossborder-merchant-kit/store';
 import { order } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import type { StoreFactory } from '../store/harness.js';

@@ -2,7 +2,7 @@
  * The Store contract, run against every store (memory.test.ts, postgres.pg.test.ts): replies,
  * payments, expiry, the per-OrderId lock (waiting, timing out, leases, two instances) and holds.
  */
-import type { NewRecord, Store } from 'crossborder-merchant-kit';
+import type { NewRecord, Store } from 'crossborder-merchant-kit/store';
 import type { StoreFactory, StoreHarness } from './harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 import pg from 'pg';
-import { MemoryStore, PostgresStore, type Store } from 'crossborder-merchant-kit';
+import { MemoryStore, PostgresStore, type Store } from 'crossborder-merchant-kit/store';
 
 export interface StoreHarness {
   store: Store;

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit';
+import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit/store';
 import { paymentOrder } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import { storeContract, record } from './contract.js';

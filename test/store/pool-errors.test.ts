@@ -1,6 +1,6 @@
 /** Stores sharing one pg.Pool: one 'error' listener on the pool, and the error reaches every store's logger. */
 import { EventEmitter } from 'node:events';
-import { PostgresStore } from 'crossborder-merchant-kit';
+import { PostgresStore } from 'crossborder-merchant-kit/store';
 
 test('twenty stores on one pool add one error listener; a pool error is logged by each and crashes nothing', () => {
   const pool = Object.assign(new EventEmitter(), { query: async () => ({ rows: [] }), connect: async () => { throw new Error('unused'); } });

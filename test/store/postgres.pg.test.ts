@@ -1,5 +1,5 @@
 import pgLib from 'pg';
-import { PostgresStore } from 'crossborder-merchant-kit';
+import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { storeContract } from './contract.js';
 import { databaseUrl, postgresFactory } from './harness.js';
 
