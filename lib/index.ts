@@ -24,7 +24,7 @@ export type { ValidationIssue } from './validation/issues.js';
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './store/memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
 export type {
-  Store, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord, DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
+  Store, StoreCore, StoreCapabilities, StoreCapability, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord, DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
 } from './store/types.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, type HoldState } from './store/holds.js';
 export { canonicalJson, payloadHash } from './store/canonical.js';

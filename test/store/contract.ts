@@ -3,7 +3,7 @@
  * payments, expiry, the per-OrderId lock (waiting, timing out, leases, two instances) and holds.
  */
 import type { NewRecord, Store } from 'crossborder-merchant-kit';
-import type { StoreFactory, StoreHarness } from './harness.js';
+import type { FullStore, StoreFactory, StoreHarness } from './harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -18,7 +18,7 @@ const LOCK = { waitMs: 2000, leaseMs: 5000 };
 
 export function storeContract(factory: StoreFactory): void {
   let h: StoreHarness;
-  let store: Store;
+  let store: FullStore;
   beforeEach(async () => {
     h = await factory();
     store = h.store;

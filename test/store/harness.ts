@@ -4,16 +4,19 @@
  */
 import { inspect } from 'node:util';
 import pg from 'pg';
-import { MemoryStore, PostgresStore, type Store } from 'crossborder-merchant-kit';
+import { MemoryStore, PostgresStore, type Store, type StoreCapabilities } from 'crossborder-merchant-kit';
+
+/** The kit's own stores implement every optional capability. */
+export type FullStore = Store & Required<Omit<StoreCapabilities, 'claimOrReplay'>>;
 
 export interface StoreHarness {
-  store: Store;
+  store: FullStore;
   /** Another instance over the same data (MemoryStore: the same instance; one process is all it serves). */
-  twin(): Store;
+  twin(): FullStore;
   /** Every stored row or entry, as text, to search for leaked values. */
   scan(): Promise<string>;
   /** A store over the same data whose records expire after `ms`. */
-  withTtl(ms: number): Store;
+  withTtl(ms: number): FullStore;
 }
 export type StoreFactory = () => Promise<StoreHarness>;
 
