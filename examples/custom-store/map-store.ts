@@ -11,9 +11,9 @@ import {
 } from 'crossborder-merchant-kit';
 
 export class MapStore implements StoreCore {
-  private readonly records = new Map<string, { record: NewRecord; createdAt: number; expiresAt: number }>();
-  private readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
-  private readonly holds = new Map<string, HoldState>();
+  protected readonly records = new Map<string, { record: NewRecord; createdAt: number; expiresAt: number }>();
+  protected readonly locks = new Map<string, { token: symbol; expiresAt: number }>();
+  protected readonly holds = new Map<string, HoldState>();
   private readonly ttlMs: number;
 
   constructor(options: { ttlMs?: number } = {}) {

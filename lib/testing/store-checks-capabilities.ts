@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store/types.js';
-import type { CheckDefinition } from './store-conformance.js';
-import { reply } from './store-checks-core.js';
+import { reply, same, type CheckDefinition } from './store-check-types.js';
 
 /** The store with every method of the capability a check is for (the runner checked it has them). */
 const full = (s: Store) => s as Required<Store>;
@@ -51,9 +50,9 @@ export const capabilityChecks = (): CheckDefinition[] => [
     const o = id('O');
     const s = full(store);
     const key = `sendOrderToMerchant:${o}:a`;
-    assert.deepEqual(await s.beginAttempt(key, o), { attempt: 1 });
+    same(await s.beginAttempt(key, o), { attempt: 1 });
     await s.endAttempt(key, null);
-    assert.deepEqual(await s.beginAttempt(key, o), { attempt: 2 }, 'an attempt that ended cleanly must not be reported');
+    same(await s.beginAttempt(key, o), { attempt: 2 }, 'an attempt that ended cleanly must not be reported');
     await s.endAttempt(key, 'unsaved');
     const third = await s.beginAttempt(key, o);
     assert.equal(third.attempt, 3);
@@ -63,7 +62,7 @@ export const capabilityChecks = (): CheckDefinition[] => [
       await s.endAttempt(key, outcome);
       assert.equal((await s.beginAttempt(key, o)).previousAttempt?.outcome, outcome);
     }
-    assert.deepEqual(await s.beginAttempt(`sendOrderToMerchant:${o}:b`, o), { attempt: 1 });
+    same(await s.beginAttempt(`sendOrderToMerchant:${o}:b`, o), { attempt: 1 });
   } },
 
   { capability: 'attempts', name: "an attempt that never ended is 'crashed', with its start time, also seen from another instance", body: async ({ store, twin, id }) => {
@@ -82,7 +81,7 @@ export const capabilityChecks = (): CheckDefinition[] => [
     const o = id('O');
     await short.beginAttempt(`k:${o}:t`, o);
     await sleep(400);
-    assert.deepEqual(await short.beginAttempt(`k:${o}:t`, o), { attempt: 1 });
+    same(await short.beginAttempt(`k:${o}:t`, o), { attempt: 1 });
   } },
 
   { capability: 'merchantOrderIds', name: 'an order is found by each of its merchant ids (case-sensitive), the latest save wins', body: async ({ store, twin, id }) => {
@@ -151,7 +150,7 @@ export const capabilityChecks = (): CheckDefinition[] => [
       assert.equal(p.record, null);
       assert.equal(p.payment, null);
       assert.equal(p.latest?.response.InternalOrderId, 'INT-0', 'prefetched.latest is not the latest reply');
-      assert.deepEqual(p.hold, await s.getFulfilmentHold(o), 'prefetched.hold is not the hold');
+      same(p.hold, await s.getFulfilmentHold(o), 'prefetched.hold is not the hold');
       if (p.attempt) assert.equal(p.attempt.attempt, 1);
     }
     if (!lock.saveAndRelease) return lock.release();

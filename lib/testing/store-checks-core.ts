@@ -5,13 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { NewRecord, Store, StoreLock } from '../store/types.js';
-import type { CheckDefinition } from './store-conformance.js';
-
-export const reply = (orderId: string, key: string, overrides: Partial<NewRecord> = {}): NewRecord => ({
-  key, callback: 'sendOrderToMerchant', orderId, hash: key.slice(key.lastIndexOf(':') + 1),
-  response: { Success: true, InternalOrderId: 'INT-1' }, payment: false, ...overrides,
-});
+import type { Store, StoreLock } from '../store/types.js';
+import { reply, same, type CheckDefinition } from './store-check-types.js';
 
 /** The lease of a lock the checks let expire: long enough for a slow database round trip. */
 const SHORT_LEASE_MS = 400;
@@ -39,7 +34,7 @@ export const coreChecks = (): CheckDefinition[] => [
     (saved.response as Record<string, unknown>).InternalOrderId = 'changed by the caller after the save';
     const got = await store.getRecord(key);
     assert.ok(got, 'getRecord found nothing for a saved key');
-    assert.deepEqual({ key: got.key, callback: got.callback, orderId: got.orderId, hash: got.hash, payment: got.payment, response: got.response },
+    same({ key: got.key, callback: got.callback, orderId: got.orderId, hash: got.hash, payment: got.payment, response: got.response },
       { key, callback: 'sendOrderToMerchant', orderId: o, hash: 'aaa', payment: false, response: { Success: true, InternalOrderId: 'INT-1' } });
     assert.ok(got.createdAt instanceof Date && got.expiresAt instanceof Date, 'createdAt and expiresAt must be Dates');
     assert.ok(got.expiresAt.getTime() > got.createdAt.getTime(), 'expiresAt must be after createdAt');
@@ -104,7 +99,7 @@ export const coreChecks = (): CheckDefinition[] => [
     const o = id('O');
     const other = await twin();
     const crashed = await acquired(other, o, { waitMs: 1_000, leaseMs: SHORT_LEASE_MS });
-    const next = await acquired(store, o, { waitMs: 10_000, leaseMs: 20_000 });
+    const next = await acquired(store, o, { waitMs: 5_000, leaseMs: 20_000 });
     assert.equal(next.recovered, true, 'a lock taken over after its lease expired must be reported recovered');
     await crashed.release();
     assert.equal(await other.acquire(o, { waitMs: 200, leaseMs: 5_000 }), null, "the crashed holder's late release freed its successor's lock");
@@ -156,7 +151,7 @@ export const coreChecks = (): CheckDefinition[] => [
     const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => deliver(stores[i % 2])));
     assert.equal(maxInside, 1, `${maxInside} holders had the lock of one OrderId at once`);
     assert.equal(runs, 1, `the work ran ${runs} times`);
-    for (const r of replies) assert.deepEqual(r, { Success: true, InternalOrderId: 'INT-run-1' });
+    for (const r of replies) same(r, { Success: true, InternalOrderId: 'INT-run-1' });
   } },
 
   { capability: 'core', name: 'holds: none for an unknown order; placed, then partly and fully released by documents (seen from another instance)', body: async ({ store, twin, id }) => {
@@ -164,10 +159,10 @@ export const coreChecks = (): CheckDefinition[] => [
     assert.equal(await store.getFulfilmentHold(o), null);
     const placed = await store.placeFulfilmentHold(o, [ead, label]);
     assert.ok(placed && placed.since instanceof Date, 'placeFulfilmentHold must return the hold, with since a Date');
-    assert.deepEqual(placed, { orderId: o, awaiting: [ead, label], since: placed.since });
-    assert.deepEqual(await (await twin()).getFulfilmentHold(o), placed);
+    same(placed, { orderId: o, awaiting: [ead, label], since: placed.since });
+    same(await (await twin()).getFulfilmentHold(o), placed);
     const partial = await store.recordDocuments(o, [{ DocumentTypeCode: '4', ParcelCode: 'P2' }, { DocumentTypeCode: '11', TrackingNumber: 'TRK1' }]);
-    assert.deepEqual(partial, { orderId: o, awaiting: [label], since: placed.since });
+    same(partial, { orderId: o, awaiting: [label], since: placed.since });
     assert.equal(await store.recordDocuments(o, [{ DocumentTypeCode: '4', ParcelCode: 'p1', TrackingNumber: 'X' }]), null, 'a matching document (ParcelCode, any case) did not release the hold');
     assert.equal(await store.getFulfilmentHold(o), null);
   } },
@@ -176,7 +171,7 @@ export const coreChecks = (): CheckDefinition[] => [
     const o = id('O');
     assert.equal(await store.recordDocuments(o, [ead]), null);
     assert.equal(await store.getFulfilmentHold(o), null);
-    assert.deepEqual((await store.placeFulfilmentHold(o, [ead, label]))?.awaiting, [label]);
+    same((await store.placeFulfilmentHold(o, [ead, label]))?.awaiting, [label]);
     const all = id('O');
     await store.recordDocuments(all, [ead, label]);
     assert.equal(await store.placeFulfilmentHold(all, [ead, label]), null, 'an order whose documents all came first was placed on hold');
@@ -186,7 +181,7 @@ export const coreChecks = (): CheckDefinition[] => [
     const o = id('O');
     const first = await store.placeFulfilmentHold(o, [ead]);
     const second = await store.placeFulfilmentHold(o, [label]);
-    assert.deepEqual(second, { orderId: o, awaiting: [label], since: first!.since });
+    same(second, { orderId: o, awaiting: [label], since: first!.since });
   } },
 
   { capability: 'core', name: 'holds: concurrent document deliveries from two instances all count', body: async ({ store, twin, id }) => {

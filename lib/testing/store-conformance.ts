@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { probeStore } from '../store/capabilities.js';
 import { STORE_CAPABILITIES, type Store, type StoreCapability } from '../store/types.js';
 import { capabilityChecks } from './store-checks-capabilities.js';
+import type { CheckDefinition } from './store-check-types.js';
 import { coreChecks } from './store-checks-core.js';
 
 /** What `makeStore` is asked for. */
@@ -49,20 +50,6 @@ export interface StoreCheck {
   capability: 'core' | StoreCapability;
   run(): Promise<void>;
 }
-
-/** What a check works with; every store it makes is closed after it. */
-export interface CheckContext {
-  store: Store;
-  /** Another instance over the same data. */
-  twin(): Promise<Store>;
-  /** A fresh store whose records expire after `ttlMs`. */
-  withTtl(ttlMs: number): Promise<Store>;
-  /** An id no other check uses (OrderIds, keys, merchant ids). */
-  id(prefix: string): string;
-}
-
-export type CheckBody = (c: CheckContext) => Promise<void>;
-export interface CheckDefinition { name: string; capability: 'core' | StoreCapability; body: CheckBody }
 
 let runs = 0;
 
