@@ -4,7 +4,9 @@
  * was broken from passes the whole suite (here the core-only MapStore; MemoryStore and PostgresStore
  * in test/store/conformance*.test.ts).
  */
+import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { MemoryStore, type AcquireOptions, type NewRecord, type Store, type StoreLock, type StoredRecord } from 'crossborder-merchant-kit';
 import { runStoreConformance, storeConformanceChecks, type MakeStore } from 'crossborder-merchant-kit/testing';
 import { MapStore } from '../../examples/custom-store/map-store.js';
@@ -177,4 +179,11 @@ describe('runStoreConformance and its options', () => {
     expect(stores).toHaveLength(2);
     expect(closed).toEqual(stores);
   });
+});
+
+test('under node:test: examples/custom-store/conformance.test.ts registers and passes every core check', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'examples/custom-store/conformance.test.ts'], { timeout: 60_000 });
+  expect(stdout).toMatch(/^# pass 14$/m);
+  expect(stdout).toMatch(/^# fail 0$/m);
+  expect(stdout).toContain('ok 10 - core: exactly once: concurrent deliveries of one OrderId on two instances run the work once and all get its reply');
 });
