@@ -4,7 +4,7 @@
  * capability gives up is absent, not wrong (docs/stores.md, "Capabilities"). And the checks the kit
  * makes of a store when it is built.
  */
-import { createCallbackKit, MemoryStore, type Store } from 'crossborder-merchant-kit';
+import { createCallbackKit, MemoryStore, type AcquireOptions, type Claim, type ClaimOptions, type NewRecord, type Store, type StoreLock } from 'crossborder-merchant-kit';
 import { MapStore } from '../../examples/custom-store/map-store.js';
 import { fakeService, type FakeService } from '../client/fake-service.js';
 import { clientFor, failure } from '../client/setup.js';
@@ -39,6 +39,28 @@ describe('the kit over a core-only store', () => {
     const t = kitWith(new MapStore(), { performOrderPayment: async () => { charges++; await new Promise((r) => setTimeout(r, 20)); return { InternalOrderId: 'A-1', PaymentAmount: '1.00', PaymentCurrencyCode: 'EUR' }; } });
     const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => t.deliver('performOrderPayment', paymentOrder({ CustomerComments: `try ${i % 2}` }))));
     for (const r of replies) expect(r.body).toEqual(replies[0].body);
+    expect(charges).toBe(1);
+  });
+
+  test('batching members on a store without every capability are ignored: payments stay once per OrderId', async () => {
+    // Locks with saveAndRelease and a claimOrReplay that never looks for the order's payment: used, they would let a second charge through.
+    class HalfBatching extends MapStore {
+      override async acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
+        const lock = await super.acquire(orderId, options);
+        return lock && { ...lock, recovered: lock.recovered, saveAndRelease: async (record: NewRecord) => { await this.saveRecord(record); await lock.release(); } };
+      }
+      async claimOrReplay(orderId: string, options: ClaimOptions): Promise<Claim | null> {
+        const record = await this.getRecord(options.prefetch.key);
+        if (record) return { stored: { record, payment: null } };
+        const lock = await this.acquire(orderId, options);
+        return lock && { lock };
+      }
+    }
+    let charges = 0;
+    const t = kitWith(new HalfBatching(), { performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: `${++charges}0.00`, PaymentCurrencyCode: 'EUR' }) });
+    const paid = await t.deliver('performOrderPayment', paymentOrder());
+    const other = await t.deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' }));
+    expect(other.body).toEqual(paid.body);
     expect(charges).toBe(1);
   });
 
