@@ -66,8 +66,9 @@ export function probeStore(value: unknown, where = 'Option store'): Set<StoreCap
   }
   const names = methodNames(value);
   for (const name of names) {
-    const guess = KNOWN.includes(name) ? undefined : didYouMean(name, KNOWN);
-    if (guess !== undefined && !has(value, guess)) {
+    // A typo: another case, or at most two edits without changing the length by more than one (a helper `findOrder` is fine).
+    const guess = KNOWN.includes(name) ? undefined : didYouMean(name, KNOWN, 2);
+    if (guess !== undefined && Math.abs(guess.length - name.length) <= 1 && !has(value, guess)) {
       fail('ERR_CBK_OPTION_INVALID', `${where} has a method ${name}; did you mean ${guess}? (a misspelt method is not used; see docs/stores.md)`);
     }
   }

@@ -25,6 +25,9 @@ export interface CheckContext {
 export type CheckBody = (c: CheckContext) => Promise<void>;
 export interface CheckDefinition { name: string; capability: 'core' | StoreCapability; body: CheckBody }
 
+/** The ttl of the stores the expiry checks make: a record must be found right after its save, and gone TTL_MS + 500 ms later. */
+export const TTL_MS = 300;
+
 /** A successful SendOrderToMerchant reply for `orderId` under `key` (its hash: the key's last part). */
 export const reply = (orderId: string, key: string, overrides: Partial<NewRecord> = {}): NewRecord => ({
   key, callback: 'sendOrderToMerchant', orderId, hash: key.slice(key.lastIndexOf(':') + 1),

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store/types.js';
-import { reply, same, type CheckDefinition } from './store-check-types.js';
+import { reply, same, TTL_MS, type CheckDefinition } from './store-check-types.js';
 
 /** The store with every method of the capability a check is for (the runner checked it has them). */
 const full = (s: Store) => s as Required<Store>;
@@ -26,11 +26,11 @@ export const capabilityChecks = (): CheckDefinition[] => [
   } },
 
   { capability: 'payments', name: 'a payment expires with its reply', body: async ({ withTtl, id }) => {
-    const short = full(await withTtl(150));
+    const short = full(await withTtl(TTL_MS));
     const o = id('O');
     await short.saveRecord(paid(o, 'p1', '10.00'));
     assert.ok(await short.getPayment(o));
-    await sleep(400);
+    await sleep(TTL_MS + 500);
     assert.equal(await short.getPayment(o), null, 'an expired payment was still returned');
   } },
 
@@ -77,10 +77,10 @@ export const capabilityChecks = (): CheckDefinition[] => [
   } },
 
   { capability: 'attempts', name: 'attempt records expire after the ttl', body: async ({ withTtl, id }) => {
-    const short = full(await withTtl(150));
+    const short = full(await withTtl(TTL_MS));
     const o = id('O');
     await short.beginAttempt(`k:${o}:t`, o);
-    await sleep(400);
+    await sleep(TTL_MS + 500);
     same(await short.beginAttempt(`k:${o}:t`, o), { attempt: 1 });
   } },
 
@@ -99,11 +99,11 @@ export const capabilityChecks = (): CheckDefinition[] => [
   } },
 
   { capability: 'merchantOrderIds', name: 'merchant ids expire after the ttl', body: async ({ withTtl, id }) => {
-    const short = full(await withTtl(150));
+    const short = full(await withTtl(TTL_MS));
     const [o, internal] = [id('O'), id('INT')];
     await short.saveMerchantOrderIds(o, [internal]);
     assert.equal(await short.findOrderId(internal), o);
-    await sleep(400);
+    await sleep(TTL_MS + 500);
     assert.equal(await short.findOrderId(internal), null);
   } },
 

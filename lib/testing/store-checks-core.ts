@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store, StoreLock } from '../store/types.js';
-import { reply, same, type CheckDefinition } from './store-check-types.js';
+import { reply, same, TTL_MS, type CheckDefinition } from './store-check-types.js';
 
 /** The lease of a lock the checks let expire: long enough for a slow database round trip. */
 const SHORT_LEASE_MS = 400;
@@ -53,12 +53,12 @@ export const coreChecks = (): CheckDefinition[] => [
   } },
 
   { capability: 'core', name: 'replay: a reply expires after the ttl, and its key may then be saved again', body: async ({ withTtl, id }) => {
-    const short = await withTtl(150);
+    const short = await withTtl(TTL_MS);
     const o = id('O');
     const key = `sendOrderToMerchant:${o}:ttl`;
     await short.saveRecord(reply(o, key));
     assert.ok(await short.getRecord(key), 'a reply was gone before its ttl');
-    await sleep(400);
+    await sleep(TTL_MS + 500);
     assert.equal(await short.getRecord(key), null, 'an expired reply was still returned');
     await short.saveRecord(reply(o, key, { response: { Success: true, InternalOrderId: 'again' } }));
     assert.equal((await short.getRecord(key))!.response.InternalOrderId, 'again');
@@ -86,7 +86,7 @@ export const coreChecks = (): CheckDefinition[] => [
 
   { capability: 'core', name: 'lease: acquire gives up after waitMs (null) and the holder keeps its lock for its whole lease', body: async ({ store, twin, id }) => {
     const o = id('O');
-    const first = await acquired(store, o, { waitMs: 1_000, leaseMs: 2_500 });
+    const first = await acquired(store, o, { waitMs: 1_000, leaseMs: 5_000 });
     assert.equal(await store.acquire(o, { waitMs: 150, leaseMs: 5_000 }), null, 'acquire took a held lock');
     // Past a tenth of the holder's lease, well before its end: a store that ends leases early is caught here.
     assert.equal(await (await twin()).acquire(o, { waitMs: 1_000, leaseMs: 5_000 }), null, 'a lock was taken over before its lease ended');

@@ -135,6 +135,9 @@ describe('the checks the kit makes of a store when it is built', () => {
   test('a misspelt capability method gets a did-you-mean instead of being silently ignored', () => {
     expect(build({ ...core(), getPayments: async () => null })).toThrow(/has a method getPayments; did you mean getPayment\?/);
     expect(build({ ...core(), saveMerchantOrderIds: async () => {}, findOrderID: async () => null })).toThrow(/did you mean findOrderId\?/);
+    expect(build({ ...core(), beginAtempt: async () => ({ attempt: 1 }) })).toThrow(/did you mean beginAttempt\?/);
+    // Helpers of your own whose names merely resemble a capability's are fine.
+    expect(build({ ...core(), findOrder: async () => null, getRecords: async () => [], close: async () => {} })).not.toThrow();
   });
 
   test('the service client makes the same checks', async () => {
