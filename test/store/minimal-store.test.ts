@@ -4,6 +4,7 @@
  * capability gives up is absent, not wrong (docs/stores.md, "Capabilities"). And the checks the kit
  * makes of a store when it is built.
  */
+import { inspect } from 'node:util';
 import { createCallbackKit, MemoryStore, type AcquireOptions, type Claim, type ClaimOptions, type NewRecord, type Store, type StoreLock } from 'crossborder-merchant-kit';
 import { MapStore } from '../../examples/custom-store/map-store.js';
 import { fakeService, type FakeService } from '../client/fake-service.js';
@@ -11,6 +12,20 @@ import { clientFor, failure } from '../client/setup.js';
 import { MERCHANT_GUID, documentsDelivery, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';
 import { kitWith } from '../idempotency/harness.js';
+import { idempotencyBehaviour } from '../idempotency/behaviour.js';
+import { holdsBehaviour } from '../idempotency/holds-behaviour.js';
+import type { FullStore, StoreFactory } from './harness.js';
+
+/** The core-only store in the harness the kit's shared behaviour suites take (they call only core methods when coreOnly). */
+const mapFactory: StoreFactory = async () => {
+  const store = new MapStore() as unknown as FullStore;
+  return { store, twin: () => store, scan: async () => inspect(store, { depth: Infinity }), withTtl: (ms) => new MapStore({ ttlMs: ms }) as unknown as FullStore };
+};
+
+describe("the kit's exactly-once and holds suites over a core-only store", () => {
+  idempotencyBehaviour(mapFactory, { coreOnly: true });
+  holdsBehaviour(mapFactory, { coreOnly: true });
+});
 
 describe('the kit over a core-only store', () => {
   test('an order delivered twice reaches the adapter once; the retry gets the stored reply', async () => {
