@@ -8,7 +8,7 @@
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike, type PgQuery } from './postgres.js';
 export type {
-  Store, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord,
+  Store, StoreCore, StoreCapabilities, StoreCapability, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord,
   DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
 } from './types.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, type HoldState } from './holds.js';

@@ -3,11 +3,13 @@
  * at construction and shared by the idempotency and holds steps of that router.
  */
 import { fail, positiveMs } from '../shared/options.js';
+import { completeStore, probeStore, type KitStore } from './capabilities.js';
 import { MemoryStore } from './memory.js';
-import { STORE_METHODS, type Store } from './types.js';
+import type { Store } from './types.js';
 
 export interface StoreSettings {
-  store: Store;
+  /** The router's store as the pipeline calls it (absent capabilities filled in; see capabilities.ts). */
+  store: KitStore;
   inFlightWaitMs: number;
   leaseMs: number;
 }
@@ -15,14 +17,9 @@ export interface StoreSettings {
 export const DEFAULT_IN_FLIGHT_WAIT_MS = 10_000;
 export const DEFAULT_LEASE_MS = 60_000;
 
+/** Checks a store option (the core, capability pairs, misspelt method names); see capabilities.ts. */
 export function assertStore(value: unknown): Store {
-  if (typeof value !== 'object' || value === null) {
-    return fail('ERR_CBK_OPTION_INVALID', 'Option store must be a store: new MemoryStore(), new PostgresStore({ pool }) or your own (see docs/stores.md)');
-  }
-  const missing = STORE_METHODS.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function');
-  if (missing.length > 0) {
-    fail('ERR_CBK_OPTION_INVALID', `Option store does not implement the Store interface: missing ${missing.join(', ')} (see docs/stores.md)`);
-  }
+  probeStore(value);
   return value as Store;
 }
 
@@ -36,6 +33,6 @@ export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?
   if (leaseMs <= adapterTimeoutMs) {
     fail('ERR_CBK_OPTION_INVALID', `Option leaseMs (${leaseMs}) must be greater than adapterTimeoutMs (${adapterTimeoutMs}): a lease shorter than an adapter call would let a retry run beside it`);
   }
-  const store = options.store === undefined ? new MemoryStore() : assertStore(options.store);
+  const store = completeStore(options.store === undefined ? new MemoryStore() : assertStore(options.store));
   return Object.freeze({ store, inFlightWaitMs, leaseMs });
 }
