@@ -23,6 +23,7 @@ export { validatePayload } from './validation/index.js';
 export type { ValidationIssue } from './validation/issues.js';
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './store/memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike } from './store/postgres.js';
+export { namespacedStore } from './store/namespace.js';
 export type {
   Store, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord, DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
 } from './store/types.js';
