@@ -22,11 +22,11 @@ const codeText = (v: unknown): string | undefined => (typeof v === 'number' && N
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;
 
-/** A ServiceError for an error answer: the service's own Code when its body has one, else HTTP_<status>. */
+/** A ServiceError for an error answer: the service's own Code (or ErrorCode) when its body has one, else HTTP_<status>. */
 export function errorFromAnswer(operation: ServiceOperation, outcome: Outcome, note?: string): ServiceError {
   const parsed = parseJson(outcome.text);
   const body = parsed.ok && isObject(parsed.value) ? parsed.value : {};
-  const code = codeText(body.Code) ?? `HTTP_${outcome.status}`;
+  const code = codeText(body.Code) ?? codeText(body.ErrorCode) ?? `HTTP_${outcome.status}`;
   const described = text(body.Description) ?? text(body.Error) ?? text(body.Message) ?? `the service answered HTTP ${outcome.status}`;
   return new ServiceError({
     code,

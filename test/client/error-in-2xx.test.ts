@@ -59,6 +59,13 @@ describe('a 2xx body in the service\'s error shape', () => {
     expect(await failure(clientFor(svc).client.getActiveHubDetails())).toMatchObject({ code: '100', description: body.Message, retryable: false });
   });
 
+  test('Success: false on additional documents and an error status carry a numeric Code or ErrorCode as text', async () => {
+    svc.answer(() => ({ status: 200, body: real('linkglobale-OrderCallbacks-defaultErrorResponse-1') }));
+    expect(await failure(clientFor(svc).client.requestAdditionalRequiredDocuments(ORDERS))).toMatchObject({ code: '100', status: 200, retryable: false });
+    svc.answer(() => ({ status: 403, body: { Code: 403, Error: 'API not enabled' } }));
+    expect(await failure(clientFor(svc).client.getShipmentInformation('T1'))).toMatchObject({ code: '403', description: 'API not enabled' });
+  });
+
   test('a numeric Code is passed as text; an Error without a Code is SERVICE_ERROR', async () => {
     svc.answer(() => ({ status: 200, body: { Code: 404, Error: 'Hub not configured' } }));
     expect(await failure(clientFor(svc).client.getActiveHubDetails())).toMatchObject({ code: '404', description: 'Hub not configured' });
