@@ -139,6 +139,10 @@ test('the checker\'s deliberate refusals show "refused as expected" in a neutral
     expect(await badge.getAttribute('class')).toBe('badge neutral');
     expect(await row.textContent()).not.toContain('FAILED');
   }
+  // the check passed every row: none of its exchanges is red
+  const checkRows = page.locator('.ex', { hasText: ' · check · ' });
+  expect(await checkRows.count()).toBeGreaterThan(10);
+  expect(await page.locator('.ex.failed', { hasText: ' · check · ' }).evaluateAll((rows) => rows.map((r) => r.textContent))).toEqual([]);
   const refused = page.locator('.ex.expected').first();
   const ok = page.locator('.ex:not(.failed):not(.expected)').first();
   const [refusedBorder, okBorder, refusedBadge] = await Promise.all([
