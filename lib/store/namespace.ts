@@ -82,3 +82,21 @@ export function namespacedStore(store: Store, namespace: string): Store {
   Object.defineProperty(view, 'namespace', { value: namespace, enumerable: true });
   return view as unknown as Store;
 }
+
+/** The MerchantGUIDs of the routers built on each store object (a namespaced view is its own object). */
+const guidsOfStore = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * Refuses, at construction, a second router on the same store object for other MerchantGUIDs
+ * (another shop): without a namespace each, the shops would replay each other's replies for the
+ * same OrderId. Routers sharing a GUID (a rebuilt router, a GUID rotation) may share the store.
+ */
+export function claimStoreFor(store: Store, merchantGuids: unknown): void {
+  const guids = (Array.isArray(merchantGuids) ? merchantGuids : [merchantGuids]).filter((g): g is string => typeof g === 'string');
+  if (guids.length === 0) return;
+  const known = guidsOfStore.get(store);
+  if (known && !guids.some((g) => known.has(g))) {
+    fail('ERR_CBK_OPTION_INVALID', 'Option store is already used by a router for another MerchantGUID: give each shop its own view of the shared store, store: namespacedStore(store, \'eu\') (see docs/multi-store.md)');
+  }
+  guidsOfStore.set(store, new Set([...(known ?? []), ...guids]));
+}
