@@ -36,7 +36,7 @@ export function namespacedStore(store: Store, namespace: string): Store {
   const lock = (l: StoreLock | null): StoreLock | null => {
     if (!l) return l;
     const view: StoreLock = {
-      get recovered() { return l.recovered; },
+      recovered: l.recovered,
       release: () => l.release(),
       ...(l.prefetched ? { prefetched: prefetched(l.prefetched) } : {}),
       ...(l.saveAndRelease ? { saveAndRelease: (r: NewRecord, ids: readonly string[]) => l.saveAndRelease!(newRecord(r), ids.map(into)) } : {}),
