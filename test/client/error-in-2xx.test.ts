@@ -3,7 +3,7 @@
  * real-world-2, behaviours 2 and 3): for every operation such a body is a ServiceError, never a result.
  */
 import { readFileSync } from 'node:fs';
-import { ServiceError } from 'crossborder-merchant-kit';
+import { ServiceError } from '../../lib/client/errors.js';
 import { fakeService, type FakeService } from './fake-service.js';
 import { clientFor, failure, fixture, GUID } from './setup.js';
 

@@ -8,9 +8,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
-import {
-  createServiceClient, namespacedStore, type CallbackKitOptions, type MerchantAdapter, type Store,
-} from 'crossborder-merchant-kit';
+import type { CallbackKitOptions, MerchantAdapter } from 'crossborder-merchant-kit';
+// store and client names from lib/ directly: they move to the /store and /client entry points (issue 27), the file stays valid either way
+import { createServiceClient } from '../../lib/client/index.js';
+import { namespacedStore } from '../../lib/store/namespace.js';
+import type { Store } from '../../lib/store/types.js';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { createShopAdapter } from '../../examples/basic-merchant/adapter.js';

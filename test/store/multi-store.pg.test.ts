@@ -5,7 +5,9 @@
  */
 import request from 'supertest';
 import express from 'express';
-import { namespacedStore, PostgresStore } from 'crossborder-merchant-kit';
+// store and client names from lib/ directly: they move to the /store and /client entry points (issue 27), the file stays valid either way
+import { namespacedStore } from '../../lib/store/namespace.js';
+import { PostgresStore } from '../../lib/store/postgres.js';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { order } from '../helpers/orders.js';
 import { postgresFactory } from './harness.js';

@@ -1,5 +1,8 @@
 /** Several shops sharing one MemoryStore (see multi-store-behaviour.ts). */
-import { KitError, MemoryStore, namespacedStore, type CallbackKitOptions } from 'crossborder-merchant-kit';
+import { KitError, type CallbackKitOptions } from 'crossborder-merchant-kit';
+// store and client names from lib/ directly: they move to the /store and /client entry points (issue 27), the file stays valid either way
+import { MemoryStore } from '../../lib/store/memory.js';
+import { namespacedStore } from '../../lib/store/namespace.js';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { EU_GUID, multiStoreSuite, US_GUID } from './multi-store-behaviour.js';

@@ -2,7 +2,11 @@
  * namespacedStore: a view of one store per shop. Same OrderId, key and merchant order id in two
  * namespaces are two different things; what comes back carries the caller's own ids.
  */
-import { KitError, MemoryStore, namespacedStore, type NewRecord } from 'crossborder-merchant-kit';
+import { KitError } from 'crossborder-merchant-kit';
+// store and client names from lib/ directly: they move to the /store and /client entry points (issue 27), the file stays valid either way
+import { MemoryStore } from '../../lib/store/memory.js';
+import { namespacedStore } from '../../lib/store/namespace.js';
+import type { NewRecord } from '../../lib/store/types.js';
 
 const record = (orderId: string, over: Partial<NewRecord> = {}): NewRecord => ({
   key: `sendOrderToMerchant:${orderId}:abc123`, callback: 'sendOrderToMerchant', orderId, hash: 'abc123',

@@ -1,5 +1,5 @@
 /** A StoreFactory whose stores are namespacedStore views (with another shop's view beside them on the same data). */
-import { namespacedStore } from 'crossborder-merchant-kit';
+import { namespacedStore } from '../../lib/store/namespace.js';
 import type { StoreFactory } from './harness.js';
 
 export const namespacedFactory = (factory: StoreFactory, namespace = 'shop-eu'): StoreFactory => async () => {
