@@ -11,4 +11,5 @@ export type {
   Store, StoreCore, StoreCapabilities, StoreCapability, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord,
   DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
 } from './types.js';
+export { namespacedStore } from './namespace.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, type HoldState } from './holds.js';

@@ -5,6 +5,7 @@
 import { fail, positiveMs } from '../shared/options.js';
 import { completeStore, probeStore, type KitStore } from './capabilities.js';
 import { MemoryStore } from './memory.js';
+import { claimStoreFor } from './namespace.js';
 import type { Store } from './types.js';
 
 export interface StoreSettings {
@@ -24,15 +25,18 @@ export function assertStore(value: unknown): Store {
 }
 
 /**
- * The settings of one router, from its options (`store`, `inFlightWaitMs`, `leaseMs`; other keys
- * are not read): resolved once, at construction, shared by the idempotency and holds steps.
+ * The settings of one router, from its options (`store`, `inFlightWaitMs`, `leaseMs`, and
+ * `merchantGuid` to refuse a store shared by two shops without namespaces; other keys are not read):
+ * resolved once, at construction, shared by the idempotency and holds steps.
  */
-export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?: unknown; leaseMs?: unknown }, adapterTimeoutMs: number): StoreSettings {
+export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?: unknown; leaseMs?: unknown; merchantGuid?: unknown }, adapterTimeoutMs: number): StoreSettings {
   const inFlightWaitMs = positiveMs(options.inFlightWaitMs, 'inFlightWaitMs', DEFAULT_IN_FLIGHT_WAIT_MS);
   const leaseMs = positiveMs(options.leaseMs, 'leaseMs', Math.max(DEFAULT_LEASE_MS, adapterTimeoutMs * 2));
   if (leaseMs <= adapterTimeoutMs) {
     fail('ERR_CBK_OPTION_INVALID', `Option leaseMs (${leaseMs}) must be greater than adapterTimeoutMs (${adapterTimeoutMs}): a lease shorter than an adapter call would let a retry run beside it`);
   }
-  const store = completeStore(options.store === undefined ? new MemoryStore() : assertStore(options.store));
+  const userStore = options.store === undefined ? new MemoryStore() : assertStore(options.store);
+  claimStoreFor(userStore, options.merchantGuid);
+  const store = completeStore(userStore);
   return Object.freeze({ store, inFlightWaitMs, leaseMs });
 }

@@ -55,7 +55,7 @@ test('the root export gives the kit, errors, auth and validation, and no binding
   for (const n of ['createCallbackKit', 'CallbackError', 'KitError', 'KIT_ERROR_CODES', 'WIRE_ERRORS', 'DEFAULT_PATHS', 'DEFAULT_DECODE_FIELDS',
     'formDecode', 'createJwtStrategy', 'createBasicStrategy', 'timingSafeEqualString', 'validatePayload']) expect(names).toContain(n);
   // Moved to a subpath, renamed, or internal since 0.1 (CHANGELOG.md): none of them is on the root.
-  for (const n of ['createCallbackRouter', 'createCallbackHandler', 'MemoryStore', 'PostgresStore', 'StoreFullError', 'applyPlace', 'holdOf',
+  for (const n of ['createCallbackRouter', 'createCallbackHandler', 'MemoryStore', 'PostgresStore', 'StoreFullError', 'applyPlace', 'holdOf', 'namespacedStore',
     'createServiceClient', 'ServiceError', 'exportDeclarationRequired', 'CUSTOMS_TERRITORY', 'safeCompare', 'canonicalJson', 'payloadHash']) {
     expect(names).not.toContain(n);
   }
@@ -63,7 +63,7 @@ test('the root export gives the kit, errors, auth and validation, and no binding
 
 test('/store, /client and /customs give their room, and nothing of another', () => {
   expect(importNames('crossborder-merchant-kit/store')).toEqual(
-    ['MemoryStore', 'PostgresStore', 'StoreFullError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf']);
+    ['MemoryStore', 'PostgresStore', 'StoreFullError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf', 'namespacedStore']);
   expect(importNames('crossborder-merchant-kit/client')).toEqual(['SERVICE_ERROR_CODES', 'ServiceError', 'createServiceClient']);
   expect(importNames('crossborder-merchant-kit/customs')).toEqual(['CUSTOMS_TERRITORY', 'EXPORT_DECLARATION_THRESHOLD_EUR',
     'customsTerritoryStatus', 'exportDeclarationForShipment', 'exportDeclarationRequired', 'normalisePostalCode']);
