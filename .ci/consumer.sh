@@ -26,6 +26,7 @@ TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 [ -f "$TGZ" ] || { echo "consumer.sh: npm pack produced no tarball" >&2; exit 1; }
 CONTENTS=$(tar -tzf "$TGZ")
 for want in package/dist/index.js package/dist/index.d.ts package/dist/express/index.js package/dist/node/index.js \
+            package/dist/store/index.js package/dist/client/index.js package/dist/customs/index.js package/dist/store/index.d.ts \
             package/dist/testing/index.js package/dist/cli/bin.js package/schemas/common.schema.json \
             package/dist/sandbox/console/static/index.html package/dist/sandbox/console/static/console.js package/dist/sandbox/console/static/console.css; do
   grep -qx "$want" <<<"$CONTENTS" || { echo "consumer.sh: tarball lacks $want" >&2; exit 1; }

@@ -9,7 +9,7 @@ import { createCallbackRouter } from '../lib/express/index.js';
 import { createCallbackHandler } from '../lib/node/index.js';
 import { computeHelmetHeaders } from '../lib/callbacks/helmet-headers.js';
 import pg from 'pg';
-import { PostgresStore } from '../lib/index.js';
+import { PostgresStore } from '../lib/store/index.js';
 import { CALLBACK_PATH, PG_KIND, type ServerKind } from './fixtures.js';
 import { kitOptions, type KitFeatures } from './kit-options.js';
 import { peerExpress, peerNode } from './peer.js';

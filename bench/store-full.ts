@@ -31,10 +31,10 @@ async function deliveries(store: Store, from: number, count: number): Promise<nu
   for (let i = from; i < from + count; i++) {
     const orderId = `GE-${i}`;
     const key = `sendOrderToMerchant:${orderId}:${i.toString(16).padStart(64, '0')}`;
-    await store.beginAttempt(key, orderId);
+    await store.beginAttempt!(key, orderId);
     await store.saveRecord({ key, callback: 'sendOrderToMerchant', orderId, hash: i.toString(16).padStart(64, '0'), response: response(i), payment: false });
-    await store.endAttempt(key, null);
-    await store.saveMerchantOrderIds(orderId, [`INT-${i}`, orderId]);
+    await store.endAttempt!(key, null);
+    await store.saveMerchantOrderIds!(orderId, [`INT-${i}`, orderId]);
   }
   return Number(process.hrtime.bigint() - t) / 1_000 / count;
 }

@@ -26,5 +26,5 @@ export { createIpAllowListStrategy } from './ip-allow-list.js';
 export { createJwtStrategy, type JwtAuthOptions, type PublicKeyInput } from './jwt.js';
 export { createUrlParameterStrategy, type UrlParameterAuthOptions } from './url-parameter.js';
 export type { AuthConfig, AuthOptions } from './options.js';
-export { safeEqual as safeCompare } from '../shared/compare.js';
+export { safeEqual as timingSafeEqualString } from '../shared/compare.js';
 export type { AuthOutcome, AuthStrategy } from './types.js';

@@ -51,6 +51,11 @@ export interface CallbackContext {
   envelope?: Record<string, unknown>;
 }
 
+/** What a callback's adapter method receives: `CallbackInput<'sendOrderToMerchant'>` is MerchantOrder. */
+export type CallbackInput<N extends CallbackName> = CallbackTypes[N]['input'];
+/** What a callback's adapter method returns (exact): `CallbackResult<'getCheckoutCartInfo'>` is CartInfoResult. */
+export type CallbackResult<N extends CallbackName> = CallbackTypes[N]['result'];
+
 /** One adapter method: its input and the context in, its exact result (or a promise of it) out. */
 export type AdapterMethod<N extends CallbackName> = (
   input: CallbackTypes[N]['input'], context: CallbackContext,

@@ -10,16 +10,25 @@ import { errorFromAnswer, isSuccess, validBody } from './response.js';
 
 const OPERATION = 'getActiveHubDetails';
 
+const SCHEMA = 'service/hub-details.schema.json';
+
+/** The service spells it StateOrProvice (docs/compatibility.md): the result has both spellings, equal. */
+function withBothSpellings(hub: HubDetails): HubDetails {
+  const value = hub.StateOrProvince ?? hub.StateOrProvice;
+  return value === undefined ? hub : { ...hub, StateOrProvice: hub.StateOrProvice ?? value, StateOrProvince: value };
+}
+
 async function fetchHub(o: ResolvedClientOptions): Promise<HubDetails> {
   const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Browsing/ActiveHubDetails', resend: true });
   if (!isSuccess(outcome.status)) throw errorFromAnswer(OPERATION, outcome);
-  const body = validBody<Record<string, unknown>>(OPERATION, outcome, 'service/hub-details.schema.json');
+  // A 200 { Code, Error[, Description] } is the service's error (validBody), never hub details.
+  const body = validBody<Record<string, unknown>>(OPERATION, outcome, SCHEMA, ['HubDetails']);
   // Tolerated: the object wrapped as { HubDetails: {...} } (the spec names the response object HubDetails).
   const inner = body.HubDetails;
   if (body.HubId === undefined && typeof inner === 'object' && inner !== null && !Array.isArray(inner)) {
-    return validBody<HubDetails>(OPERATION, { ...outcome, text: JSON.stringify(inner) }, 'service/hub-details.schema.json');
+    return withBothSpellings(validBody<HubDetails>(OPERATION, { ...outcome, text: JSON.stringify(inner) }, SCHEMA));
   }
-  return body as HubDetails;
+  return withBothSpellings(body as HubDetails);
 }
 
 export interface HubCache {

@@ -5,7 +5,7 @@ import { checkDispatch } from './dispatch-request.js';
 import { holdGuard } from './hold-guard.js';
 import type { ResolvedClientOptions } from './options.js';
 import { mask, send } from './request.js';
-import { errorFromAnswer, isSuccess, parseJson, validBody } from './response.js';
+import { errorFromAnswer, isSuccess, parseJson, serviceText, validBody } from './response.js';
 
 export interface DispatchOptions {
   /** Dispatch even when the order is on fulfilment hold (logged as a warning). */
@@ -28,10 +28,13 @@ export async function dispatch(o: ResolvedClientOptions, version: 1 | 2, request
   const parsed = parseJson(outcome.text);
   const answer = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? parsed.value as Record<string, unknown> : undefined;
   if (answer?.Success === false) {
-    const reason = typeof answer.Reason === 'string' ? mask(answer.Reason, outcome.secrets) : undefined;
+    // The reason may come as Reason (the spec) or as the error shape's Error/Description (real answers).
+    const said = (typeof answer.Reason === 'string' && answer.Reason.trim() !== '' ? answer.Reason : undefined) ?? serviceText(answer);
+    const reason = said === undefined ? undefined : mask(said, outcome.secrets);
+    const code = typeof answer.Code === 'string' || typeof answer.Code === 'number' ? mask(String(answer.Code), outcome.secrets) : '';
     throw new ServiceError({
       code: 'DISPATCH_REJECTED', operation, status: outcome.status, attempts: outcome.attempts, ...(reason !== undefined ? { reason } : {}),
-      description: `the service rejected the dispatch${reason ? `: ${reason}` : ' (no Reason given)'}`,
+      description: `the service rejected the dispatch${code ? ` (Code ${code})` : ''}${reason ? `: ${reason}` : ' (no Reason given)'}`,
     });
   }
   if (!isSuccess(outcome.status)) throw errorFromAnswer(operation, outcome);

@@ -5,7 +5,8 @@ import type { FulfilmentHold } from '../store/types.js';
 export const SERVICE_ERROR_CODES = {
   INVALID_ARGUMENT: 'The call was given an argument the operation cannot send; caught before any request.',
   INVALID_RESPONSE: 'The service answered 2xx with a body that is not JSON or fails its JSON Schema (no partial data is returned).',
-  DISPATCH_REJECTED: 'A dispatch operation answered Success: false (whatever the HTTP status); `reason` holds the service\'s Reason.',
+  DISPATCH_REJECTED: 'A dispatch operation answered Success: false (whatever the HTTP status); `reason` holds the service\'s Reason (or its Error/Description when it gave no Reason).',
+  SERVICE_ERROR: 'The service answered 2xx with an error body ({ Error } or { Success: false }) that carries no Code (with a Code or ErrorCode, the error\'s code is the service\'s own).',
   FULFILMENT_HOLD: 'The order is on fulfilment hold (additional documents announced, not yet delivered); nothing was sent. Pass { force: true } to override.',
   STORE_UNAVAILABLE: 'The hold guard could not read the store; nothing was sent (the guard fails closed).',
   ACCESS_TOKEN_UNAVAILABLE: 'The accessToken function threw or returned no string; nothing was sent.',
@@ -27,7 +28,7 @@ export interface ServiceErrorInit {
   description: string;
   status?: number;
   retryable?: boolean;
-  /** DISPATCH_REJECTED: the service's Reason. */
+  /** DISPATCH_REJECTED: the service's Reason (or its Error/Description when it gave no Reason). */
   reason?: string;
   /** How many requests were sent (0 when the error was caught before sending). */
   attempts?: number;

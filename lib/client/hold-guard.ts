@@ -17,7 +17,7 @@ async function findHold(o: ResolvedClientOptions, ids: OrderIds): Promise<Fulfil
   const store = o.store!;
   const candidates: string[] = [];
   if (ids.orderId !== undefined) candidates.push(ids.orderId);
-  if (ids.merchantOrderId !== undefined) {
+  if (ids.merchantOrderId !== undefined && store.findOrderId !== undefined) {
     const mapped = await store.findOrderId(ids.merchantOrderId);
     if (mapped !== null && !candidates.includes(mapped)) candidates.push(mapped);
   }
@@ -31,6 +31,17 @@ async function findHold(o: ResolvedClientOptions, ids: OrderIds): Promise<Fulfil
 /** Resolves when the dispatch may be sent; throws FULFILMENT_HOLD (or STORE_UNAVAILABLE) otherwise. */
 export async function holdGuard(o: ResolvedClientOptions, operation: ServiceOperation, ids: OrderIds, force: boolean): Promise<void> {
   if (!o.store) return;
+  if (ids.orderId === undefined && ids.merchantOrderId !== undefined && o.store.findOrderId === undefined) {
+    // A store without the merchantOrderIds capability cannot find the order: fail closed (docs/stores.md).
+    if (force) {
+      o.log.warn({ operation }, 'fulfilment-hold guard cannot find an order by merchant order id (the store has no findOrderId); dispatching anyway (force: true)');
+      return;
+    }
+    throw new ServiceError({
+      code: 'INVALID_ARGUMENT', operation,
+      description: 'the store has no findOrderId, so the fulfilment-hold guard cannot find an order by its merchant order id; pass the service OrderId (or { force: true }); nothing was sent',
+    });
+  }
   let hold: FulfilmentHold | null;
   try {
     hold = await findHold(o, ids);

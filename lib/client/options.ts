@@ -1,7 +1,8 @@
 /** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
 import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
-import { STORE_METHODS, type Store } from '../store/types.js';
+import { probeStore } from '../store/capabilities.js';
+import type { Store } from '../store/types.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt; default 2 (0 turns retrying off). */
@@ -128,8 +129,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   }
 
   if (options.store !== undefined) {
-    const missing = STORE_METHODS.filter((m) => typeof (options.store as unknown as Record<string, unknown>)?.[m] !== 'function');
-    if (missing.length > 0) invalid(`Option store does not implement the Store interface: missing ${missing.join(', ')} (see docs/stores.md)`);
+    probeStore(options.store);
   }
 
   return {

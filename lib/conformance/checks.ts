@@ -55,9 +55,9 @@ export const CHECKS: readonly CheckDefinition[] = [
   {
     id: 'cart-info-token-required', title: 'GetCheckoutCartInfo refuses a missing and an unknown cart token',
     async run(ctx) {
-      const none = await ctx.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'GET without a cart token', query: { countryCode: 'IL' } });
+      const none = await ctx.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'GET without a cart token', expect: 'refusal', query: { countryCode: 'IL' } });
       const random = `sbx-unknown-${Math.random().toString(36).slice(2, 12)}`;
-      const unknown = await ctx.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'GET with an unknown cart token', query: { merchantCartToken: random, countryCode: 'IL' } });
+      const unknown = await ctx.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'GET with an unknown cart token', expect: 'refusal', query: { merchantCartToken: random, countryCode: 'IL' } });
       const bad = [['no token', none], ['an unknown token', unknown]].filter(([, e]) => !isRefused(e as CheckExchange)) as Array<[string, CheckExchange]>;
       if (bad.length) return fail(bad.map(([what, e]) => `${what} was not refused (${describe(e)})`).join('; '));
       return pass(`no token: ${describe(none)}; unknown token: ${describe(unknown)}`);
@@ -144,7 +144,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     id: 'guid-wrong-refused', title: 'An order with a wrong MerchantGUID is refused',
     async run(ctx) {
       const order = await ctx.order({ MerchantGUID: '00000000-0000-4000-8000-000000000000' });
-      const e = await ctx.send({ kind: 'sendOrderToMerchant', label: 'wrong MerchantGUID', body: order, orderId: order.OrderId as string });
+      const e = await ctx.send({ kind: 'sendOrderToMerchant', label: 'wrong MerchantGUID', expect: 'refusal', body: order, orderId: order.OrderId as string });
       return isRefused(e) ? pass(describe(e)) : fail(`not refused: ${describe(e)}`);
     },
   },
@@ -152,14 +152,14 @@ export const CHECKS: readonly CheckDefinition[] = [
     id: 'guid-missing-refused', title: 'An order without MerchantGUID is refused',
     async run(ctx) {
       const { MerchantGUID: _omitted, ...order } = await ctx.order();
-      const e = await ctx.send({ kind: 'sendOrderToMerchant', label: 'no MerchantGUID', body: order, orderId: order.OrderId as string });
+      const e = await ctx.send({ kind: 'sendOrderToMerchant', label: 'no MerchantGUID', expect: 'refusal', body: order, orderId: order.OrderId as string });
       return isRefused(e) ? pass(describe(e)) : fail(`not refused: ${describe(e)}`);
     },
   },
   {
     id: 'malformed-json-refused', title: 'A body that is not JSON is refused with a 4xx, not a 5xx',
     async run(ctx) {
-      const e = await ctx.send({ kind: 'sendOrderToMerchant', label: 'truncated JSON', body: `{"MerchantGUID":"${ctx.options.merchantGuid}","OrderId":"GE0` });
+      const e = await ctx.send({ kind: 'sendOrderToMerchant', label: 'truncated JSON', expect: 'refusal', body: `{"MerchantGUID":"${ctx.options.merchantGuid}","OrderId":"GE0` });
       return isRefused(e) ? pass(describe(e)) : fail(`expected a 4xx; got ${describe(e)}`);
     },
   },
@@ -199,7 +199,7 @@ export const CHECKS: readonly CheckDefinition[] = [
       // Error replies too: a payment for an order the merchant never saw, with the test card.
       const unknown = await ctx.order({ PaymentDetails: paymentDetails() });
       await ctx.send({ kind: 'performOrderPayment', label: 'payment for an unknown order', body: unknown, orderId: unknown.OrderId as string });
-      await ctx.send({ kind: 'sendOrderToMerchant', label: 'a body of the wrong type', body: '[1,2,3' });
+      await ctx.send({ kind: 'sendOrderToMerchant', label: 'a body of the wrong type', expect: 'refusal', body: '[1,2,3' });
       for (const e of ctx.exchanges) {
         const leaks = findLeaks(`${e.bodyText}\n${Object.entries(e.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}`);
         if (leaks.length) return fail(`${leaks.join(' and ')} in the reply to ${e.check}: ${e.label} (${describe(e)})`);

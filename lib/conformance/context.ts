@@ -20,6 +20,11 @@ export interface ExchangeRecord {
   durationMs: number;
   /** Connection refused, time-out, … */
   error?: string;
+  /**
+   * `refusal`: the request was sent to be refused (the checker's wrong or missing MerchantGUID, broken
+   * JSON, unknown cart token, …); a 4xx or Success false is then the expected outcome, not a failure.
+   */
+  expected?: 'refusal';
 }
 
 /** One exchange of the checker, in the shape the sandbox's exchange log records. */
@@ -45,6 +50,8 @@ export interface SendSpec {
   query?: Record<string, string | undefined>;
   body?: unknown;
   orderId?: string;
+  /** The request is meant to be refused (see ExchangeRecord.expected). */
+  expect?: 'refusal';
 }
 
 export class CheckContext {
@@ -69,7 +76,7 @@ export class CheckContext {
       request: { method: http.request.method, url, headers: http.request.headers, ...(spec.body !== undefined ? { body: redactCardData(spec.body) } : {}) },
       ...(http.status !== undefined ? { response: { status: http.status, headers: http.headers, body: redactCardData(http.body ?? (http.bodyText || undefined)) } } : {}),
       ...(responseInfo ? { responseInfo: redactCardData(responseInfo) } : {}),
-      durationMs: http.durationMs, ...(http.error ? { error: http.error } : {}),
+      durationMs: http.durationMs, ...(http.error ? { error: http.error } : {}), ...(spec.expect ? { expected: spec.expect } : {}),
     });
     return exchange;
   }

@@ -5,6 +5,8 @@
  * PaymentDetails, an EAD in AdditionalRequiredDocuments. Shared by the checker and the sandbox.
  */
 
+import { randomInt } from 'node:crypto';
+
 export type Json = Record<string, unknown>;
 
 /** A line the service orders: SKU, quantity, unit price and the merchant's cart item id. */
@@ -19,12 +21,22 @@ export const DEFAULT_LINES: readonly OrderLineInput[] = Object.freeze([
   { sku: 'MUG-LOGO', quantity: 1, price: 12.5, cartItemId: 'sbx-ci-2', name: 'Logo mug' },
 ]);
 
-let sequence = Math.floor(Date.now() / 1000) % 10_000_000;
+/**
+ * Ids are GE + a random 7-digit run tag + a 6-digit counter + SB. The tag is drawn per process (and
+ * again when the counter wraps), so two runs — `check` twice, `check` then `trigger full`, parallel
+ * CI jobs — never reuse an OrderId a merchant remembers (issue 22).
+ */
+let runTag = '';
+let sequence = 0;
 
-/** A fresh service OrderId (GE + 9 digits + SB), unique in this process and unlikely to repeat across runs. */
+/** A fresh service OrderId (GE + 13 digits + SB): unique in this process, random across processes and runs. */
 export function newServiceOrderId(): string {
-  sequence = (sequence + 1) % 1_000_000_000;
-  return `GE${String(sequence).padStart(9, '0')}SB`;
+  if (runTag === '' || sequence >= 999_999) {
+    runTag = String(randomInt(0, 10_000_000)).padStart(7, '0');
+    sequence = 0;
+  }
+  sequence += 1;
+  return `GE${runTag}${String(sequence).padStart(6, '0')}SB`;
 }
 
 /** Personal fields URL-encoded as the service sends them on Primary* (the merchant must decode). */

@@ -1685,9 +1685,13 @@ export interface HubDetails {
   Phone2?: string;
   StateCode?: string;
   /**
-   * Spelling as in the spec.
+   * Spelling the service sends (and the spec writes). The client copies it to StateOrProvince; kept for code written against the spec.
    */
   StateOrProvice?: string;
+  /**
+   * The client's spelling of the hub's state or province: copied from StateOrProvice (or the reverse when only this spelling is sent).
+   */
+  StateOrProvince?: string;
   Zip?: string;
   HubId?: number;
   [k: string]: unknown;

@@ -20,13 +20,13 @@ export class CallbackError extends Error {
   }
 }
 
-export const KIT_ERROR_CODES = {
+export const KIT_ERROR_CODES = Object.freeze({
   ERR_CBK_OPTION_UNKNOWN: 'An option name is not one the kit knows (often a typo; the message suggests the closest name).',
   ERR_CBK_OPTION_REQUIRED: 'A required option is missing.',
   ERR_CBK_OPTION_INVALID: 'An option has a value of the wrong type or out of range.',
   ERR_CBK_UNKNOWN_SCHEMA: 'validatePayload was given a type name that has no schema (see docs/schemas.md for the names).',
   ERR_CBK_INVALID_ARGUMENT: 'A function of the kit (e.g. exportDeclarationRequired) was called with an argument it cannot use; the message says which and why.',
-} as const;
+} as const);
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES;
 
 /** A configuration or usage error raised by the kit itself, with a stable `code` and a `help` text. */
@@ -41,8 +41,11 @@ export class KitError extends Error {
   }
 }
 
-/** The `ErrorCode`s of the replies the kit builds itself (never the adapter's own codes). */
-export const WIRE_ERRORS = {
+/**
+ * The `ErrorCode`s of the replies the kit builds itself (never the adapter's own codes), each with
+ * its HTTP status, public `Message` and a help text. Frozen: exported, and read by every reply.
+ */
+const wireErrors = {
   INVALID_REQUEST: { status: 400, message: 'Invalid request', help: 'The body is not JSON, too deep, or fails its schema; Description names the location and rule (never the value).' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized', help: 'An authentication strategy refused the request, or the MerchantGUID is missing or wrong.' },
   FORBIDDEN: { status: 403, message: 'Forbidden', help: 'The client address is outside auth.ipAllowList.' },
@@ -53,6 +56,8 @@ export const WIRE_ERRORS = {
   IN_FLIGHT: { status: 503, message: 'Service unavailable, retry later', help: 'Another delivery for the same OrderId is still running; retryable (Retry-After).' },
   STORE_UNAVAILABLE: { status: 503, message: 'Service unavailable, retry later', help: 'The store failed; retryable (Retry-After).' },
 } as const satisfies Record<string, { status: number; message: string; help: string }>;
+for (const entry of Object.values(wireErrors)) Object.freeze(entry);
+export const WIRE_ERRORS: typeof wireErrors = Object.freeze(wireErrors);
 export type WireErrorCode = keyof typeof WIRE_ERRORS;
 
 /** The reply body of a wire error: `{ Success: false, Message, ErrorCode[, Description] }`. */

@@ -3,11 +3,14 @@
  * at construction and shared by the idempotency and holds steps of that router.
  */
 import { fail, positiveMs } from '../shared/options.js';
+import { completeStore, probeStore, type KitStore } from './capabilities.js';
 import { MemoryStore } from './memory.js';
-import { STORE_METHODS, type Store } from './types.js';
+import { claimStoreFor } from './namespace.js';
+import type { Store } from './types.js';
 
 export interface StoreSettings {
-  store: Store;
+  /** The router's store as the pipeline calls it (absent capabilities filled in; see capabilities.ts). */
+  store: KitStore;
   inFlightWaitMs: number;
   leaseMs: number;
 }
@@ -15,27 +18,25 @@ export interface StoreSettings {
 export const DEFAULT_IN_FLIGHT_WAIT_MS = 10_000;
 export const DEFAULT_LEASE_MS = 60_000;
 
+/** Checks a store option (the core, capability pairs, misspelt method names); see capabilities.ts. */
 export function assertStore(value: unknown): Store {
-  if (typeof value !== 'object' || value === null) {
-    return fail('ERR_CBK_OPTION_INVALID', 'Option store must be a store: new MemoryStore(), new PostgresStore({ pool }) or your own (see docs/stores.md)');
-  }
-  const missing = STORE_METHODS.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function');
-  if (missing.length > 0) {
-    fail('ERR_CBK_OPTION_INVALID', `Option store does not implement the Store interface: missing ${missing.join(', ')} (see docs/stores.md)`);
-  }
+  probeStore(value);
   return value as Store;
 }
 
 /**
- * The settings of one router, from its options (`store`, `inFlightWaitMs`, `leaseMs`; other keys
- * are not read): resolved once, at construction, shared by the idempotency and holds steps.
+ * The settings of one router, from its options (`store`, `inFlightWaitMs`, `leaseMs`, and
+ * `merchantGuid` to refuse a store shared by two shops without namespaces; other keys are not read):
+ * resolved once, at construction, shared by the idempotency and holds steps.
  */
-export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?: unknown; leaseMs?: unknown }, adapterTimeoutMs: number): StoreSettings {
+export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?: unknown; leaseMs?: unknown; merchantGuid?: unknown }, adapterTimeoutMs: number): StoreSettings {
   const inFlightWaitMs = positiveMs(options.inFlightWaitMs, 'inFlightWaitMs', DEFAULT_IN_FLIGHT_WAIT_MS);
   const leaseMs = positiveMs(options.leaseMs, 'leaseMs', Math.max(DEFAULT_LEASE_MS, adapterTimeoutMs * 2));
   if (leaseMs <= adapterTimeoutMs) {
     fail('ERR_CBK_OPTION_INVALID', `Option leaseMs (${leaseMs}) must be greater than adapterTimeoutMs (${adapterTimeoutMs}): a lease shorter than an adapter call would let a retry run beside it`);
   }
-  const store = options.store === undefined ? new MemoryStore() : assertStore(options.store);
+  const userStore = options.store === undefined ? new MemoryStore() : assertStore(options.store);
+  claimStoreFor(userStore, options.merchantGuid);
+  const store = completeStore(userStore);
   return Object.freeze({ store, inFlightWaitMs, leaseMs });
 }

@@ -53,7 +53,7 @@ export interface PostgresStoreOptions {
   /** Create the tables on first use; default true. Set false if the app's database user may not run DDL. */
   autoMigrate?: boolean;
   /**
-   * Where the pool's 'error' events are logged (pino-style: `error(obj, msg)`); default: one line on
+   * Where the pool's 'error' events and failed background purges are logged (pino-style: `error(obj, msg)`); default: one line on
    * stderr. The store always listens for them: without a listener an idle client's error (PostgreSQL
    * restarting) would kill the process.
    */
@@ -116,6 +116,7 @@ export class PostgresStore implements Store {
     afterSave: () => this.purgeNowAndThen(),
   };
   private ready?: Promise<void>;
+  private readonly logger: { error(obj: object, msg?: string): void };
   private lastPurge = Date.now();
 
   constructor(options: PostgresStoreOptions) {
@@ -142,6 +143,7 @@ export class PostgresStore implements Store {
     }
     this.pool = options.pool;
     const logger = options.logger ?? stderrLogger;
+    this.logger = logger;
     if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);
     this.schema = options.schema;
     this.ttlMs = parseDuration(options.ttl, 'PostgresStore.ttl', DEFAULT_TTL_MS);
@@ -237,7 +239,13 @@ export class PostgresStore implements Store {
   private purgeNowAndThen(): void {
     if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
       this.lastPurge = Date.now();
-      this.purgeExpired().catch(() => { /* expired rows are filtered on read; the next purge retries */ });
+      // Expired rows are filtered on read and the next purge retries, but a failing purge is never silent.
+      this.purgeExpired().catch((err: unknown) => {
+        try {
+          this.logger.error({ err: { type: (err as Error)?.name, message: (err as Error)?.message, code: (err as { code?: unknown })?.code } },
+            'PostgresStore failed to purge expired rows; expired rows are ignored on read and the next purge retries');
+        } catch { /* a failing logger must not turn a purge failure into an unhandled rejection */ }
+      });
     }
   }
 

@@ -30,13 +30,13 @@ export interface StoreLock {
   /** Releases the lock; safe to call more than once. */
   release(): Promise<void>;
   /**
-   * Optional (a store may leave it out): what `AcquireOptions.prefetch` asked for, read together
+   * Optional (batching; a store may leave it out): what `AcquireOptions.prefetch` asked for, read together
    * with the lock and exactly as a read made after taking the lock would see it. Absent when the
    * store could not guarantee that (then the kit reads each item itself).
    */
   readonly prefetched?: Prefetched;
   /**
-   * Optional: stores a successful reply, ends its attempt cleanly, keeps the merchant order ids
+   * Optional (batching): stores a successful reply, ends its attempt cleanly, keeps the merchant order ids
    * and releases the lock, all or nothing (one round trip for a database). When it rejects,
    * nothing of it happened and the lock is still held.
    */
@@ -130,57 +130,91 @@ export interface FulfilmentHold {
   since: Date;
 }
 
-/** Everything the kit stores. All methods may reject (the kit answers 503, retryable). */
-export interface Store {
-  /** Waits (up to `waitMs`) for the OrderId's lock; null when it is still held by someone else. */
+/**
+ * The required core of a store: what every store implements, and all the kit needs for
+ * exactly-once callbacks and fulfilment holds (see docs/stores.md). All methods may reject (the kit
+ * answers 503, retryable). `runStoreConformance` (crossborder-merchant-kit/testing) proves a store.
+ */
+export interface StoreCore {
+  /**
+   * Claim under a lease: waits (up to `waitMs`) for the OrderId's lock; null when it is still held
+   * by someone else. Exclusive across every instance sharing the data; a lock never released
+   * (a crash) may be taken over once `leaseMs` has passed (then `recovered` is true), and the old
+   * holder's `release()` must not release its successor's lock.
+   */
   acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null>;
-  /**
-   * Optional (a store may leave it out; the kit then calls `getRecord`, `getPayment` and `acquire`):
-   * a delivery's stored answer or its OrderId's lock, in one round trip for a database. Resolves
-   * `{ stored }` — without taking the lock, and without waiting for it — when `getRecord(prefetch.key)`
-   * or, if `prefetch.payment`, `getPayment(orderId)` would return a record; otherwise does what
-   * `acquire(orderId, options)` does and resolves `{ lock }`, or null once `waitMs` passed. While it
-   * waits for the lock it may resolve `{ stored }` as soon as an answer is stored.
-   */
-  claimOrReplay?(orderId: string, options: ClaimOptions): Promise<Claim | null>;
-  /** The stored reply for a key, or null (also when expired). */
+  /** Replay: the stored reply for a key, or null (also when expired). */
   getRecord(key: string): Promise<StoredRecord | null>;
-  /** The first successful payment stored for the OrderId, or null. */
-  getPayment(orderId: string): Promise<StoredRecord | null>;
-  /** The latest stored reply of `callback` for the OrderId, or null. */
-  getLatestRecord(orderId: string, callback: string): Promise<StoredRecord | null>;
-  /** Stores a successful reply; a record already stored under the key is kept (first write wins). */
+  /** Save (the kit then releases the lock): stores a successful reply; a record already stored under the key is kept (first write wins). */
   saveRecord(record: NewRecord): Promise<void>;
-  /**
-   * Records the start of an attempt for a key (called under the OrderId lock, before the adapter
-   * runs): counts it and returns how the previous attempt ended. An attempt still marked running
-   * (never ended) is reported as 'crashed'. Kept for the ttl.
-   */
-  beginAttempt(key: string, orderId: string): Promise<AttemptStart>;
-  /** Records how the running attempt for a key ended: an outcome, or null when it ended cleanly (answered, or its reply stored). */
-  endAttempt(key: string, outcome: AttemptOutcome | null): Promise<void>;
   /** Places (or replaces the list of) a hold: awaiting = required − documents already received. Null when nothing is awaited. */
   placeFulfilmentHold(orderId: string, required: readonly DocumentRef[]): Promise<FulfilmentHold | null>;
   /** Counts received documents (also before the order arrives); releases the hold when nothing is left awaited. */
   recordDocuments(orderId: string, received: readonly DocumentRef[]): Promise<FulfilmentHold | null>;
   /** The order's hold, or null when it may be fulfilled. */
   getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null>;
-  /** Releases a hold by hand (documents received another way); no-op without a hold. */
-  releaseFulfilmentHold(orderId: string): Promise<void>;
-  /**
-   * Remembers the merchant's ids of an order (the SendOrderToMerchant reply's InternalOrderId and
-   * OrderId) for the ttl, so the order can be found by them; a later call for the same id wins.
-   */
-  saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void>;
-  /** The service OrderId a merchant order id was last saved for, or null (also when expired). */
-  findOrderId(merchantOrderId: string): Promise<string | null>;
 }
 
-export const STORE_METHODS = [
-  'acquire', 'getRecord', 'getPayment', 'getLatestRecord', 'saveRecord', 'beginAttempt', 'endAttempt',
-  'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold', 'releaseFulfilmentHold',
-  'saveMerchantOrderIds', 'findOrderId',
-] as const satisfies readonly (keyof Store)[];
+/**
+ * Optional capabilities: the kit probes for each and, when one is absent, degrades as
+ * docs/stores.md ("Capabilities") says. Methods of one capability come together (both or neither).
+ */
+export interface StoreCapabilities {
+  /** payments: the first successful payment stored for the OrderId, or null. Absent: the kit keeps a copy of each payment reply under the key `~payment:<OrderId>`. */
+  getPayment?(orderId: string): Promise<StoredRecord | null>;
+  /** latest: the latest stored reply of `callback` for the OrderId, or null. Absent: adapters get no `context.previous`. */
+  getLatestRecord?(orderId: string, callback: string): Promise<StoredRecord | null>;
+  /**
+   * attempts (with `endAttempt`): records the start of an attempt for a key (called under the
+   * OrderId lock, before the adapter runs): counts it and returns how the previous attempt ended.
+   * An attempt still marked running (never ended) is reported as 'crashed'. Kept for the ttl.
+   * Absent: adapters get no `context.attempt` / `context.previousAttempt`.
+   */
+  beginAttempt?(key: string, orderId: string): Promise<AttemptStart>;
+  /** attempts: records how the running attempt for a key ended: an outcome, or null when it ended cleanly (answered, or its reply stored). */
+  endAttempt?(key: string, outcome: AttemptOutcome | null): Promise<void>;
+  /**
+   * merchantOrderIds (with `findOrderId`): remembers the merchant's ids of an order (the
+   * SendOrderToMerchant reply's InternalOrderId and OrderId) for the ttl, so the order can be found
+   * by them; a later call for the same id wins. Absent: the client's hold guard finds orders by
+   * OrderId only.
+   */
+  saveMerchantOrderIds?(orderId: string, merchantOrderIds: readonly string[]): Promise<void>;
+  /** merchantOrderIds: the service OrderId a merchant order id was last saved for, or null (also when expired). */
+  findOrderId?(merchantOrderId: string): Promise<string | null>;
+  /** manualRelease: releases a hold by hand (documents received another way); no-op without a hold. The kit never calls it. */
+  releaseFulfilmentHold?(orderId: string): Promise<void>;
+  /**
+   * batching (used only by a store with every other capability; see `StoreLock.prefetched` and
+   * `StoreLock.saveAndRelease`): a delivery's stored answer or its OrderId's lock, in one round
+   * trip for a database. Resolves `{ stored }` — without taking the lock, and without waiting for
+   * it — when `getRecord(prefetch.key)` or, if `prefetch.payment`, `getPayment(orderId)` would
+   * return a record; otherwise does what `acquire(orderId, options)` does and resolves `{ lock }`,
+   * or null once `waitMs` passed. While it waits for the lock it may resolve `{ stored }` as soon
+   * as an answer is stored.
+   */
+  claimOrReplay?(orderId: string, options: ClaimOptions): Promise<Claim | null>;
+}
+
+/** What the kit stores: the required core and the optional capabilities it probes. */
+export interface Store extends StoreCore, StoreCapabilities {}
+
+/** The methods every store has. */
+export const STORE_CORE_METHODS = [
+  'acquire', 'getRecord', 'saveRecord', 'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold',
+] as const satisfies readonly (keyof StoreCore)[];
+
+/** The optional capabilities, by name, with their methods (all or none of a capability's). */
+export const STORE_CAPABILITIES = {
+  payments: ['getPayment'],
+  latest: ['getLatestRecord'],
+  attempts: ['beginAttempt', 'endAttempt'],
+  merchantOrderIds: ['saveMerchantOrderIds', 'findOrderId'],
+  manualRelease: ['releaseFulfilmentHold'],
+  batching: ['claimOrReplay'],
+} as const satisfies Record<string, readonly (keyof StoreCapabilities)[]>;
+
+export type StoreCapability = keyof typeof STORE_CAPABILITIES;
 
 /** How long a stored reply is kept by default: 30 days. */
 export const DEFAULT_TTL_MS = 30 * 24 * 60 * 60 * 1000;

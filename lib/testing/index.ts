@@ -7,3 +7,7 @@ export {
   buildCartInfoPayload, buildCartInfoQuery, buildDocumentsDelivery, buildOrder, buildOrderDocument, buildPaymentDetails,
   buildUpdateOrderStatus, uniqueOrderId, TEST_MERCHANT_GUID, type Overrides,
 } from './builders.js';
+export {
+  runStoreConformance, storeConformanceChecks,
+  type MakeStore, type StoreSettings, type StoreConformanceOptions, type StoreCheck,
+} from './store-conformance.js';

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { safeCompare } from 'crossborder-merchant-kit';
+import { timingSafeEqualString } from 'crossborder-merchant-kit';
 import { basicAuthHeader, buildOrder } from 'crossborder-merchant-kit/testing';
 import { BINDINGS } from '../helpers/bindings.js';
 import { expectAccepted, expectRefused, refusalReason, setup } from './fixtures.js';
@@ -47,7 +47,7 @@ describe.each(BINDINGS)('%s: HTTP Basic', (_name, mount) => {
   });
 
   test('an async authorizer decides; one that throws refuses without crashing', async () => {
-    const s = setup({ basic: { authorizer: async (u, p) => safeCompare(u, 'svc') && safeCompare(p, 'vault-s3cret') } });
+    const s = setup({ basic: { authorizer: async (u, p) => timingSafeEqualString(u, 'svc') && timingSafeEqualString(p, 'vault-s3cret') } });
     const app = mount(s.options);
     expectAccepted(await post(app, basicAuthHeader('svc', 'vault-s3cret')), s);
     expect((await post(app, basicAuthHeader('svc', 'vault-s3creT'))).status).toBe(401);

@@ -6,12 +6,14 @@ beforeEach(async () => { svc = await fakeService(() => ({ status: 200, body: fix
 afterEach(() => svc.close());
 
 const PATH = '/Browsing/ActiveHubDetails';
+/** What the client returns for the fixture: the service's StateOrProvice also as StateOrProvince. */
+const hub = () => ({ ...fixture('hub-details'), StateOrProvince: fixture('hub-details').StateOrProvice });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('getActiveHubDetails', () => {
   test('POST {baseUrl}/Browsing/ActiveHubDetails without a body; the HubDetails are returned', async () => {
     const { client } = clientFor(svc);
-    expect(await client.getActiveHubDetails()).toEqual(fixture('hub-details'));
+    expect(await client.getActiveHubDetails()).toEqual(hub());
     expect(svc.received[0]).toMatchObject({ method: 'POST', path: PATH, body: '' });
     expect(svc.received[0].query.get('merchantGUID')).toBe(GUID);
   });
@@ -20,7 +22,7 @@ describe('getActiveHubDetails', () => {
     const { client } = clientFor(svc);
     const first = await client.getActiveHubDetails();
     first.HubName = 'changed by the caller';
-    expect(await client.getActiveHubDetails()).toEqual(fixture('hub-details'));
+    expect(await client.getActiveHubDetails()).toEqual(hub());
     expect(svc.count(PATH)).toBe(1);
   });
 
@@ -68,8 +70,21 @@ describe('getActiveHubDetails', () => {
 
   test('the object wrapped as { HubDetails } is accepted; a body that breaks the schema is INVALID_RESPONSE', async () => {
     svc.answer(() => ({ status: 200, body: { HubDetails: fixture('hub-details') } }));
-    expect(await clientFor(svc).client.getActiveHubDetails()).toEqual(fixture('hub-details'));
+    expect(await clientFor(svc).client.getActiveHubDetails()).toEqual(hub());
     svc.answer(() => ({ status: 200, body: { ...fixture('hub-details'), HubId: 'seven' } }));
     expect(await failure(clientFor(svc).client.getActiveHubDetails())).toMatchObject({ code: 'INVALID_RESPONSE', operation: 'getActiveHubDetails' });
+  });
+
+  test('StateOrProvice (as the service spells it) is also StateOrProvince; the correct spelling alone fills both', async () => {
+    const { client } = clientFor(svc, { hubCacheTtlMs: 0 });
+    const got = await client.getActiveHubDetails();
+    expect(got.StateOrProvince).toBe('Middlesex');
+    expect(got.StateOrProvice).toBe('Middlesex');
+    const { StateOrProvice: _, ...rest } = fixture('hub-details');
+    svc.answer(() => ({ status: 200, body: { HubDetails: { ...rest, StateOrProvince: 'Kent' } } }));
+    expect(await client.getActiveHubDetails()).toMatchObject({ StateOrProvince: 'Kent', StateOrProvice: 'Kent' });
+    svc.answer(() => ({ status: 200, body: rest }));
+    const none = await client.getActiveHubDetails();
+    expect('StateOrProvince' in none || 'StateOrProvice' in none).toBe(false);
   });
 });

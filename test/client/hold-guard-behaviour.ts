@@ -3,10 +3,10 @@
  * hold-guard.pg.test.ts on PostgresStore): an order on fulfilment hold is not dispatched, found by
  * its OrderId or by the merchant ids its SendOrderToMerchant reply returned.
  */
-import type { Store } from 'crossborder-merchant-kit';
+import type { Store } from 'crossborder-merchant-kit/store';
 import { order } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
-import type { StoreFactory } from '../store/harness.js';
+import type { FullStore, StoreFactory } from '../store/harness.js';
 import { fakeService, type FakeService } from './fake-service.js';
 import { clientFor, failure } from './setup.js';
 
@@ -15,7 +15,7 @@ const parcel = { ParcelCode: 'P1', Products: [{ CartItemId: 'ci-1', ProductCode:
 
 export function holdGuardBehaviour(factory: StoreFactory): void {
   let svc: FakeService;
-  let store: Store;
+  let store: FullStore;
   beforeEach(async () => {
     svc = await fakeService(() => ({ status: 200, body: { Success: true, Reason: 'Received' } }));
     store = (await factory()).store;

@@ -1,4 +1,6 @@
-import { createServiceClient, KitError, MemoryStore, SERVICE_ERROR_CODES, ServiceError } from 'crossborder-merchant-kit';
+import { KitError } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { createServiceClient, SERVICE_ERROR_CODES, ServiceError } from 'crossborder-merchant-kit/client';
 
 const base = { baseUrl: 'https://api.example.com', merchantGuid: 'guid-1' };
 const build = (extra: Record<string, unknown>) => () => createServiceClient({ ...base, ...extra } as never);

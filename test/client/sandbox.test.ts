@@ -5,9 +5,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createServiceClient, exportDeclarationForShipment, MemoryStore, ServiceError, type ServiceClient,
-} from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { createServiceClient, ServiceError, type ServiceClient } from 'crossborder-merchant-kit/client';
+import { exportDeclarationForShipment } from 'crossborder-merchant-kit/customs';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { order } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';

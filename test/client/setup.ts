@@ -1,6 +1,6 @@
 /** Shared setup of the client tests: a client against a fake service, with a capturing logger. */
 import { readFileSync } from 'node:fs';
-import { createServiceClient, type ServiceClientOptions } from 'crossborder-merchant-kit';
+import { createServiceClient, type ServiceClientOptions } from 'crossborder-merchant-kit/client';
 import { captureLogger, type CapturingLogger } from '../helpers/recording.js';
 import type { FakeService } from './fake-service.js';
 

@@ -1,4 +1,4 @@
-import { ServiceError } from 'crossborder-merchant-kit';
+import { ServiceError } from 'crossborder-merchant-kit/client';
 import { fakeService, refusingUrl, type FakeService } from './fake-service.js';
 import { clientFor, failure, fixture, GUID, TOKEN } from './setup.js';
 

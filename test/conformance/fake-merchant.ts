@@ -18,6 +18,12 @@ export interface Flaws {
   noCartTokenCheck?: boolean;
   /** Answers bad input (wrong GUID, broken JSON) with a 500 instead of a 4xx. */
   badInputAs500?: boolean;
+  /**
+   * Not a flaw: remembers its orders as a real shop does — a new order under a known OrderId with
+   * another body is 409 ORDER_EXISTS, a second cancel is 409 ORDER_CANCELED (pass one merchant to
+   * several runs to see whether they reuse OrderIds).
+   */
+  stateful?: boolean;
 }
 
 export const FAKE_GUID = '3f9b6a2e-1c4d-4e8f-9a0b-7c6d5e4f3a2b';
@@ -27,6 +33,8 @@ type Json = Record<string, unknown>;
 
 export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
   const orders = new Map<string, string>();
+  const cancelled = new Set<string>();
+  const bodies = new Map<string, string>();
   const payments = new Map<string, Json>();
   let next = 1;
 
@@ -63,6 +71,8 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
     switch (path) {
       case '/SendOrderToMerchant': {
         let id = orders.get(orderId);
+        if (flaws.stateful && bodies.has(orderId) && bodies.get(orderId) !== text) return reply(res, 409, { Success: false, ErrorCode: 'ORDER_EXISTS', Message: 'another order has this OrderId' });
+        bodies.set(orderId, text);
         if (!id || flaws.nonIdempotentCreate) { id = `FM-${next++}`; orders.set(orderId, id); }
         return reply(res, 200, { Success: true, InternalOrderId: id, OrderId: id.slice(3), ...(order.PaymentDetails ? pay() : {}) });
       }
@@ -71,7 +81,13 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
         if (!id) throw new Error(`no order ${orderId}`);
         return reply(res, 200, { Success: true, InternalOrderId: id, ...pay() });
       }
-      case '/UpdateOrderStatus':
+      case '/UpdateOrderStatus': {
+        const id = orders.get(orderId);
+        if (!id) return declined(res, 404, 'unknown order');
+        if (flaws.stateful && cancelled.has(orderId)) return reply(res, 409, { Success: false, ErrorCode: 'ORDER_CANCELED', Message: 'order already cancelled' });
+        if (String(body.StatusCode).toLowerCase().includes('cancel')) cancelled.add(orderId);
+        return reply(res, 200, { Success: true, InternalOrderId: id });
+      }
       case '/SendAdditionalRequiredDocumentsToMerchant': {
         const id = orders.get(orderId);
         return id ? reply(res, 200, { Success: true, InternalOrderId: id }) : declined(res, 404, 'unknown order');

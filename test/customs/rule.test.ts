@@ -1,4 +1,5 @@
-import { EXPORT_DECLARATION_THRESHOLD_EUR, exportDeclarationRequired, KitError, type ExportDeclarationInput } from 'crossborder-merchant-kit';
+import { KitError } from 'crossborder-merchant-kit';
+import { EXPORT_DECLARATION_THRESHOLD_EUR, exportDeclarationRequired, type ExportDeclarationInput } from 'crossborder-merchant-kit/customs';
 
 const input = (overrides: Partial<ExportDeclarationInput> = {}): ExportDeclarationInput => ({
   dispatchCountryCode: 'DE', destinationCountryCode: 'CH', currencyCode: 'EUR', lines: [{ value: 100 }], ...overrides,

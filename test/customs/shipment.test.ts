@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { exportDeclarationForShipment, type ShipmentInformation } from 'crossborder-merchant-kit';
+import { type ShipmentInformation } from 'crossborder-merchant-kit';
+import { exportDeclarationForShipment } from 'crossborder-merchant-kit/customs';
 
 const fixture = (): ShipmentInformation => JSON.parse(readFileSync(new URL('../fixtures/service/shipment-information.json', import.meta.url), 'utf8'));
 

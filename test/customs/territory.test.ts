@@ -2,7 +2,7 @@
  * Every entry of the EU customs-territory table, checked against expectations written out here
  * independently of the table (Regulation (EU) No 952/2013, Art. 4, as amended by 2019/474).
  */
-import { CUSTOMS_TERRITORY, customsTerritoryStatus, exportDeclarationRequired, normalisePostalCode } from 'crossborder-merchant-kit';
+import { CUSTOMS_TERRITORY, customsTerritoryStatus, exportDeclarationRequired, normalisePostalCode } from 'crossborder-merchant-kit/customs';
 
 /** Country code → inside the Union's customs territory (outside its postal-code rules). */
 const EXPECTED: Record<string, boolean> = {

@@ -4,7 +4,7 @@
  * ended (`context.attempt`, `context.previousAttempt`); a success whose save fails is kept and its
  * save retried; numeric amounts; holds placed from a payment replay.
  */
-import type { Store, StoreLock } from 'crossborder-merchant-kit';
+import type { Store, StoreLock } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, order, paymentOrder } from '../helpers/orders.js';
 import type { StoreFactory, StoreHarness } from '../store/harness.js';
 import { kitWith, sleep } from './harness.js';

@@ -1,5 +1,6 @@
 /** A kit over a given store, with a recording adapter and a capturing logger, driven without HTTP. */
-import { createCallbackKit, type CallbackName, type CallbackResponse, type Store } from 'crossborder-merchant-kit';
+import { createCallbackKit, type CallbackName, type CallbackResponse } from 'crossborder-merchant-kit';
+import { type Store } from 'crossborder-merchant-kit/store';
 import { MERCHANT_GUID } from '../helpers/orders.js';
 import { captureLogger, recordingAdapter, type CapturingLogger, type RecordingAdapter } from '../helpers/recording.js';
 

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import pg from 'pg';
-import { createCallbackKit, KitError, MemoryStore, PostgresStore, type Store } from 'crossborder-merchant-kit';
+import { createCallbackKit, KitError } from 'crossborder-merchant-kit';
+import { MemoryStore, PostgresStore, type Store } from 'crossborder-merchant-kit/store';
 import { BINDINGS } from '../helpers/bindings.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';

@@ -4,7 +4,7 @@
  * The packed-tarball checks (no Express installed, Express 4 and 5, TypeScript) are in .ci/consumer.sh.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -45,18 +45,53 @@ function packagesReachedFrom(entry: string): Set<string> {
   return packages;
 }
 
-test('the root export gives the kit, errors and stores, and no binding', () => {
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
+/** The code entry points of package.json "exports" ('.', './express', …), without ./schemas/* and ./package.json. */
+const entryPoints = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k]) => k);
+const specifierOf = (entry: string) => (entry === '.' ? 'crossborder-merchant-kit' : `crossborder-merchant-kit/${entry.slice(2)}`);
+
+test('the root export gives the kit, errors, auth and validation, and no binding, store, client or customs', () => {
   const names = importNames('crossborder-merchant-kit');
-  for (const n of ['createCallbackKit', 'CallbackError', 'KitError', 'MemoryStore', 'PostgresStore',
-    'DEFAULT_PATHS', 'DEFAULT_DECODE_FIELDS', 'createJwtStrategy']) expect(names).toContain(n);
-  expect(names).not.toContain('createCallbackRouter');
+  for (const n of ['createCallbackKit', 'CallbackError', 'KitError', 'KIT_ERROR_CODES', 'WIRE_ERRORS', 'DEFAULT_PATHS', 'DEFAULT_DECODE_FIELDS',
+    'formDecode', 'createJwtStrategy', 'createBasicStrategy', 'timingSafeEqualString', 'validatePayload']) expect(names).toContain(n);
+  // Moved to a subpath, renamed, or internal since 0.1 (CHANGELOG.md): none of them is on the root.
+  for (const n of ['createCallbackRouter', 'createCallbackHandler', 'MemoryStore', 'PostgresStore', 'StoreFullError', 'applyPlace', 'holdOf', 'namespacedStore',
+    'createServiceClient', 'ServiceError', 'exportDeclarationRequired', 'CUSTOMS_TERRITORY', 'safeCompare', 'canonicalJson', 'payloadHash']) {
+    expect(names).not.toContain(n);
+  }
 });
 
-test('neither the root nor /node reaches Express, in JavaScript or in the type declarations', () => {
-  for (const entry of ['index.js', 'index.d.ts', 'node/index.js', 'node/index.d.ts', 'testing/index.js', 'testing/index.d.ts']) {
-    const reached = packagesReachedFrom(entry);
-    expect([entry, reached.has('express')]).toEqual([entry, false]);
-    expect([entry, reached.has('pg')]).toEqual([entry, false]);
+test('/store, /client and /customs give their room, and nothing of another', () => {
+  expect(importNames('crossborder-merchant-kit/store')).toEqual(
+    ['MemoryStore', 'PostgresStore', 'StoreFullError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf', 'namespacedStore']);
+  expect(importNames('crossborder-merchant-kit/client')).toEqual(['SERVICE_ERROR_CODES', 'ServiceError', 'createServiceClient']);
+  expect(importNames('crossborder-merchant-kit/customs')).toEqual(['CUSTOMS_TERRITORY', 'EXPORT_DECLARATION_THRESHOLD_EUR',
+    'customsTerritoryStatus', 'exportDeclarationForShipment', 'exportDeclarationRequired', 'normalisePostalCode']);
+});
+
+test('every entry point of "exports" has its types and code in dist/, and resolves in jest and tsc as in Node', () => {
+  expect(entryPoints).toEqual(expect.arrayContaining(['.', './express', './node', './store', './client', './customs', './testing']));
+  const jestConfig = readFileSync(path.join(root, 'jest.config.js'), 'utf8');
+  const tsPaths = JSON.parse(readFileSync(path.join(root, 'tsconfig.json'), 'utf8')).compilerOptions.paths as Record<string, string[]>;
+  for (const entry of entryPoints) {
+    const target = pkg.exports[entry] as { types: string; default: string };
+    const source = `./lib/${target.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')}`;
+    expect([entry, existsSync(path.join(root, target.types)), existsSync(path.join(root, target.default))]).toEqual([entry, true, true]);
+    expect([entry, target.types]).toEqual([entry, target.default.replace(/\.js$/, '.d.ts')]);
+    const specifier = specifierOf(entry);
+    expect([entry, jestConfig.includes(`'^${specifier}$': '<rootDir>${source.slice(1)}'`)]).toEqual([entry, true]);
+    expect([entry, tsPaths[specifier]]).toEqual([entry, [source]]);
+  }
+});
+
+test('no entry point but /express reaches Express, and none reaches pg, in JavaScript or in the type declarations', () => {
+  for (const entry of entryPoints.filter((e) => e !== './express')) {
+    const base = entry === '.' ? '' : `${entry.slice(2)}/`;
+    for (const file of [`${base}index.js`, `${base}index.d.ts`]) {
+      const reached = packagesReachedFrom(file);
+      expect([file, reached.has('express')]).toEqual([file, false]);
+      expect([file, reached.has('pg')]).toEqual([file, false]);
+    }
   }
   // The walk itself works: the Express entry does reach Express.
   expect(packagesReachedFrom('express/index.js').has('express')).toBe(true);
@@ -67,9 +102,9 @@ test('the binding subpaths give one factory each', () => {
   expect(importNames('crossborder-merchant-kit/node')).toEqual(['createCallbackHandler']);
 });
 
-test('CommonJS require() gives the same names as import (Node >= 20.19 loads the ES modules)', () => {
-  for (const spec of ['crossborder-merchant-kit', 'crossborder-merchant-kit/express', 'crossborder-merchant-kit/node', 'crossborder-merchant-kit/testing']) {
-    expect(requireNames(spec)).toEqual(importNames(spec));
+test('CommonJS require() gives the same names as import for every entry point (Node >= 20.19 loads the ES modules)', () => {
+  for (const spec of entryPoints.filter((e) => e !== './express').map(specifierOf)) {
+    expect([spec, requireNames(spec)]).toEqual([spec, importNames(spec)]);
   }
 });
 

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import pg from 'pg';
-import { PostgresStore, type MerchantOrder, type CallbackContext } from '../../lib/index.js';
+import { type MerchantOrder, type CallbackContext } from '../../lib/index.js';
+import { PostgresStore } from '../../lib/store/index.js';
 import { createCallbackRouter } from '../../lib/express/index.js';
 
 const schema = process.env.PROOF_SCHEMA!;

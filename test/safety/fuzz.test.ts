@@ -8,7 +8,8 @@
  * Size: CBK_FUZZ_RUNS requests per endpoint (default 2,000 in `npm test`; the nightly-sized run is
  * CBK_FUZZ_RUNS=10000), CBK_FUZZ_SEED (default 9) to replay a run. See docs/testing-safety.md.
  */
-import { createCallbackKit, CallbackError, MemoryStore, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
+import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 
 const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 2_000);

@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { jest } from '@jest/globals';
-import { MemoryStore } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { MERCHANT_GUID, OTHER_GUID, order } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 

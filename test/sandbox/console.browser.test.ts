@@ -129,6 +129,40 @@ test('the conformance button renders the checker\'s table, every row passing, as
   await page.locator('#conformance').screenshot({ path: `${ARTIFACTS}console-conformance.png` });
 }, 90_000);
 
+test('the checker\'s deliberate refusals show "refused as expected" in a neutral colour, not red FAILED', async () => {
+  for (const label of ['guid-wrong-refused: wrong MerchantGUID', 'guid-missing-refused: no MerchantGUID', 'malformed-json-refused: truncated JSON']) {
+    const row = page.locator('.ex', { hasText: label }).first();
+    await row.waitFor();
+    expect(await row.getAttribute('class')).not.toContain('failed');
+    const badge = row.locator('.badge');
+    expect(await badge.textContent()).toMatch(/^refused as expected · 4\d\d/);
+    expect(await badge.getAttribute('class')).toBe('badge neutral');
+    expect(await row.textContent()).not.toContain('FAILED');
+  }
+  // the check passed every row: none of its exchanges is red
+  const checkRows = page.locator('.ex', { hasText: ' · check · ' });
+  expect(await checkRows.count()).toBeGreaterThan(10);
+  expect(await page.locator('.ex.failed', { hasText: ' · check · ' }).evaluateAll((rows) => rows.map((r) => r.textContent))).toEqual([]);
+  const refused = page.locator('.ex.expected').first();
+  const ok = page.locator('.ex:not(.failed):not(.expected)').first();
+  const [refusedBorder, okBorder, refusedBadge] = await Promise.all([
+    refused.evaluate((e) => getComputedStyle(e).borderLeftColor), ok.evaluate((e) => getComputedStyle(e).borderLeftColor),
+    refused.locator('.badge').evaluate((e) => getComputedStyle(e).backgroundColor),
+  ]);
+  expect(refusedBorder).not.toBe(okBorder);
+  // neutral: neither the red of a failure nor the green of a success
+  const red = await page.evaluate(() => { const d = document.createElement('span'); d.className = 'badge bad'; document.body.append(d); const c = getComputedStyle(d).backgroundColor; d.remove(); return c; });
+  expect(refusedBadge).not.toBe(red);
+  // "failed only" hides them: nothing went wrong
+  await page.locator('#failed-only').check();
+  expect(await page.locator('.exchange-list li:visible .ex.expected').count()).toBe(0);
+  await page.locator('#failed-only').uncheck();
+  await refused.click();
+  await page.locator('#detail-body h3 .badge.neutral').waitFor();
+  expect(await page.locator('#detail').getAttribute('class')).not.toContain('failed');
+  await shot('console-refused-as-expected');
+}, 60_000);
+
 test('the configuration panel changes where callbacks go; a failed exchange stands out', async () => {
   const path = page.locator('input[name="path:sendOrderToMerchant"]');
   await path.fill('/NoSuchCallback');

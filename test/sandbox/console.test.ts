@@ -248,6 +248,26 @@ describe('what the console shows', () => {
     expect(summarize(exchange({ response: { status: 200, headers: {} } })).path).toBe('/cb/SendOrderToMerchant?x=1');
   });
 
+  test('a request sent to be refused: a 4xx or Success false is "refused as expected" (not failed); a 2xx success, a 5xx or no reply is failed', () => {
+    const refusal = (over: Record<string, unknown>) => summarize(exchange({ expected: 'refusal', ...over }));
+    expect(refusal({ response: { status: 401, headers: {}, body: { Success: false } }, responseInfo: { Success: false } })).toMatchObject({ failed: false, refusedAsExpected: true, expected: 'refusal' });
+    expect(refusal({ response: { status: 400, headers: {}, body: 'bad json' } })).toMatchObject({ failed: false, refusedAsExpected: true });
+    expect(refusal({ response: { status: 200, headers: {}, body: { Success: false } }, responseInfo: { Success: false } })).toMatchObject({ failed: false, refusedAsExpected: true });
+    for (const over of [
+      { response: { status: 200, headers: {}, body: { Success: true } }, responseInfo: { Success: true } },
+      { response: { status: 500, headers: {}, body: {} } },
+      { response: { status: 302, headers: {} } },
+      { error: 'no reply within 10 ms' },
+    ]) {
+      const s = refusal(over);
+      expect(s.failed).toBe(true);
+      expect(s.refusedAsExpected).toBeUndefined();
+    }
+    // without the mark, the same 401 is a failure as before
+    expect(summarize(exchange({ response: { status: 401, headers: {}, body: {} } }))).toMatchObject({ failed: true });
+    expect(summarize(exchange({ response: { status: 401, headers: {}, body: {} } })).refusedAsExpected).toBeUndefined();
+  });
+
   test('masks card data under any key spelling and the GUID in any field or text, even when the log did not', () => {
     const raw = {
       cardnumber: '5555555555554444', CVVNumber: '123', Nested: [{ CardNumber: 4111111111111111, cvv: 999 }],

@@ -3,7 +3,7 @@
  * lends), for the tests of what a delivery costs. `failOnce`: a statement whose name contains a key
  * fails (nothing sent) as many times as the key's count.
  */
-import type { PgPoolLike } from 'crossborder-merchant-kit';
+import type { PgPoolLike } from 'crossborder-merchant-kit/store';
 import type pg from 'pg';
 
 type PgQuery = Parameters<PgPoolLike['query']>[0];

@@ -4,16 +4,19 @@
  */
 import { inspect } from 'node:util';
 import pg from 'pg';
-import { MemoryStore, PostgresStore, type Store } from 'crossborder-merchant-kit';
+import { MemoryStore, PostgresStore, type NewRecord, type Store, type StoreCapabilities } from 'crossborder-merchant-kit/store';
+
+/** The kit's own stores implement every optional capability. */
+export type FullStore = Store & Required<Omit<StoreCapabilities, 'claimOrReplay'>>;
 
 export interface StoreHarness {
-  store: Store;
+  store: FullStore;
   /** Another instance over the same data (MemoryStore: the same instance; one process is all it serves). */
-  twin(): Store;
+  twin(): FullStore;
   /** Every stored row or entry, as text, to search for leaked values. */
   scan(): Promise<string>;
   /** A store over the same data whose records expire after `ms`. */
-  withTtl(ms: number): Store;
+  withTtl(ms: number): FullStore;
 }
 export type StoreFactory = () => Promise<StoreHarness>;
 
@@ -64,5 +67,13 @@ export function postgresFactory(): { factory: StoreFactory; pool: pg.Pool; close
       for (const s of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${s}" CASCADE`);
       await pool.end();
     },
+  };
+}
+
+/** A successful SendOrderToMerchant reply to save, for O-1 under key `sendOrderToMerchant:O-1:aaa`. */
+export function record(overrides: Partial<NewRecord> = {}): NewRecord {
+  return {
+    key: 'sendOrderToMerchant:O-1:aaa', callback: 'sendOrderToMerchant', orderId: 'O-1', hash: 'aaa',
+    response: { Success: true, InternalOrderId: 'INT-1' }, payment: false, ...overrides,
   };
 }

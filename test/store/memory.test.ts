@@ -1,13 +1,10 @@
 import { jest } from '@jest/globals';
-import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit';
+import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit/store';
 import { paymentOrder } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
-import { storeContract, record } from './contract.js';
-import { memoryFactory } from './harness.js';
+import { record } from './harness.js';
 
-describe('MemoryStore: the Store contract', () => {
-  storeContract(memoryFactory);
-});
+// The Store contract: test/store/conformance.test.ts (the exported conformance suite).
 
 describe('MemoryStore bounds', () => {
   test('past maxEntries the oldest non-payment replies go first; a successful payment is never evicted before its ttl', async () => {

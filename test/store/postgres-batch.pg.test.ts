@@ -3,7 +3,7 @@
  * deliveries go together (claimBatch, saveBatch), a failed batch is retried item by item, and
  * exactly-once holds throughout.
  */
-import { PostgresStore } from 'crossborder-merchant-kit';
+import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order, paymentOrder } from '../helpers/orders.js';
 import { kitWith, sleep, type KitUnderTest } from '../idempotency/harness.js';
 import { postgresFactory } from './harness.js';

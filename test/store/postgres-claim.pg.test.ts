@@ -2,7 +2,7 @@
  * PostgresStore.claimOrReplay: a delivery's stored answer or its OrderId's lock in one statement —
  * the statements a delivery costs, the claim on a stale snapshot, and the upgrade from schema 4.
  */
-import { PostgresStore } from 'crossborder-merchant-kit';
+import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import { postgresFactory } from './harness.js';

@@ -1,14 +1,11 @@
 import pgLib from 'pg';
-import { PostgresStore } from 'crossborder-merchant-kit';
-import { storeContract } from './contract.js';
+import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { databaseUrl, postgresFactory } from './harness.js';
 
 const pg = postgresFactory();
 afterAll(() => pg.close());
 
-describe('PostgresStore: the Store contract', () => {
-  storeContract(pg.factory);
-});
+// The Store contract: test/store/conformance.pg.test.ts (the exported conformance suite).
 
 describe('PostgresStore migrations', () => {
   test('migrate() is idempotent, also run by several instances at once', async () => {

@@ -10,7 +10,8 @@
  */
 import type { ResponseInfo } from '../../payloads.js';
 import { toDocumentRefs } from '../../store/holds.js';
-import type { AttemptOutcome, NewRecord, Store, StoreLock } from '../../store/types.js';
+import type { KitStore } from '../../store/capabilities.js';
+import type { AttemptOutcome, NewRecord, StoreLock } from '../../store/types.js';
 import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState } from '../state.js';
 import type { CallbackResponse } from '../types.js';
@@ -44,7 +45,7 @@ export const isSuccess = (res: CallbackResponse): boolean => {
   return res.status === 200 && body !== null && typeof body === 'object' && body.Success === true;
 };
 
-export function createAttemptFinisher(store: Store): AttemptFinisher {
+export function createAttemptFinisher(store: KitStore): AttemptFinisher {
   const unsaved = new Map<string, NewRecord>();
   const unsavedPayments = new Map<string, NewRecord>();
 

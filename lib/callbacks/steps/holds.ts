@@ -9,7 +9,8 @@
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
-import type { FulfilmentHold, Store } from '../../store/types.js';
+import type { KitStore } from '../../store/capabilities.js';
+import type { FulfilmentHold } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
 
 async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
@@ -28,7 +29,7 @@ const show = (state: PipelineState, hold: FulfilmentHold | null) => {
 };
 
 /** The order's hold: as read with the OrderId lock when the store did, else read now. */
-const currentHold = (state: PipelineState, store: Store, orderId: string): Promise<FulfilmentHold | null> =>
+const currentHold = (state: PipelineState, store: KitStore, orderId: string): Promise<FulfilmentHold | null> =>
   state.prefetchedHold !== undefined ? Promise.resolve(state.prefetchedHold) : fromStore(state, () => store.getFulfilmentHold(orderId));
 
 export const holdsStep: StepFactory = (options) => {
@@ -62,7 +63,7 @@ export const holdsStep: StepFactory = (options) => {
  * the delivery is answered from a stored payment and never reaches the adapter). False when the
  * payload announces no documents.
  */
-export async function placeAnnouncedHold(state: PipelineState, store: Store): Promise<boolean> {
+export async function placeAnnouncedHold(state: PipelineState, store: KitStore): Promise<boolean> {
   if (!state.entry.placesHold || state.orderId === undefined) return false;
   const required = toDocumentRefs((state.input as Record<string, unknown>).AdditionalRequiredDocuments);
   if (required.length === 0) return false;

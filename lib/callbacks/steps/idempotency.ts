@@ -17,7 +17,8 @@
 import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
 import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
-import type { NewRecord, Prefetched, Store, StoreLock, StoredRecord } from '../../store/types.js';
+import type { KitStore } from '../../store/capabilities.js';
+import type { NewRecord, Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
@@ -54,7 +55,7 @@ interface Reads {
   payment(orderId: string): Promise<StoredRecord | null>;
 }
 
-const readsOf = (state: PipelineState, store: Store): Reads => ({
+const readsOf = (state: PipelineState, store: KitStore): Reads => ({
   record: (key) => fromStore(state, () => store.getRecord(key)),
   payment: (orderId) => fromStore(state, () => store.getPayment(orderId)),
 });
@@ -69,7 +70,7 @@ const readsFrom = (prefetched: Pick<Prefetched, 'record' | 'payment'>): Reads =>
  * payment (a reply whose save is still being retried counts). A SendOrderToMerchant answered from
  * the payment still places the fulfilment hold it announces.
  */
-async function storedAnswer(state: PipelineState, store: Store, reads: Reads, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+async function storedAnswer(state: PipelineState, store: KitStore, reads: Reads, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
   const pendingOwn = finisher.unsaved.get(key);
   if (pendingOwn) return replay(state, pendingOwn, 'replayed');
   const own = await reads.record(key);
@@ -90,7 +91,7 @@ async function storedAnswer(state: PipelineState, store: Store, reads: Reads, fi
  * For a store that looks for the stored answer in its claim (`claimOrReplay`): only what this process
  * keeps in memory (a reply whose save is being retried) is answered before it.
  */
-async function pendingAnswer(state: PipelineState, store: Store, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+async function pendingAnswer(state: PipelineState, store: KitStore, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
   const pendingOwn = finisher.unsaved.get(key);
   if (pendingOwn) return replay(state, pendingOwn, 'replayed');
   // Rare (a store outage): read as a store without claimOrReplay would, so the key's own stored reply still comes first.
@@ -181,8 +182,8 @@ export const idempotencyStep: StepFactory = (options) => {
       const previous = pre ? pre.latest : await fromStore(state, () => store.getLatestRecord(orderId, ORDER_CREATION));
       if (previous) state.context.previous = previous.response;
       const start = pre?.attempt ?? await fromStore(state, () => store.beginAttempt(key, orderId));
-      state.context.attempt = start.attempt;
-      if (start.previousAttempt) {
+      if (start) state.context.attempt = start.attempt; // null: the store counts no attempts (docs/stores.md)
+      if (start?.previousAttempt) {
         state.context.previousAttempt = start.previousAttempt;
         state.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
           'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');

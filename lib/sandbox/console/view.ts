@@ -48,8 +48,15 @@ export interface ExchangeSummary {
   error?: string;
   /** Success from the ResponseInfo (or a service reply's Success), when there is one. */
   success?: boolean;
-  /** Non-2xx, Success false, or no reply (time-out, refused). */
+  /**
+   * Did not go as the service expects: non-2xx, Success false, or no reply (time-out, refused) — or,
+   * for a request sent to be refused (`expected: 'refusal'`), anything but a refusal.
+   */
   failed: boolean;
+  /** `refusal`: the request was sent to be refused (the checker's deliberate bad input). */
+  expected?: 'refusal';
+  /** A request sent to be refused was refused (a 4xx or Success false): shown neutral, not as a failure. */
+  refusedAsExpected?: true;
   /** One line about the reply: ResponseInfo fields, a service Reason or Code. */
   note: string;
 }
@@ -79,13 +86,17 @@ function noteOf(e: Exchange): string {
 export function summarize(e: Exchange, guid?: string): ExchangeSummary {
   const status = e.response?.status;
   const success = successOf(e);
-  const failed = Boolean(e.error) || status === undefined || status < 200 || status > 299 || success === false;
+  // A refusal is a 4xx, or a 2xx with Success false (as the checker's isRefused); never a 5xx.
+  const refused = !e.error && status !== undefined && ((status >= 400 && status <= 499) || (status >= 200 && status <= 299 && success === false));
+  const asExpected = e.expected === 'refusal' && refused;
+  const failed = e.expected === 'refusal' ? !refused : Boolean(e.error) || status === undefined || status < 200 || status > 299 || success === false;
   return maskForConsole({
     id: e.id, at: e.at, direction: e.direction, kind: e.kind,
     ...(e.scenario ? { scenario: e.scenario } : {}), ...(e.label ? { label: e.label } : {}), ...(e.orderId ? { orderId: e.orderId } : {}),
     method: e.request.method, path: pathOf(e.request.url),
     ...(status !== undefined ? { status } : {}), durationMs: e.durationMs, ...(e.error ? { error: e.error } : {}),
-    ...(success !== undefined ? { success } : {}), failed, note: noteOf(e),
+    ...(success !== undefined ? { success } : {}), failed,
+    ...(e.expected ? { expected: e.expected } : {}), ...(asExpected ? { refusedAsExpected: true as const } : {}), note: noteOf(e),
   }, guid);
 }
 

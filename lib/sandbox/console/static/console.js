@@ -67,14 +67,17 @@
 
   // ---------- exchanges ----------
   function outcome(s) {
+    // A deliberate refusal (the checker's wrong GUID, broken JSON, …) that was refused went as expected: neutral, not red.
+    if (s.refusedAsExpected) return el('span', { class: 'badge neutral' }, `refused as expected · ${s.status}${s.success === false ? ' · Success false' : ''}`);
     if (s.error) return el('span', { class: 'badge bad' }, 'FAILED · no reply');
+    if (s.failed && s.expected === 'refusal') return el('span', { class: 'badge bad' }, `FAILED · ${s.status} · not refused`);
     if (s.failed) return el('span', { class: 'badge bad' }, `FAILED · ${s.status}${s.success === false ? ' · Success false' : ''}`);
     return el('span', { class: 'badge ok' }, String(s.status));
   }
   function exchangeRow(s) {
     const toMerchant = s.direction === 'to-merchant';
     const button = el('button', {
-      type: 'button', class: `ex${s.failed ? ' failed' : ''}`, 'aria-current': state.selected === s.id ? 'true' : 'false', dataset: { id: s.id },
+      type: 'button', class: `ex${s.failed ? ' failed' : s.refusedAsExpected ? ' expected' : ''}`, 'aria-current': state.selected === s.id ? 'true' : 'false', dataset: { id: s.id },
       onclick: () => select(s.id),
     },
     el('span', { class: 'id' }, `#${s.id}`),

@@ -1,0 +1,15 @@
+/**
+ * `crossborder-merchant-kit/store`: the stores and the Store contract (docs/stores.md). MemoryStore
+ * (one process) and PostgresStore (any number of processes; you pass the `pg` pool), the `Store`
+ * interface and the types its methods take and return, and the fulfilment-hold helpers a custom
+ * store uses so its holds follow the same rules as the kit's stores (docs/stores.md#your-own-store).
+ * Everything else in lib/store/ (canonical JSON, the payload hash, key building, SQL) is internal.
+ */
+export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.js';
+export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike, type PgQuery } from './postgres.js';
+export type {
+  Store, StoreCore, StoreCapabilities, StoreCapability, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord,
+  DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
+} from './types.js';
+export { namespacedStore } from './namespace.js';
+export { applyPlace, applyDocuments, holdOf, emptyHoldState, type HoldState } from './holds.js';

@@ -1,0 +1,35 @@
+/** What the conformance checks (store-checks-*.ts) are made of, and the reply they save. */
+import assert from 'node:assert/strict';
+import type { NewRecord, Store, StoreCapability } from '../store/types.js';
+
+/**
+ * Deep equality of what a store returned, as plain JSON data: a store may build its objects in
+ * another realm (structuredClone under jest's vm) or with class prototypes; Dates compare by time.
+ */
+export function same(actual: unknown, expected: unknown, message?: string): void {
+  const plain = (v: unknown) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+  assert.deepStrictEqual(plain(actual), plain(expected), message);
+}
+
+/** What a check works with; every store it makes is closed after it. */
+export interface CheckContext {
+  store: Store;
+  /** Another instance over the same data. */
+  twin(): Promise<Store>;
+  /** A fresh store whose records expire after `ttlMs`. */
+  withTtl(ttlMs: number): Promise<Store>;
+  /** An id no other check uses (OrderIds, keys, merchant ids). */
+  id(prefix: string): string;
+}
+
+export type CheckBody = (c: CheckContext) => Promise<void>;
+export interface CheckDefinition { name: string; capability: 'core' | StoreCapability; body: CheckBody }
+
+/** The ttl of the stores the expiry checks make: a record must be found right after its save, and gone TTL_MS + 500 ms later. */
+export const TTL_MS = 300;
+
+/** A successful SendOrderToMerchant reply for `orderId` under `key` (its hash: the key's last part). */
+export const reply = (orderId: string, key: string, overrides: Partial<NewRecord> = {}): NewRecord => ({
+  key, callback: 'sendOrderToMerchant', orderId, hash: key.slice(key.lastIndexOf(':') + 1),
+  response: { Success: true, InternalOrderId: 'INT-1' }, payment: false, ...overrides,
+});

@@ -1,0 +1,22 @@
+/** The exported code tables (docs/errors.md): read-only, so no app can change what the kit answers with. */
+import { KIT_ERROR_CODES, WIRE_ERRORS, type WireErrorCode } from 'crossborder-merchant-kit';
+import { PipelineFailure, wireErrorBody } from '../../lib/shared/errors.js';
+
+test('WIRE_ERRORS and its entries are frozen: a write throws and the reply keeps the documented status and message', () => {
+  const table = WIRE_ERRORS as unknown as Record<string, { status: number; message: string }>;
+  expect(() => { table.STORE_UNAVAILABLE.status = 200; }).toThrow(TypeError);
+  expect(() => { table.INTERNAL_ERROR.message = 'TypeError: x is undefined at adapter.js:12'; }).toThrow(TypeError);
+  expect(() => { table.NEW_CODE = { status: 200, message: 'ok' }; }).toThrow(TypeError);
+  expect(() => { (KIT_ERROR_CODES as unknown as Record<string, string>).ERR_CBK_OPTION_UNKNOWN = 'x'; }).toThrow(TypeError);
+  expect(new PipelineFailure('STORE_UNAVAILABLE', 'test').status).toBe(503);
+  expect(wireErrorBody('INTERNAL_ERROR')).toEqual({ Success: false, Message: 'Internal error', ErrorCode: 'INTERNAL_ERROR' });
+});
+
+test('WIRE_ERRORS lists each code the kit answers with, with its status', () => {
+  const statuses = Object.fromEntries(Object.entries(WIRE_ERRORS).map(([code, e]) => [code, e.status])) as Record<WireErrorCode, number>;
+  expect(statuses).toEqual({
+    INVALID_REQUEST: 400, UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404, PAYLOAD_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415,
+    INTERNAL_ERROR: 500, IN_FLIGHT: 503, STORE_UNAVAILABLE: 503,
+  });
+  for (const entry of Object.values(WIRE_ERRORS)) expect(entry.help.length).toBeGreaterThan(10);
+});

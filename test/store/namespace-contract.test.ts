@@ -1,0 +1,24 @@
+/** A namespacedStore view of a MemoryStore keeps the whole Store contract and the kit's exactly-once, hold and attempt behaviour. */
+import { attemptBehaviour } from '../idempotency/attempts-behaviour.js';
+import { idempotencyBehaviour } from '../idempotency/behaviour.js';
+import { holdsBehaviour } from '../idempotency/holds-behaviour.js';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { runStoreConformance } from 'crossborder-merchant-kit/testing';
+import { namespacedStore } from '../../lib/store/namespace.js';
+import { memoryFactory } from './harness.js';
+import { namespacedFactory } from './namespaced-views.js';
+
+const factory = namespacedFactory(memoryFactory);
+
+// The view with another shop's view beside it on the same MemoryStore.
+runStoreConformance(({ ttlMs }) => {
+  const shared = new MemoryStore(ttlMs === undefined ? {} : { ttl: ttlMs });
+  void namespacedStore(shared, 'shop-us').saveRecord({ key: 'k:O-1:a', callback: 'sendOrderToMerchant', orderId: 'O-1', hash: 'a', response: { Success: true }, payment: true });
+  return namespacedStore(shared, 'shop-eu');
+}, {
+  describe, it, title: 'namespacedStore(MemoryStore) conformance',
+  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease'],
+});
+describe('namespacedStore(MemoryStore): exactly-once callbacks', () => { idempotencyBehaviour(factory); });
+describe('namespacedStore(MemoryStore): fulfilment holds', () => { holdsBehaviour(factory); });
+describe('namespacedStore(MemoryStore): attempts', () => { attemptBehaviour(factory); });
