@@ -1,7 +1,8 @@
 /**
  * The AJV instances of the process, one per kind, each created once: every schema of schemas/
  * (embedded in lib/generated/schemas.ts) is added once; validators are compiled on first use and
- * cached by AJV, so nothing compiles per request. Numbers are never coerced from strings.
+ * cached by AJV, so nothing compiles per request. AJV never coerces (`coerceTypes` off): the tolerant
+ * reading of numbers and booleans sent as text is lib/validation/coerce.ts, exactly and copy-on-write.
  * - `strict`: the schemas as written; `allErrors` off (validation stops at the first failure);
  * - `tolerant`: their tolerant form (lib/validation/tolerant.ts); first failure only;
  * - `report`: the schemas as written with `allErrors`, to list every deviation of an accepted payload.
@@ -53,4 +54,4 @@ export const SCHEMA_PATHS: Readonly<Record<string, string>> = Object.freeze(Obje
     .map((s) => [s.title as string, (s.$id as string).slice(SCHEMA_BASE.length)]),
 ));
 
-export type { ErrorObject };
+export type { ErrorObject, ValidateFunction };

@@ -7,11 +7,14 @@
  */
 import { KitError } from '../shared/errors.js';
 import { SCHEMA_PATHS, schemaValidator } from './ajv.js';
-import { listIssues, toIssue, type ValidationIssue } from './issues.js';
+import { toIssue, type ValidationIssue } from './issues.js';
 import { isObject } from '../shared/options.js';
+import { tolerate, type Tolerated } from './tolerate.js';
 
 export { SCHEMA_BASE, SCHEMA_PATHS } from './ajv.js';
 export { describeIssues, listIssues, toIssue, type ValidationIssue } from './issues.js';
+export { NULL_RULE, type Tolerated } from './tolerate.js';
+export { COERCED_RULE, EMPTY_RULE } from './coerce.js';
 
 /** `'tolerant'` (default): the tolerant form of the request schemas, deviations reported; `'strict'`: the schemas as written. */
 export type ValidationMode = 'tolerant' | 'strict';
@@ -20,8 +23,11 @@ export interface Validators {
   readonly mode: ValidationMode;
   /** The first failure of a request against the mode's schemas (in tolerant mode, after nulls were removed), or null. */
   request(callback: string, input: unknown): ValidationIssue[] | null;
-  /** Every deviation of a request from the schemas as written (tolerant mode; `[]` in strict mode). */
-  deviations(callback: string, input: unknown): ValidationIssue[];
+  /**
+   * The tolerant reading of a request (lib/validation/tolerate.ts): nulls removed, typed values sent as
+   * text read as their type, deviations listed, the first failure of the tolerant form. Strict mode: `request`.
+   */
+  tolerate<T>(callback: string, input: T): Tolerated<T>;
   /** Returns the JSON pointer of the first invalid field of an adapter result, or null. */
   result(callback: string, result: unknown): string | null;
 }
@@ -38,17 +44,18 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
     ? new Map(entries.map(([cb, s]) => [cb, schemaValidator(s.request, 'report')]))
     : new Map();
   const results = new Map(entries.map(([cb, s]) => [cb, { validate: schemaValidator(s.result), setsSuccess: s.setsSuccess }]));
-  return {
+  const validators: Validators = {
     mode,
     request(callback, input) {
       const validate = requests.get(callback);
       if (!validate || validate(input)) return null;
       return [toIssue(validate.errors ?? [])];
     },
-    deviations(callback, input) {
-      const validate = reports.get(callback);
-      if (!validate || validate(input)) return [];
-      return listIssues(validate.errors ?? []);
+    tolerate(callback, input) {
+      const report = reports.get(callback);
+      const tolerant = requests.get(callback);
+      if (!report || !tolerant) return { input, deviations: [], refused: validators.request(callback, input) };
+      return tolerate(report, tolerant, input);
     },
     result(callback, result) {
       const r = results.get(callback);
@@ -59,6 +66,7 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
       return toIssue(r.validate.errors ?? []).pointer || '/';
     },
   };
+  return validators;
 }
 
 /**

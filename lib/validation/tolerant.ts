@@ -10,8 +10,9 @@
  * - types and enums stay (the adapter's TypeScript types promise them): a value that is present must
  *   still have its type; patterns, formats and length/range limits (`CurrencyCode` ^[A-Z]{3}$, a
  *   YYYY-MM-DD `ExpirationDate`) are not in those types and are reported, not refused;
- * - `null` means absent: `withoutNulls` removes null-valued properties before validation, so the adapter
- *   sees the field absent.
+ * - `null` means absent: `withoutNulls` removes null-valued properties (and, for requests, null array
+ *   elements) before validation, so the adapter sees the field absent;
+ * - typed values sent as text (`"8"` where a number belongs) are read as such: lib/validation/coerce.ts.
  *
  * Used at run time (the tolerant AJV instance) and by the type generator (types follow: a field the
  * tolerant form does not require is optional in lib/generated/types.ts). No imports: the generator
@@ -78,16 +79,18 @@ const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, 
 const MAX_NULLS_DEPTH = 64;
 
 /**
- * Removes every null-valued object property of `value`, in place, at any depth (array elements that
- * are null are kept: an array's length is data). Returns the JSON pointers of what was removed
- * (after `pointer`, the pointer of `value` itself).
+ * Removes every null-valued object property of `value`, in place, at any depth. Null array elements
+ * are kept (an adapter reply's array length is data) unless `options.elements` is set (a request: the
+ * element is dropped, the array shortened). Returns the JSON pointers of what was removed, as it was
+ * received (an element's index before any was dropped), after `pointer`, the pointer of `value` itself.
  *
  * Speed: objects are read with one `Object.values` (no keyed load per property), and the path is a
  * stack of (container, position) pairs turned into a pointer only when a null is removed, once per
  * object (a payload without nulls builds no pointer at all; one with many builds each prefix once).
  */
-export function withoutNulls(value: unknown, pointer = '', out: string[] = []): string[] {
-  if (value !== null && typeof value === 'object') strip(value, { base: pointer, path: [], prefixes: [], out }, 0);
+export function withoutNulls(value: unknown, pointer = '', out: string[] = [], options: { elements?: boolean; depth?: number } = {}): string[] {
+  const walk = { base: pointer, path: [], prefixes: [], out, elements: options.elements === true, maxDepth: options.depth ?? MAX_NULLS_DEPTH };
+  if (value !== null && typeof value === 'object') strip(value, walk, 0);
   return out;
 }
 
@@ -101,17 +104,28 @@ interface Walk {
   /** The pointer of the object walked at each depth, once built (undefined until a null needs it). */
   prefixes: (string | undefined)[];
   out: string[];
+  /** Null array elements are dropped too. */
+  elements: boolean;
+  /** Containers nested deeper than this are not entered (`options.depth`; MAX_NULLS_DEPTH by default). */
+  maxDepth: number;
 }
 
 const ARRAY = Object.freeze({});
 
 function strip(value: object, walk: Walk, depth: number): void {
-  if (depth > MAX_NULLS_DEPTH) return;
+  if (depth > walk.maxDepth) return;
   const { path } = walk;
   walk.prefixes[depth] = undefined;
   if (Array.isArray(value)) {
+    let kept = 0;
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
+      if (v === null && walk.elements) {
+        walk.out.push(`${prefixOf(walk, depth)}/${i}`);
+        continue;
+      }
+      if (kept !== i) value[kept] = v;
+      kept++;
       if (v !== null && typeof v === 'object') {
         path.push(ARRAY, i);
         strip(v, walk, depth + 1);
@@ -119,6 +133,7 @@ function strip(value: object, walk: Walk, depth: number): void {
         path.pop();
       }
     }
+    if (kept !== value.length) value.length = kept;
     return;
   }
   // Object.values lists the values in Object.keys order; the keys are read only when a null is removed.

@@ -118,7 +118,7 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
     ['PaymentDetails null on PerformOrderPayment', '/cb/PerformOrderPayment', paymentOrder({ PaymentDetails: null }), '/PaymentDetails: is required'],
     ['PaymentDetails a string on PerformOrderPayment', '/cb/PerformOrderPayment', paymentOrder({ PaymentDetails: 'x' }), '/PaymentDetails: must be object'],
     ['StatusCode null', '/cb/UpdateOrderStatus', statusUpdate('canceled', { StatusCode: null }), '/StatusCode: is required'],
-    ['a present field of the wrong type', '/cb/SendOrderToMerchant', order({ Products: [{ Sku: 'A', Price: '12.50' }] }), '/Products/0/Price: must be number'],
+    ['a present field of the wrong type', '/cb/SendOrderToMerchant', order({ Products: [{ Sku: 'A', Price: '12.50 EUR' }] }), '/Products/0/Price: must be number'],
   ])('%s → 400', async (_n, path, body, description) => {
     const adapter = recordingAdapter();
     const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post(path).send(body);
@@ -153,11 +153,17 @@ test('option validation is checked when the router is built', () => {
 });
 
 /** withoutNulls written plainly (a pointer string per nested value), to compare the fast one with. */
-function referenceWithoutNulls(value: unknown, pointer = '', out: string[] = [], depth = 0): string[] {
+function referenceWithoutNulls(value: unknown, pointer = '', out: string[] = [], depth = 0, elements = false): string[] {
   if (value === null || typeof value !== 'object' || depth > 64) return out;
   const token = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
   if (Array.isArray(value)) {
-    value.forEach((v, i) => { if (v !== null && typeof v === 'object') referenceWithoutNulls(v, `${pointer}/${i}`, out, depth + 1); });
+    const kept: unknown[] = [];
+    value.forEach((v, i) => {
+      if (v === null && elements) out.push(`${pointer}/${i}`);
+      else kept.push(v);
+      if (v !== null && typeof v === 'object') referenceWithoutNulls(v, `${pointer}/${i}`, out, depth + 1, elements);
+    });
+    value.splice(0, value.length, ...kept);
     return out;
   }
   for (const k of Object.keys(value)) {
@@ -165,12 +171,12 @@ function referenceWithoutNulls(value: unknown, pointer = '', out: string[] = [],
     if (v === null) {
       delete (value as Record<string, unknown>)[k];
       out.push(`${pointer}/${token(k)}`);
-    } else if (typeof v === 'object') referenceWithoutNulls(v, `${pointer}/${token(k)}`, out, depth + 1);
+    } else if (typeof v === 'object') referenceWithoutNulls(v, `${pointer}/${token(k)}`, out, depth + 1, elements);
   }
   return out;
 }
 
-test('withoutNulls gives the plain definition\'s pointers and result on 500 random payloads full of nulls', () => {
+test('withoutNulls gives the plain definition\'s pointers and result on 500 random payloads full of nulls (replies and requests)', () => {
   const KEYS = ['a', 'b', 'x/y', 'm~n', '0', '10', 'Name', 'Sub', 'é', ''];
   for (let seed = 1; seed <= 500; seed++) {
     let s = seed;
@@ -184,8 +190,13 @@ test('withoutNulls gives the plain definition\'s pointers and result on 500 rand
       return o;
     };
     const payload = { OrderId: `O-${seed}`, body: make(0), tail: null };
+    const request = JSON.parse(JSON.stringify(payload));
     const copy = JSON.parse(JSON.stringify(payload));
     expect(withoutNulls(payload, '/p')).toEqual(referenceWithoutNulls(copy, '/p'));
     expect(payload).toEqual(copy);
+    // A request's null list elements are dropped too, reported at their index as received.
+    const requestCopy = JSON.parse(JSON.stringify(request));
+    expect(withoutNulls(request, '/p', [], { elements: true })).toEqual(referenceWithoutNulls(requestCopy, '/p', [], 0, true));
+    expect(request).toEqual(requestCopy);
   }
 });

@@ -3,8 +3,9 @@
  * pointers with the rule broken, never with the submitted values (they are personal data).
  *
  * `validation: 'strict'`: the schemas as written; any failure is a 400.
- * `validation: 'tolerant'` (default, docs/compatibility.md): null-valued properties are removed (null
- * means absent), the request is checked against the tolerant form of the schemas (a 400 only where
+ * `validation: 'tolerant'` (default, docs/compatibility.md): nulls are removed (null means absent),
+ * typed values sent as text are read as their type (`"8"` where a number belongs; lib/validation/coerce.ts),
+ * the request is checked against the tolerant form of the schemas (a 400 only where
  * the kit relies on the field), and every deviation from the schemas as written is reported: one
  * warning log line and `context.specDeviations` — pointers and rules, never values. A payload whose
  * deviations have the same shape as one already warned about by this kit (same callback, pointers with
@@ -12,7 +13,7 @@
  * every order, and one warning per shape says it without flooding the log.
  */
 import { PipelineFailure } from '../../shared/errors.js';
-import { withoutNulls } from '../../validation/tolerant.js';
+import type { Tolerated } from '../../validation/tolerate.js';
 import type { StepFactory } from '../state.js';
 import type { CallbackName } from '../types.js';
 import { describeIssues, type ValidationIssue } from '../../validation/issues.js';
@@ -20,12 +21,12 @@ import { describeIssues, type ValidationIssue } from '../../validation/issues.js
 export interface RequestValidators {
   readonly mode: 'tolerant' | 'strict';
   request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
-  deviations(callback: CallbackName, input: unknown): ValidationIssue[];
+  tolerate<T>(callback: CallbackName, input: T): Tolerated<T>;
 }
 
 /** At most this many deviations are kept on the context and the log line (the count is always exact). */
 export const MAX_REPORTED_DEVIATIONS = 200;
-export const NULL_RULE = 'is null (read as absent)';
+export { NULL_RULE } from '../../validation/tolerate.js';
 /** How many deviation shapes a kit remembers (past it, every payload is warned about again). */
 export const MAX_WARNED_SHAPES = 1000;
 
@@ -45,18 +46,11 @@ export const createValidateStep = (validators: RequestValidators): StepFactory =
       if (issues && issues.length > 0) throw refuse(issues);
       return next();
     }
-    // Deviations are listed on the payload as received (nulls included), then nulls are removed.
-    const deviations = validators.deviations(state.callback, state.input);
-    const removed = withoutNulls(state.input);
-    if (deviations.length > 0) {
-      const nulls = new Set(removed);
-      const issues = validators.request(state.callback, state.input);
-      if (issues && issues.length > 0) throw refuse(issues);
-      // Fields missing or mistyped first, then the (many, expected) nulls.
-      const reported = [
-        ...deviations.filter((d) => !nulls.has(d.pointer)),
-        ...deviations.filter((d) => nulls.has(d.pointer)).map((d) => ({ pointer: d.pointer, rule: NULL_RULE })),
-      ];
+    // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
+    const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input);
+    if (refused && refused.length > 0) throw refuse(refused);
+    state.input = input;
+    if (reported.length > 0) {
       const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
       state.context.specDeviations = kept;
       const shape = shapeOf(state.callback, reported);
