@@ -1,6 +1,6 @@
 /** The state one callback delivery carries through the step chain. */
 import type { SafeLogger } from '../shared/logger.js';
-import type { CardMask } from './steps/card-mask.js';
+import type { CardMask } from './delivery/card-mask.js';
 import type { CallbackTypes } from './adapter-types.js';
 import type { FulfilmentHold } from '../store/types.js';
 import type { ResolvedOptions } from './options.js';

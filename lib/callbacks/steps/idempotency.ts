@@ -21,7 +21,7 @@ import type { NewRecord, Prefetched, Store, StoreLock, StoredRecord } from '../.
 import { ORDER_CREATION } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import type { CallbackResponse } from '../types.js';
-import { createAttemptFinisher, isSuccess, type AttemptFinisher } from './attempt-finish.js';
+import { createAttemptFinisher, isSuccess, type AttemptFinisher } from '../delivery/attempt-finish.js';
 import { fingerprintOf } from './fingerprint.js';
 import { placeAnnouncedHold } from './holds.js';
 import { paymentExpected } from './response-info.js';

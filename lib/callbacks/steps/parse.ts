@@ -9,8 +9,8 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { payloadTooLarge } from '../read-body.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import { MAX_DEPTH } from '../../store/canonical.js';
-import { createCardMask } from './card-mask.js';
-import { payloadProblem, readOrderId, textMayHaveProblem } from './payload-rules.js';
+import { createCardMask } from '../delivery/card-mask.js';
+import { payloadProblem, readOrderId, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);

@@ -6,8 +6,8 @@ import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/erro
 import type { ResolvedOptions } from '../options.js';
 import type { PipelineState, Step, StepFactory } from '../state.js';
 import type { CallbackName, CallbackResponse } from '../types.js';
-import { AdapterTimeout, invokeAdapter } from './adapter.js';
-import { createCardMask, type CardMask } from './card-mask.js';
+import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
+import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { isObject } from '../../shared/options.js';
 
