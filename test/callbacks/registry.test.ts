@@ -9,7 +9,8 @@ test('every entry names itself, its kind, methods, path, body limit and existing
   for (const name of CALLBACK_NAMES) {
     const e = REGISTRY[name];
     expect(e.name).toBe(name);
-    expect(['read', 'order', 'payment', 'documents']).toContain(e.kind);
+    expect(typeof e.exactlyOnce).toBe('boolean');
+    expect(e.idField).toMatch(/^OrderI[dD]$/);
     expect(e.methods.length).toBeGreaterThan(0);
     expect(e.defaultPath).toMatch(/^\/[A-Za-z]+$/);
     expect(['bodyLimit', 'documentsBodyLimit']).toContain(e.bodyLimit);

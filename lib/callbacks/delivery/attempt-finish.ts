@@ -11,11 +11,10 @@
 import type { ResponseInfo } from '../../payloads.js';
 import { toDocumentRefs } from '../../store/holds.js';
 import type { AttemptOutcome, NewRecord, Store, StoreLock } from '../../store/types.js';
-import { ORDER_CREATION } from '../registry.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { CallbackName } from '../registry.js';
 import type { PipelineState } from '../state.js';
 import type { CallbackResponse } from '../types.js';
-
-const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, Math.max(0, ms)).unref?.(); });
 
 /** First and longest pause between two tries of a failed save. */
 export const SAVE_BACKOFF_MS = { first: 50, max: 2_000 };
@@ -33,7 +32,7 @@ export interface AttemptFinisher {
   /** Keeps the lock while `record` is saved with back-off, until `deadline`; then releases it. */
   keepSaving(state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number): Promise<void>;
   /** Keeps the lock until the timed-out adapter settles (storing a late success) or `deadline`; then releases it. */
-  awaitLate(state: PipelineState, base: Omit<NewRecord, 'response'>, lock: StoreLock, deadline: number): Promise<void>;
+  awaitLate(state: PipelineState, base: Omit<NewRecord, 'response'>, late: Promise<CallbackResponse>, lock: StoreLock, deadline: number): Promise<void>;
   /** Records how an attempt ended; a failure is logged (the next attempt then sees 'crashed'). */
   end(state: PipelineState, key: string, outcome: AttemptOutcome | null): Promise<void>;
   release(state: PipelineState, lock: StoreLock): Promise<void>;
@@ -44,123 +43,143 @@ export const isSuccess = (res: CallbackResponse): boolean => {
   return res.status === 200 && body !== null && typeof body === 'object' && body.Success === true;
 };
 
-export function createAttemptFinisher(store: Store): AttemptFinisher {
-  const unsaved = new Map<string, NewRecord>();
-  const unsavedPayments = new Map<string, NewRecord>();
+/** Where a finisher keeps its work: the store, and the replies kept in memory while their save is retried. */
+interface Finishing {
+  store: Store;
+  orderCreation: CallbackName;
+  unsaved: Map<string, NewRecord>;
+  unsavedPayments: Map<string, NewRecord>;
+}
 
-  const end = async (state: PipelineState, key: string, outcome: AttemptOutcome | null) => {
-    await store.endAttempt(key, outcome)
-      .catch((err: unknown) => state.log.error({ err, outcome }, 'idempotency store failed to record how an attempt ended'));
+/** `orderCreation`: the callback whose created order's merchant ids are kept (the registry's). */
+export function createAttemptFinisher(store: Store, orderCreation: CallbackName): AttemptFinisher {
+  const f: Finishing = { store, orderCreation, unsaved: new Map(), unsavedPayments: new Map() };
+  return {
+    unsaved: f.unsaved,
+    unsavedPayments: f.unsavedPayments,
+    saveNow: (state, record, lock) => saveNow(f, state, record, lock),
+    keepSaving: (state, record, lock, deadline) => keepSaving(f, state, record, lock, deadline),
+    awaitLate: (state, base, late, lock, deadline) => awaitLate(f, state, base, late, lock, deadline),
+    end: (state, key, outcome) => end(f, state, key, outcome),
+    release,
   };
+}
 
-  const release = async (state: PipelineState, lock: StoreLock) => {
-    await lock.release().catch((err: unknown) => state.log.error({ err }, 'idempotency store failed to release an OrderId lock (its lease will expire)'));
-  };
+async function end(f: Finishing, state: PipelineState, key: string, outcome: AttemptOutcome | null): Promise<void> {
+  await f.store.endAttempt(key, outcome)
+    .catch((err: unknown) => state.log.error({ err, outcome }, 'idempotency store failed to record how an attempt ended'));
+}
 
-  /** The merchant ids of a created order, kept for the client's hold guard. */
-  const merchantIdsOf = (record: NewRecord): string[] => {
-    const response = record.response;
-    return record.callback === ORDER_CREATION
-      ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
-  };
+async function release(state: PipelineState, lock: StoreLock): Promise<void> {
+  await lock.release().catch((err: unknown) => state.log.error({ err }, 'idempotency store failed to release an OrderId lock (its lease will expire)'));
+}
 
-  /** After a stored success: the attempt ended cleanly; the merchant ids of a created order are kept. */
-  const afterSave = async (state: PipelineState, record: NewRecord) => {
-    await end(state, record.key, null);
-    const ids = merchantIdsOf(record);
-    if (ids.length > 0) {
-      await store.saveMerchantOrderIds(record.orderId, ids)
-        .catch((err: unknown) => state.log.error({ err }, 'store failed to keep the merchant order ids of an order'));
-    }
-  };
+/** The merchant ids of a created order, kept for the client's hold guard. */
+function merchantIdsOf(f: Finishing, record: NewRecord): string[] {
+  const response = record.response;
+  return record.callback === f.orderCreation
+    ? [response.InternalOrderId, response.OrderId].filter((v): v is string => typeof v === 'string' && v !== '') : [];
+}
 
-  const saveNow = async (state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<boolean | 'released'> => {
+/** After a stored success: the attempt ended cleanly; the merchant ids of a created order are kept. */
+async function afterSave(f: Finishing, state: PipelineState, record: NewRecord): Promise<void> {
+  await end(f, state, record.key, null);
+  const ids = merchantIdsOf(f, record);
+  if (ids.length > 0) {
+    await f.store.saveMerchantOrderIds(record.orderId, ids)
+      .catch((err: unknown) => state.log.error({ err }, 'store failed to keep the merchant order ids of an order'));
+  }
+}
+
+async function saveNow(f: Finishing, state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<boolean | 'released'> {
+  try {
     if (lock?.saveAndRelease) {
-      try {
-        await lock.saveAndRelease(record, merchantIdsOf(record));
-        return 'released';
-      } catch (err) {
-        state.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
-        return false;
-      }
+      await lock.saveAndRelease(record, merchantIdsOf(f, record));
+      return 'released';
     }
+    await f.store.saveRecord(record);
+  } catch (err) {
+    state.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
+    return false;
+  }
+  await afterSave(f, state, record);
+  return true;
+}
+
+async function keepSaving(f: Finishing, state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number): Promise<void> {
+  const { unsaved, unsavedPayments } = f;
+  unsaved.set(record.key, record);
+  if (record.payment && !unsavedPayments.has(record.orderId)) unsavedPayments.set(record.orderId, record);
+  try {
+    if (await retrySave(f, state, record, deadline)) {
+      state.log.info({}, 'a successful reply that could not be stored at first is now stored');
+      await afterSave(f, state, record);
+    } else {
+      state.log.error({}, 'gave up storing a successful reply (the OrderId lock reached its bound); the next attempt is told previousAttempt.outcome = unsaved');
+      await end(f, state, record.key, 'unsaved');
+    }
+  } finally {
+    if (unsaved.get(record.key) === record) unsaved.delete(record.key);
+    if (unsavedPayments.get(record.orderId) === record) unsavedPayments.delete(record.orderId);
+    await release(state, lock);
+  }
+}
+
+/** Tries to save with back-off until `deadline`; whether it was saved. */
+async function retrySave(f: Finishing, state: PipelineState, record: NewRecord, deadline: number): Promise<boolean> {
+  let pause = SAVE_BACKOFF_MS.first;
+  while (Date.now() + pause < deadline) {
+    await sleep(Math.max(0, pause), undefined, { ref: false });
+    pause = Math.min(pause * 2, SAVE_BACKOFF_MS.max);
     try {
-      await store.saveRecord(record);
+      await f.store.saveRecord(record);
+      return true;
     } catch (err) {
-      state.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
-      return false;
+      state.log.warn({ err }, 'idempotency store still failing to keep a successful reply');
     }
-    await afterSave(state, record);
+  }
+  return false;
+}
+
+/** The late reply, or 'bound' when `deadline` comes first, or `{ failed }` when it rejects. */
+async function lateOrBound(late: Promise<CallbackResponse>, deadline: number): Promise<CallbackResponse | 'bound' | { failed: unknown }> {
+  const bound = new AbortController();
+  return Promise.race([
+    late.then((res) => res, (err: unknown) => ({ failed: err })),
+    sleep(Math.max(0, deadline - Date.now()), 'bound' as const, { signal: bound.signal }).catch(() => 'bound' as const),
+  ]).finally(() => bound.abort());
+}
+
+async function awaitLate(f: Finishing, state: PipelineState, base: Omit<NewRecord, 'response'>, late: Promise<CallbackResponse>, lock: StoreLock, deadline: number): Promise<void> {
+  const settled = await lateOrBound(late, deadline);
+  if (settled === 'bound') {
+    state.log.error({}, 'adapter still running when the OrderId lock reached its bound; releasing it (the next attempt is told previousAttempt.outcome = timeout)');
+    await release(state, lock);
+    return;
+  }
+  if ('failed' in settled) await end(f, state, base.key, 'timeout');
+  if ('failed' in settled || !isSuccess(settled) || !(await countLateDocuments(f, state, base))) {
+    await release(state, lock);
+    return;
+  }
+  const record: NewRecord = { ...base, response: settled.body as ResponseInfo };
+  state.log.warn({}, 'adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
+  const saved = await saveNow(f, state, record, lock);
+  if (saved === true) await release(state, lock);
+  else if (!saved) await keepSaving(f, state, record, lock, deadline);
+}
+
+/**
+ * The documents webhook's late success: the holds step gave up on this delivery at the time-out, so
+ * its documents are counted now, or a replay would never count them. False when the store failed.
+ */
+async function countLateDocuments(f: Finishing, state: PipelineState, base: Omit<NewRecord, 'response'>): Promise<boolean> {
+  if (!state.entry.documents) return true;
+  try {
+    await f.store.recordDocuments(base.orderId, toDocumentRefs((state.input as Record<string, unknown>).Documents));
     return true;
-  };
-
-  const keepSaving = async (state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number) => {
-    unsaved.set(record.key, record);
-    if (record.payment && !unsavedPayments.has(record.orderId)) unsavedPayments.set(record.orderId, record);
-    let pause = SAVE_BACKOFF_MS.first;
-    let saved = false;
-    try {
-      while (!saved && Date.now() + pause < deadline) {
-        await sleep(pause);
-        pause = Math.min(pause * 2, SAVE_BACKOFF_MS.max);
-        try {
-          await store.saveRecord(record);
-          saved = true;
-        } catch (err) {
-          state.log.warn({ err }, 'idempotency store still failing to keep a successful reply');
-        }
-      }
-      if (saved) {
-        state.log.info({}, 'a successful reply that could not be stored at first is now stored');
-        await afterSave(state, record);
-      } else {
-        state.log.error({}, 'gave up storing a successful reply (the OrderId lock reached its bound); the next attempt is told previousAttempt.outcome = unsaved');
-        await end(state, record.key, 'unsaved');
-      }
-    } finally {
-      if (unsaved.get(record.key) === record) unsaved.delete(record.key);
-      if (unsavedPayments.get(record.orderId) === record) unsavedPayments.delete(record.orderId);
-      await release(state, lock);
-    }
-  };
-
-  const awaitLate = async (state: PipelineState, base: Omit<NewRecord, 'response'>, lock: StoreLock, deadline: number) => {
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<'bound'>((r) => { timer = setTimeout(() => r('bound'), Math.max(0, deadline - Date.now())); });
-    const settled = await Promise.race([
-      state.lateReply!.then((res) => res, (err: unknown) => ({ failed: err })),
-      bound,
-    ]).finally(() => clearTimeout(timer));
-    if (settled === 'bound') {
-      state.log.error({}, 'adapter still running when the OrderId lock reached its bound; releasing it (the next attempt is told previousAttempt.outcome = timeout)');
-      await release(state, lock);
-      return;
-    }
-    if ('failed' in settled) {
-      await end(state, base.key, state.invalidResult ? 'invalid-result' : 'timeout');
-      await release(state, lock);
-      return;
-    }
-    if (!isSuccess(settled)) {
-      await release(state, lock);
-      return;
-    }
-    const record: NewRecord = { ...base, response: settled.body as ResponseInfo };
-    if (state.entry.kind === 'documents') {
-      // The holds step gave up on this delivery at the time-out: count its documents now, or a replay would never count them.
-      try {
-        await store.recordDocuments(base.orderId, toDocumentRefs((state.input as Record<string, unknown>).Documents));
-      } catch (err) {
-        state.log.error({ err }, 'store failed to count the documents of a late success; not storing it, so the retry runs again');
-        await release(state, lock);
-        return;
-      }
-    }
-    state.log.warn({}, 'adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
-    const saved = await saveNow(state, record, lock);
-    if (saved === true) await release(state, lock);
-    else if (!saved) await keepSaving(state, record, lock, deadline);
-  };
-
-  return { unsaved, unsavedPayments, saveNow, keepSaving, awaitLate, end, release };
+  } catch (err) {
+    state.log.error({ err }, 'store failed to count the documents of a late success; not storing it, so the retry runs again');
+    return false;
+  }
 }

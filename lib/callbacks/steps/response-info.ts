@@ -4,12 +4,13 @@
  */
 import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import type { ResolvedOptions } from '../options.js';
-import type { PipelineState, Step, StepFactory } from '../state.js';
-import type { CallbackName, CallbackResponse } from '../types.js';
+import type { PipelineState, Step, StepFactory, StepReply } from '../state.js';
+import type { CallbackName } from '../types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { isObject } from '../../shared/options.js';
+import { refusal } from './respond.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -45,18 +46,17 @@ export function paymentExpected(state: PipelineState): boolean {
   return payment === 'withPaymentDetails' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
 }
 
-function declined(state: PipelineState, err: CallbackError): CallbackResponse {
-  state.outcome = 'declined';
+function declined(state: PipelineState, err: CallbackError): StepReply {
   // The texts of a thrown CallbackError are masked like those of a returned result.
   const text = (s: string) => (state.cardMask ? state.cardMask(s) : s);
   const body: Record<string, unknown> = { Success: false, Message: text(err.message) };
   if (err.description !== undefined) body.Description = text(err.description);
   if (err.errorCode !== undefined) body.ErrorCode = text(err.errorCode);
   state.log.info({ status: err.status, errorCode: err.errorCode }, 'adapter declined the callback');
-  return { status: err.status, headers: {}, body };
+  return { status: err.status, headers: {}, body, outcome: 'declined' };
 }
 
-function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier): CallbackResponse {
+function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier): StepReply {
   if (state.entry.result === 'cartInfo') {
     if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
     const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
@@ -98,25 +98,24 @@ export const createResponseInfoStep = (validateResult: ResultValidator): StepFac
       result = await invokeAdapter(state, adapter[state.callback], adapter, options.adapterTimeoutMs);
     } catch (err) {
       if (err instanceof CallbackError) return declined(state, err);
+      state.log.error({ err }, `adapter ${state.callback} failed`);
+      const failed: StepReply = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
       if (err instanceof AdapterTimeout) {
         // What the call would have answered; the idempotency step stores a late success.
-        state.lateReply = err.late.then((late) => toReply(state, late, validateResult, tidy), (lateErr: unknown) => {
+        failed.late = err.late.then((late) => toReply(state, late, validateResult, tidy), (lateErr: unknown) => {
           if (lateErr instanceof CallbackError) return declined(state, lateErr);
           throw lateErr;
         });
-        state.lateReply.catch(() => { /* logged where it is awaited */ });
+        failed.late.catch(() => { /* logged where it is awaited */ });
       }
-      state.log.error({ err }, `adapter ${state.callback} failed`);
-      return { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
+      return failed;
     }
     try {
       return toReply(state, result, validateResult, tidy);
     } catch (err) {
-      if (err instanceof PipelineFailure) {
-        state.invalidResult = true;
-        state.log.error({ reason: err.logReason }, 'adapter result rejected');
-      }
-      throw err;
+      if (!(err instanceof PipelineFailure)) throw err;
+      state.log.error({ reason: err.logReason }, 'adapter result rejected');
+      return { ...refusal(state, err), invalidResult: true };
     }
   };
 };
