@@ -54,7 +54,7 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
       const log = silent ? baseLog
         : baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
       const state: PipelineState = {
-        callback, entry: registry.byName[callback], request, requestId, log, startedAt: performance.now(),
+        callback, entry: registry.byName[callback], request, log, startedAt: performance.now(),
         context: new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress),
       };
       try {

@@ -17,7 +17,6 @@ export interface PipelineState<N extends CallbackName = CallbackName> {
   /** The registry entry of the callback (its chain was built from it). */
   entry: CallbackEntry<N>;
   request: CallbackRequest;
-  requestId: string;
   startedAt: number;
   log: SafeLogger;
   /** Parsed JSON body of a POST (parse step). */
