@@ -170,6 +170,8 @@ export const idempotencyStep: StepFactory = (options) => {
     if (!claimed) return inFlight(state, inFlightWaitMs);
     if (!('release' in claimed)) return claimed;
     const lock = claimed;
+    // The lock's bound: its lease from now, minus the margin.
+    const bound = Date.now() + leaseMs - margin;
     const pre = lock.prefetched;
     if (lock.recovered) state.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
     // Past the reply, the lock may stay held (a timed-out adapter, a reply still to be stored).
@@ -186,7 +188,7 @@ export const idempotencyStep: StepFactory = (options) => {
         await finisher.end(state, key, null);
         throw err;
       }
-      const ending = finish(delivery, res, lock, Date.now() + leaseMs - margin);
+      const ending = finish(delivery, res, lock, bound);
       handedOver = ending.handedOver;
       return await ending.reply;
     } finally {
