@@ -23,7 +23,7 @@ import { createValidateStep } from './steps/validate.js';
 
 export type StepName =
   | 'respond' | 'authenticate' | 'parse' | 'merchantGuid' | 'validate' | 'fingerprint' | 'decode'
-  | 'documents' | 'idempotency' | 'holds' | 'documentsHolds' | 'responseInfo';
+  | 'documents' | 'idempotency' | 'holds' | 'documentsHolds' | 'responseInfo' | 'cartInfo';
 
 /** The steps of an entry's chain, in order (`decoding`: the `decode` option leaves fields to decode). */
 export function chainOf(entry: CallbackEntry, decoding: boolean): StepName[] {
@@ -36,7 +36,7 @@ export function chainOf(entry: CallbackEntry, decoding: boolean): StepName[] {
     ...(entry.decode && decoding ? ['decode' as const] : []),
     ...(entry.documents ? ['documents' as const] : []),
     ...(once ? ['idempotency' as const, entry.documents ? 'documentsHolds' as const : 'holds' as const] : []),
-    'responseInfo',
+    entry.result, // the adapter call, and its result as a ResponseInfo or a CheckoutCartInfo
   ];
 }
 
@@ -56,7 +56,8 @@ export function buildChains(options: ResolvedOptions, validators: Validators): R
     idempotency: idempotencyStep(options),
     holds: holdsStep(options),
     documentsHolds: documentsHoldsStep(options),
-    responseInfo: createResponseInfoStep(validators.result)(options),
+    responseInfo: createResponseInfoStep(validators.result, 'responseInfo')(options),
+    cartInfo: createResponseInfoStep(validators.result, 'cartInfo')(options),
   };
   const decoding = options.decodeRules.length > 0;
   return new Map(options.registry.entries.map((entry) => [entry.name, compose(chainOf(entry, decoding).map((name) => steps[name]))]));

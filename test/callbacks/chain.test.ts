@@ -10,7 +10,7 @@ import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';
 
 test('cart info has no fingerprint, idempotency, hold or documents step at all', () => {
-  expect(chainOf(REGISTRY.getCheckoutCartInfo, true)).toEqual(['respond', 'authenticate', 'parse', 'merchantGuid', 'validate', 'responseInfo']);
+  expect(chainOf(REGISTRY.getCheckoutCartInfo, true)).toEqual(['respond', 'authenticate', 'parse', 'merchantGuid', 'validate', 'cartInfo']);
 });
 
 test('an order callback is exactly-once with holds; decode only when the decode option leaves fields', () => {

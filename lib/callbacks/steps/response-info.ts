@@ -56,15 +56,20 @@ function declined(state: PipelineState, err: CallbackError): StepReply {
   return { status: err.status, headers: {}, body, outcome: 'declined' };
 }
 
-function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier): StepReply {
-  if (state.entry.result === 'cartInfo') {
-    if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
-    const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
-    tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
-    const field = validateResult(state.callback, body);
-    if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
-    return { status: 200, headers: {}, body };
-  }
+type ToReply = (state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier) => StepReply;
+
+/** A cart-info result: the CheckoutCartInfo as returned (card data stripped, nulls dropped), validated. */
+const cartInfoReply: ToReply = (state, result, validateResult, tidy) => {
+  if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
+  const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
+  tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
+  const field = validateResult(state.callback, body);
+  if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
+  return { status: 200, headers: {}, body };
+};
+
+/** A ResponseInfo result: `Success: true` set by the kit, `Success: false` a decline, the payment checked when one is expected. */
+const responseInfoReply: ToReply = (state, result, validateResult, tidy) => {
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
   const fields = stripCardData(result ?? {}, state.cardMask) as Record<string, unknown>;
   tidy(state, fields);
@@ -87,9 +92,14 @@ function toReply(state: PipelineState, result: unknown, validateResult: ResultVa
   const field = validateResult(state.callback, fields);
   if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
   return { status: 200, headers: {}, body: { Success: true, ...fields } };
-}
+};
 
-export const createResponseInfoStep = (validateResult: ResultValidator): StepFactory => (options: ResolvedOptions): Step => {
+/**
+ * The terminal step of a chain whose entry's `result` is `kind`: calls the adapter (the one place,
+ * delivery/adapter.ts) and turns its result into the reply of that kind.
+ */
+export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'responseInfo' | 'cartInfo' = 'responseInfo'): StepFactory => (options: ResolvedOptions): Step => {
+  const toReply = kind === 'cartInfo' ? cartInfoReply : responseInfoReply;
   const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
   const tidy = createReplyTidier();
   return async (state) => {
