@@ -1,4 +1,5 @@
 /** Builds the per-callback list of authentication strategies from the `auth` option. */
+import { isMaskableSecret } from '../shared/logger.js';
 import { resolveAuthOptions } from './options.js';
 import type { AuthStrategy } from './types.js';
 
@@ -17,7 +18,7 @@ export type AuthResolver = StrategyResolver & {
 export function createAuthResolver(auth: unknown, callbacks: readonly string[], cartTokenParameter?: string): AuthResolver {
   const { byCallback, secrets } = resolveAuthOptions(auth, callbacks, cartTokenParameter);
   const resolver = (callback: string) => byCallback.get(callback) ?? [];
-  return Object.assign(resolver, { secrets: secrets.filter((s) => s.length >= 3) });
+  return Object.assign(resolver, { secrets: secrets.filter(isMaskableSecret) });
 }
 
 export { createBasicStrategy, type BasicAuthOptions } from './basic.js';

@@ -6,7 +6,7 @@
 import { PipelineFailure } from '../shared/errors.js';
 import { isObject } from '../shared/options.js';
 import type { CallbackRequest, QueryMap } from '../shared/http.js';
-import type { MerchantOrder, NotifyOrderRefundedRequest, UpdateOrderShippingInfoRequest } from '../payloads.js';
+import type { MerchantOrder } from '../payloads.js';
 import type { CartInfoRequest, DocumentsDelivery } from './adapter-types.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -83,16 +83,16 @@ export function unwrapOrder(payload: JsonObject): { order: JsonObject; envelope?
   return { order: plain, envelope: rest };
 }
 
-/** The order callbacks: the plain order; the other envelope keys (MerchantGUID left out) go to `context.envelope`. */
-export const orderInput: InputBuilder<MerchantOrder> = (_req, payload) => {
+/**
+ * The order callbacks (and any callback read like one: UpdateOrderShippingInfo, the refund
+ * notification): the plain order, typed as the callback's input (the validate step checks it against
+ * the entry's schema); the other envelope keys (MerchantGUID left out) go to `context.envelope`.
+ */
+export function orderInput<I = MerchantOrder>(_req: CallbackRequest, payload: JsonObject | undefined): BuiltInput<I> {
   const { order, envelope } = unwrapOrder(payload ?? {});
-  if (!envelope) return { input: order as MerchantOrder };
-  return { input: order as MerchantOrder, envelope: Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== 'MerchantGUID')) };
-};
-
-/** UpdateOrderShippingInfo and the refund notification (not in the spec) are read like an order callback. */
-export const shippingInfoInput = orderInput as unknown as InputBuilder<UpdateOrderShippingInfoRequest>;
-export const refundInput = orderInput as unknown as InputBuilder<NotifyOrderRefundedRequest>;
+  if (!envelope) return { input: order as I };
+  return { input: order as I, envelope: Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== 'MerchantGUID')) };
+}
 
 /**
  * The documents webhook payload is not shown in the spec. It is read like an order callback

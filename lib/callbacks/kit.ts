@@ -1,27 +1,17 @@
 /**
- * The framework-free callback kit: options checked once, steps built once, then
- * `handle(callback, request)` runs authenticate → parse → MerchantGUID → validate → fingerprint →
- * decode → documents → idempotency → holds → adapter → ResponseInfo for each delivery.
+ * The framework-free callback kit: options checked once, one chain per registry entry built once
+ * (chain.ts), then `handle(callback, request)` runs the callback's chain for each delivery — the one
+ * place a delivery runs.
  */
 import { randomUUID } from 'node:crypto';
 import { BINDING_FAILURE } from '../shared/http.js';
 import { createSafeLogger } from '../shared/logger.js';
 import { createValidators } from '../validation/index.js';
+import { buildChains } from './chain.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
-import { CALLBACK_SCHEMAS, REGISTRY, type CallbackName, type HttpMethod } from './registry.js';
+import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';
 import { DeliveryContext } from './context.js';
-import { compose, type PipelineState } from './state.js';
-import { authenticateStep } from './steps/authenticate.js';
-import { decodeStep } from './steps/decode.js';
-import { documentsStep } from './steps/documents.js';
-import { fingerprintStep } from './steps/fingerprint.js';
-import { holdsStep } from './steps/holds.js';
-import { idempotencyStep } from './steps/idempotency.js';
-import { merchantGuidStep } from './steps/merchant-guid.js';
-import { parseStep } from './steps/parse.js';
-import { respondStep } from './steps/respond.js';
-import { createResponseInfoStep } from './steps/response-info.js';
-import { createValidateStep } from './steps/validate.js';
+import type { PipelineState } from './state.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
 export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
@@ -36,22 +26,17 @@ export interface CallbackKit {
 }
 
 export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
-  const options: ResolvedOptions = resolveOptions(userOptions);
-  const validators = createValidators(CALLBACK_SCHEMAS, options.validation);
-  const factories = [
-    respondStep,
-    authenticateStep,
-    parseStep,
-    merchantGuidStep,
-    createValidateStep(validators),
-    fingerprintStep,
-    decodeStep,
-    documentsStep,
-    idempotencyStep,
-    holdsStep,
-    createResponseInfoStep(validators.result),
-  ];
-  const run = compose(factories.map((f) => f(options)));
+  return createCallbackKitFor(DEFAULT_REGISTRY, userOptions);
+}
+
+/**
+ * Internal: the kit over a given registry (`describeRegistry(entries)`). The public factory passes
+ * REGISTRY; a test passes an extended one to prove that a new entry is all a callback needs.
+ */
+export function createCallbackKitFor(registry: RegistryView, userOptions: unknown): CallbackKit {
+  const options: ResolvedOptions = resolveOptions(userOptions, registry);
+  const validators = createValidators(registry.schemas, options.validation);
+  const chains = buildChains(options, validators);
   const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...options.auth.secrets]);
   const silent = baseLog.child({}) === baseLog;
   const routes: CallbackRoute[] = [];
@@ -61,7 +46,7 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
 
   return {
     routes,
-    bodyLimit: (callback) => options[REGISTRY[callback].bodyLimit],
+    bodyLimit: (callback) => options[registry.byName[callback].bodyLimit],
     async handle(callback, request) {
       const requestId = randomUUID();
       const auth = request.headers.authorization;
@@ -69,11 +54,13 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
       const log = silent ? baseLog
         : baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
       const state: PipelineState = {
-        callback, entry: REGISTRY[callback], request, requestId, log, startedAt: performance.now(),
+        callback, entry: registry.byName[callback], request, log, startedAt: performance.now(),
         context: new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress),
       };
       try {
-        return await run(state);
+        const run = chains.get(callback);
+        if (!run) throw new Error(`no callback ${String(callback)} in the kit's registry`);
+        return await run(state); // the respond step's reply: status, headers, body only
       } catch (err) {
         log.error({ err }, 'callback pipeline failed');
         return BINDING_FAILURE;

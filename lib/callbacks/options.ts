@@ -11,7 +11,7 @@ import { fail, invalid, isPlainObject, parseByteSize, required } from '../shared
 import { resolveStoreSettings, type StoreSettings } from '../store/options.js';
 import type { Store } from '../store/types.js';
 import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
-import { CALLBACK_ENTRIES, CALLBACK_NAMES, DEFAULT_PATHS, type CallbackEntry, type CallbackName } from './registry.js';
+import { DEFAULT_REGISTRY, type CallbackEntry, type CallbackName, type RegistryView } from './registry.js';
 import type { CheckedAdapter, MerchantAdapter } from './types.js';
 
 export { DEFAULT_PATHS } from './registry.js';
@@ -62,6 +62,8 @@ export interface ResolvedOptions {
   merchantGuids: readonly string[];
   adapter: MerchantAdapter;
   paths: Readonly<Record<CallbackName, string>>;
+  /** The registry the kit was built over (REGISTRY, or an extended one in tests). */
+  registry: RegistryView;
   /** The registry entries of the callbacks the adapter implements. */
   mounted: readonly CallbackEntry[];
   decodeRules: readonly CompiledRule[];
@@ -120,7 +122,7 @@ function methodNames(adapter: object): string[] {
  * name is a near-miss of an unimplemented callback (`performOrderPaymnet`, `SendOrderToMerchant`):
  * such a typo would mount nothing and leave the service with the host app's 404.
  */
-function resolveAdapter(value: unknown): { adapter: MerchantAdapter; mounted: CallbackEntry[] } {
+function resolveAdapter(value: unknown, { names: CALLBACK_NAMES, entries: CALLBACK_ENTRIES }: RegistryView): { adapter: MerchantAdapter; mounted: CallbackEntry[] } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return required('Option adapter is required: an object with your callback methods');
   }
@@ -147,8 +149,8 @@ function resolveAdapter(value: unknown): { adapter: MerchantAdapter; mounted: Ca
   return { adapter: value as MerchantAdapter, mounted };
 }
 
-function resolvePaths(value: unknown): Record<CallbackName, string> {
-  const paths = { ...DEFAULT_PATHS };
+function resolvePaths(value: unknown, { names: CALLBACK_NAMES, defaultPaths }: RegistryView): Record<CallbackName, string> {
+  const paths = { ...defaultPaths };
   if (value === undefined) return paths;
   if (!isPlainObject(value)) return fail('ERR_CBK_OPTION_INVALID', 'Option paths must be an object');
   for (const [k, v] of Object.entries(value)) {
@@ -187,7 +189,7 @@ function resolveValidation(value: unknown): 'tolerant' | 'strict' {
   return fail('ERR_CBK_OPTION_INVALID', `Option validation must be 'tolerant' or 'strict'${guess ? `; did you mean '${guess}'?` : ''}`);
 }
 
-export function resolveOptions(options: unknown): ResolvedOptions {
+export function resolveOptions(options: unknown, registry: RegistryView = DEFAULT_REGISTRY): ResolvedOptions {
   if (!isPlainObject(options)) return fail('ERR_CBK_OPTION_REQUIRED', 'Options are required: { merchantGuid, adapter }');
   for (const key of Object.keys(options)) {
     if (OPTION_KEYS.includes(key)) continue;
@@ -200,19 +202,19 @@ export function resolveOptions(options: unknown): ResolvedOptions {
   }
   const helmet = options.helmet ?? {};
   if (helmet !== false && !isPlainObject(helmet)) fail('ERR_CBK_OPTION_INVALID', 'Option helmet must be helmet options or false');
-  const { adapter, mounted } = resolveAdapter(options.adapter);
+  const { adapter, mounted } = resolveAdapter(options.adapter, registry);
   const merchantGuids = resolveGuids(options.merchantGuid);
-  const paths = resolvePaths(options.paths);
+  const paths = resolvePaths(options.paths, registry);
   const decodeRules = resolveDecode(options.decode);
   const validation = resolveValidation(options.validation);
   const cartTokenParameter = resolveCartTokenParameter(options.cartTokenParameter);
   const logger = resolveLogger(options.logger);
   const bodyLimit = parseByteSize(options.bodyLimit, 'bodyLimit', 1024 * 1024);
   const documentsBodyLimit = parseByteSize(options.documentsBodyLimit, 'documentsBodyLimit', 25 * 1024 * 1024);
-  const auth = createAuthResolver(options.auth, CALLBACK_NAMES, cartTokenParameter);
+  const auth = createAuthResolver(options.auth, registry.names, cartTokenParameter);
   const idempotency = resolveStoreSettings(options, timeout as number);
   return Object.freeze({
-    merchantGuids, adapter, mounted, paths, decodeRules, validation, cartTokenParameter, logger, bodyLimit, documentsBodyLimit,
+    merchantGuids, adapter, registry, mounted, paths, decodeRules, validation, cartTokenParameter, logger, bodyLimit, documentsBodyLimit,
     adapterTimeoutMs: timeout as number, helmet: helmet as HelmetOptions | false, auth, idempotency,
   });
 }

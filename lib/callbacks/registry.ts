@@ -5,22 +5,25 @@
  * (adapter-types.ts) and an entry here. See docs/architecture.md.
  */
 import type { CallbackName, CallbackTypes } from './adapter-types.js';
-import { cartInfoInput, documentsInput, orderInput, refundInput, shippingInfoInput, type InputBuilder } from './inputs.js';
+import { cartInfoInput, documentsInput, orderInput, type InputBuilder } from './inputs.js';
 
 export type { CallbackName } from './adapter-types.js';
 
-/**
- * - `read`: answers a question (cart info); no idempotency, no holds, nothing stored.
- * - `order`: changes an order; exactly once per payload, under the OrderId lock.
- * - `payment`: charges a card; exactly once per OrderId (a later request gets the stored success).
- * - `documents`: the documents webhook; exactly once per payload, counts towards fulfilment holds.
- */
-export type CallbackKind = 'read' | 'order' | 'payment' | 'documents';
 export type HttpMethod = 'GET' | 'POST';
 
 export interface CallbackEntry<N extends CallbackName = CallbackName> {
   readonly name: N;
-  readonly kind: CallbackKind;
+  /**
+   * Exactly-once delivery (order callbacks, payments, the documents webhook): keyed by `idField` and
+   * the payload, under the OrderId lock, replies stored and replayed. Its `idField` is then required:
+   * a delivery without it is refused (400) before anything runs. False: a read (cart info) — no
+   * idempotency, hold or documents step in its chain, nothing stored.
+   */
+  readonly exactlyOnce: boolean;
+  /** The field of the adapter input that holds its OrderId (`OrderId`; the cart's `OrderID`, only logged). */
+  readonly idField: string;
+  /** The documents webhook: each document checked and decoded, counted towards fulfilment holds once accepted. */
+  readonly documents: boolean;
   /** Whether the adapter must implement it (optional ones are mounted only when implemented). */
   readonly required: CallbackTypes[N]['required'];
   readonly methods: readonly HttpMethod[];
@@ -35,8 +38,6 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
   readonly result: 'responseInfo' | 'cartInfo';
   /** Builds the adapter input from the request. */
   readonly input: InputBuilder<CallbackTypes[N]['input']>;
-  /** The field of the adapter input that holds its OrderId. */
-  readonly orderIdField: string;
   /** URL-decoding of the configured order fields (`decode` option) applies. */
   readonly decode: boolean;
   /** A successful reply carries a payment (PaymentAmount, PaymentCurrencyCode): always, or when the order has PaymentDetails. */
@@ -51,61 +52,86 @@ const RESPONSE_INFO = 'callbacks/response-info.schema.json';
 
 const ORDER = {
   methods: ['POST'], bodyLimit: 'bodyLimit', resultSchema: RESPONSE_INFO, result: 'responseInfo',
-  input: orderInput, orderIdField: 'OrderId', decode: true, createsOrder: false, placesHold: false,
+  input: orderInput, exactlyOnce: true, idField: 'OrderId', documents: false, decode: true, createsOrder: false, placesHold: false,
 } as const;
 
 export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Object.freeze({
   getCheckoutCartInfo: {
-    name: 'getCheckoutCartInfo', kind: 'read', required: false, methods: ['GET', 'POST'],
+    name: 'getCheckoutCartInfo', exactlyOnce: false, documents: false, required: false, methods: ['GET', 'POST'],
     defaultPath: '/GetCheckoutCartInfo', bodyLimit: 'bodyLimit',
     requestSchema: 'callbacks/cart-info-request.schema.json', resultSchema: 'callbacks/checkout-cart-info.schema.json',
-    result: 'cartInfo', input: cartInfoInput, orderIdField: 'OrderID', decode: false, payment: 'never',
+    result: 'cartInfo', input: cartInfoInput, idField: 'OrderID', decode: false, payment: 'never',
     createsOrder: false, placesHold: false,
   },
   sendOrderToMerchant: {
-    ...ORDER, name: 'sendOrderToMerchant', kind: 'order', required: true, defaultPath: '/SendOrderToMerchant',
+    ...ORDER, name: 'sendOrderToMerchant', required: true, defaultPath: '/SendOrderToMerchant',
     requestSchema: 'callbacks/send-order-to-merchant.request.schema.json', payment: 'withPaymentDetails',
     createsOrder: true, placesHold: true,
   },
   updateOrderStatus: {
-    ...ORDER, name: 'updateOrderStatus', kind: 'order', required: true, defaultPath: '/UpdateOrderStatus',
+    ...ORDER, name: 'updateOrderStatus', required: true, defaultPath: '/UpdateOrderStatus',
     requestSchema: 'callbacks/update-order-status.request.schema.json', payment: 'never',
   },
   performOrderPayment: {
-    ...ORDER, name: 'performOrderPayment', kind: 'payment', required: false, defaultPath: '/PerformOrderPayment',
+    ...ORDER, name: 'performOrderPayment', required: false, defaultPath: '/PerformOrderPayment',
     requestSchema: 'callbacks/perform-order-payment.request.schema.json', payment: 'always',
   },
   receiveAdditionalRequiredDocuments: {
-    name: 'receiveAdditionalRequiredDocuments', kind: 'documents', required: false, methods: ['POST'],
+    name: 'receiveAdditionalRequiredDocuments', exactlyOnce: true, documents: true, required: false, methods: ['POST'],
     defaultPath: '/SendAdditionalRequiredDocumentsToMerchant', bodyLimit: 'documentsBodyLimit',
     requestSchema: 'callbacks/additional-documents-delivery.schema.json', resultSchema: RESPONSE_INFO,
-    result: 'responseInfo', input: documentsInput, orderIdField: 'OrderId', decode: false, payment: 'never',
+    result: 'responseInfo', input: documentsInput, idField: 'OrderId', decode: false, payment: 'never',
     createsOrder: false, placesHold: false,
   },
   // Not in the interface specification; shapes from existing integrations (issue 15, docs/callbacks.md).
   updateOrderShippingInfo: {
-    ...ORDER, name: 'updateOrderShippingInfo', kind: 'order', required: false, defaultPath: '/UpdateOrderShippingInfo',
-    requestSchema: 'callbacks/update-order-shipping-info.request.schema.json', payment: 'never', input: shippingInfoInput,
+    ...ORDER, name: 'updateOrderShippingInfo', required: false, defaultPath: '/UpdateOrderShippingInfo',
+    requestSchema: 'callbacks/update-order-shipping-info.request.schema.json', payment: 'never',
   },
   notifyOrderRefunded: {
-    ...ORDER, name: 'notifyOrderRefunded', kind: 'order', required: false, defaultPath: '/NotifyOrderRefunded',
-    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', input: refundInput,
+    ...ORDER, name: 'notifyOrderRefunded', required: false, defaultPath: '/NotifyOrderRefunded',
+    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never',
   },
 });
 
+/** What the kit derives from a list of registry entries (built once per kit; `DEFAULT_REGISTRY` for REGISTRY). */
+export interface RegistryView {
+  /** Every callback, in registry order. */
+  readonly entries: readonly CallbackEntry[];
+  readonly names: readonly CallbackName[];
+  readonly byName: Readonly<Record<CallbackName, CallbackEntry>>;
+  /** Default path of each callback. */
+  readonly defaultPaths: Readonly<Record<CallbackName, string>>;
+  /** The request and result schemas of every callback, for createValidators (lib/validation). */
+  readonly schemas: Readonly<Record<CallbackName, { request: string; result: string; setsSuccess: boolean }>>;
+  /** The callback whose stored reply later order callbacks see as `context.previous`. */
+  readonly orderCreation: CallbackName;
+}
+
+/**
+ * The view of a list of entries. Internal: a test builds a kit over an extended registry with it
+ * (`createCallbackKitFor`), which is how "adding a callback touches only its entry" is proven.
+ */
+export function describeRegistry(entries: readonly CallbackEntry[]): RegistryView {
+  const map = <T>(f: (e: CallbackEntry) => T) => Object.freeze(Object.fromEntries(entries.map((e) => [e.name, f(e)]))) as Record<CallbackName, T>;
+  return Object.freeze({
+    entries: Object.freeze([...entries]),
+    names: Object.freeze(entries.map((e) => e.name)),
+    byName: map((e) => e),
+    defaultPaths: map((e) => e.defaultPath),
+    schemas: map((e) => ({ request: e.requestSchema, result: e.resultSchema, setsSuccess: e.result === 'responseInfo' })),
+    orderCreation: entries.find((e) => e.createsOrder)?.name ?? entries[0].name,
+  });
+}
+
+export const DEFAULT_REGISTRY: RegistryView = describeRegistry(Object.values(REGISTRY));
+
 /** Every callback, in registry order. */
-export const CALLBACK_NAMES = Object.freeze(Object.keys(REGISTRY) as CallbackName[]);
-export const CALLBACK_ENTRIES: readonly CallbackEntry[] = Object.freeze(Object.values(REGISTRY));
-
+export const CALLBACK_NAMES = DEFAULT_REGISTRY.names;
+export const CALLBACK_ENTRIES = DEFAULT_REGISTRY.entries;
 /** The callback whose stored reply later order callbacks see as `context.previous`. */
-export const ORDER_CREATION: CallbackName = CALLBACK_ENTRIES.find((e) => e.createsOrder)!.name;
-
+export const ORDER_CREATION: CallbackName = DEFAULT_REGISTRY.orderCreation;
 /** Default path of each callback. */
-export const DEFAULT_PATHS: Readonly<Record<CallbackName, string>> = Object.freeze(
-  Object.fromEntries(CALLBACK_ENTRIES.map((e) => [e.name, e.defaultPath])) as Record<CallbackName, string>,
-);
-
+export const DEFAULT_PATHS = DEFAULT_REGISTRY.defaultPaths;
 /** The request and result schemas of every callback, for createValidators (lib/validation). */
-export const CALLBACK_SCHEMAS = Object.freeze(Object.fromEntries(CALLBACK_ENTRIES.map((e) => [e.name, {
-  request: e.requestSchema, result: e.resultSchema, setsSuccess: e.result === 'responseInfo',
-}])) as Record<CallbackName, { request: string; result: string; setsSuccess: boolean }>);
+export const CALLBACK_SCHEMAS = DEFAULT_REGISTRY.schemas;

@@ -1,56 +1,61 @@
 /** The state one callback delivery carries through the step chain. */
 import type { SafeLogger } from '../shared/logger.js';
-import type { CardMask } from './steps/card-mask.js';
+import type { CardMask } from './delivery/card-mask.js';
 import type { CallbackTypes } from './adapter-types.js';
 import type { FulfilmentHold } from '../store/types.js';
 import type { ResolvedOptions } from './options.js';
 import type { CallbackEntry, CallbackName } from './registry.js';
 import type { CallbackContext, CallbackRequest, CallbackResponse } from './types.js';
 
-/** The state of one delivery of callback N (steps that serve every callback take the union). */
+/**
+ * What one delivery of callback N carries forward through its chain (steps that serve every callback
+ * take the union). Only forward: what a step produces for the steps before it travels back in its
+ * reply (StepReply).
+ */
 export interface PipelineState<N extends CallbackName = CallbackName> {
   callback: N;
-  /** The registry entry of the callback: what the steps ask instead of comparing names. */
+  /** The registry entry of the callback (its chain was built from it). */
   entry: CallbackEntry<N>;
   request: CallbackRequest;
-  requestId: string;
   startedAt: number;
   log: SafeLogger;
-  /** Parsed JSON body of a POST. */
+  /** Parsed JSON body of a POST (parse step). */
   payload?: Record<string, unknown>;
   /** What the adapter receives (built by the entry's `input`, set by the parse step). */
   input?: CallbackTypes[N]['input'];
-  /** OrderId of the delivery, when it has one (for logs and idempotency). */
+  /** OrderId of the delivery (parse step): always set for an exactly-once callback, which is refused without it. */
   orderId?: string;
-  /** CardNumber values of the payload (8+ characters), masked in any reply text; set by parse. */
-  cardNumbers?: string[];
   /** Masks the request's card numbers (any spelling) and CVV in a text; set by parse when the payload has any. */
   cardMask?: CardMask;
   context: CallbackContext;
-  /** The payload hash (fingerprint step; order callbacks and documents only): read it with fingerprintOf. */
+  /** The payload hash (fingerprint step, exactly-once callbacks only). */
   fingerprint?: string;
   /** The order's fulfilment hold as the store read it with the OrderId lock (idempotency step), for the holds step. */
   prefetchedHold?: FulfilmentHold | null;
-  /** Set by a step that answers for a reason worth logging, e.g. 'replayed'. */
-  outcome?: string;
-  /** Set by the adapter step when the adapter's result was refused (a merchant bug): the attempt's outcome is unknown. */
-  invalidResult?: boolean;
-  /**
-   * Set by the adapter step when the adapter timed out: the reply its late settlement would have
-   * given (rejects when it fails). The idempotency step keeps the OrderId lock until it settles.
-   */
-  lateReply?: Promise<CallbackResponse>;
 }
 
-export type Next = () => Promise<CallbackResponse>;
+/** A step's reply: the response, and what the steps around it learn about the attempt (never sent). */
+export interface StepReply extends CallbackResponse {
+  /** Why it was answered, when worth logging (e.g. 'replayed', 'declined', 'in_flight'); else from the status. */
+  outcome?: string;
+  /** The adapter's result was refused (a merchant bug): the attempt's outcome is unknown. */
+  invalidResult?: true;
+  /**
+   * The adapter timed out: the reply its late settlement would give (rejects when it fails). The
+   * idempotency step keeps the OrderId lock until it settles.
+   */
+  late?: Promise<CallbackResponse>;
+}
+
+export type Next = () => Promise<StepReply>;
 /** One pipeline step: may answer itself, or call `next()` and post-process. */
-export type Step = (state: PipelineState, next: Next) => Promise<CallbackResponse>;
+export type Step = (state: PipelineState, next: Next) => Promise<StepReply>;
 /** A step factory receives the resolved options once, at construction. */
 export type StepFactory = (options: ResolvedOptions) => Step;
 
-export function compose(steps: readonly Step[]): (state: PipelineState) => Promise<CallbackResponse> {
+export function compose(steps: readonly Step[]): (state: PipelineState) => Promise<StepReply> {
   return (state) => {
-    const run = (i: number): Promise<CallbackResponse> => {
+    const run = (i: number): Promise<StepReply> => {
       const step = steps[i];
       if (!step) return Promise.reject(new Error('pipeline ended without a response'));
       return step(state, () => run(i + 1));

@@ -85,87 +85,108 @@ function isDate(v: unknown): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input: unknown): CheckedDispatch {
-  const bad = (message: string): never => { throw invalidArgument(operation, message); };
+/** The checks of one request: each refusal is an invalid-argument error of the operation. */
+class Checker {
+  constructor(readonly operation: ServiceOperation, readonly version: 1 | 2) {}
+
+  bad(message: string): never {
+    throw invalidArgument(this.operation, message);
+  }
 
   /** Fields not given (undefined or null) are left out; a name close to a known one is a typo. */
-  function fields(value: unknown, where: string, known: readonly string[]): Record<string, unknown> {
-    if (!isObject(value)) return bad(`${where || 'the request'} must be an object`);
+  fields(value: unknown, where: string, known: readonly string[]): Record<string, unknown> {
+    if (!isObject(value)) return this.bad(`${where || 'the request'} must be an object`);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (!known.includes(k)) {
         const guess = didYouMean(k, known);
-        if (guess) bad(`unknown field ${where}${k}; did you mean ${where}${guess}?`);
+        if (guess) this.bad(`unknown field ${where}${k}; did you mean ${where}${guess}?`);
       }
       if (v !== null && v !== undefined) out[k] = v;
     }
     return out;
   }
-  const str = (v: unknown, name: string, nonEmpty = false) => {
-    if (v !== undefined && (typeof v !== 'string' || (nonEmpty && v.trim() === ''))) bad(`${name} must be a ${nonEmpty ? 'non-empty ' : ''}string`);
-  };
-  const positive = (v: unknown, name: string) => {
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)) bad(`${name} must be a number > 0`);
-  };
-  const tracking = (v: unknown, where: string) => {
-    if (v === undefined) return undefined;
-    if (version === 1) bad(`${where}TrackingDetails is a V2 field: use updateOrderDispatchV2 to report tracking`);
-    const t = fields(v, `${where}TrackingDetails.`, TRACKING);
-    str(t.TrackingNumber, `${where}TrackingDetails.TrackingNumber`, true);
-    if (t.TrackingNumber === undefined) bad(`${where}TrackingDetails.TrackingNumber is required`);
-    str(t.TrackingURL, `${where}TrackingDetails.TrackingURL`);
-    str(t.ShipperName, `${where}TrackingDetails.ShipperName`);
-    return t;
-  };
-  const list = (v: unknown, name: string): unknown[] | undefined => {
-    if (v === undefined) return undefined;
-    if (!Array.isArray(v)) return bad(`${name} must be an array`);
-    return v;
-  };
 
-  const top = fields(input, '', TOP);
-  const wire = version === 2 ? 'MerchantOrderID' : 'MerchantOrderId';
-  const other = version === 2 ? 'MerchantOrderId' : 'MerchantOrderID';
+  str(v: unknown, name: string, nonEmpty = false): void {
+    if (v !== undefined && (typeof v !== 'string' || (nonEmpty && v.trim() === ''))) this.bad(`${name} must be a ${nonEmpty ? 'non-empty ' : ''}string`);
+  }
+
+  positive(v: unknown, name: string): void {
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v <= 0)) this.bad(`${name} must be a number > 0`);
+  }
+
+  list(v: unknown, name: string): unknown[] | undefined {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) return this.bad(`${name} must be an array`);
+    return v;
+  }
+
+  tracking(v: unknown, where: string): Record<string, unknown> | undefined {
+    if (v === undefined) return undefined;
+    if (this.version === 1) this.bad(`${where}TrackingDetails is a V2 field: use updateOrderDispatchV2 to report tracking`);
+    const t = this.fields(v, `${where}TrackingDetails.`, TRACKING);
+    this.str(t.TrackingNumber, `${where}TrackingDetails.TrackingNumber`, true);
+    if (t.TrackingNumber === undefined) this.bad(`${where}TrackingDetails.TrackingNumber is required`);
+    this.str(t.TrackingURL, `${where}TrackingDetails.TrackingURL`);
+    this.str(t.ShipperName, `${where}TrackingDetails.ShipperName`);
+    return t;
+  }
+}
+
+function checkParcel(c: Checker, p: unknown, i: number): Record<string, unknown> {
+  const parcel = c.fields(p, `Parcels[${i}].`, PARCEL);
+  c.str(parcel.ParcelCode, `Parcels[${i}].ParcelCode`);
+  const products = c.list(parcel.Products, `Parcels[${i}].Products`)?.map((x, j) => {
+    const where = `Parcels[${i}].Products[${j}]`;
+    const product = c.fields(x, `${where}.`, PRODUCT);
+    c.positive(product.DeliveryQuantity, `${where}.DeliveryQuantity`);
+    c.str(product.CartItemId, `${where}.CartItemId`);
+    c.str(product.ProductCode, `${where}.ProductCode`);
+    return product;
+  });
+  if (products) parcel.Products = products;
+  const t = c.tracking(parcel.TrackingDetails, `Parcels[${i}].`);
+  if (t) parcel.TrackingDetails = t;
+  return parcel;
+}
+
+function checkException(c: Checker, x: unknown, i: number): Record<string, unknown> {
+  const where = `Exceptions[${i}]`;
+  const e = c.fields(x, `${where}.`, EXCEPTION);
+  if (e.ExceptionType !== undefined && !Number.isInteger(e.ExceptionType)) c.bad(`${where}.ExceptionType must be an integer`);
+  if (e.ExceptionType === 1 && e.Quantity === undefined) c.bad(`${where}.Quantity is required with ExceptionType 1`);
+  if (e.ExceptionType === 2 && e.ExpectedFulfilmentDate === undefined) c.bad(`${where}.ExpectedFulfilmentDate is required with ExceptionType 2`);
+  c.positive(e.Quantity, `${where}.Quantity`);
+  if (e.ExpectedFulfilmentDate !== undefined && !isDate(e.ExpectedFulfilmentDate)) c.bad(`${where}.ExpectedFulfilmentDate must be a date YYYY-MM-DD`);
+  c.str(e.CartItemId, `${where}.CartItemId`);
+  c.str(e.ProductCode, `${where}.ProductCode`);
+  return e;
+}
+
+/** The order ids: OrderId, and the merchant order id in either spelling (both given must agree); one is required. */
+function checkIds(c: Checker, top: Record<string, unknown>): { wire: string; other: string; merchantOrderId: unknown } {
+  const wire = c.version === 2 ? 'MerchantOrderID' : 'MerchantOrderId';
+  const other = c.version === 2 ? 'MerchantOrderId' : 'MerchantOrderID';
   if (top[wire] !== undefined && top[other] !== undefined && top[wire] !== top[other]) {
-    bad(`${wire} and ${other} are both given with different values (the ${version === 2 ? 'V2' : 'V1'} field is ${wire})`);
+    c.bad(`${wire} and ${other} are both given with different values (the ${c.version === 2 ? 'V2' : 'V1'} field is ${wire})`);
   }
   const merchantOrderId = top[wire] ?? top[other];
-  str(top.OrderId, 'OrderId', true);
-  str(merchantOrderId, wire, true);
-  if (top.OrderId === undefined && merchantOrderId === undefined) bad(`one of OrderId or ${wire} is required`);
-  str(top.DeliveryReferenceNumber, 'DeliveryReferenceNumber');
-  if (top.IsCompleted !== undefined && typeof top.IsCompleted !== 'boolean') bad('IsCompleted must be a boolean');
+  c.str(top.OrderId, 'OrderId', true);
+  c.str(merchantOrderId, wire, true);
+  if (top.OrderId === undefined && merchantOrderId === undefined) c.bad(`one of OrderId or ${wire} is required`);
+  return { wire, other, merchantOrderId };
+}
 
-  const parcels = list(top.Parcels, 'Parcels')?.map((p, i) => {
-    const parcel = fields(p, `Parcels[${i}].`, PARCEL);
-    str(parcel.ParcelCode, `Parcels[${i}].ParcelCode`);
-    const products = list(parcel.Products, `Parcels[${i}].Products`)?.map((x, j) => {
-      const where = `Parcels[${i}].Products[${j}]`;
-      const product = fields(x, `${where}.`, PRODUCT);
-      positive(product.DeliveryQuantity, `${where}.DeliveryQuantity`);
-      str(product.CartItemId, `${where}.CartItemId`);
-      str(product.ProductCode, `${where}.ProductCode`);
-      return product;
-    });
-    if (products) parcel.Products = products;
-    const t = tracking(parcel.TrackingDetails, `Parcels[${i}].`);
-    if (t) parcel.TrackingDetails = t;
-    return parcel;
-  });
-  const exceptions = list(top.Exceptions, 'Exceptions')?.map((x, i) => {
-    const where = `Exceptions[${i}]`;
-    const e = fields(x, `${where}.`, EXCEPTION);
-    if (e.ExceptionType !== undefined && !Number.isInteger(e.ExceptionType)) bad(`${where}.ExceptionType must be an integer`);
-    if (e.ExceptionType === 1 && e.Quantity === undefined) bad(`${where}.Quantity is required with ExceptionType 1`);
-    if (e.ExceptionType === 2 && e.ExpectedFulfilmentDate === undefined) bad(`${where}.ExpectedFulfilmentDate is required with ExceptionType 2`);
-    positive(e.Quantity, `${where}.Quantity`);
-    if (e.ExpectedFulfilmentDate !== undefined && !isDate(e.ExpectedFulfilmentDate)) bad(`${where}.ExpectedFulfilmentDate must be a date YYYY-MM-DD`);
-    str(e.CartItemId, `${where}.CartItemId`);
-    str(e.ProductCode, `${where}.ProductCode`);
-    return e;
-  });
-  if (version === 2 && !parcels?.length && !exceptions?.length) bad('UpdateOrderDispatchV2 needs Parcels or Exceptions (an empty array counts as not given)');
-  const orderTracking = tracking(top.TrackingDetails, '');
+export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input: unknown): CheckedDispatch {
+  const c = new Checker(operation, version);
+  const top = c.fields(input, '', TOP);
+  const { wire, other, merchantOrderId } = checkIds(c, top);
+  c.str(top.DeliveryReferenceNumber, 'DeliveryReferenceNumber');
+  if (top.IsCompleted !== undefined && typeof top.IsCompleted !== 'boolean') c.bad('IsCompleted must be a boolean');
+  const parcels = c.list(top.Parcels, 'Parcels')?.map((p, i) => checkParcel(c, p, i));
+  const exceptions = c.list(top.Exceptions, 'Exceptions')?.map((x, i) => checkException(c, x, i));
+  if (version === 2 && !parcels?.length && !exceptions?.length) c.bad('UpdateOrderDispatchV2 needs Parcels or Exceptions (an empty array counts as not given)');
+  const orderTracking = c.tracking(top.TrackingDetails, '');
 
   const body: Record<string, unknown> = {};
   for (const k of Object.keys(top)) {
@@ -178,7 +199,7 @@ export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input
   const validate = schemaValidator(`service/dispatch-request-v${version}.schema.json`);
   if (!validate(body)) {
     const e = validate.errors?.[0];
-    bad(`the request does not match the ${version === 2 ? 'V2' : 'V1'} schema: ${e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
+    c.bad(`the request does not match the ${version === 2 ? 'V2' : 'V1'} schema: ${e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
   }
   return {
     body,

@@ -3,6 +3,8 @@
  * retries with exponential back-off and full jitter that honour Retry-After, and one log line per
  * attempt with method, path, status and duration only (never a body, a query or a header).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isMaskableSecret, maskSecrets } from '../shared/logger.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
 
@@ -34,12 +36,9 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 5
 /** Failures below HTTP where the request provably never left: safe to resend even a POST. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => { setTimeout(resolve, ms); });
 
 export function mask(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 3 && out.includes(s)) out = out.split(s).join('[REDACTED]');
-  return out;
+  return maskSecrets(text, secrets.filter(isMaskableSecret));
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -17,14 +17,18 @@ export class PathsError extends Error {
   }
 }
 
-/** The default paths with `overrides` applied; an unknown name or a path without a leading slash throws PathsError. */
-export function resolvePaths(overrides: Partial<Record<string, string>> = {}): CallbackPaths {
-  const out: CallbackPaths = { ...DEFAULT_PATHS };
+/**
+ * The default paths with `overrides` applied; an unknown name or a path without a leading slash
+ * throws PathsError. `defaults`: the callback registry's default paths (every callback of the registry).
+ */
+export function resolvePaths(overrides: Partial<Record<string, string>> = {}, defaults: Readonly<CallbackPaths> = DEFAULT_PATHS): CallbackPaths {
+  const out: CallbackPaths = { ...defaults };
+  const names = Object.keys(defaults);
   for (const [name, path] of Object.entries(overrides)) {
     if (path === undefined) continue;
-    if (!(CALLBACK_PATH_NAMES as string[]).includes(name)) {
-      const guess = didYouMean(name, CALLBACK_PATH_NAMES);
-      throw new PathsError(`unknown callback "${name}"${guess ? `; did you mean "${guess}"?` : ''} (known: ${CALLBACK_PATH_NAMES.join(', ')})`);
+    if (!names.includes(name)) {
+      const guess = didYouMean(name, names);
+      throw new PathsError(`unknown callback "${name}"${guess ? `; did you mean "${guess}"?` : ''} (known: ${names.join(', ')})`);
     }
     if (!path.startsWith('/')) throw new PathsError(`path of ${name} must start with "/" (got "${path}")`);
     out[name as CallbackPathName] = path;

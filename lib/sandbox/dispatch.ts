@@ -3,13 +3,13 @@
  * (answered HTTP 200 with Success false and a Reason), then the dispatch is added to the order's
  * state, so repeated dispatches add up.
  */
+import { isObject } from '../shared/options.js';
 import type { DispatchedParcel, OrderBook, OrderState } from './orders.js';
 
 export interface DispatchAnswer { Success: boolean; Reason: string }
 export interface DispatchOutcome { answer: DispatchAnswer; orderId?: string }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fail = (Reason: string, orderId?: string): DispatchOutcome => ({ answer: { Success: false, Reason }, ...(orderId ? { orderId } : {}) });
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 

@@ -5,16 +5,16 @@
  * Bounded: the oldest exchanges are dropped past `limit` (default 1000).
  */
 import { EventEmitter } from 'node:events';
+import type { CallbackName } from '../callbacks/registry.js';
 import type { ExchangeRecord } from '../conformance/context.js';
 import { redactCardData } from '../conformance/redact.js';
 import type { OrderState } from './orders.js';
 
 export type ExchangeDirection = 'to-merchant' | 'from-merchant';
 
-/** What the exchange was: a callback the sandbox sent, or a service operation the merchant called. */
+/** What the exchange was: a callback the sandbox sent (every callback of the registry), or a service operation the merchant called. */
 export type ExchangeKind =
-  | 'getCheckoutCartInfo' | 'sendOrderToMerchant' | 'updateOrderStatus' | 'performOrderPayment' | 'receiveAdditionalRequiredDocuments'
-  | 'updateOrderShippingInfo' | 'notifyOrderRefunded'
+  | CallbackName
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown';
 

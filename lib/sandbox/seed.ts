@@ -4,6 +4,7 @@
  * `--data <file.json>` adds to it or replaces parts of it (same shape, validated when loaded).
  */
 import { readFileSync } from 'node:fs';
+import { isObject } from '../shared/options.js';
 
 export interface SeedMerchant {
   /** Id the orders and shipments refer to; `default` is the sandbox's own merchant (its GUID is `--guid`). */
@@ -178,8 +179,6 @@ export class SeedError extends Error {
     this.name = 'SeedError';
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Merges a seed file's content into `base`: merchants, orders and shipments are added (an entry

@@ -24,7 +24,10 @@ export interface SafeLogger {
 export const REDACTED = '[REDACTED]';
 const SENSITIVE_KEY =
   /^(cardnumber|cvvnumber|cvv|merchantguid|authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|token|access_token|documentdata)$/i;
-const MIN_SECRET_LENGTH = 3;
+/** Secrets shorter than this are never masked (every log line would lose its short words): the one rule. */
+export const MIN_SECRET_LENGTH = 3;
+/** Whether a secret value is long enough to be masked (MIN_SECRET_LENGTH). */
+export const isMaskableSecret = (s: string): boolean => s.length >= MIN_SECRET_LENGTH;
 
 /** A level a logger leaves out: the SafeLogger skips it before building (and redacting) the line. */
 export const dropLevel = (_obj: object, _msg?: string): void => {};
@@ -117,7 +120,7 @@ export function createSafeLogger(base: LoggerLike, bindings: object = {}, secret
     warn: (o, m) => emit('warn', o, m),
     error: (o, m) => emit('error', o, m),
     child(extra, more) {
-      const extraSecrets = [...(more ?? [])].filter((s) => (typeof s === 'string' && s.length >= MIN_SECRET_LENGTH) || (s instanceof RegExp && s.global));
+      const extraSecrets = [...(more ?? [])].filter((s) => (typeof s === 'string' && isMaskableSecret(s)) || (s instanceof RegExp && s.global));
       return createSafeLogger(base, { ...bindings, ...extra }, [...secrets, ...extraSecrets]);
     },
   };

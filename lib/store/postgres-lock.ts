@@ -5,6 +5,7 @@
  * chain first, so only one of them polls.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { storeKeyPart } from './canonical.js';
 import type { KeyedMutex } from './mutex.js';
 import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows.js';
@@ -43,7 +44,6 @@ export interface Locking {
 /** One claim statement's outcome: the lock claimed, or a stored answer found (null: the lock is held elsewhere). */
 type ClaimTry = { stored: StoredAnswer } | { recovered: boolean; prefetched?: Prefetched; key?: string };
 
-const sleep = (ms: number) => new Promise<void>((r) => { setTimeout(r, ms); });
 
 export async function acquireLock(ctx: Locking, orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
   const want = options.prefetch;

@@ -5,6 +5,7 @@
  * Each call returns a fresh object.
  */
 import { randomInt } from 'node:crypto';
+import { isObject } from '../shared/options.js';
 import type {
   AdditionalDocumentsDelivery, CartInfoPostPayload, MerchantPaymentDetails, OrderDocument, SendOrderToMerchantRequest,
   UpdateOrderStatusRequest,
@@ -22,13 +23,12 @@ export const TEST_MERCHANT_GUID = '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6b';
 export type Overrides<T> = { [K in keyof T]?: unknown };
 
 type Json = Record<string, unknown>;
-const isPlain = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function merge(base: Json, overrides: object | undefined): Json {
   const out: Json = { ...base };
   for (const [k, v] of Object.entries(overrides ?? {})) {
     if (v === undefined) delete out[k];
-    else if (isPlain(v) && isPlain(out[k])) out[k] = merge(out[k] as Json, v);
+    else if (isObject(v) && isObject(out[k])) out[k] = merge(out[k] as Json, v);
     else out[k] = v;
   }
   return out;

@@ -19,10 +19,12 @@ type AddFormats = (ajv: Ajv2020, formats: string[]) => Ajv2020;
 const addFormats = ((formatsModule as unknown as { default?: AddFormats }).default ?? formatsModule) as unknown as AddFormats;
 
 export type SchemaKind = 'strict' | 'tolerant' | 'report';
-const instances = new Map<SchemaKind, Ajv2020>();
+const instances = new Map<string, Ajv2020>();
 
-function ajv(kind: SchemaKind): Ajv2020 {
-  const existing = instances.get(kind);
+/** The instance of a kind; the tolerant one depends on which request schemas keep their top-level `required`. */
+function ajv(kind: SchemaKind, roots: readonly string[] = []): Ajv2020 {
+  const id = kind === 'tolerant' ? `${kind}\n${[...roots].sort().join('\n')}` : kind;
+  const existing = instances.get(id);
   if (existing) return existing;
   const created = new Ajv2020({
     allErrors: kind === 'report',
@@ -35,15 +37,18 @@ function ajv(kind: SchemaKind): Ajv2020 {
     logger: false,
   });
   addFormats(created, ['date']);
-  for (const schema of SCHEMAS) created.addSchema(kind === 'tolerant' ? tolerantSchema(schema) : schema);
-  instances.set(kind, created);
+  for (const schema of SCHEMAS) created.addSchema(kind === 'tolerant' ? tolerantSchema(schema, undefined, roots) : schema);
+  instances.set(id, created);
   return created;
 }
 
-/** The compiled validator of a schema, by its path under schemas/ (e.g. `callbacks/merchant-order.schema.json`). */
-export function schemaValidator(relativePath: string, kind: SchemaKind = 'strict'): ValidateFunction {
+/**
+ * The compiled validator of a schema, by its path under schemas/ (e.g. `callbacks/merchant-order.schema.json`).
+ * `roots` (tolerant kind): the request schemas whose top-level `required` is kept.
+ */
+export function schemaValidator(relativePath: string, kind: SchemaKind = 'strict', roots?: readonly string[]): ValidateFunction {
   const id = SCHEMA_BASE + relativePath;
-  const validate = ajv(kind).getSchema(id);
+  const validate = ajv(kind, roots).getSchema(id);
   if (!validate) throw new Error(`no schema ${id}`);
   return validate;
 }

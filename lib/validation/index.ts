@@ -39,7 +39,9 @@ export interface CallbackSchemas { request: string; result: string; setsSuccess:
 /** Compiles (once per process) the validators of the given callbacks, by callback name. */
 export function createValidators(schemas: Readonly<Record<string, CallbackSchemas>>, mode: ValidationMode = 'strict'): Validators {
   const entries = Object.entries(schemas);
-  const requests = new Map(entries.map(([cb, s]) => [cb, schemaValidator(s.request, mode)]));
+  // The tolerant form keeps the top-level `required` of exactly these request schemas.
+  const roots = entries.map(([, s]) => s.request);
+  const requests = new Map(entries.map(([cb, s]) => [cb, schemaValidator(s.request, mode, roots)]));
   const reports = mode === 'tolerant'
     ? new Map(entries.map(([cb, s]) => [cb, schemaValidator(s.request, 'report')]))
     : new Map();

@@ -4,9 +4,10 @@
  *
  * Derived from the one source of truth (schemas/), never written by hand:
  * - `required` is dropped from every schema, except the top level of the callback request schemas
- *   (`REQUEST_ROOTS`): OrderId, StatusCode of UpdateOrderStatus, the PaymentDetails object of
- *   PerformOrderPayment, the cart token, the documents list — what the kit and the adapter contract
- *   depend on;
+ *   (`roots`: the request schemas of the callback registry, given by createValidators and the type
+ *   generator): StatusCode of UpdateOrderStatus, the PaymentDetails object of PerformOrderPayment, the
+ *   documents list — what the adapter contract depends on (an exactly-once callback's OrderId is
+ *   required by its registry entry, whatever its schema says);
  * - types and enums stay (the adapter's TypeScript types promise them): a value that is present must
  *   still have its type; patterns, formats and length/range limits (`CurrencyCode` ^[A-Z]{3}$, a
  *   YYYY-MM-DD `ExpirationDate`) are not in those types and are reported, not refused;
@@ -18,17 +19,6 @@
  * tolerant form does not require is optional in lib/generated/types.ts). No imports: the generator
  * loads it before lib/generated exists.
  */
-
-/** Request schemas (paths under schemas/) whose top-level `required` is what the kit relies on: kept. */
-export const REQUEST_ROOTS: readonly string[] = Object.freeze([
-  'callbacks/cart-info-request.schema.json',
-  'callbacks/send-order-to-merchant.request.schema.json',
-  'callbacks/update-order-status.request.schema.json',
-  'callbacks/perform-order-payment.request.schema.json',
-  'callbacks/update-order-shipping-info.request.schema.json',
-  'callbacks/notify-order-refunded.request.schema.json',
-  'callbacks/additional-documents-delivery.schema.json',
-]);
 
 const SCHEMA_ID_BASE = 'https://schemas.crossborder-merchant-kit.invalid/';
 
@@ -64,13 +54,14 @@ function relax(node: Json, root: boolean, keepRootRequired: boolean): Json {
 }
 
 /**
- * The tolerant form of one schema (a copy; the input is not changed). `rel` is its path under schemas/.
+ * The tolerant form of one schema (a copy; the input is not changed). `rel` is its path under schemas/;
+ * a schema among `roots` keeps its top-level `required`.
  * Only schemas under callbacks/ have one; the service resources (what the merchant sends) are returned as they are.
  */
-export function tolerantSchema<T extends Record<string, unknown>>(schema: T, rel?: string): T {
+export function tolerantSchema<T extends Record<string, unknown>>(schema: T, rel?: string, roots: readonly string[] = []): T {
   const path = rel ?? (typeof schema.$id === 'string' && schema.$id.startsWith(SCHEMA_ID_BASE) ? schema.$id.slice(SCHEMA_ID_BASE.length) : '');
   if (!path.startsWith('callbacks/')) return schema;
-  return relax(schema, true, REQUEST_ROOTS.includes(path)) as T;
+  return relax(schema, true, roots.includes(path)) as T;
 }
 
 const escapeToken = (token: string) => token.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -12,7 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
-import { REQUEST_ROOTS, tolerantSchema } from '../../lib/validation/tolerant.js';
+import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { tolerantSchema } from '../../lib/validation/tolerant.js';
+
+/** The callback request schemas (from the registry): their top-level `required` is kept in the tolerant form. */
+const REQUEST_ROOTS = Object.values(CALLBACK_SCHEMAS).map((s) => s.request);
 
 const schemasDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(schemasDir, '../lib/generated');
@@ -82,7 +86,7 @@ async function typesModule(files: SchemaFile[]): Promise<string> {
     const abs = file.url.startsWith('file:') ? fileURLToPath(file.url) : file.url;
     const rel = path.relative(schemasDir, abs).split(path.sep).join('/');
     const schema = JSON.parse(fs.readFileSync(abs, 'utf8')) as Record<string, unknown>;
-    return JSON.stringify(received.has(rel) ? tolerantSchema(schema, rel) : schema);
+    return JSON.stringify(received.has(rel) ? tolerantSchema(schema, rel, REQUEST_ROOTS) : schema);
   };
   const ts = await compile(root as never, 'AllSchemas', {
     cwd: schemasDir,

@@ -9,7 +9,8 @@ test('every entry names itself, its kind, methods, path, body limit and existing
   for (const name of CALLBACK_NAMES) {
     const e = REGISTRY[name];
     expect(e.name).toBe(name);
-    expect(['read', 'order', 'payment', 'documents']).toContain(e.kind);
+    expect(typeof e.exactlyOnce).toBe('boolean');
+    expect(e.idField).toMatch(/^OrderI[dD]$/);
     expect(e.methods.length).toBeGreaterThan(0);
     expect(e.defaultPath).toMatch(/^\/[A-Za-z]+$/);
     expect(['bodyLimit', 'documentsBodyLimit']).toContain(e.bodyLimit);
@@ -24,7 +25,8 @@ test('every entry names itself, its kind, methods, path, body limit and existing
 
 test('no step, the kit or the options compare callback names: they ask the registry entry', () => {
   const dir = new URL('../../lib/callbacks/', import.meta.url);
-  const files = ['kit.ts', 'options.ts', 'state.ts', ...fs.readdirSync(new URL('steps/', dir)).map((f) => `steps/${f}`)];
+  const files = ['kit.ts', 'chain.ts', 'options.ts', 'state.ts', 'inputs.ts',
+    ...fs.readdirSync(new URL('steps/', dir)).map((f) => `steps/${f}`), ...fs.readdirSync(new URL('delivery/', dir)).map((f) => `delivery/${f}`)];
   for (const file of files) {
     const source = fs.readFileSync(new URL(file, dir), 'utf8');
     for (const name of CALLBACK_NAMES) expect({ file, found: source.includes(`'${name}'`) }).toEqual({ file, found: false });

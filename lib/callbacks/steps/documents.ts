@@ -72,8 +72,8 @@ export function checkDocuments(documents: unknown): { issues: ValidationIssue[];
   return { issues, decoded };
 }
 
+/** In the chain of the documents webhook only (an entry with `documents`). */
 export const documentsStep: StepFactory = () => async (state, next) => {
-  if (state.entry.kind !== 'documents') return next();
   const delivery = state.input as Record<string, unknown>;
   const { issues, decoded } = checkDocuments(delivery.Documents);
   if (issues.length > 0) {

@@ -32,29 +32,31 @@ const show = (state: PipelineState, hold: FulfilmentHold | null) => {
 const currentHold = (state: PipelineState, store: KitStore, orderId: string): Promise<FulfilmentHold | null> =>
   state.prefetchedHold !== undefined ? Promise.resolve(state.prefetchedHold) : fromStore(state, () => store.getFulfilmentHold(orderId));
 
+/** Exactly-once order callbacks: the hold an order announces is placed, else the order's hold is shown to the adapter. */
 export const holdsStep: StepFactory = (options) => {
   const { store } = options.idempotency;
   return async (state, next) => {
-    const orderId = state.orderId;
-    if (state.entry.kind === 'read' || orderId === undefined) return next();
-    const input = state.input as Record<string, unknown>;
-
-    if (state.entry.kind === 'documents') {
-      const refs = toDocumentRefs(input.Documents);
-      const current = await currentHold(state, store, orderId);
-      show(state, current && holdOf(orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, refs)));
-      const res = await next();
-      const body = res.body as Record<string, unknown> | null;
-      if (res.status === 200 && body?.Success === true) {
-        const after = await fromStore(state, () => store.recordDocuments(orderId, refs));
-        state.log.info({ documents: refs.length, awaiting: after?.awaiting.length ?? 0 },
-          after ? 'additional documents received; order still on hold' : 'additional documents received; order not on hold');
-      }
-      return res;
-    }
-
-    if (!(await placeAnnouncedHold(state, store))) show(state, await currentHold(state, store, orderId));
+    if (!(await placeAnnouncedHold(state, store))) show(state, await currentHold(state, store, state.orderId!));
     return next();
+  };
+};
+
+/** The documents webhook: shows the hold as it will be once these documents count; counts them once the adapter accepted them. */
+export const documentsHoldsStep: StepFactory = (options) => {
+  const { store } = options.idempotency;
+  return async (state, next) => {
+    const orderId = state.orderId!;
+    const refs = toDocumentRefs((state.input as Record<string, unknown>).Documents);
+    const current = await currentHold(state, store, orderId);
+    show(state, current && holdOf(orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, refs)));
+    const res = await next();
+    const body = res.body as Record<string, unknown> | null;
+    if (res.status === 200 && body?.Success === true) {
+      const after = await fromStore(state, () => store.recordDocuments(orderId, refs));
+      state.log.info({ documents: refs.length, awaiting: after?.awaiting.length ?? 0 },
+        after ? 'additional documents received; order still on hold' : 'additional documents received; order not on hold');
+    }
+    return res;
   };
 };
 

@@ -19,12 +19,10 @@ import type { ResponseInfo } from '../../payloads.js';
 import { idempotencyKey } from '../../store/canonical.js';
 import type { KitStore } from '../../store/capabilities.js';
 import type { NewRecord, Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
-import { ORDER_CREATION } from '../registry.js';
-import type { PipelineState, StepFactory } from '../state.js';
-import type { CallbackResponse } from '../types.js';
-import { createAttemptFinisher, isSuccess, type AttemptFinisher } from './attempt-finish.js';
-import { fingerprintOf } from './fingerprint.js';
+import type { Next, PipelineState, StepFactory, StepReply } from '../state.js';
+import { createAttemptFinisher, isSuccess, type AttemptFinisher } from '../delivery/attempt-finish.js';
 import { placeAnnouncedHold } from './holds.js';
+import { refusal } from './respond.js';
 import { paymentExpected } from './response-info.js';
 
 export const RETRY_AFTER_SECONDS = '5';
@@ -44,10 +42,8 @@ async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promi
   }
 }
 
-function replay(state: PipelineState, record: Pick<StoredRecord, 'response'>, outcome: string): CallbackResponse {
-  state.outcome = outcome;
-  return { status: 200, headers: { [REPLAY_HEADER]: 'true' }, body: record.response };
-}
+const replay = (record: Pick<StoredRecord, 'response'>, outcome: string): StepReply =>
+  ({ status: 200, headers: { [REPLAY_HEADER]: 'true' }, body: record.response, outcome });
 
 /** Where storedAnswer reads: the store, or what the store read together with the lock. */
 interface Reads {
@@ -70,11 +66,11 @@ const readsFrom = (prefetched: Pick<Prefetched, 'record' | 'payment'>): Reads =>
  * payment (a reply whose save is still being retried counts). A SendOrderToMerchant answered from
  * the payment still places the fulfilment hold it announces.
  */
-async function storedAnswer(state: PipelineState, store: KitStore, reads: Reads, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+async function storedAnswer(state: PipelineState, store: KitStore, reads: Reads, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<StepReply | null> {
   const pendingOwn = finisher.unsaved.get(key);
-  if (pendingOwn) return replay(state, pendingOwn, 'replayed');
+  if (pendingOwn) return replay(pendingOwn, 'replayed');
   const own = await reads.record(key);
-  if (own) return replay(state, own, 'replayed');
+  if (own) return replay(own, 'replayed');
   if (!payment) return null;
   const paid: Pick<StoredRecord, 'hash' | 'callback' | 'response'> & { createdAt?: Date } | null =
     finisher.unsavedPayments.get(state.orderId!) ?? await reads.payment(state.orderId!);
@@ -84,26 +80,25 @@ async function storedAnswer(state: PipelineState, store: KitStore, reads: Reads,
       'payment already succeeded for this OrderId; a payment request with a different payload got the stored success and did not reach the adapter');
   }
   await placeAnnouncedHold(state, store);
-  return replay(state, paid, 'payment_replayed');
+  return replay(paid, 'payment_replayed');
 }
 
 /**
  * For a store that looks for the stored answer in its claim (`claimOrReplay`): only what this process
  * keeps in memory (a reply whose save is being retried) is answered before it.
  */
-async function pendingAnswer(state: PipelineState, store: KitStore, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<CallbackResponse | null> {
+async function pendingAnswer(state: PipelineState, store: KitStore, finisher: AttemptFinisher, key: string, hash: string, payment: boolean): Promise<StepReply | null> {
   const pendingOwn = finisher.unsaved.get(key);
-  if (pendingOwn) return replay(state, pendingOwn, 'replayed');
+  if (pendingOwn) return replay(pendingOwn, 'replayed');
   // Rare (a store outage): read as a store without claimOrReplay would, so the key's own stored reply still comes first.
   if (payment && finisher.unsavedPayments.has(state.orderId!)) return storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
   return null;
 }
 
-const inFlight = (state: PipelineState, waitedMs: number) => {
-  state.outcome = 'in_flight';
-  return retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${waitedMs} ms`,
-    'Another delivery for this order is still being processed; retry later');
-};
+const inFlight = (state: PipelineState, waitedMs: number): StepReply => refusal(state,
+  retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${waitedMs} ms`,
+    'Another delivery for this order is still being processed; retry later'),
+  'in_flight');
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
 function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -114,29 +109,31 @@ function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 
 export const idempotencyStep: StepFactory = (options) => {
   const { store, inFlightWaitMs, leaseMs } = options.idempotency;
-  const finisher = createAttemptFinisher(store);
+  const orderCreation = options.registry.orderCreation;
+  const finisher = createAttemptFinisher(store, orderCreation);
   // The lock is released this long before its lease ends, so no one can take it over while it is still used.
   const margin = Math.min(1_000, Math.floor(leaseMs / 10));
   // Identical deliveries in flight in this process: the others wait for the first, then read its reply.
   const running = new Map<string, Promise<void>>();
   const claims = typeof store.claimOrReplay === 'function';
+
   return async (state, next) => {
-    const hash = fingerprintOf(state);
-    if (state.entry.kind === 'read' || hash === undefined || state.orderId === undefined) return next();
+    const hash = state.fingerprint;
     const orderId = state.orderId;
+    // Fail closed: this step is only in exactly-once chains, whose parse step refuses a delivery without an id.
+    if (hash === undefined || orderId === undefined) throw new Error(`exactly-once ${state.callback} reached idempotency without an OrderId or fingerprint`);
     const key = idempotencyKey(state.callback, orderId, hash);
     state.context.idempotencyKey = key;
-    const payment = paymentExpected(state);
-    const deadline = Date.now() + inFlightWaitMs;
+    const delivery: Delivery = { state, key, hash, payment: paymentExpected(state), deadline: Date.now() + inFlightWaitMs };
 
     // A store with claimOrReplay (PostgresStore) looks for the stored answer in the statement that claims the lock.
-    const answer = () => claims ? pendingAnswer(state, store, finisher, key, hash, payment)
-      : storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
+    const answer = () => claims ? pendingAnswer(state, store, finisher, key, hash, delivery.payment)
+      : storedAnswer(state, store, readsOf(state, store), finisher, key, hash, delivery.payment);
     const early = await answer();
     if (early) return early;
     const twin = running.get(key);
     if (twin) {
-      if (!(await within(twin, deadline - Date.now()))) throw inFlight(state, inFlightWaitMs);
+      if (!(await within(twin, delivery.deadline - Date.now()))) return inFlight(state, inFlightWaitMs);
       const settled = await answer();
       if (settled) return settled;
     }
@@ -145,33 +142,38 @@ export const idempotencyStep: StepFactory = (options) => {
     const mine = new Promise<void>((r) => { finished = r; });
     if (!running.has(key)) running.set(key, mine);
     try {
-      return await underLock(state, next, key, hash, payment, Math.max(0, deadline - Date.now()));
+      return await underLock(delivery, next);
     } finally {
       finished();
       if (running.get(key) === mine) running.delete(key);
     }
   };
 
-  async function underLock(state: PipelineState, next: () => Promise<CallbackResponse>, key: string, hash: string, payment: boolean, waitMs: number): Promise<CallbackResponse> {
+  /** Claims the OrderId lock (or the stored answer, from a store that reads it in its claim). */
+  async function claim({ state, key, payment, deadline }: Delivery): Promise<StoreLock | StepReply | null> {
     const orderId = state.orderId!;
+    const waitMs = Math.max(0, deadline - Date.now());
     // A store able to (PostgresStore) reads what follows together with the lock: one round trip.
-    const prefetch = { key, payment, latestOf: ORDER_CREATION, beginAttempt: true };
-    let lock: StoreLock | null;
-    if (claims) {
-      const claim = await fromStore(state, () => store.claimOrReplay!(orderId, { waitMs, leaseMs, prefetch }));
-      if (claim?.stored) {
-        const stored = await storedAnswer(state, store, readsFrom(claim.stored), finisher, key, hash, payment);
-        if (stored) return stored;
-        state.log.error({}, 'idempotency store answered a claim with an empty stored answer');
-        throw storeUnavailable();
-      }
-      lock = claim?.lock ?? null;
-    } else {
-      lock = await fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs, prefetch }));
-    }
-    if (!lock) throw inFlight(state, inFlightWaitMs);
-    const pre = lock.prefetched;
+    const prefetch = { key, payment, latestOf: orderCreation, beginAttempt: true };
+    if (!claims) return fromStore(state, () => store.acquire(orderId, { waitMs, leaseMs, prefetch }));
+    const claimed = await fromStore(state, () => store.claimOrReplay!(orderId, { waitMs, leaseMs, prefetch }));
+    if (!claimed?.stored) return claimed?.lock ?? null;
+    const stored = await storedAnswer(state, store, readsFrom(claimed.stored), finisher, key, state.fingerprint!, payment);
+    if (stored) return stored;
+    state.log.error({}, 'idempotency store answered a claim with an empty stored answer');
+    throw storeUnavailable();
+  }
+
+  /** Under the lock: the stored answer if any, else the attempt is recorded and the adapter runs. */
+  async function underLock(delivery: Delivery, next: Next): Promise<StepReply> {
+    const { state, key, hash, payment } = delivery;
+    const claimed = await claim(delivery);
+    if (!claimed) return inFlight(state, inFlightWaitMs);
+    if (!('release' in claimed)) return claimed;
+    const lock = claimed;
+    // The lock's bound: its lease from now, minus the margin.
     const bound = Date.now() + leaseMs - margin;
+    const pre = lock.prefetched;
     if (lock.recovered) state.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
     // Past the reply, the lock may stay held (a timed-out adapter, a reply still to be stored).
     let handedOver = false;
@@ -179,45 +181,61 @@ export const idempotencyStep: StepFactory = (options) => {
       if (pre) state.prefetchedHold = pre.hold;
       const stored = await storedAnswer(state, store, pre ? readsFrom(pre) : readsOf(state, store), finisher, key, hash, payment);
       if (stored) return stored;
-      const previous = pre ? pre.latest : await fromStore(state, () => store.getLatestRecord(orderId, ORDER_CREATION));
-      if (previous) state.context.previous = previous.response;
-      const start = pre?.attempt ?? await fromStore(state, () => store.beginAttempt(key, orderId));
-      if (start) state.context.attempt = start.attempt; // null: the store counts no attempts (docs/stores.md)
-      if (start?.previousAttempt) {
-        state.context.previousAttempt = start.previousAttempt;
-        state.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
-          'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');
-      }
-      const base = { key, callback: state.callback, orderId, hash, payment };
-
-      let res: CallbackResponse;
+      await beginAttempt(state, key, pre);
+      let res: StepReply;
       try {
         res = await next();
       } catch (err) {
-        await finisher.end(state, key, state.invalidResult ? 'invalid-result' : null);
+        await finisher.end(state, key, null);
         throw err;
       }
-      if (isSuccess(res)) {
-        // Card numbers in reply texts were masked when the reply was built (response-info step).
-        const record: NewRecord = { ...base, response: res.body as ResponseInfo };
-        const saved = await finisher.saveNow(state, record, lock);
-        if (saved === 'released') handedOver = true;
-        else if (!saved) {
-          handedOver = true;
-          void finisher.keepSaving(state, record, lock, bound);
-        }
-        return { ...res, body: record.response };
-      }
-      if (state.lateReply) {
-        await finisher.end(state, key, 'timeout');
-        handedOver = true;
-        void finisher.awaitLate(state, base, lock, bound);
-        return res;
-      }
-      await finisher.end(state, key, state.invalidResult ? 'invalid-result' : null);
-      return res;
+      const ending = finish(delivery, res, lock, bound);
+      handedOver = ending.handedOver;
+      return await ending.reply;
     } finally {
       if (!handedOver) await finisher.release(state, lock);
     }
   }
+
+  /** Tells the adapter what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
+  async function beginAttempt(state: PipelineState, key: string, pre: Prefetched | undefined): Promise<void> {
+    const orderId = state.orderId!;
+    const previous = pre ? pre.latest : await fromStore(state, () => store.getLatestRecord(orderId, orderCreation));
+    if (previous) state.context.previous = previous.response;
+    const start = pre?.attempt ?? await fromStore(state, () => store.beginAttempt(key, orderId));
+    if (start) state.context.attempt = start.attempt; // null: the store counts no attempts (docs/stores.md)
+    if (start?.previousAttempt) {
+      state.context.previousAttempt = start.previousAttempt;
+      state.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
+        'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');
+    }
+  }
+
+  /**
+   * After the adapter's reply: a success is stored (or kept and retried), a timed-out adapter is
+   * awaited under the lock, anything else ends the attempt. `handedOver`: the lock is released later.
+   */
+  function finish({ state, key, hash, payment }: Delivery, res: StepReply, lock: StoreLock, bound: number): { reply: Promise<StepReply> | StepReply; handedOver: boolean } {
+    const base = { key, callback: state.callback, orderId: state.orderId!, hash, payment };
+    if (isSuccess(res)) {
+      // Card numbers in reply texts were masked when the reply was built (response-info step).
+      const record: NewRecord = { ...base, response: res.body as ResponseInfo };
+      return { handedOver: true, reply: finisher.saveNow(state, record, lock).then(async (saved) => {
+        if (saved === true) await finisher.release(state, lock);
+        else if (!saved) void finisher.keepSaving(state, record, lock, bound);
+        return { ...res, body: record.response };
+      }) };
+    }
+    if (res.late) {
+      const late = res.late;
+      return { handedOver: true, reply: finisher.end(state, key, 'timeout').then(() => {
+        void finisher.awaitLate(state, base, late, lock, bound);
+        return res;
+      }) };
+    }
+    return { handedOver: false, reply: finisher.end(state, key, res.invalidResult ? 'invalid-result' : null).then(() => res) };
+  }
 };
+
+/** One exactly-once delivery as the idempotency step sees it. */
+interface Delivery { state: PipelineState; key: string; hash: string; payment: boolean; deadline: number }

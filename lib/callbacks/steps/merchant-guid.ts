@@ -4,6 +4,7 @@
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { createMerchantGuidMatcher } from '../../auth/merchant-guid.js';
+import { isObject } from '../../shared/options.js';
 import type { StepFactory } from '../state.js';
 
 const unauthorized = (reason: string) => new PipelineFailure('UNAUTHORIZED', `MerchantGUID ${reason}`);
@@ -16,7 +17,7 @@ export const merchantGuidStep: StepFactory = (options) => {
     const candidates: unknown[] = [];
     if ('MerchantGUID' in payload) candidates.push(payload.MerchantGUID);
     const order = payload.order;
-    if (order && typeof order === 'object' && !Array.isArray(order) && 'MerchantGUID' in order) {
+    if (isObject(order) && 'MerchantGUID' in order) {
       candidates.push((order as Record<string, unknown>).MerchantGUID);
     }
     if (candidates.length === 0) throw unauthorized('missing');

@@ -6,17 +6,18 @@
  * makes the adapter input.
  */
 import { PipelineFailure } from '../../shared/errors.js';
+import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
+import type { CallbackEntry } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
+import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../store/canonical.js';
-import { createCardMask } from './card-mask.js';
-import { payloadProblem, readOrderId, textMayHaveProblem } from './payload-rules.js';
+import { createCardMask } from '../delivery/card-mask.js';
+import { payloadProblem, readOrderId, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 
 function header(state: PipelineState, name: string): string | undefined {
   const v = state.request.headers[name];
@@ -61,14 +62,15 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
       throw invalid('malformed JSON', 'The request body is not valid JSON');
     }
   }
-  if (!isPlainObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
+  if (!isObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
   // One walk collects the secrets and notes every `__proto__` or `constructor` key (walkFlags).
   collectSecrets(value, found.secrets, 0, found.cards, found.cvvs);
   // The payload rules' walk runs unless the raw text proves it has nothing to refuse (payload-rules.ts).
   // Decoded from bytes and without \u escapes, a body can only break a rule with a key the secrets
-  // walk has seen (NUL and lone surrogates need escapes there); past its depth, the text decides.
+  // walk has seen (NUL and lone surrogates need escapes there). Nesting as deep as MAX_DEPTH (the
+  // walk stopped there) is refused for every callback, whatever comes after parse.
   let mayHaveProblem = true;
-  if (text !== undefined) {
+  if (text !== undefined && (walkFlags & CUT) === 0) {
     mayHaveProblem = Buffer.isBuffer(state.request.body) && !text.includes('\\u')
       ? walkFlags !== 0 && textMayHaveProblem(text)
       : textMayHaveProblem(text);
@@ -88,12 +90,9 @@ export const parseStep: StepFactory = (options) => {
     const { input, envelope } = entry.input(state.request, state.payload, options);
     state.input = input;
     if (envelope) state.context.envelope = envelope;
-    const raw = (input as Record<string, unknown>)[entry.orderIdField];
-    // A read's OrderID is only logged; an order's OrderId keys exactly-once delivery, so it must be exact.
-    const orderId = entry.kind === 'read' ? (typeof raw === 'string' ? raw : undefined) : readOrderId(raw, entry.orderIdField);
+    const orderId = orderIdOf(entry, input);
     if (orderId !== undefined) state.orderId = orderId;
     const secrets: (string | RegExp)[] = found.secrets;
-    state.cardNumbers = found.cards;
     state.cardMask = createCardMask(found.cards, found.cvvs);
     if (state.cardMask) secrets.push(state.cardMask.pattern);
     // A child logger only when the payload has something the call's logger does not mask yet.
@@ -104,6 +103,23 @@ export const parseStep: StepFactory = (options) => {
     return next();
   };
 };
+
+/**
+ * The OrderId of a delivery. An exactly-once callback's keys its delivery: it must be there and
+ * exact, whatever the schema says (fail closed: without it, nothing could be done exactly once). A
+ * read's (the cart's OrderID) is only logged.
+ */
+function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
+  const field = entry.idField;
+  const raw = (input as Record<string, unknown>)[field];
+  if (!entry.exactlyOnce) return typeof raw === 'string' ? raw : undefined;
+  const orderId = readOrderId(raw, field);
+  if (orderId === undefined) {
+    const description = describeIssues([{ pointer: `/${field}`, rule: raw === undefined || raw === null ? 'is required' : 'must be string or number' }]);
+    throw invalid(`validation failed: ${description} (exactly-once: the registry entry requires it)`, description);
+  }
+  return orderId;
+}
 
 /** Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped at MAX_DEPTH. */
 let walkFlags = 0;
@@ -122,7 +138,7 @@ export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, 
 
 function walkSecrets(payload: unknown, out: string[], depth: number, cards?: string[], cvvs?: string[]): void {
   if (payload === null || typeof payload !== 'object') return;
-  if (depth > MAX_DEPTH) {
+  if (depth >= MAX_DEPTH) {
     walkFlags |= CUT;
     return;
   }

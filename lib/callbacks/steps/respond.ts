@@ -5,11 +5,16 @@
 import { PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import { JSON_NO_STORE } from '../../shared/http.js';
 import { computeHelmetHeaders } from '../helmet-headers.js';
-import type { StepFactory } from '../state.js';
-import type { CallbackResponse } from '../types.js';
+import type { PipelineState, StepFactory, StepReply } from '../state.js';
 
 export function failureBody(f: PipelineFailure) {
   return wireErrorBody(f.errorCode, f.description);
+}
+
+/** The reply of a refusal (the `Success: false` body of its wire error, its headers), logged as a warning. */
+export function refusal(state: PipelineState, err: PipelineFailure, outcome?: string): StepReply {
+  state.log.warn({ reason: err.logReason, status: err.status }, 'callback refused');
+  return { status: err.status, headers: { ...err.extraHeaders }, body: failureBody(err), ...(outcome ? { outcome } : {}) };
 }
 
 const outcomeOf = (status: number) => (status < 400 ? 'success' : status < 500 ? 'rejected' : 'error');
@@ -20,14 +25,12 @@ export const respondStep: StepFactory = (options) => {
     ...JSON_NO_STORE,
   };
   return async (state, next) => {
-    let res: CallbackResponse;
+    let res: StepReply;
     try {
       res = await next();
     } catch (err) {
-      if (err instanceof PipelineFailure) {
-        res = { status: err.status, headers: { ...err.extraHeaders }, body: failureBody(err) };
-        state.log.warn({ reason: err.logReason, status: err.status }, 'callback refused');
-      } else {
+      if (err instanceof PipelineFailure) res = refusal(state, err);
+      else {
         res = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
         state.log.error({ err }, 'callback failed inside the kit');
       }
@@ -35,7 +38,7 @@ export const respondStep: StepFactory = (options) => {
     const status = res.status;
     state.log.info({
       orderId: state.orderId,
-      outcome: state.outcome ?? outcomeOf(status),
+      outcome: res.outcome ?? outcomeOf(status),
       status,
       durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     }, 'callback handled');

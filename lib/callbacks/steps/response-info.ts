@@ -4,12 +4,13 @@
  */
 import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import type { ResolvedOptions } from '../options.js';
-import type { PipelineState, Step, StepFactory } from '../state.js';
-import type { CallbackName, CallbackResponse } from '../types.js';
-import { AdapterTimeout, invokeAdapter } from './adapter.js';
-import { createCardMask, type CardMask } from './card-mask.js';
+import type { PipelineState, Step, StepFactory, StepReply } from '../state.js';
+import type { CallbackName } from '../types.js';
+import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
+import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { isObject } from '../../shared/options.js';
+import { refusal } from './respond.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -45,26 +46,30 @@ export function paymentExpected(state: PipelineState): boolean {
   return payment === 'withPaymentDetails' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
 }
 
-function declined(state: PipelineState, err: CallbackError): CallbackResponse {
-  state.outcome = 'declined';
+function declined(state: PipelineState, err: CallbackError): StepReply {
   // The texts of a thrown CallbackError are masked like those of a returned result.
   const text = (s: string) => (state.cardMask ? state.cardMask(s) : s);
   const body: Record<string, unknown> = { Success: false, Message: text(err.message) };
   if (err.description !== undefined) body.Description = text(err.description);
   if (err.errorCode !== undefined) body.ErrorCode = text(err.errorCode);
   state.log.info({ status: err.status, errorCode: err.errorCode }, 'adapter declined the callback');
-  return { status: err.status, headers: {}, body };
+  return { status: err.status, headers: {}, body, outcome: 'declined' };
 }
 
-function toReply(state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier): CallbackResponse {
-  if (state.entry.result === 'cartInfo') {
-    if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
-    const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
-    tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
-    const field = validateResult(state.callback, body);
-    if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
-    return { status: 200, headers: {}, body };
-  }
+type ToReply = (state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier) => StepReply;
+
+/** A cart-info result: the CheckoutCartInfo as returned (card data stripped, nulls dropped), validated. */
+const cartInfoReply: ToReply = (state, result, validateResult, tidy) => {
+  if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
+  const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
+  tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
+  const field = validateResult(state.callback, body);
+  if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
+  return { status: 200, headers: {}, body };
+};
+
+/** A ResponseInfo result: `Success: true` set by the kit, `Success: false` a decline, the payment checked when one is expected. */
+const responseInfoReply: ToReply = (state, result, validateResult, tidy) => {
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
   const fields = stripCardData(result ?? {}, state.cardMask) as Record<string, unknown>;
   tidy(state, fields);
@@ -87,9 +92,14 @@ function toReply(state: PipelineState, result: unknown, validateResult: ResultVa
   const field = validateResult(state.callback, fields);
   if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
   return { status: 200, headers: {}, body: { Success: true, ...fields } };
-}
+};
 
-export const createResponseInfoStep = (validateResult: ResultValidator): StepFactory => (options: ResolvedOptions): Step => {
+/**
+ * The terminal step of a chain whose entry's `result` is `kind`: calls the adapter (the one place,
+ * delivery/adapter.ts) and turns its result into the reply of that kind.
+ */
+export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'responseInfo' | 'cartInfo' = 'responseInfo'): StepFactory => (options: ResolvedOptions): Step => {
+  const toReply = kind === 'cartInfo' ? cartInfoReply : responseInfoReply;
   const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
   const tidy = createReplyTidier();
   return async (state) => {
@@ -98,25 +108,24 @@ export const createResponseInfoStep = (validateResult: ResultValidator): StepFac
       result = await invokeAdapter(state, adapter[state.callback], adapter, options.adapterTimeoutMs);
     } catch (err) {
       if (err instanceof CallbackError) return declined(state, err);
+      state.log.error({ err }, `adapter ${state.callback} failed`);
+      const failed: StepReply = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
       if (err instanceof AdapterTimeout) {
         // What the call would have answered; the idempotency step stores a late success.
-        state.lateReply = err.late.then((late) => toReply(state, late, validateResult, tidy), (lateErr: unknown) => {
+        failed.late = err.late.then((late) => toReply(state, late, validateResult, tidy), (lateErr: unknown) => {
           if (lateErr instanceof CallbackError) return declined(state, lateErr);
           throw lateErr;
         });
-        state.lateReply.catch(() => { /* logged where it is awaited */ });
+        failed.late.catch(() => { /* logged where it is awaited */ });
       }
-      state.log.error({ err }, `adapter ${state.callback} failed`);
-      return { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
+      return failed;
     }
     try {
       return toReply(state, result, validateResult, tidy);
     } catch (err) {
-      if (err instanceof PipelineFailure) {
-        state.invalidResult = true;
-        state.log.error({ reason: err.logReason }, 'adapter result rejected');
-      }
-      throw err;
+      if (!(err instanceof PipelineFailure)) throw err;
+      state.log.error({ reason: err.logReason }, 'adapter result rejected');
+      return { ...refusal(state, err), invalidResult: true };
     }
   };
 };
