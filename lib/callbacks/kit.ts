@@ -8,7 +8,8 @@ import { BINDING_FAILURE } from '../shared/http.js';
 import { createSafeLogger } from '../shared/logger.js';
 import { createValidators } from '../validation/index.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
-import { CALLBACK_SCHEMAS, REGISTRY, type CallbackName, type HttpMethod } from './registry.js';
+import { CALLBACK_SCHEMAS, REGISTRY, type CallbackName } from './registry.js';
+import { routeKey, routeTable, type CallbackRoute } from './match.js';
 import { DeliveryContext } from './context.js';
 import { compose, type PipelineState } from './state.js';
 import { authenticateStep } from './steps/authenticate.js';
@@ -24,15 +25,25 @@ import { createResponseInfoStep } from './steps/response-info.js';
 import { createValidateStep } from './steps/validate.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
-export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
+export type { CallbackRoute } from './match.js';
 
 export interface CallbackKit {
   /** Every mounted (method, path) pair. */
   readonly routes: readonly CallbackRoute[];
   /** Body size limit of a callback, in bytes (bindings stop reading past it). */
   bodyLimit(callback: CallbackName): number;
+  /**
+   * The route of a method and path (relative to where the callbacks are mounted), matched as Express
+   * matches by default (any case, one trailing slash, query string ignored); undefined when none.
+   */
+  match(method: string, path: string): CallbackRoute | undefined;
   /** Runs one delivery; never rejects. */
   handle(callback: CallbackName, request: CallbackRequest): Promise<CallbackResponse>;
+  /**
+   * For a binding that failed itself (reading the request, writing the reply): logs one error line
+   * with the cause (redacted like every kit log line) and returns the generic 500 reply to send.
+   */
+  fail(err: unknown, callback?: CallbackName): CallbackResponse;
 }
 
 export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
@@ -59,8 +70,15 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
     for (const method of entry.methods) routes.push({ callback: entry.name, method, path: options.paths[entry.name] });
   }
 
+  const table = routeTable(routes);
+
   return {
     routes,
+    match: (method, path) => table.get(routeKey(method, path)),
+    fail(err, callback) {
+      baseLog.error({ err, ...(callback === undefined ? {} : { callback }) }, 'callback binding failed');
+      return BINDING_FAILURE;
+    },
     bodyLimit: (callback) => options[REGISTRY[callback].bodyLimit],
     async handle(callback, request) {
       const requestId = randomUUID();
