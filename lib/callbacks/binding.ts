@@ -18,6 +18,21 @@ export const NOT_FOUND: CallbackResponse = Object.freeze({
   body: wireErrorBody('NOT_FOUND'),
 });
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Throws when a reply header could not go on the wire (a name that is not a token, a value with a
+ * control character such as a newline), as node:http's writeHead would: the binding then answers
+ * 500 through kit.fail, with the cause logged, instead of a runtime rejecting the reply silently.
+ */
+export function checkReplyHeaders(reply: CallbackResponse): void {
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (!TOKEN.test(name)) throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP token`);
+    if (INVALID_VALUE.test(String(value))) throw new TypeError(`reply header ${name} has an invalid character`);
+  }
+}
+
 /** Checks a binding's `basePath` option: '' or '/x' (leading slash, no trailing slash). */
 export function checkBasePath(basePath: unknown): string {
   if (basePath === undefined) return '';
