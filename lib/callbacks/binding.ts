@@ -62,8 +62,7 @@ export function matchUnder(kit: CallbackKit, basePath: string, method: string, p
   { route: CallbackRoute; path: string } | undefined {
   if (basePath !== '') {
     if (pathname.slice(0, basePath.length).toLowerCase() !== basePath.toLowerCase()) return undefined;
-    pathname = pathname.slice(basePath.length);
-    if (!pathname.startsWith('/')) return undefined;
+    pathname = pathname.slice(basePath.length); // '/crossborderX/…' leaves 'X/…', which no route has
   }
   const route = kit.match(method, pathname);
   return route ? { route, path: pathname } : undefined;

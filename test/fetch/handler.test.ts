@@ -45,6 +45,7 @@ describe('createFetchHandler', () => {
     for (const req of [
       post('https://shop.example/SendOrderToMerchant', '{}'),
       post('https://shop.example/crossborderX/SendOrderToMerchant', '{}'),
+      post('https://shop.example/elsewhereXY/SendOrderToMerchant', '{}'), // as long as basePath
       new Request('https://shop.example/crossborder/SendOrderToMerchant', { method: 'HEAD' }),
       new Request('https://shop.example/crossborder/nothing'),
     ]) {
