@@ -11,7 +11,6 @@ import { createCallbackKit, type CallbackKit, type CallbackRoute } from '../call
 import type { CallbackKitOptions } from '../callbacks/options.js';
 import { readBody } from '../callbacks/read-body.js';
 import { routeKey } from '../callbacks/match.js';
-import type { CallbackName } from '../callbacks/registry.js';
 import type { CallbackResponse, MerchantAdapter } from '../callbacks/types.js';
 import { PipelineFailure } from '../shared/errors.js';
 
@@ -21,28 +20,28 @@ export type FastifyCallbacksOptions<A extends MerchantAdapter = MerchantAdapter>
 /** Fastify's register options, handed to the plugin with its own. */
 const REGISTER_KEYS = ['prefix', 'logLevel', 'logSerializers'] as const;
 
-interface RouteConfig { crossborderCallback: CallbackName }
+interface RouteConfig { crossborderRoute: CallbackRoute }
 
 function send(reply: FastifyReply, response: CallbackResponse): FastifyReply {
   checkReplyHeaders(response);
   return reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
 }
 
-function callbackOf(request: FastifyRequest): CallbackName {
-  return (request.routeOptions.config as unknown as RouteConfig).crossborderCallback;
+function routeOf(request: FastifyRequest): CallbackRoute {
+  return (request.routeOptions.config as unknown as RouteConfig).crossborderRoute;
 }
 
 function mount(instance: FastifyInstance, kit: CallbackKit): void {
   // The raw body, read up to the callback's limit; the kit parses it (415, 413, 400 as on every binding).
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('*', (request, payload, done) => {
-    readBody(payload, kit.bodyLimit(callbackOf(request)), request.headers['content-length']).then(
+    readBody(payload, kit.bodyLimit(routeOf(request).callback), request.headers['content-length']).then(
       (body) => done(null, body),
       (err: unknown) => (err instanceof PipelineFailure ? done(null, err) : done(err as Error)),
     );
   });
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const route = kit.routes.find((r) => r.callback === callbackOf(request) && r.method === request.method) as CallbackRoute;
+    const route = routeOf(request);
     try {
       const url = request.url;
       const q = url.indexOf('?');
@@ -67,7 +66,7 @@ function mount(instance: FastifyInstance, kit: CallbackKit): void {
     seen.add(key);
     instance.route({
       method: route.method, url: route.path, exposeHeadRoute: false,
-      config: { crossborderCallback: route.callback } satisfies RouteConfig, handler,
+      config: { crossborderRoute: route } satisfies RouteConfig, handler,
     });
   }
 }

@@ -51,10 +51,13 @@ export type LambdaHandler = (event: LambdaHttpEvent) => Promise<LambdaHttpResult
 
 function headerMap(event: LambdaHttpEvent): HeaderMap {
   const map: HeaderMap = Object.create(null);
-  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) map[name.toLowerCase()] = value;
-  // 1.0 events carry repeated headers here as well; joined as Node joins them.
+  // 1.0 events carry every header here too, repeated ones whole: joined as Node joins them.
   for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (values && values.length > 1) map[name.toLowerCase()] = values.join(', ');
+    if (values && values.length > 0) map[name.toLowerCase()] = values.join(', ');
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    const key = name.toLowerCase();
+    if (value !== undefined && map[key] === undefined) map[key] = value;
   }
   if (event.cookies?.length) map.cookie = event.cookies.join('; ');
   return map;

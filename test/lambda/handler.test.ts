@@ -71,6 +71,17 @@ describe('createLambdaHandler', () => {
     expect(adapter.calls[0].context.headers.accept).toBe('application/json');
   });
 
+  test('a REST API (1.0) POST whose headers come only in multiValueHeaders (repeated ones joined)', async () => {
+    const adapter = recordingAdapter();
+    const handler = createLambdaHandler(base({ adapter }));
+    const result = await handler(v1({
+      httpMethod: 'POST', path: '/SendOrderToMerchant', headers: null as never, queryStringParameters: null, multiValueQueryStringParameters: null,
+      multiValueHeaders: { 'Content-Type': ['application/json'], 'X-Trace': ['a', 'b'] }, body: JSON.stringify(order()),
+    }));
+    expect(result.statusCode).toBe(200);
+    expect(adapter.calls[0].context.headers['x-trace']).toBe('a, b');
+  });
+
   test('a function URL event (2.0, no stage) and case/trailing-slash matching as Express does', async () => {
     const handler = createLambdaHandler(base());
     const event = v2({ rawPath: '/sendordertomerchant/' });
