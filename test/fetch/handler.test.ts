@@ -5,7 +5,7 @@
  */
 import { createFetchHandler, type FetchHandlerOptions } from 'crossborder-merchant-kit/fetch';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
-import { recordingAdapter } from '../helpers/recording.js';
+import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 
 const base = (extra: Partial<FetchHandlerOptions> = {}): FetchHandlerOptions =>
   ({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: false, ...extra }) as FetchHandlerOptions;
@@ -96,6 +96,18 @@ describe('createFetchHandler', () => {
     const stream = new ReadableStream<Uint8Array>({ pull(c) { c.error(new Error('socket reset')); } });
     const res = await handle(post('https://shop.example/SendOrderToMerchant', stream));
     expect(res.status).toBe(400);
+  });
+
+  test('a Request whose body the host already read: 500 and one error line naming the cause', async () => {
+    const logger = captureLogger();
+    const handle = createFetchHandler(base({ logger }));
+    const req = post('https://shop.example/SendOrderToMerchant', JSON.stringify(order()));
+    await req.text();
+    const res = await handle(req);
+    expect(res.status).toBe(500);
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([
+      expect.objectContaining({ msg: 'callback binding failed', obj: expect.objectContaining({ err: expect.objectContaining({ message: expect.stringMatching(/read before/) }) }) }),
+    ]);
   });
 
   test.each([['/crossborder/'], ['crossborder'], [7]])('basePath %p is refused at construction with ERR_CBK_OPTION_INVALID', (basePath) => {
