@@ -53,11 +53,18 @@ test('the root export gives the kit, errors and stores, and no binding', () => {
 });
 
 test('neither the root nor /node reaches Express, in JavaScript or in the type declarations', () => {
-  for (const entry of ['index.js', 'index.d.ts', 'node/index.js', 'node/index.d.ts', 'testing/index.js', 'testing/index.d.ts']) {
+  for (const entry of ['index.js', 'index.d.ts', 'node/index.js', 'node/index.d.ts', 'testing/index.js', 'testing/index.d.ts',
+    'fetch/index.js', 'fetch/index.d.ts', 'lambda/index.js', 'lambda/index.d.ts', 'express/index.js', 'express/index.d.ts']) {
     const reached = packagesReachedFrom(entry);
-    expect([entry, reached.has('express')]).toEqual([entry, false]);
+    if (!entry.startsWith('express/')) expect([entry, reached.has('express')]).toEqual([entry, false]);
     expect([entry, reached.has('pg')]).toEqual([entry, false]);
+    expect([entry, reached.has('fastify')]).toEqual([entry, false]);
   }
+  // /fastify imports Fastify's types only: its JavaScript loads without Fastify installed.
+  expect(packagesReachedFrom('fastify/index.d.ts').has('fastify')).toBe(true);
+  expect(packagesReachedFrom('fastify/index.js').has('fastify')).toBe(false);
+  // /fetch runs on Bun and Deno: no node:http behind it.
+  expect([...packagesReachedFrom('fetch/index.js')].filter((p) => /^(node:)?(http|https|net)$/.test(p))).toEqual([]);
   // The walk itself works: the Express entry does reach Express.
   expect(packagesReachedFrom('express/index.js').has('express')).toBe(true);
 });
@@ -65,10 +72,14 @@ test('neither the root nor /node reaches Express, in JavaScript or in the type d
 test('the binding subpaths give one factory each', () => {
   expect(importNames('crossborder-merchant-kit/express')).toEqual(['createCallbackRouter']);
   expect(importNames('crossborder-merchant-kit/node')).toEqual(['createCallbackHandler']);
+  expect(importNames('crossborder-merchant-kit/fetch')).toEqual(['createFetchHandler']);
+  expect(importNames('crossborder-merchant-kit/fastify')).toEqual(['fastifyCallbacks']);
+  expect(importNames('crossborder-merchant-kit/lambda')).toEqual(['createLambdaHandler']);
 });
 
 test('CommonJS require() gives the same names as import (Node >= 20.19 loads the ES modules)', () => {
-  for (const spec of ['crossborder-merchant-kit', 'crossborder-merchant-kit/express', 'crossborder-merchant-kit/node', 'crossborder-merchant-kit/testing']) {
+  for (const spec of ['crossborder-merchant-kit', 'crossborder-merchant-kit/express', 'crossborder-merchant-kit/node', 'crossborder-merchant-kit/testing',
+    'crossborder-merchant-kit/fetch', 'crossborder-merchant-kit/lambda']) {
     expect(requireNames(spec)).toEqual(importNames(spec));
   }
 });
