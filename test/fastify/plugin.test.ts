@@ -79,6 +79,17 @@ describe('fastifyCallbacks', () => {
     await app.close();
   });
 
+  test('logger: app.log puts the kit\'s lines in Fastify\'s pino logger, redacted', async () => {
+    const lines: string[] = [];
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => { lines.push(line); } } } });
+    await app.register(fastifyCallbacks, { prefix: '/cb', ...base({ logger: app.log }) });
+    await send(app, 'post', '/cb/SendOrderToMerchant', json, JSON.stringify(order({ MerchantGUID: 'not-ours' })));
+    const refused = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'callback refused');
+    expect(refused).toEqual([expect.objectContaining({ level: 40, status: 401 })]);
+    expect(lines.join('')).not.toContain(MERCHANT_GUID);
+    await app.close();
+  });
+
   test('bad options make register reject with the kit\'s KitError (did-you-mean included)', async () => {
     const app = Fastify();
     await expect(app.register(fastifyCallbacks, { prefix: '/cb', ...base(), bodyLimt: 5 } as never))
