@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
-# it as a user would. Cases: ESM without Express (root + /node, a request served), ESM with Express 4
+# it as a user would. Cases: ESM without Express (root + /node, a request served; /fetch answering a
+# Request with no framework installed), CommonJS require() (root, /node, /lambda), a Fastify 5 app
+# (/fastify, and its types under NodeNext), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
 # NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), a misspelt adapter
 # result field failing tsc, and the jest (ESM, @swc/jest) and vitest
@@ -27,6 +29,8 @@ TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 CONTENTS=$(tar -tzf "$TGZ")
 for want in package/dist/index.js package/dist/index.d.ts package/dist/express/index.js package/dist/node/index.js \
             package/dist/store/index.js package/dist/client/index.js package/dist/customs/index.js package/dist/store/index.d.ts \
+            package/dist/fetch/index.js package/dist/fetch/index.d.ts package/dist/fastify/index.js package/dist/fastify/index.d.ts \
+            package/dist/lambda/index.js package/dist/lambda/index.d.ts \
             package/dist/testing/index.js package/dist/cli/bin.js package/schemas/common.schema.json \
             package/dist/sandbox/console/static/index.html package/dist/sandbox/console/static/console.js package/dist/sandbox/console/static/console.css; do
   grep -qx "$want" <<<"$CONTENTS" || { echo "consumer.sh: tarball lacks $want" >&2; exit 1; }
@@ -50,7 +54,10 @@ new_case esm-no-express module
 "${NPM_INSTALL[@]}" "$TGZ"
 [ ! -e node_modules/express ] || { echo "consumer.sh: express got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
 [ ! -e node_modules/pg ] || { echo "consumer.sh: pg got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
+[ ! -e node_modules/fastify ] || { echo "consumer.sh: fastify got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
 node esm-no-express.mjs
+CURRENT="ESM fetch handler without any framework"
+node esm-fetch.mjs
 CURRENT="the crossborder-merchant-kit bin without Express"
 npx --no-install crossborder-merchant-kit --help >"$WORK/bin.out" 2>&1 || { cat "$WORK/bin.out"; echo "consumer.sh: the bin failed" >&2; exit 1; }
 grep -q '^Usage: crossborder-merchant-kit' "$WORK/bin.out" || { cat "$WORK/bin.out"; echo "consumer.sh: the bin printed no usage" >&2; exit 1; }
@@ -59,6 +66,15 @@ echo "ok: npx crossborder-merchant-kit --help (the installed bin) runs without E
 step "CommonJS require()"
 cd "$WORK/esm-no-express"
 node cjs.cjs
+CURRENT="CommonJS require() of /lambda"
+node cjs-lambda.cjs
+
+step "Fastify 5 app (and the plugin's types under NodeNext)"
+new_case fastify5 module
+"${NPM_INSTALL[@]}" "$TGZ" fastify@5 typescript@5 @types/node@20
+node esm-fastify.mjs
+npx --no-install tsc -p tsconfig.fastify.json
+echo "ok: TypeScript NodeNext type-checks the Fastify plugin in a Fastify 5 app (skipLibCheck off)"
 
 for major in 4 5; do
   step "ESM with Express $major"
@@ -71,7 +87,7 @@ step "TypeScript (NodeNext, Bundler, and a CommonJS .cts under NodeNext; no @typ
 new_case typescript module
 "${NPM_INSTALL[@]}" "$TGZ" typescript@5 @types/node@20
 [ ! -e node_modules/@types/express ] || { echo "consumer.sh: @types/express got installed; the check needs it absent" >&2; exit 1; }
-for resolution in nodenext bundler cjs; do
+for resolution in nodenext bundler cjs bindings; do
   CURRENT="TypeScript $resolution"
   npx --no-install tsc -p "tsconfig.$resolution.json"
   echo "ok: TypeScript $(npx --no-install tsc -v | cut -d' ' -f2) $resolution type-checks a consumer (skipLibCheck off)"

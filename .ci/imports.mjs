@@ -11,17 +11,33 @@ import { fileURLToPath } from 'node:url';
 /** Folder (first path segment under lib/, or a root file) → the folders it must never import. */
 export const FORBIDDEN = {
   shared: ['*'], // shared/ imports nothing of the kit but itself
-  auth: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  store: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  callbacks: ['express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  client: ['callbacks', 'express', 'node', 'sandbox', 'conformance', 'cli'],
-  customs: ['callbacks', 'express', 'node', 'client', 'sandbox', 'conformance', 'cli'],
-  express: ['node', 'sandbox', 'conformance', 'cli'],
-  node: ['express', 'sandbox', 'conformance', 'cli'],
-  'index.ts': ['express', 'sandbox', 'conformance', 'cli'],
+  auth: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  store: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  callbacks: ['express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  client: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
+  customs: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'sandbox', 'conformance', 'cli'],
+  express: ['node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
+  node: ['express', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
+  // The bindings are siblings: each stands on callbacks/ (binding.ts) alone.
+  fetch: ['express', 'node', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
+  fastify: ['express', 'node', 'fetch', 'lambda', 'sandbox', 'conformance', 'cli'],
+  lambda: ['express', 'node', 'fetch', 'fastify', 'sandbox', 'conformance', 'cli'],
+  'index.ts': ['express', 'node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
   'payloads.ts': ['*'],
   generated: ['*'],
+};
+/**
+ * Packages (and Node modules) only some folders may import, by bare specifier (type-only imports
+ * count too): the frameworks stay behind their own subpath, and the fetch binding, which must run
+ * on Bun and Deno, imports no node:http.
+ */
+export const BARE_ONLY_IN = {
+  express: ['express'],
+  fastify: ['fastify'],
+};
+export const BARE_FORBIDDEN = {
+  fetch: ['node:http', 'http', 'node:net', 'net', 'node:https', 'https'],
 };
 /** What every folder but shared/ may use (the generated payload types are data, not behaviour). */
 const ALWAYS = new Set(['generated', 'payloads.ts']);
@@ -60,6 +76,18 @@ export function importsOf(source) {
   return specs;
 }
 
+/** Bare (package or node:) specifiers of a source file's imports. */
+export function bareImportsOf(source) {
+  const specs = [];
+  const patterns = [
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^.'"][^'"]*)['"]/g,
+    /(?:^|[\s;])import\s*['"]([^.'"][^'"]*)['"]/g,
+    /import\(\s*['"]([^.'"][^'"]*)['"]\s*\)/g,
+  ];
+  for (const re of patterns) for (const m of source.matchAll(re)) specs.push(m[1]);
+  return specs;
+}
+
 /** The import graph of `<root>/lib`, its cycles (strongly connected groups) and its layering breaks. */
 export function checkImports(root) {
   const lib = path.resolve(root, 'lib');
@@ -76,6 +104,14 @@ export function checkImports(root) {
   }
   const area = (f) => path.relative(lib, f).split(path.sep)[0];
   const breaks = [];
+  for (const f of files) {
+    for (const spec of bareImportsOf(fs.readFileSync(f, 'utf8'))) {
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      const only = BARE_ONLY_IN[pkg];
+      if (only && !only.includes(area(f))) breaks.push(`${path.relative(lib, f)} imports the package ${pkg} (only ${only.join(', ')}/ may)`);
+      if ((BARE_FORBIDDEN[area(f)] ?? []).includes(pkg)) breaks.push(`${path.relative(lib, f)} imports ${pkg}`);
+    }
+  }
   for (const [f, deps] of graph) {
     const rule = FORBIDDEN[area(f)] ?? [];
     for (const d of deps) {

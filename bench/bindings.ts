@@ -1,6 +1,6 @@
 /**
  * What a binding costs per request, without the network: each server (bare node:http, bare Express,
- * the kit through both bindings; with BENCH_BASELINE=<dir>, also that checkout's kit bindings) gets
+ * bare Fastify, the kit through the node:http, Express, Fastify and fetch bindings; with BENCH_BASELINE=<dir>, also that checkout's kit bindings) gets
  * one in-memory keep-alive connection, and the benchmark order is sent down it request after
  * request (a fresh OrderId each), in this process. The servers take turns in blocks of requests; a
  * server's figure is the CPU time (user + system, this process) of its cheapest block, per request
@@ -19,6 +19,7 @@ import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate } from './fixtures.js
 import { benchToken, kitOptions } from './kit-options.js';
 import { nextOrderId } from './load.js';
 import { build } from './servers.js';
+import { bareFastify, kitFastify, kitFetch } from './web-servers.js';
 
 /** A connection the HTTP server reads requests from and writes replies to, in memory. */
 class MemorySocket extends Duplex {
@@ -93,6 +94,9 @@ for (const kind of ['bare-node', 'bare-express', 'kit-node', 'kit-express'] as c
   const server = build(kind).server;
   listeners[kind] = server.listeners('request')[0] as Listener;
 }
+listeners['bare-fastify'] = await bareFastify();
+listeners['kit-fastify'] = await kitFastify();
+listeners['kit-fetch'] = kitFetch();
 if (process.env.BENCH_BASELINE) Object.assign(listeners, await baselineListeners(process.env.BENCH_BASELINE));
 
 const connections = Object.entries(listeners).filter(([kind]) => !only || only.includes(kind)).map(([kind, listener]) => {
@@ -130,5 +134,7 @@ const delta = (e: string, n: string) => (best[e] - best[n]).toFixed(1);
 if (!only) {
 console.log(`Express over node:http: bare +${delta('bare-express', 'bare-node')} µs, kit +${delta('kit-express', 'kit-node')} µs` +
   (best['baseline-kit-express'] ? `, baseline kit +${delta('baseline-kit-express', 'baseline-kit-node')} µs` : ''));
+console.log(`Fastify over node:http: bare +${delta('bare-fastify', 'bare-node')} µs, kit +${delta('kit-fastify', 'kit-node')} µs; ` +
+  `fetch (through Node's Request/Response) over node:http: kit +${delta('kit-fetch', 'kit-node')} µs`);
 }
 process.exit(0);

@@ -1,7 +1,7 @@
 /** The house rules of lib/ (docs/architecture.md): zero import cycles, type-only imports included, and the layering. */
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error a plain ESM script of .ci/, without type declarations
-import { checkImports, importsOf } from '../.ci/imports.mjs';
+import { bareImportsOf, checkImports, importsOf } from '../.ci/imports.mjs';
 
 test('lib/ has no import cycle and no layering break', () => {
   const { files, cycles, breaks } = checkImports(fileURLToPath(new URL('..', import.meta.url)));
@@ -22,6 +22,18 @@ test('the checker sees every form of import, type-only ones included', () => {
   ].join('\n');
   expect(importsOf(source)).toEqual(expect.arrayContaining(['./a.js', '../b.js', './c.js', './d/index.js', './side-effect.js', './e.js']));
   expect(importsOf(source)).not.toContain('node:fs');
+});
+
+test('package imports are seen too (type-only and side-effect ones), so only fastify/ may import fastify', () => {
+  const source = [
+    "import type { FastifyInstance } from 'fastify';",
+    "import express from 'express';",
+    "import 'node:http';",
+    "export { x } from '@scope/pkg/sub';",
+    "import { a } from './a.js';",
+  ].join('\n');
+  expect(bareImportsOf(source)).toEqual(expect.arrayContaining(['fastify', 'express', 'node:http', '@scope/pkg/sub']));
+  expect(bareImportsOf(source)).not.toContain('./a.js');
 });
 
 test('everything the entry points export is documented in docs/', async () => {

@@ -1,24 +1,71 @@
-/** Helpers shared by the bindings: building the core request and reading the body once. */
+/**
+ * What the bindings share: building the core request (the body read once, up to the callback's
+ * limit; a read failure handed over as a PipelineFailure), routing under a basePath, and writing a
+ * reply on a node:http response. Public APIs of Node, Express and the web platform only.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackKit, CallbackRoute } from './kit.js';
 import { payloadTooLarge, readBody } from './read-body.js';
-import { PipelineFailure } from '../shared/errors.js';
-import type { CallbackRequest, CallbackResponse, QueryMap } from '../shared/http.js';
+import { KitError, PipelineFailure, wireErrorBody } from '../shared/errors.js';
+import { JSON_NO_STORE, type CallbackRequest, type CallbackResponse, type HeaderMap, type QueryMap } from '../shared/http.js';
 
-/** Lookup key of a method and path as Express matches routes by default (any case, one trailing slash). */
-export function routeKey(method: string, path: string): string {
-  const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  return `${method} ${p.toLowerCase()}`;
+export { routeKey, routeTable } from './match.js';
+
+/** The reply to a method and path where no callback is (bindings that own their 404). */
+export const NOT_FOUND: CallbackResponse = Object.freeze({
+  status: 404,
+  headers: { ...JSON_NO_STORE },
+  body: wireErrorBody('NOT_FOUND'),
+});
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const INVALID_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Throws when a reply header could not go on the wire (a name that is not a token, a value with a
+ * control character such as a newline), as node:http's writeHead would: the binding then answers
+ * 500 through kit.fail, with the cause logged, instead of a runtime rejecting the reply silently.
+ */
+export function checkReplyHeaders(reply: CallbackResponse): void {
+  for (const [name, value] of Object.entries(reply.headers)) {
+    if (!TOKEN.test(name)) throw new TypeError(`reply header name ${JSON.stringify(name)} is not a valid HTTP token`);
+    if (INVALID_VALUE.test(String(value))) throw new TypeError(`reply header ${name} has an invalid character`);
+  }
 }
 
-/** The routes of a kit by routeKey (paths prefixed with `basePath`); the first route of a key wins. */
-export function routeTable(routes: readonly CallbackRoute[], basePath = ''): Map<string, CallbackRoute> {
-  const table = new Map<string, CallbackRoute>();
-  for (const route of routes) {
-    const key = routeKey(route.method, basePath + route.path);
-    if (!table.has(key)) table.set(key, route);
+/** Checks a binding's `basePath` option: '' or '/x' (leading slash, no trailing slash). */
+export function checkBasePath(basePath: unknown): string {
+  if (basePath === undefined) return '';
+  if (typeof basePath !== 'string' || (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/')))) {
+    throw new KitError('ERR_CBK_OPTION_INVALID', 'Option basePath must be "" or a path like "/crossborder" (leading slash, no trailing slash)');
   }
-  return table;
+  return basePath;
+}
+
+/** Splits a binding's own options (`keys`) from the kit's; a non-object is left for the kit to refuse. */
+export function splitOptions<T>(options: unknown, keys: readonly string[]): { own: Record<string, unknown>; kit: T } {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return { own: {}, kit: options as T };
+  const own: Record<string, unknown> = {};
+  const kit: Record<string, unknown> = { ...options };
+  for (const key of keys) {
+    own[key] = kit[key];
+    delete kit[key];
+  }
+  return { own, kit: kit as T };
+}
+
+/**
+ * The route of a request under `basePath` (matched like kit.match: any case, one trailing slash) and
+ * the path relative to it; undefined when no callback is there.
+ */
+export function matchUnder(kit: CallbackKit, basePath: string, method: string, pathname: string):
+  { route: CallbackRoute; path: string } | undefined {
+  if (basePath !== '') {
+    if (pathname.slice(0, basePath.length).toLowerCase() !== basePath.toLowerCase()) return undefined;
+    pathname = pathname.slice(basePath.length); // '/crossborderX/…' leaves 'X/…', which no route has
+  }
+  const route = kit.match(method, pathname);
+  return route ? { route, path: pathname } : undefined;
 }
 
 export function queryFromUrl(url: string | undefined): QueryMap {
@@ -33,69 +80,87 @@ export function queryFromUrl(url: string | undefined): QueryMap {
   return query;
 }
 
+/** The parts of a request every binding finds in its own way. */
+export interface RequestParts {
+  path: string;
+  headers: HeaderMap;
+  query: QueryMap;
+  remoteAddress: string | undefined;
+  trustProxy?: boolean;
+}
+
 /**
- * Builds the core request. When the host app already parsed the body (express.json ran and the
- * stream is consumed), its value is used; otherwise the raw body is read here, up to the limit.
+ * Builds the core request: a POST's body comes from `read(limit)` (raw bytes, up to the callback's
+ * limit); a PipelineFailure it throws (too large, aborted) becomes the body, which the parse step answers.
  */
-export async function toCallbackRequest(
-  kit: CallbackKit, route: CallbackRoute, req: IncomingMessage & { body?: unknown },
-  path: string, remoteAddress: string | undefined,
+export async function buildRequest(
+  kit: CallbackKit, route: CallbackRoute, parts: RequestParts, read: (limit: number) => unknown,
 ): Promise<CallbackRequest> {
-  const base = { method: route.method, path, headers: req.headers, query: queryFromUrl(req.url), remoteAddress };
+  const base: CallbackRequest = { method: route.method, ...parts };
   if (route.method !== 'POST') return { ...base, body: undefined };
-  if (req.readableEnded || (req as { _body?: boolean })._body === true) {
-    // The host's parser may allow more than the kit: the kit's limit still holds.
-    const limit = kit.bodyLimit(route.callback);
-    const declared = Number(req.headers['content-length']);
-    let size: number;
-    try {
-      size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(req.body) ?? '');
-    } catch {
-      // A value too deeply nested to serialise (a stack overflow): refused like one the kit parsed itself.
-      return { ...base, body: new PipelineFailure('INVALID_REQUEST', 'body nested too deeply to serialise', 'The request body is nested too deeply') };
-    }
-    return { ...base, body: size > limit ? payloadTooLarge(limit) : req.body };
-  }
   try {
-    return { ...base, body: await readBody(req, kit.bodyLimit(route.callback), req.headers['content-length']) };
+    return { ...base, body: await read(kit.bodyLimit(route.callback)) };
   } catch (err) {
-    // The core answers the failure (parse step), so it gets the standard envelope, headers and log line.
     if (err instanceof PipelineFailure) return { ...base, body: err };
     throw err;
   }
 }
 
-/** Node's slot (`kOutHeaders`) for the headers set with `setHeader`: null until one is set. */
-let headerSlot: symbol | undefined;
+/**
+ * A value the host app already parsed (express.json ran), checked against the kit's limit: the
+ * declared length, else the size of the value serialised.
+ */
+function parsedBody(value: unknown, declaredLength: string | undefined, limit: number): unknown {
+  const declared = Number(declaredLength);
+  let size: number;
+  try {
+    size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(value) ?? '');
+  } catch {
+    // A value too deeply nested to serialise (a stack overflow): refused like one the kit parsed itself.
+    return new PipelineFailure('INVALID_REQUEST', 'body nested too deeply to serialise', 'The request body is nested too deeply');
+  }
+  return size > limit ? payloadTooLarge(limit) : value;
+}
 
 /**
- * After the last header set with `setHeader` was removed: gives the response back the state it had
- * before any was set, so `writeHead` writes the reply's headers as given, at once, instead of
- * merging them one `setHeader` call (name and value checks) at a time. Only an empty, null-prototype
- * slot is reset; on a Node.js without that slot (or a mock response) nothing changes.
+ * Builds the core request from a node:http request. When the host app already consumed the stream
+ * (`readableEnded`: express.json or another parser ran), its `req.body` is used; otherwise the raw
+ * body is read here, up to the limit.
  */
-function forgetEmptyHeaders(res: ServerResponse): void {
-  headerSlot ??= Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders');
-  if (headerSlot === undefined) return;
-  const slot = (res as unknown as Record<symbol, unknown>)[headerSlot];
-  if (typeof slot === 'object' && slot !== null && Object.getPrototypeOf(slot) === null && Object.keys(slot).length === 0) {
-    (res as unknown as Record<symbol, unknown>)[headerSlot] = null;
-  }
+export function toCallbackRequest(
+  kit: CallbackKit, route: CallbackRoute, req: IncomingMessage & { body?: unknown },
+  path: string, remoteAddress: string | undefined, trustProxy?: boolean,
+): Promise<CallbackRequest> {
+  const parts: RequestParts = { path, headers: req.headers, query: queryFromUrl(req.url), remoteAddress, trustProxy };
+  return buildRequest(kit, route, parts, (limit) => req.readableEnded
+    ? parsedBody(req.body, req.headers['content-length'], limit)
+    : readBody(req, limit, req.headers['content-length']));
 }
 
 /**
  * Writes a reply in one `writeHead` (status, headers and content-length together; no chunked
- * encoding, no per-header calls) and one `end`. Nothing when the client is already gone. Headers
- * the host app set before (other than X-Powered-By) are kept; the reply's win over them.
+ * encoding) and one `end`. Nothing when the client is already gone. Headers the host app set before
+ * (other than X-Powered-By) are kept; the reply's win over them.
  */
 export function writeReply(res: ServerResponse, reply: CallbackResponse): void {
   if (res.writableEnded || res.destroyed) return;
   const body = JSON.stringify(reply.body);
   // Express sets X-Powered-By before any route runs; the kit's replies never advertise the framework.
-  if (res.hasHeader('x-powered-by')) {
-    res.removeHeader('x-powered-by');
-    forgetEmptyHeaders(res);
-  }
+  if (res.hasHeader('x-powered-by')) res.removeHeader('x-powered-by');
   res.writeHead(reply.status, { ...reply.headers, 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * Answers a failure of a node:http binding itself: one error log line with the cause (kit.fail) and
+ * the generic 500, or the connection dropped when the headers already went out.
+ */
+export function failReply(kit: CallbackKit, res: ServerResponse, err: unknown, callback?: CallbackRoute['callback']): void {
+  const reply = kit.fail(err, callback);
+  try {
+    if (!res.headersSent) writeReply(res, reply);
+    else res.destroy();
+  } catch {
+    res.destroy();
+  }
 }

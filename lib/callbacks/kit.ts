@@ -10,19 +10,30 @@ import { createValidators } from '../validation/index.js';
 import { buildChains } from './chain.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';
+import { routeKey, routeTable, type CallbackRoute } from './match.js';
 import { DeliveryContext } from './context.js';
 import type { PipelineState } from './state.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
-export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
+export type { CallbackRoute } from './match.js';
 
 export interface CallbackKit {
   /** Every mounted (method, path) pair. */
   readonly routes: readonly CallbackRoute[];
   /** Body size limit of a callback, in bytes (bindings stop reading past it). */
   bodyLimit(callback: CallbackName): number;
+  /**
+   * The route of a method and path (relative to where the callbacks are mounted), matched as Express
+   * matches by default (any case, one trailing slash, query string ignored); undefined when none.
+   */
+  match(method: string, path: string): CallbackRoute | undefined;
   /** Runs one delivery; never rejects. */
   handle(callback: CallbackName, request: CallbackRequest): Promise<CallbackResponse>;
+  /**
+   * For a binding that failed itself (reading the request, writing the reply): logs one error line
+   * with the cause (redacted like every kit log line) and returns the generic 500 reply to send.
+   */
+  fail(err: unknown, callback?: CallbackName): CallbackResponse;
 }
 
 export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
@@ -44,8 +55,15 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
     for (const method of entry.methods) routes.push({ callback: entry.name, method, path: options.paths[entry.name] });
   }
 
+  const table = routeTable(routes);
+
   return {
     routes,
+    match: (method, path) => table.get(routeKey(method, path)),
+    fail(err, callback) {
+      baseLog.error({ err, ...(callback === undefined ? {} : { callback }) }, 'callback binding failed');
+      return BINDING_FAILURE;
+    },
     bodyLimit: (callback) => options[registry.byName[callback].bodyLimit],
     async handle(callback, request) {
       const requestId = randomUUID();

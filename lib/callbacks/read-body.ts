@@ -1,6 +1,9 @@
 /**
- * Reads a request stream into a Buffer, refusing more than `limit` bytes (413) without buffering them.
+ * Reads a request body into a Buffer, refusing more than `limit` bytes (413) without buffering them:
+ * from a Node stream (readBody) or a web ReadableStream (readWebBody, for fetch handlers on Node,
+ * Bun and Deno).
  */
+import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { PipelineFailure } from '../shared/errors.js';
 
@@ -9,9 +12,43 @@ export function payloadTooLarge(limit: number): PipelineFailure {
     `The request body exceeds the limit of ${limit} bytes`, { connection: 'close' });
 }
 
+const declaredOver = (declaredLength: string | string[] | null | undefined, limit: number): boolean => {
+  const declared = Number(Array.isArray(declaredLength) ? declaredLength[0] : declaredLength ?? undefined);
+  return Number.isFinite(declared) && declared > limit;
+};
+
+/** Reads a web ReadableStream (a fetch Request's body); past `limit` the stream is cancelled, not read on. */
+export async function readWebBody(
+  body: ReadableStream<Uint8Array> | null, limit: number, declaredLength?: string | null,
+): Promise<Buffer> {
+  if (body === null) return Buffer.alloc(0);
+  if (declaredOver(declaredLength, limit)) {
+    await body.cancel().catch(() => undefined);
+    throw payloadTooLarge(limit);
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      throw new PipelineFailure('INVALID_REQUEST', `body stream error: ${(err as Error)?.message ?? String(err)}`);
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(chunk.value);
+  }
+  return chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks, size);
+}
+
 export function readBody(stream: Readable, limit: number, declaredLength?: string | string[]): Promise<Buffer> {
-  const declared = Number(Array.isArray(declaredLength) ? declaredLength[0] : declaredLength);
-  if (Number.isFinite(declared) && declared > limit) {
+  if (declaredOver(declaredLength, limit)) {
     stream.resume();
     return Promise.reject(payloadTooLarge(limit));
   }

@@ -4,38 +4,32 @@
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { createCallbackKit } from '../callbacks/kit.js';
-import { routeKey, routeTable, toCallbackRequest, writeReply } from '../callbacks/binding.js';
-import { BINDING_FAILURE } from '../shared/http.js';
+import { failReply, toCallbackRequest, writeReply } from '../callbacks/binding.js';
 import type { CallbackKitOptions } from '../callbacks/options.js';
 import type { CallbackRoute } from '../callbacks/kit.js';
 import type { MerchantAdapter } from '../callbacks/types.js';
-import type { CallbackResponse } from '../callbacks/types.js';
 
 export type CallbackRouterOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
 
-const send = (res: Response, reply: CallbackResponse): void => writeReply(res, reply);
-
 export function createCallbackRouter<A extends MerchantAdapter>(options: CallbackRouterOptions<A>): Router {
   const kit = createCallbackKit(options);
-  // One middleware and a table lookup (method and path, matched as Express matches routes by
+  // One middleware and a lookup (kit.match: method and path, matched as Express matches routes by
   // default) instead of a route layer per callback: Express no longer walks the layers per request.
   // HEAD, which Express would route to a GET handler, falls through: the kit answers GET only.
-  const table = routeTable(kit.routes);
   const router = express.Router();
   async function serve(route: CallbackRoute, req: Request, res: Response): Promise<void> {
     // req.ip runs proxy-addr over X-Forwarded-For on every read; without 'trust proxy' it is the socket's address.
     const trustProxy = Boolean(req.app?.get('trust proxy'));
     const remoteAddress = trustProxy ? req.ip ?? req.socket.remoteAddress : req.socket.remoteAddress;
-    const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress);
-    request.trustProxy = trustProxy;
-    send(res, await kit.handle(route.callback, request));
+    const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress, trustProxy);
+    writeReply(res, await kit.handle(route.callback, request));
   }
   // Not an async function: Express 5 would chain a handler onto every promise a middleware returns.
   router.use((req: Request, res: Response, next: NextFunction) => {
-    const route = table.get(routeKey(req.method, req.path));
+    const route = kit.match(req.method, req.path);
     if (!route) return next();
     serve(route, req, res)
-      .catch(() => { if (!res.headersSent) send(res, BINDING_FAILURE); })
+      .catch((err: unknown) => failReply(kit, res, err, route.callback))
       .catch(next); // as Express 5 does with a rejected middleware promise
   });
   return router;

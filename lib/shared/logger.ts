@@ -3,6 +3,7 @@
  * Keys named like card data, credentials or MerchantGUID are replaced, and any string
  * containing a registered secret value (a card number, the MerchantGUID, a token) is masked.
  */
+import { isNativeError } from 'node:util/types';
 import { KitError } from './errors.js';
 
 export interface LoggerLike {
@@ -83,8 +84,10 @@ export function redact(value: unknown, secrets: readonly Secret[] = [], depth = 
   if (typeof value === 'string') return secrets.length ? maskSecrets(value, secrets) : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth > 8) return '[Truncated]';
-  if (value instanceof Error) {
-    const plain: Record<string, unknown> = { type: value.name, message: value.message, stack: value.stack };
+  // isNativeError: also an Error of another realm (node:http's, seen from a vm context such as jest's).
+  if (value instanceof Error || isNativeError(value)) {
+    const err = value as Error;
+    const plain: Record<string, unknown> = { type: err.name, message: err.message, stack: err.stack };
     const code = (value as { code?: unknown }).code;
     if (code !== undefined) plain.code = code;
     return redact(plain, secrets, depth + 1);

@@ -6,7 +6,7 @@ import type { CallbackKitOptions } from 'crossborder-merchant-kit';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { TEST_MERCHANT_GUID } from 'crossborder-merchant-kit/testing';
-import type { Mount } from '../helpers/bindings.js';
+import { fastifyApp, type Mount } from '../helpers/bindings.js';
 import { captureLogger, recordingAdapter, type CapturingLogger, type RecordingAdapter } from '../helpers/recording.js';
 
 export const HS_SECRET = 'current-hs256-secret-0123456789abcdef';
@@ -35,6 +35,7 @@ export const TRUSTING: Array<[string, Mount]> = [
     return app;
   }],
   ['node:http', (options) => http.createServer(createCallbackHandler({ ...options, basePath: '/cb', trustProxy: true } as CallbackKitOptions))],
+  ['fastify', (options) => fastifyApp(options, { trustProxy: true })],
 ];
 
 /** A refusal as the service sees it: the status, the generic body, and the adapter never called. */

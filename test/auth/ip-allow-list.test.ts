@@ -31,6 +31,9 @@ describe.each(BINDINGS)('%s: IP allow-list, trust proxy off (the peer is loopbac
     const app = mount(s.options);
     expectRefused(await post(app, '203.0.113.5'), s, 403);
     expect((await post(app, '203.0.113.6')).status).toBe(403);
+    // On Lambda the address is API Gateway's sourceIp (never a header) and API Gateway always adds
+    // X-Forwarded-For: nothing to configure, so nothing to warn about.
+    if (_name === 'lambda') return expect(warnings(s)).toHaveLength(0);
     expect(warnings(s)).toHaveLength(1);
     expect(warnings(s)[0].level).toBe('warn');
     expect(warnings(s)[0].msg).toMatch(/trust proxy is off/);

@@ -1,8 +1,9 @@
 /**
  * writeReply (lib/callbacks/binding.ts), the one place both bindings write a reply: one writeHead
  * with the reply's headers and content-length, no X-Powered-By, headers the host app set before kept
- * (the reply's own win), and, when X-Powered-By was the only one set (Express), the reply's headers
- * written as given rather than merged one setHeader call at a time.
+ * (the reply's own win). (Since issue 27 item 4 it no longer resets Node's private kOutHeaders slot
+ * after removing X-Powered-By, so Node merges the reply's headers one setHeader at a time there; see
+ * docs/performance.md for the cost.)
  */
 import http, { type ServerResponse } from 'node:http';
 import express from 'express';
@@ -40,7 +41,7 @@ function serverWith(before: (res: ServerResponse) => void, seen: { setHeaderCall
 }
 
 describe('writeReply', () => {
-  test('only X-Powered-By set before (as Express does): removed, and the reply headers are written as given', async () => {
+  test('only X-Powered-By set before (as Express does): removed, and the reply headers are written', async () => {
     const seen: { setHeaderCalls?: number } = {};
     const res = await request(serverWith((r) => r.setHeader('X-Powered-By', 'Express'), seen)).get('/');
     expect(res.status).toBe(200);
@@ -48,7 +49,6 @@ describe('writeReply', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
-    expect(seen.setHeaderCalls).toBe(0);
   });
 
   test('other headers set before are kept, and the reply\'s own win over them', async () => {

@@ -91,8 +91,14 @@ test('no entry point but /express reaches Express, and none reaches pg, in JavaS
       const reached = packagesReachedFrom(file);
       expect([file, reached.has('express')]).toEqual([file, false]);
       expect([file, reached.has('pg')]).toEqual([file, false]);
+      if (entry !== './fastify') expect([file, reached.has('fastify')]).toEqual([file, false]);
     }
   }
+  // /fastify imports Fastify's types only: its JavaScript loads without Fastify installed.
+  expect(packagesReachedFrom('fastify/index.d.ts').has('fastify')).toBe(true);
+  expect(packagesReachedFrom('fastify/index.js').has('fastify')).toBe(false);
+  // /fetch runs on Bun and Deno: no node:http behind it.
+  expect([...packagesReachedFrom('fetch/index.js')].filter((p) => /^(node:)?(http|https|net)$/.test(p))).toEqual([]);
   // The walk itself works: the Express entry does reach Express.
   expect(packagesReachedFrom('express/index.js').has('express')).toBe(true);
 });
@@ -100,6 +106,9 @@ test('no entry point but /express reaches Express, and none reaches pg, in JavaS
 test('the binding subpaths give one factory each', () => {
   expect(importNames('crossborder-merchant-kit/express')).toEqual(['createCallbackRouter']);
   expect(importNames('crossborder-merchant-kit/node')).toEqual(['createCallbackHandler']);
+  expect(importNames('crossborder-merchant-kit/fetch')).toEqual(['createFetchHandler']);
+  expect(importNames('crossborder-merchant-kit/fastify')).toEqual(['fastifyCallbacks']);
+  expect(importNames('crossborder-merchant-kit/lambda')).toEqual(['createLambdaHandler']);
 });
 
 test('CommonJS require() gives the same names as import for every entry point (Node >= 20.19 loads the ES modules)', () => {

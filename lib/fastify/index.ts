@@ -1,0 +1,5 @@
+/**
+ * `crossborder-merchant-kit/fastify`: the Fastify 5 plugin (fastify is an optional peer). The only
+ * entry point of the package that imports Fastify (types only: the plugin needs no Fastify code).
+ */
+export { fastifyCallbacks, type FastifyCallbacksOptions } from './plugin.js';

@@ -1,0 +1,78 @@
+/**
+ * Fastify 5 binding: `app.register(fastifyCallbacks, { prefix: '/crossborder', ...kitOptions })`.
+ * Encapsulated (no fastify-plugin): its raw-body content-type parser lives in its own scope, so the
+ * host app's other routes parse JSON as before. The client address is `request.ip` (Fastify's
+ * `trustProxy`); replies go through `reply` (hooks and logging see them). Options are checked when
+ * the plugin registers: `await app.register(...)` / `app.ready()` rejects with the kit's KitError.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { buildRequest, checkReplyHeaders, queryFromUrl, splitOptions } from '../callbacks/binding.js';
+import { createCallbackKit, type CallbackKit, type CallbackRoute } from '../callbacks/kit.js';
+import type { CallbackKitOptions } from '../callbacks/options.js';
+import { readBody } from '../callbacks/read-body.js';
+import { routeKey } from '../callbacks/match.js';
+import type { CallbackResponse, MerchantAdapter } from '../callbacks/types.js';
+import { PipelineFailure } from '../shared/errors.js';
+
+/** The kit's options (Fastify's own `prefix`, `logLevel` and `logSerializers` may sit beside them). */
+export type FastifyCallbacksOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
+
+/** Fastify's register options, handed to the plugin with its own. */
+const REGISTER_KEYS = ['prefix', 'logLevel', 'logSerializers'] as const;
+
+interface RouteConfig { crossborderRoute: CallbackRoute }
+
+function send(reply: FastifyReply, response: CallbackResponse): FastifyReply {
+  checkReplyHeaders(response);
+  return reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
+}
+
+function routeOf(request: FastifyRequest): CallbackRoute {
+  return (request.routeOptions.config as unknown as RouteConfig).crossborderRoute;
+}
+
+function mount(instance: FastifyInstance, kit: CallbackKit): void {
+  // The raw body, read up to the callback's limit; the kit parses it (415, 413, 400 as on every binding).
+  instance.removeAllContentTypeParsers();
+  instance.addContentTypeParser('*', (request, payload, done) => {
+    readBody(payload, kit.bodyLimit(routeOf(request).callback), request.headers['content-length']).then(
+      (body) => done(null, body),
+      (err: unknown) => (err instanceof PipelineFailure ? done(null, err) : done(err as Error)),
+    );
+  });
+  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const route = routeOf(request);
+    try {
+      const url = request.url;
+      const q = url.indexOf('?');
+      const pathname = q < 0 ? url : url.slice(0, q);
+      const parts = {
+        path: pathname.slice(instance.prefix.length) || '/', headers: request.headers,
+        query: queryFromUrl(url), remoteAddress: request.ip,
+        // Fastify defines request.ips only when its trustProxy option is set.
+        trustProxy: request.ips !== undefined,
+      };
+      const core = await buildRequest(kit, route, parts, () => request.body ?? Buffer.alloc(0));
+      return send(reply, await kit.handle(route.callback, core));
+    } catch (err) {
+      return send(reply, kit.fail(err, route.callback));
+    }
+  };
+  const seen = new Set<string>();
+  for (const route of kit.routes) {
+    // The first route of a method and path wins, as with kit.match.
+    const key = routeKey(route.method, route.path);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    instance.route({
+      method: route.method, url: route.path, exposeHeadRoute: false,
+      config: { crossborderRoute: route } satisfies RouteConfig, handler,
+    });
+  }
+}
+
+/** The plugin. Register it without fastify-plugin's `fp`: its scope is its own. */
+export const fastifyCallbacks: FastifyPluginAsync<FastifyCallbacksOptions> = async (instance, options) => {
+  const { kit: kitOptions } = splitOptions<CallbackKitOptions>(options, REGISTER_KEYS);
+  mount(instance, createCallbackKit(kitOptions));
+};

@@ -1,0 +1,5 @@
+/**
+ * `crossborder-merchant-kit/fetch`: the web-standard `Request` → `Response` binding (Hono, Next.js,
+ * Bun, Deno, edge functions). Imports no framework.
+ */
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, type FetchRequestInfo } from './handler.js';

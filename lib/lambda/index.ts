@@ -1,0 +1,7 @@
+/**
+ * `crossborder-merchant-kit/lambda`: the AWS Lambda binding (API Gateway HTTP and REST APIs,
+ * function URLs). Imports no AWS SDK.
+ */
+export {
+  createLambdaHandler, type LambdaHandler, type LambdaHandlerOptions, type LambdaHttpEvent, type LambdaHttpResult,
+} from './handler.js';
