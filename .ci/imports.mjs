@@ -11,14 +11,15 @@ import { fileURLToPath } from 'node:url';
 /** Folder (first path segment under lib/, or a root file) → the folders it must never import. */
 export const FORBIDDEN = {
   shared: ['*'], // shared/ imports nothing of the kit but itself
-  auth: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  store: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  auth: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
+  store: ['callbacks', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
+  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
   callbacks: ['express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
   client: ['callbacks', 'express', 'node', 'sandbox', 'conformance', 'cli'],
-  customs: ['callbacks', 'express', 'node', 'client', 'sandbox', 'conformance', 'cli'],
+  customs: ['callbacks', 'express', 'node', 'client', 'sandbox', 'conformance', 'cli', 'telemetry'],
   express: ['node', 'sandbox', 'conformance', 'cli'],
   node: ['express', 'sandbox', 'conformance', 'cli'],
+  telemetry: ['callbacks', 'auth', 'store', 'validation', 'express', 'node', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'testing'],
   'index.ts': ['express', 'sandbox', 'conformance', 'cli'],
   'payloads.ts': ['*'],
   generated: ['*'],

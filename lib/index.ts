@@ -31,3 +31,4 @@ export { canonicalJson, payloadHash } from './store/canonical.js';
 export type { ReceivedDocument } from './callbacks/types.js';
 export * from './customs/index.js';
 export * from './client/index.js';
+export { checkHealth, type HealthOptions, type HealthReport, type HealthCheckedStore } from './telemetry/health.js';

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { BINDING_FAILURE } from '../shared/http.js';
 import { createSafeLogger } from '../shared/logger.js';
+import { observeDelivery } from '../telemetry/callback.js';
+import { instrumentStore } from '../telemetry/store.js';
 import { createValidators } from '../validation/index.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { CALLBACK_SCHEMAS, REGISTRY, type CallbackName, type HttpMethod } from './registry.js';
@@ -36,7 +38,9 @@ export interface CallbackKit {
 }
 
 export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
-  const options: ResolvedOptions = resolveOptions(userOptions);
+  const resolved: ResolvedOptions = resolveOptions(userOptions);
+  // Store calls report as `store <operation>` spans and in cbk.store.duration (docs/observability.md).
+  const options: ResolvedOptions = { ...resolved, idempotency: { ...resolved.idempotency, store: instrumentStore(resolved.idempotency.store) } };
   const validators = createValidators(CALLBACK_SCHEMAS, options.validation);
   const factories = [
     respondStep,
@@ -73,7 +77,7 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
         context: new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress),
       };
       try {
-        return await run(state);
+        return await observeDelivery(state, () => run(state));
       } catch (err) {
         log.error({ err }, 'callback pipeline failed');
         return BINDING_FAILURE;

@@ -174,6 +174,8 @@ export interface Store {
   saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void>;
   /** The service OrderId a merchant order id was last saved for, or null (also when expired). */
   findOrderId(merchantOrderId: string): Promise<string | null>;
+  /** Optional (checkHealth): one round trip to where the store keeps its data; rejects when it fails or takes longer than `timeoutMs`. */
+  ping?(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 export const STORE_METHODS = [
