@@ -14,6 +14,8 @@ import { errorType, instruments, otelApi, tracer, type Span } from './otel.js';
 /** What the delivery wrapper reads of the pipeline's state (structural: telemetry never imports the pipeline). */
 export interface DeliveryFacts {
   callback: string;
+  /** The registry entry: its default path is the wire name (`/SendOrderToMerchant`). */
+  entry: { defaultPath: string };
   orderId?: string;
   /** What the pipeline learnt: replayed, payment_replayed, in_flight, declined. */
   outcome?: string;
@@ -41,19 +43,20 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
   if (!t && !m && !callbackChannel.hasSubscribers) return work();
   const api = otelApi();
   const started = performance.now();
-  const delivery: Delivery = { callback: state.callback, adapterRan: false };
+  const callback = state.entry.defaultPath.replace(/^\//, '');
+  const delivery: Delivery = { callback, adapterRan: false };
   if (t && api) {
-    const span = t.startSpan(`callback ${state.callback}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: state.callback } }, api.context.active());
+    const span = t.startSpan(`callback ${callback}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: callback } }, api.context.active());
     if (span.isRecording()) delivery.span = span;
   }
-  const message: CallbackChannelMessage = { callback: state.callback };
+  const message: CallbackChannelMessage = { callback };
   const finish = (status: number, body: unknown, thrown?: unknown) => {
     const outcome = classifyDelivery(status, state.outcome, delivery.adapterRan);
     message.orderId = state.orderId;
     message.outcome = outcome;
     message.status = status;
-    m?.callbackDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: state.callback, [ATTR.outcome]: outcome });
-    if (m && state.context.specDeviations && state.context.specDeviations.length > 0) m.specDeviations.add(1, { [ATTR.callback]: state.callback });
+    m?.callbackDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: callback, [ATTR.outcome]: outcome });
+    if (m && state.context.specDeviations && state.context.specDeviations.length > 0) m.specDeviations.add(1, { [ATTR.callback]: callback });
     if (delivery.span) endDeliverySpan(delivery.span, state, outcome, status, body, delivery.adapterRan, thrown);
   };
   const run = () => deliveries.run(delivery, async () => {
@@ -100,9 +103,10 @@ export function observeAdapter<T>(method: string, work: () => Promise<T>): Promi
   if (!m && !parent) return work();
   const api = otelApi()!;
   const started = performance.now();
-  const span = parent ? tracer()?.startSpan(`adapter ${method}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: method } }, api.trace.setSpan(api.context.active(), parent)) : undefined;
+  const callback = delivery?.callback ?? method;
+  const span = parent ? tracer()?.startSpan(`adapter ${method}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: callback } }, api.trace.setSpan(api.context.active(), parent)) : undefined;
   const done = (result: 'ok' | 'error' | 'timeout', err?: unknown) => {
-    m?.adapterDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: method, [ATTR.result]: result });
+    m?.adapterDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: callback, [ATTR.result]: result });
     if (!span) return;
     span.setAttribute(ATTR.result, result);
     if (result !== 'ok') {

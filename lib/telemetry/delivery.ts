@@ -8,6 +8,7 @@ import type { CallbackOutcome } from './names.js';
 import type { Span } from './otel.js';
 
 export interface Delivery {
+  /** The wire name (SendOrderToMerchant). */
   callback: string;
   /** The recording `callback <WireName>` span, when a tracer provider is registered. */
   span?: Span;

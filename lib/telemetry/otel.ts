@@ -99,8 +99,11 @@ export function instruments(): Instruments | null {
   return lastInstruments;
 }
 
+/** Bucket boundaries (s) of the duration histograms: those of OpenTelemetry's HTTP semantic conventions. */
+export const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
 function createInstruments(meter: Api.Meter): Instruments {
-  const seconds = (name: string, description: string) => meter.createHistogram(name, { unit: 's', description });
+  const seconds = (name: string, description: string) => meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: SECONDS_BUCKETS } });
   return {
     callbackDuration: seconds(METRIC.callbackDuration, 'Duration of one callback delivery, from kit.handle to its reply'),
     adapterDuration: seconds(METRIC.adapterDuration, 'Duration of one call of a merchant adapter method'),
