@@ -51,7 +51,7 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
   }
   const message: CallbackChannelMessage = { callback };
   const finish = (status: number, body: unknown, thrown?: unknown) => {
-    const outcome = classifyDelivery(status, state.outcome, delivery.adapterRan);
+    const outcome = classifyDelivery(status, state.outcome);
     message.orderId = state.orderId;
     message.outcome = outcome;
     message.status = status;

@@ -22,13 +22,13 @@ export const currentDelivery = (): Delivery | undefined => deliveries.getStore()
 
 /**
  * The outcome of a delivery from its final status and what the pipeline learnt (`state.outcome`:
- * replayed, payment_replayed, in_flight, declined) and whether the adapter ran.
+ * replayed, payment_replayed, in_flight, declined — a decline, thrown or returned, always sets it).
  */
-export function classifyDelivery(status: number, learnt: string | undefined, adapterRan: boolean): CallbackOutcome {
+export function classifyDelivery(status: number, learnt: string | undefined): CallbackOutcome {
   if (learnt === 'replayed' || learnt === 'payment_replayed') return 'replayed';
   if (learnt === 'in_flight') return 'in_flight';
   if (status >= 500) return 'failed';
   if (learnt === 'declined') return 'declined';
-  if (status >= 400) return adapterRan ? 'declined' : 'refused';
+  if (status >= 400) return 'refused';
   return 'handled';
 }
