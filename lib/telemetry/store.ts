@@ -1,7 +1,7 @@
 /**
  * The store as the pipeline sees it when telemetry is on: a decorator built once, at kit
- * construction, that reports each call as a `store <operation>` span (child of the delivery span)
- * and in `cbk.store.duration`. Locks it hands out are decorated the same way (`store release`,
+ * construction, that reports each call as a `store <operation>` span (child of the recording
+ * delivery span it runs for; none outside one) and in `cbk.store.duration`. Locks it hands out are decorated the same way (`store release`,
  * `store saveAndRelease`). Anything that is not a method falls through to the store itself.
  */
 import { currentDelivery } from './delivery.js';
@@ -23,12 +23,11 @@ function methodNames(target: object): string[] {
 
 function observed(operation: string, call: () => unknown): unknown {
   const m = instruments();
-  const t = tracer();
-  if (!m && !t) return call();
-  const api = otelApi()!;
+  // A store span only under a recording delivery span (a sampled-out delivery gets no stray root spans).
   const parent = currentDelivery()?.span;
-  const ctx = parent ? api.trace.setSpan(api.context.active(), parent) : api.context.active();
-  const span = t?.startSpan(`store ${operation}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.storeOperation]: operation } }, ctx);
+  if (!m && !parent) return call();
+  const api = otelApi()!;
+  const span = parent ? tracer()?.startSpan(`store ${operation}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.storeOperation]: operation } }, api.trace.setSpan(api.context.active(), parent)) : undefined;
   const started = performance.now();
   const done = (err?: unknown) => {
     m?.storeDuration.record((performance.now() - started) / 1000, { [ATTR.storeOperation]: operation, [ATTR.result]: err === undefined ? 'ok' : 'error' });
@@ -64,7 +63,7 @@ function decorate<T extends object>(target: T, wrapResult: (value: unknown) => u
   for (const name of methodNames(target)) {
     const fn = (target as Record<string, AnyFn>)[name];
     out[name] = (...args: unknown[]) => {
-      if (!instruments() && !tracer()) return fn.apply(target, args);
+      if (!instruments() && !currentDelivery()?.span) return fn.apply(target, args);
       const r = observed(name, () => fn.apply(target, args));
       return r instanceof Promise ? r.then(wrapResult) : r;
     };
