@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
-# it as a user would. Cases: ESM without Express (root + /node, a request served), ESM with Express 4
+# it as a user would. Cases: ESM without Express (root + /node, a request served) and without
+# @opentelemetry/api (a delivery, the diagnostics channel, checkHealth), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
 # NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), a misspelt adapter
 # result field failing tsc, and the jest (ESM, @swc/jest) and vitest
@@ -49,7 +50,10 @@ new_case esm-no-express module
 "${NPM_INSTALL[@]}" "$TGZ"
 [ ! -e node_modules/express ] || { echo "consumer.sh: express got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
 [ ! -e node_modules/pg ] || { echo "consumer.sh: pg got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
+[ ! -e node_modules/@opentelemetry/api ] || { echo "consumer.sh: @opentelemetry/api got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
 node esm-no-express.mjs
+CURRENT="without @opentelemetry/api"
+node no-otel.mjs
 CURRENT="the crossborder-merchant-kit bin without Express"
 npx --no-install crossborder-merchant-kit --help >"$WORK/bin.out" 2>&1 || { cat "$WORK/bin.out"; echo "consumer.sh: the bin failed" >&2; exit 1; }
 grep -q '^Usage: crossborder-merchant-kit' "$WORK/bin.out" || { cat "$WORK/bin.out"; echo "consumer.sh: the bin printed no usage" >&2; exit 1; }
