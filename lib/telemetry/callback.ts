@@ -59,7 +59,7 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
     if (m && state.context.specDeviations && state.context.specDeviations.length > 0) m.specDeviations.add(1, { [ATTR.callback]: callback });
     if (delivery.span) endDeliverySpan(delivery.span, state, outcome, status, body, delivery.adapterRan, thrown);
   };
-  const run = () => deliveries.run(delivery, async () => {
+  const observed = async () => {
     try {
       const res = await work();
       finish(res.status, res.body);
@@ -68,7 +68,10 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
       finish(500, undefined, err);
       throw err;
     }
-  });
+  };
+  // The delivery span is the active context of the pipeline (log lines correlate when a context manager is registered).
+  const span = delivery.span;
+  const run = () => deliveries.run(delivery, span ? () => api!.context.with(api!.trace.setSpan(api!.context.active(), span), observed) : observed);
   return callbackChannel.hasSubscribers ? callbackChannel.tracePromise(run, message) : run();
 }
 
