@@ -47,7 +47,10 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
   const delivery: Delivery = { callback, adapterRan: false };
   if (t && api) {
     const span = t.startSpan(`callback ${callback}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: callback } }, api.context.active());
-    if (span.isRecording()) delivery.span = span;
+    if (span.isRecording()) {
+      delivery.span = span;
+      delivery.context = api.trace.setSpan(api.context.active(), span);
+    }
   }
   const message: CallbackChannelMessage = { callback };
   const finish = (status: number, body: unknown, thrown?: unknown) => {
@@ -70,8 +73,8 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
     }
   };
   // The delivery span is the active context of the pipeline (log lines correlate when a context manager is registered).
-  const span = delivery.span;
-  const run = () => deliveries.run(delivery, span ? () => api!.context.with(api!.trace.setSpan(api!.context.active(), span), observed) : observed);
+  const parent = delivery.context;
+  const run = () => deliveries.run(delivery, parent ? () => api!.context.with(parent, observed) : observed);
   return callbackChannel.hasSubscribers ? callbackChannel.tracePromise(run, message) : run();
 }
 
@@ -102,12 +105,12 @@ export function observeAdapter<T>(method: string, work: () => Promise<T>): Promi
   const delivery = currentDelivery();
   if (delivery) delivery.adapterRan = true;
   const m = instruments();
-  const parent = delivery?.span;
+  const parent = delivery?.context;
   if (!m && !parent) return work();
   const api = otelApi()!;
   const started = performance.now();
   const callback = delivery?.callback ?? method;
-  const span = parent ? tracer()?.startSpan(`adapter ${method}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: callback } }, api.trace.setSpan(api.context.active(), parent)) : undefined;
+  const span = parent ? tracer()?.startSpan(`adapter ${method}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: callback } }, parent) : undefined;
   const done = (result: 'ok' | 'error' | 'timeout', err?: unknown) => {
     m?.adapterDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: callback, [ATTR.result]: result });
     if (!span) return;

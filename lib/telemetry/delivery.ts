@@ -5,13 +5,15 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CallbackOutcome } from './names.js';
-import type { Span } from './otel.js';
+import type { Context, Span } from './otel.js';
 
 export interface Delivery {
   /** The wire name (SendOrderToMerchant). */
   callback: string;
   /** The recording `callback <WireName>` span, when a tracer provider is registered. */
   span?: Span;
+  /** The context whose active span is `span`: the explicit parent of the adapter and store spans. */
+  context?: Context;
   adapterRan: boolean;
 }
 

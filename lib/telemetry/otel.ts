@@ -14,6 +14,7 @@ import { INSTRUMENTATION_NAME, METRIC } from './names.js';
 
 export type OtelApi = typeof Api;
 export type Span = Api.Span;
+export type Context = Api.Context;
 export type Tracer = Api.Tracer;
 
 const requireHere = createRequire(import.meta.url);

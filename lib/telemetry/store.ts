@@ -24,10 +24,10 @@ function methodNames(target: object): string[] {
 function observed(operation: string, call: () => unknown): unknown {
   const m = instruments();
   // A store span only under a recording delivery span (a sampled-out delivery gets no stray root spans).
-  const parent = currentDelivery()?.span;
+  const parent = currentDelivery()?.context;
   if (!m && !parent) return call();
   const api = otelApi()!;
-  const span = parent ? tracer()?.startSpan(`store ${operation}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.storeOperation]: operation } }, api.trace.setSpan(api.context.active(), parent)) : undefined;
+  const span = parent ? tracer()?.startSpan(`store ${operation}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.storeOperation]: operation } }, parent) : undefined;
   const started = performance.now();
   const done = (err?: unknown) => {
     m?.storeDuration.record((performance.now() - started) / 1000, { [ATTR.storeOperation]: operation, [ATTR.result]: err === undefined ? 'ok' : 'error' });
@@ -63,7 +63,7 @@ function decorate<T extends object>(target: T, wrapResult: (value: unknown) => u
   for (const name of methodNames(target)) {
     const fn = (target as Record<string, AnyFn>)[name];
     out[name] = (...args: unknown[]) => {
-      if (!instruments() && !currentDelivery()?.span) return fn.apply(target, args);
+      if (!instruments() && !currentDelivery()?.context) return fn.apply(target, args);
       const r = observed(name, () => fn.apply(target, args));
       return r instanceof Promise ? r.then(wrapResult) : r;
     };
