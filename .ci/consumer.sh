@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Consumer tests: build and `npm pack` the package, install the tarball into empty directories and use
 # it as a user would. Cases: ESM without Express (root + /node, a request served; /fetch answering a
-# Request with no framework installed), CommonJS require() (root, /node, /lambda), a Fastify 5 app
+# Request with no framework installed) and without @opentelemetry/api (a delivery, the diagnostics
+# channel, checkHealth), CommonJS require() (root, /node, /lambda), a Fastify 5 app
 # (/fastify, and its types under NodeNext), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
 # NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), a misspelt adapter
@@ -58,6 +59,9 @@ new_case esm-no-express module
 node esm-no-express.mjs
 CURRENT="ESM fetch handler without any framework"
 node esm-fetch.mjs
+[ ! -e node_modules/@opentelemetry/api ] || { echo "consumer.sh: @opentelemetry/api got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
+CURRENT="without @opentelemetry/api"
+node no-otel.mjs
 CURRENT="the crossborder-merchant-kit bin without Express"
 npx --no-install crossborder-merchant-kit --help >"$WORK/bin.out" 2>&1 || { cat "$WORK/bin.out"; echo "consumer.sh: the bin failed" >&2; exit 1; }
 grep -q '^Usage: crossborder-merchant-kit' "$WORK/bin.out" || { cat "$WORK/bin.out"; echo "consumer.sh: the bin printed no usage" >&2; exit 1; }

@@ -11,18 +11,20 @@ import { fileURLToPath } from 'node:url';
 /** Folder (first path segment under lib/, or a root file) → the folders it must never import. */
 export const FORBIDDEN = {
   shared: ['*'], // shared/ imports nothing of the kit but itself
-  auth: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  store: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
+  auth: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
+  store: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
+  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
   callbacks: ['express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
   client: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
-  customs: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'sandbox', 'conformance', 'cli'],
+  customs: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'sandbox', 'conformance', 'cli', 'telemetry'],
   express: ['node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
   node: ['express', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
   // The bindings are siblings: each stands on callbacks/ (binding.ts) alone.
   fetch: ['express', 'node', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
   fastify: ['express', 'node', 'fetch', 'lambda', 'sandbox', 'conformance', 'cli'],
   lambda: ['express', 'node', 'fetch', 'fastify', 'sandbox', 'conformance', 'cli'],
+  // telemetry/ is called by callbacks/ and client/; it stands on shared/ alone.
+  telemetry: ['callbacks', 'auth', 'store', 'validation', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'testing'],
   'index.ts': ['express', 'node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
   'payloads.ts': ['*'],
   generated: ['*'],

@@ -6,7 +6,8 @@ export const MERCHANT_GUID = '3f2c9a1e-7b4d-4e8a-9c61-2d5f0b8e4a17';
 /** HS256 secret of the benchmark's JWT auth (at least 32 bytes). */
 export const JWT_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 export const ORDER_ID_PLACEHOLDER = '__ORDER_ID__';
-export const SERVER_KINDS = ['bare-node', 'bare-express', 'peer-node', 'peer-express', 'kit-express', 'kit-node'] as const;
+/** kit-node-otel: kit-node with the OpenTelemetry SDK registered (bench/otel-sdk.ts); kit-node has @opentelemetry/api but no provider. */
+export const SERVER_KINDS = ['bare-node', 'bare-express', 'peer-node', 'peer-express', 'kit-express', 'kit-node', 'kit-node-otel'] as const;
 /** The kit (node:http binding) on a PostgresStore (bench/pg.ts; database from BENCH_PG_URL). */
 export const PG_KIND = 'kit-node-pg';
 /** The kit of another checkout (BENCH_BASELINE=<dir>), run from that checkout's bench/server.ts: before/after under the same load. */

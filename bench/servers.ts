@@ -12,6 +12,7 @@ import pg from 'pg';
 import { PostgresStore } from '../lib/store/index.js';
 import { CALLBACK_PATH, PG_KIND, type ServerKind } from './fixtures.js';
 import { kitOptions, type KitFeatures } from './kit-options.js';
+import { registerNoopSdk } from './otel-sdk.js';
 import { peerExpress, peerNode } from './peer.js';
 
 /** The kit's reply headers (helmet's defaults, JSON, no-store), so bare servers send as many bytes. */
@@ -68,6 +69,11 @@ export function build(kind: ServerKind): { server: http.Server; features?: KitFe
     };
   }
   if (kind === 'kit-node') return { server: http.createServer(createCallbackHandler({ ...options, basePath: '/cb' })), features };
+  if (kind === 'kit-node-otel') {
+    // The OpenTelemetry SDK registered (exporters that drop everything): every delivery is traced and measured.
+    registerNoopSdk();
+    return { server: http.createServer(createCallbackHandler({ ...options, basePath: '/cb' })), features };
+  }
   const app = express();
   app.use('/cb', createCallbackRouter(options));
   return { server: http.createServer(app), features };

@@ -25,3 +25,4 @@ export {
 export * from './payloads.js';
 export { validatePayload } from './validation/index.js';
 export type { ValidationIssue } from './validation/issues.js';
+export { checkHealth, type HealthOptions, type HealthReport, type HealthCheckedStore } from './telemetry/health.js';

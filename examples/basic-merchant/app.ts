@@ -4,6 +4,7 @@
  */
 import express, { type Express } from 'express';
 import { DEFAULT_PATHS, type LoggerLike } from 'crossborder-merchant-kit';
+import { type Store } from 'crossborder-merchant-kit/store';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { createShopAdapter } from './adapter.js';
 import { Shop } from './shop.js';
@@ -16,6 +17,8 @@ export interface ExampleAppOptions {
   merchantGuid?: string;
   logger?: LoggerLike;
   shop?: Shop;
+  /** Where replies and holds are kept (default: a MemoryStore of the kit). */
+  store?: Store;
 }
 
 export function createExampleApp(options: ExampleAppOptions = {}): { app: Express; shop: Shop } {
@@ -27,6 +30,7 @@ export function createExampleApp(options: ExampleAppOptions = {}): { app: Expres
     merchantGuid: options.merchantGuid ?? DEMO_MERCHANT_GUID,
     adapter: createShopAdapter(shop),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.store ? { store: options.store } : {}),
   }));
   return { app, shop };
 }

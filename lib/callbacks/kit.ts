@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { BINDING_FAILURE } from '../shared/http.js';
 import { createSafeLogger } from '../shared/logger.js';
+import { observeDelivery } from '../telemetry/callback.js';
+import { instrumentStore } from '../telemetry/store.js';
 import { createValidators } from '../validation/index.js';
 import { buildChains } from './chain.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
@@ -45,7 +47,9 @@ export function createCallbackKit<A extends MerchantAdapter>(userOptions: Callba
  * REGISTRY; a test passes an extended one to prove that a new entry is all a callback needs.
  */
 export function createCallbackKitFor(registry: RegistryView, userOptions: unknown): CallbackKit {
-  const options: ResolvedOptions = resolveOptions(userOptions, registry);
+  const resolved: ResolvedOptions = resolveOptions(userOptions, registry);
+  // Store calls report as `store <operation>` spans and in cbk.store.duration (docs/observability.md).
+  const options: ResolvedOptions = { ...resolved, idempotency: { ...resolved.idempotency, store: instrumentStore(resolved.idempotency.store) } };
   const validators = createValidators(registry.schemas, options.validation);
   const chains = buildChains(options, validators);
   const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...options.auth.secrets]);
@@ -78,7 +82,8 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
       try {
         const run = chains.get(callback);
         if (!run) throw new Error(`no callback ${String(callback)} in the kit's registry`);
-        return await run(state); // the respond step's reply: status, headers, body only
+        const reply = await observeDelivery(state, () => run(state));
+        return { status: reply.status, headers: reply.headers, body: reply.body }; // the reply, without what telemetry read of it
       } catch (err) {
         log.error({ err }, 'callback pipeline failed');
         return BINDING_FAILURE;

@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMaskableSecret, maskSecrets } from '../shared/logger.js';
+import { observeServiceCall, type ServiceCallObserver } from '../telemetry/client.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
 
@@ -89,12 +90,18 @@ function target(o: ResolvedClientOptions, call: Call): string {
 }
 
 /** Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK. */
-export async function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
+export function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
   const url = target(o, call);
+  // One CLIENT span, metric and channel event per operation; retries are events (docs/observability.md).
+  return observeServiceCall({ operation: call.operation, method: call.method, url }, (observer) => attempts(o, call, url, observer));
+}
+
+async function attempts(o: ResolvedClientOptions, call: Call, url: string, observer: ServiceCallObserver): Promise<Outcome> {
   const path = new URL(url).pathname;
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   for (let attempt = 0; ; attempt++) {
     const { headers, secrets } = await credentials(o, call, attempt);
+    observer.inject(headers);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), o.timeoutMs);
     const started = performance.now();
@@ -108,7 +115,9 @@ export async function send(o: ResolvedClientOptions, call: Call): Promise<Outcom
       o.log.info({ ...line, status: res.status, durationMs }, 'service call');
       const after = retryAfterMs(res.headers.get('retry-after'));
       if (RETRYABLE_STATUSES.has(res.status) && call.resend && canRetry && (after === undefined || after <= o.maxDelayMs)) {
-        await sleep(Math.max(backoffMs(o, attempt), after ?? 0));
+        const delay = Math.max(backoffMs(o, attempt), after ?? 0);
+        observer.retry(attempt + 1, delay, { status: res.status });
+        await sleep(delay);
         continue;
       }
       return { status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets, ...(after !== undefined ? { retryAfterMs: after } : {}) };
@@ -121,7 +130,9 @@ export async function send(o: ResolvedClientOptions, call: Call): Promise<Outcom
       o.log.warn({ ...line, code, durationMs }, 'service call failed');
       const notSent = !timedOut && NOT_SENT.has(causeCode(err) ?? '');
       if (canRetry && (call.resend || notSent)) {
-        await sleep(backoffMs(o, attempt));
+        const delay = backoffMs(o, attempt);
+        observer.retry(attempt + 1, delay, { error: code });
+        await sleep(delay);
         continue;
       }
       const description = timedOut

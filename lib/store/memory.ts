@@ -291,6 +291,9 @@ export class MemoryStore implements Store {
     while (this.merchantIds.size > this.maxEntries) this.merchantIds.delete((this.oldestMerchantIds.oldest() as [string, MerchantIds])[0]);
   }
 
+  /** Always answers: the data is in this process. */
+  async ping(): Promise<void> {}
+
   async findOrderId(merchantOrderId: string): Promise<string | null> {
     const entry = this.merchantIds.get(merchantOrderId);
     if (!entry) return null;

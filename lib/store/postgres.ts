@@ -15,6 +15,7 @@
 import { listenForPoolErrors } from './pool-errors.js';
 import { createHash } from 'node:crypto';
 import { checkKeys, fail, parseDuration } from '../shared/options.js';
+import { withTimeLimit } from '../shared/time-limit.js';
 import { DEFAULT_TTL_MS } from './types.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from './canonical.js';
@@ -181,6 +182,11 @@ export class PostgresStore implements Store {
       client.release();
     }
     this.ready = Promise.resolve();
+  }
+
+  /** One round trip (`SELECT 1`, no migration); rejects when it fails or takes longer than `timeoutMs` (default 2000). */
+  async ping(options: { timeoutMs?: number } = {}): Promise<void> {
+    await withTimeLimit(this.pool.query('SELECT 1'), options.timeoutMs ?? 2000);
   }
 
   private ensure(): Promise<void> {

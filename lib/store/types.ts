@@ -197,7 +197,10 @@ export interface StoreCapabilities {
 }
 
 /** What the kit stores: the required core and the optional capabilities it probes. */
-export interface Store extends StoreCore, StoreCapabilities {}
+export interface Store extends StoreCore, StoreCapabilities {
+  /** Optional (checkHealth): one round trip to where the store keeps its data; rejects when it fails or takes longer than `timeoutMs`. The pipeline never calls it. */
+  ping?(options?: { timeoutMs?: number }): Promise<void>;
+}
 
 /** The methods every store has. */
 export const STORE_CORE_METHODS = [

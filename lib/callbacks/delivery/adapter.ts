@@ -4,6 +4,7 @@
  * (`late`), so the idempotency step can hold the OrderId lock until it settles and store a late success.
  * The time-out aborts the context's signal (context.ts: created only if the adapter reads it).
  */
+import { observeAdapter } from '../../telemetry/callback.js';
 import { abortContext } from '../context.js';
 import type { PipelineState } from '../state.js';
 
@@ -17,6 +18,10 @@ export class AdapterTimeout extends Error {
 }
 
 export function invokeAdapter(state: PipelineState, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
+  return observeAdapter(state.callback, () => callAdapter(state, fn, self, timeoutMs)); // telemetry: docs/observability.md
+}
+
+function callAdapter(state: PipelineState, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
   const { context } = state;
   const call = Promise.resolve().then(() => fn.call(self, state.input, context));
   return new Promise((resolve, reject) => {

@@ -42,6 +42,7 @@ export const respondStep: StepFactory = (options) => {
       status,
       durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     }, 'callback handled');
-    return { status, headers: { ...staticHeaders, ...res.headers }, body: res.body };
+    // `outcome` is for kit.handle's telemetry; kit.handle answers status, headers and body only.
+    return { status, headers: { ...staticHeaders, ...res.headers }, body: res.body, outcome: res.outcome };
   };
 };

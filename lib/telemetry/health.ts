@@ -1,0 +1,58 @@
+/**
+ * `checkHealth({ store, timeoutMs })`: is this instance ready to take callbacks? One store round
+ * trip (`store.ping()`, or a read of a key that never exists for a store without ping), answered
+ * within `timeoutMs` whatever the store does. Mount it as a readiness endpoint (docs/observability.md).
+ */
+import { checkObject, invalid, positiveMs, required } from '../shared/options.js';
+import { withTimeLimit } from '../shared/time-limit.js';
+import { errorType } from './otel.js';
+
+/** What checkHealth needs of a store (every `Store` has it; `ping` is optional). */
+export interface HealthCheckedStore {
+  ping?(options?: { timeoutMs?: number }): Promise<void>;
+  getRecord(key: string): Promise<unknown>;
+}
+
+export interface HealthOptions {
+  /** The store the kit uses (MemoryStore, PostgresStore or your own). */
+  store: HealthCheckedStore;
+  /** The answer comes within this many milliseconds (default 2000); a slower store is reported not ok. */
+  timeoutMs?: number;
+}
+
+export interface HealthReport {
+  ok: boolean;
+  store: {
+    ok: boolean;
+    /** How long the store took to answer (or until the time-out), in ms. */
+    latencyMs: number;
+    /** Why it is not ok: an error code or class name ('TIMEOUT', 'ECONNREFUSED', …), never a message. */
+    error?: string;
+  };
+}
+
+const KEYS = ['store', 'timeoutMs'] as const;
+/** A key no stored reply can have (real keys are `<callback>:<OrderId>:<hash>`). */
+const PROBE_KEY = 'crossborder-merchant-kit:health';
+
+export async function checkHealth(options: HealthOptions): Promise<HealthReport> {
+  const o = checkObject(options, 'checkHealth', KEYS);
+  const store = o.store as HealthCheckedStore | undefined;
+  if (store === undefined) required('checkHealth needs { store }');
+  if (typeof store?.ping !== 'function' && typeof store?.getRecord !== 'function') invalid('Option checkHealth.store must be a Store (ping or getRecord)');
+  const timeoutMs = positiveMs(o.timeoutMs, 'checkHealth.timeoutMs', 2000);
+  const started = performance.now();
+  let error: string | undefined;
+  try {
+    const probe = async () => {
+      if (typeof store!.ping === 'function') await store!.ping({ timeoutMs });
+      else await store!.getRecord(PROBE_KEY);
+    };
+    await withTimeLimit(probe(), timeoutMs);
+  } catch (err) {
+    error = errorType(err);
+  }
+  const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+  const ok = error === undefined;
+  return { ok, store: { ok, latencyMs, ...(ok ? {} : { error }) } };
+}

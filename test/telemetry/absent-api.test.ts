@@ -1,0 +1,63 @@
+/**
+ * @opentelemetry/api is an optional peer dependency: without it the kit works and records nothing;
+ * with it but no provider registered, nothing is done per request.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createCallbackKit } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { MERCHANT_GUID, order } from '../helpers/orders.js';
+import { installOtel } from '../helpers/otel.js';
+import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { observeDelivery } from '../../lib/telemetry/callback.js';
+import { instruments, loadOtelApi, tracer, useOtelApi } from '../../lib/telemetry/otel.js';
+import { instrumentStore } from '../../lib/telemetry/store.js';
+
+const post = { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {} };
+
+test('a process where @opentelemetry/api cannot be resolved: the kit loads, answers and checks health', () => {
+  const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+  const child = spawnSync(process.execPath, ['--require', here('./fixtures/without-otel.cjs'), '--import', 'tsx', here('./fixtures/without-otel.ts')], {
+    encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000,
+  });
+  expect(child.stderr).toBe('');
+  expect(JSON.parse(child.stdout)).toEqual({ apiLoadable: false, status: 200, health: true });
+});
+
+test('the loader answers null when the package is missing or is not the API', () => {
+  expect(loadOtelApi(() => { throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' }); })).toBeNull();
+  expect(loadOtelApi(() => ({}))).toBeNull();
+  expect(loadOtelApi()).not.toBeNull();
+});
+
+test('API absent (simulated in this process) while an SDK is registered: deliveries work, nothing is recorded', async () => {
+  const otel = installOtel();
+  const before = useOtelApi(null);
+  try {
+    const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
+    expect((await kit.handle('sendOrderToMerchant', { ...post, body: order() })).status).toBe(200);
+    expect(otel.spans()).toEqual([]);
+    expect(await otel.points()).toEqual([]);
+  } finally {
+    useOtelApi(before);
+    await otel.uninstall();
+  }
+});
+
+test('no provider registered: no tracer, no instruments; the wrappers hand back the very promise of the work', async () => {
+  expect(tracer()).toBeNull();
+  expect(instruments()).toBeNull();
+  const work = Promise.resolve({ status: 200, body: {} });
+  expect(observeDelivery({ callback: 'updateOrderStatus', entry: { defaultPath: '/UpdateOrderStatus' }, context: {} }, () => work)).toBe(work);
+  const memory = new MemoryStore();
+  const read = memory.getRecord('k');
+  const store = instrumentStore({ getRecord: () => read });
+  expect(store.getRecord()).toBe(read);
+
+  const otel = installOtel();
+  expect(tracer()).not.toBeNull();
+  expect(instruments()).not.toBeNull();
+  await otel.uninstall();
+  expect(tracer()).toBeNull();
+  expect(instruments()).toBeNull();
+});
