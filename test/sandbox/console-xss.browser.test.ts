@@ -60,7 +60,7 @@ test('scenario replies, order fields, headers and the configuration show as text
   for (const name of ['order', 'cart-info']) {
     await page.getByRole('button', { name, exact: true }).click();
     await page.locator('#run-status.ok, #run-status.bad').waitFor();
-    await page.locator('#run-status').evaluate((e) => { e.className = 'run-status'; });
+    await page.locator('#run-status').evaluate((e) => { (e as HTMLElement).className = 'run-status'; });
   }
   await page.locator('.ex').first().waitFor();
   for (const row of await page.locator('.ex').all()) {

@@ -108,7 +108,7 @@ describe('the Host check (DNS rebinding) on every route', () => {
 describe('bounded memory', () => {
   test('the exchange log keeps its limit, oldest dropped, and counts what it dropped', () => {
     sandbox = createSandbox({ port: 0, logLimit: 5, console: false });
-    for (let i = 0; i < 8; i++) sandbox.log.record({ at: '', direction: 'to-sandbox', kind: 'unknown', request: { method: 'GET', url: `/x/${i}`, headers: {} }, durationMs: 0 });
+    for (let i = 0; i < 8; i++) sandbox.log.record({ at: '', direction: 'from-merchant', kind: 'unknown', request: { method: 'GET', url: `/x/${i}`, headers: {} }, durationMs: 0 });
     expect(sandbox.log.list().map((e) => e.id)).toEqual([4, 5, 6, 7, 8]);
     expect(sandbox.log.dropped).toBe(3);
     expect(sandbox.log.total).toBe(8);
