@@ -15,23 +15,11 @@ import { MAX_WARNED_SHAPES } from '../../lib/callbacks/steps/validate.js';
 import { createHmacVerifier, MAX_HEADERS } from '../../lib/auth/jwt-hmac.js';
 import { kitWith, type KitUnderTest } from '../idempotency/harness.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
+import { prng } from '../helpers/prng.js';
 
 const RUNS = Number(process.env.CBK_CACHE_FUZZ_RUNS ?? 3_000);
 const HEAP_BOUND_BYTES = 128 * 1024 * 1024;
 const DEVIATES = 'payload deviates from the interface specification; accepted (validation: tolerant)';
-
-/** mulberry32 */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n) };
-}
 
 type Json = Record<string, any>;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));

@@ -11,25 +11,12 @@
 import { createCallbackKit, CallbackError, MemoryStore, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
+import { prng, type Rng } from '../helpers/prng.js';
 
 const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 2_000);
 const SEED = Number(process.env.CBK_FUZZ_SEED ?? 9);
 const HEAP_BOUND_BYTES = 256 * 1024 * 1024;
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)], chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof prng>;
 
 /** Luhn-valid 16-digit card numbers, so any leak is a realistic one. */
 function cardNumber(r: Rng): string {
