@@ -26,7 +26,8 @@ type Header = { readonly alg: string; readonly hash: string; readonly size: numb
 const SEGMENT = /^[A-Za-z0-9_-]*$/;
 const HASHES: Record<string, [string, number]> = { HS256: ['sha256', 32], HS384: ['sha384', 48], HS512: ['sha512', 64] };
 /** Decoded headers kept (the service sends one or two distinct headers; an attacker cannot grow it). */
-const MAX_HEADERS = 64;
+/** Parsed JWT headers remembered per verifier (the cache is emptied when full). */
+export const MAX_HEADERS = 64;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 class Refusal extends Error {
@@ -108,22 +109,22 @@ export function checkClaims(claims: Record<string, unknown>, rules: ClaimRules, 
  * A verifier for compact HS* tokens signed with any of `secrets` (current first, then previous).
  * `now` (seconds) is read on every call, so time claims are always checked afresh.
  */
-export function createHmacVerifier(secrets: readonly string[], algorithms: readonly string[], rules: ClaimRules): (token: string) => HmacOutcome {
+/** The verifier, and how many parsed headers it caches (at most MAX_HEADERS, from verified tokens only). */
+export type HmacVerifier = ((token: string) => HmacOutcome) & { readonly cachedHeaders: number };
+
+export function createHmacVerifier(secrets: readonly string[], algorithms: readonly string[], rules: ClaimRules): HmacVerifier {
   const keys = secrets.map((s) => crypto.createSecretKey(Buffer.from(s, 'utf8')));
   const allowed = new Set(algorithms);
   const headers = new Map<string, Header>();
 
-  return (token) => {
+  const verify = (token: string): HmacOutcome => {
     try {
       const parts = token.split('.');
       if (parts.length !== 3) throw new Refusal('ERR_JWS_INVALID', 'Invalid Compact JWS');
       const [h, p, s] = parts;
-      let header = headers.get(h);
-      if (header === undefined) {
-        header = parseHeader(h, allowed);
-        if (headers.size >= MAX_HEADERS) headers.clear();
-        headers.set(h, header);
-      }
+      // Parsed headers are cached only once a signature verified: a sender without the secret leaves no trace here.
+      const cached = headers.get(h);
+      const header = cached ?? parseHeader(h, allowed);
       // The signature as sent, decoded only when it is well-formed base64url of the digest's size.
       const given = SEGMENT.test(s) && s.length === Math.ceil((header.size * 4) / 3) ? Buffer.from(s, 'base64url') : undefined;
       let verified = false;
@@ -135,6 +136,10 @@ export function createHmacVerifier(secrets: readonly string[], algorithms: reado
         }
       }
       if (!verified) throw new Refusal('ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'signature verification failed');
+      if (cached === undefined) {
+        if (headers.size >= MAX_HEADERS) headers.clear();
+        headers.set(h, header);
+      }
       const claims = decodeObject(p, 'ERR_JWT_INVALID', 'JWT Claims Set must be a top-level JSON object');
       checkClaims(claims, rules, Math.floor(Date.now() / 1000));
       return { ok: true, data: claims };
@@ -143,4 +148,5 @@ export function createHmacVerifier(secrets: readonly string[], algorithms: reado
       throw err;
     }
   };
+  return Object.defineProperty(verify, 'cachedHeaders', { get: () => headers.size, enumerable: true }) as HmacVerifier;
 }

@@ -1,11 +1,13 @@
 /** `crossborder-merchant-kit sandbox`: the service's API on a port, callbacks driven at the merchant. */
 import { SEED_TOKENS, SEED_TRACKING_NUMBERS } from '../sandbox/seed.js';
+import { isLoopbackHost } from '../sandbox/host-guard.js';
 import { createSandbox } from '../sandbox/server.js';
 import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, urlFlag } from './args.js';
 import type { CliIo } from './io.js';
 import { describeExchange } from '../sandbox/describe.js';
 
-export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 4010] [--host 127.0.0.1] [--merchant-url <callback base URL>]
+export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 4010] [--host 127.0.0.1 [--allow-remote]] [--allowed-host <name>]
+       [--merchant-url <callback base URL>]
        [--guid <MerchantGUID>] [--paths name=/path,...] [--data <seed.json>] [--access-token <token>]
        [--latency-ms 0] [--documents-delay-ms 500] [--cart-token <token>] [--header 'Name: value']
        [--timeout-ms 10000] [--quiet]
@@ -13,6 +15,9 @@ export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 40
 Serves the service's merchant → service API (GET /api/shipments/{trackingNumber},
 POST /additional-required-documents, /Order/UpdateOrderDispatchV2, /Order/UpdateOrderDispatch,
 /Browsing/ActiveHubDetails) and, with --merchant-url, delivers requested documents to the merchant.
+Listens on loopback only; --host with another interface needs --allow-remote (the console and the
+service API become reachable from the network). Requests must name the sandbox by localhost, an IP
+address or a --allowed-host name (no DNS rebinding).
 Run scenarios at the merchant with: crossborder-merchant-kit trigger <scenario> --merchant-url ...
 `;
 
@@ -20,10 +25,16 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   const { values } = parse(argv, {
     ...MERCHANT_FLAGS, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, 'access-token': { type: 'string' },
     'latency-ms': { type: 'string' }, 'documents-delay-ms': { type: 'string' }, quiet: { type: 'boolean' },
+    'allow-remote': { type: 'boolean' }, 'allowed-host': { type: 'string', multiple: true },
   }, false);
   if (values.help) { io.stdout(SANDBOX_USAGE); return 0; }
+  const host = values.host ? String(values.host) : '127.0.0.1';
+  if (values['allow-remote'] && !isLoopbackHost(host)) {
+    io.stderr(`sandbox: WARNING: listening on ${host} (--allow-remote): anyone who can reach this interface can use the console, run scenarios against your merchant and read the exchange log. Use it only on a network you trust.\n`);
+  }
   const sandbox = createSandbox({
-    port: intFlag(values.port, 'port', 4010), host: values.host ? String(values.host) : '127.0.0.1',
+    port: intFlag(values.port, 'port', 4010), host, ...(values['allow-remote'] ? { allowRemote: true } : {}),
+    ...(values['allowed-host'] ? { allowedHosts: (values['allowed-host'] as string[]).map(String) } : {}),
     ...(values['merchant-url'] !== undefined ? { merchantUrl: urlFlag(values['merchant-url'], '--merchant-url') } : {}),
     ...(values.guid ? { merchantGuid: String(values.guid) } : {}), paths: pathsFlag(values.paths),
     ...(values.data ? { dataFile: String(values.data) } : {}), ...(values['access-token'] ? { accessToken: String(values['access-token']) } : {}),

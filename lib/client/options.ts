@@ -37,6 +37,8 @@ export interface ServiceClientOptions {
   store?: Store;
   /** How long getActiveHubDetails answers from its cache; default 3 600 000 ms (1 hour). 0 turns the cache off. */
   hubCacheTtlMs?: number;
+  /** Largest answer body read, in bytes; a longer one is not read further and fails INVALID_RESPONSE. Default 8 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface ResolvedClientOptions {
@@ -53,11 +55,12 @@ export interface ResolvedClientOptions {
   log: SafeLogger;
   store?: Store;
   hubCacheTtlMs: number;
+  maxResponseBytes: number;
   /** Secret values masked in every log line and error message. */
   secrets: string[];
 }
 
-const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs'];
+const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes'];
 const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
 const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type'];
 
@@ -80,6 +83,12 @@ function ms(value: unknown, name: string, fallback: number, allowZero = false): 
     return invalid(`Option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number of milliseconds`);
   }
   return value;
+}
+
+function byteLimit(value: unknown): number {
+  if (value === undefined) return 8 * 1024 * 1024;
+  if (!Number.isInteger(value) || (value as number) < 1) return invalid('Option maxResponseBytes must be a positive integer (bytes)');
+  return value as number;
 }
 
 export function resolveClientOptions(options: ServiceClientOptions): ResolvedClientOptions {
@@ -146,6 +155,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     log: createSafeLogger(logger, { component: 'service-client' }, secrets),
     store: options.store,
     hubCacheTtlMs: ms(options.hubCacheTtlMs, 'hubCacheTtlMs', 3_600_000, true),
+    maxResponseBytes: byteLimit(options.maxResponseBytes),
     secrets,
   };
 }

@@ -2,6 +2,9 @@
  * The request core shared by every operation: credentials, a per-attempt timeout (AbortSignal),
  * retries with exponential back-off and full jitter that honour Retry-After, and one log line per
  * attempt with method, path, status and duration only (never a body, a query or a header).
+ * The time-out bounds the whole exchange (connect, headers, every byte of the body); the body is read
+ * up to maxResponseBytes and no further; redirects are never followed (the token and MerchantGUID go
+ * to the configured hosts only).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMaskableSecret, maskSecrets } from '../shared/logger.js';
@@ -84,6 +87,30 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
   return { headers, secrets };
 }
 
+/** The body as text, or undefined when it is longer than `limit` bytes (then it is not read further). Stops when `signal` aborts. */
+async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<string | undefined> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const stop = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) stop(); else signal.addEventListener('abort', stop, { once: true });
+  });
+  aborted.catch(() => undefined);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) return Buffer.concat(chunks).toString('utf8');
+      size += value.byteLength;
+      if (size > limit) return undefined;
+      chunks.push(value);
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
 function target(o: ResolvedClientOptions, call: Call): string {
   if (call.host === 'merchantApi') return `${o.merchantApiBaseUrl}${call.path}`;
   return `${o.baseUrl}${call.path}?merchantGUID=${encodeURIComponent(o.merchantGuid)}`;
@@ -108,11 +135,25 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
     const line = { operation: call.operation, method: call.method, path, attempt: attempt + 1 };
     const canRetry = attempt < o.retries;
     try {
-      const res = await o.fetch(url, { method: call.method, headers, body, signal: controller.signal });
-      const text = await res.text();
+      const res = await o.fetch(url, { method: call.method, headers, body, signal: controller.signal, redirect: 'manual' });
+      const redirected = res.status >= 300 && res.status < 400;
+      const text = redirected ? '' : await readBody(res, o.maxResponseBytes, controller.signal);
+      if (redirected) await res.body?.cancel().catch(() => undefined);
       clearTimeout(timer);
       const durationMs = Math.round(performance.now() - started);
       o.log.info({ ...line, status: res.status, durationMs }, 'service call');
+      if (redirected) {
+        throw new ServiceError({
+          code: `HTTP_${res.status}`, operation: call.operation, status: res.status, attempts: attempt + 1,
+          description: 'the service answered with a redirect; not followed (the access token and MerchantGUID are sent to the configured hosts only)',
+        });
+      }
+      if (text === undefined) {
+        throw new ServiceError({
+          code: 'INVALID_RESPONSE', operation: call.operation, status: res.status, attempts: attempt + 1,
+          description: `the answer is larger than maxResponseBytes (${o.maxResponseBytes} bytes); it was not read further`,
+        });
+      }
       const after = retryAfterMs(res.headers.get('retry-after'));
       if (RETRYABLE_STATUSES.has(res.status) && call.resend && canRetry && (after === undefined || after <= o.maxDelayMs)) {
         const delay = Math.max(backoffMs(o, attempt), after ?? 0);
@@ -123,6 +164,7 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       return { status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets, ...(after !== undefined ? { retryAfterMs: after } : {}) };
     } catch (err) {
       clearTimeout(timer);
+      if (err instanceof ServiceError) throw err;
       const durationMs = Math.round(performance.now() - started);
       const timedOut = controller.signal.aborted;
       const code = timedOut ? 'TIMEOUT' : 'NETWORK';

@@ -12,6 +12,8 @@ export async function getShipmentInformation(o: ResolvedClientOptions, trackingN
   if (typeof trackingNumber !== 'string' || trackingNumber.length < 1 || trackingNumber.length > 50 || trackingNumber.trim() === '') {
     throw invalidArgument(OPERATION, 'trackingNumber must be a string of 1 to 50 characters');
   }
+  // '.' and '..' survive encodeURIComponent and are path steps to any URL parser: they would change the request
+  if (trackingNumber === '.' || trackingNumber === '..') throw invalidArgument(OPERATION, 'trackingNumber cannot be "." or ".."');
   const outcome = await send(o, {
     operation: OPERATION, method: 'GET', host: 'base', path: `/api/shipments/${encodeURIComponent(trackingNumber)}`, resend: true,
   });

@@ -110,6 +110,7 @@ export class CheckContext {
 
 /** 2xx, and Success true when the reply is a ResponseInfo. */
 export function isAccepted(e: HttpExchange & { responseInfo?: Record<string, unknown> }): boolean {
+  if (e.error) return false; // a reply cut at the size limit is no answer
   if (e.status === undefined || e.status < 200 || e.status > 299) return false;
   return e.responseInfo ? e.responseInfo.Success === true : true;
 }
@@ -123,7 +124,7 @@ export function isRefused(e: HttpExchange & { responseInfo?: Record<string, unkn
 
 /** A short account of a reply for a report's detail column (never the body itself). */
 export function describe(e: CheckExchange): string {
-  if (e.error) return `no reply (${e.error})`;
+  if (e.error) return e.status === undefined ? `no reply (${e.error})` : `HTTP ${e.status}, ${e.error}`;
   const ri = e.responseInfo;
   const bits = [`HTTP ${e.status}`];
   if (ri && 'Success' in ri) bits.push(`Success ${String(ri.Success)}`);

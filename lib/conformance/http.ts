@@ -21,11 +21,40 @@ export interface HttpExchange {
   /** The reply body parsed as JSON, or undefined when it is not JSON. */
   body: unknown;
   durationMs: number;
-  /** Transport failure: connection refused, time-out, reset. */
+  /** Transport failure: connection refused, time-out, reset — or a reply cut at the size limit (see `truncated`). */
   error?: string;
+  /** The reply was larger than the limit: `bodyText` holds its first bytes only and `body` is undefined. */
+  truncated?: boolean;
 }
 
-export async function sendHttp(request: HttpRequest, timeoutMs: number): Promise<HttpExchange> {
+/** Largest merchant reply read whole (1 MiB); anything past it is not read, and the exchange is marked cut. */
+export const MAX_REPLY_BYTES = 1024 * 1024;
+
+/** Reads at most `limit` bytes of the body; stops reading (and cancels the stream) beyond it. */
+async function readLimited(res: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
+  if (!res.body) return { text: '', truncated: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > limit) {
+      chunks.push(value.subarray(0, limit - size));
+      await reader.cancel().catch(() => undefined);
+      return { text: Buffer.concat(chunks).toString('utf8'), truncated: true };
+    }
+    size += value.byteLength;
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated: false };
+}
+
+/**
+ * Sends `request`; the time-out covers the whole exchange (connect, headers and body), redirects are
+ * recorded, never followed, and at most `maxBytes` of the reply are read.
+ */
+export async function sendHttp(request: HttpRequest, timeoutMs: number, maxBytes = MAX_REPLY_BYTES): Promise<HttpExchange> {
   const headers: Record<string, string> = { accept: 'application/json', ...(request.headers ?? {}) };
   let body: string | undefined;
   if (request.body !== undefined) {
@@ -41,8 +70,14 @@ export async function sendHttp(request: HttpRequest, timeoutMs: number): Promise
     const res = await fetch(request.url, { method: request.method, headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     recorded.status = res.status;
     res.headers.forEach((value, name) => { recorded.headers[name] = value; });
-    recorded.bodyText = await res.text();
-    try { recorded.body = recorded.bodyText.length > 0 ? JSON.parse(recorded.bodyText) : undefined; } catch { recorded.body = undefined; }
+    const { text, truncated } = await readLimited(res, maxBytes);
+    recorded.bodyText = text;
+    if (truncated) {
+      recorded.truncated = true;
+      recorded.error = `reply larger than ${maxBytes} bytes: cut there, not read further`;
+    } else {
+      try { recorded.body = text.length > 0 ? JSON.parse(text) : undefined; } catch { recorded.body = undefined; }
+    }
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
     recorded.error = e.name === 'TimeoutError' || e.name === 'AbortError'

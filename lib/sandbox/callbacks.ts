@@ -2,7 +2,7 @@
  * Sends one callback to the merchant as the service would and records the exchange (request,
  * status, duration, ResponseInfo) in the exchange log.
  */
-import { joinUrl, responseInfoOf, sendHttp } from '../conformance/http.js';
+import { joinUrl, MAX_REPLY_BYTES, responseInfoOf, sendHttp } from '../conformance/http.js';
 import type { CallbackPathName, CallbackPaths } from '../conformance/paths.js';
 import type { Exchange, ExchangeLog } from './exchange-log.js';
 
@@ -38,7 +38,7 @@ export async function sendCallback(target: MerchantTarget, log: ExchangeLog, cal
     ...(call.orderId ? { orderId: call.orderId } : {}),
     request: { method: http.request.method, url, headers: http.request.headers, ...(call.body !== undefined ? { body: call.body } : {}) },
     ...(http.status !== undefined
-      ? { response: { status: http.status, headers: http.headers, body: http.body ?? (http.bodyText || undefined) } }
+      ? { response: { status: http.status, headers: http.headers, body: http.truncated ? `${http.bodyText.slice(0, 2000)}… [cut: the reply was larger than ${MAX_REPLY_BYTES} bytes]` : http.body ?? (http.bodyText || undefined) } }
       : {}),
     ...(responseInfo ? { responseInfo } : {}),
     durationMs: http.durationMs,
@@ -48,6 +48,7 @@ export async function sendCallback(target: MerchantTarget, log: ExchangeLog, cal
 
 /** True when the merchant accepted: 2xx and, if the reply is a ResponseInfo, Success true. */
 export function accepted(exchange: Exchange): boolean {
+  if (exchange.error) return false; // e.g. a reply cut at the size limit
   const status = exchange.response?.status;
   if (status === undefined || status < 200 || status > 299) return false;
   return exchange.responseInfo ? exchange.responseInfo.Success === true : true;

@@ -63,6 +63,7 @@ export class ExchangeLog {
   private readonly items: Exchange[] = [];
   private nextId = 1;
   private nextRunId = 1;
+  private droppedCount = 0;
 
   constructor(readonly limit = 1000) {
     this.emitter.setMaxListeners(0);
@@ -80,7 +81,7 @@ export class ExchangeLog {
       ...(exchange.responseInfo ? { responseInfo: redactCardData(exchange.responseInfo) } : {}),
     };
     this.items.push(stored);
-    if (this.items.length > this.limit) this.items.splice(0, this.items.length - this.limit);
+    if (this.items.length > this.limit) this.droppedCount += this.items.splice(0, this.items.length - this.limit).length;
     this.emit({ type: 'exchange', exchange: stored });
     return stored;
   }
@@ -91,6 +92,16 @@ export class ExchangeLog {
       (filter.sinceId === undefined || e.id > filter.sinceId)
       && (filter.orderId === undefined || e.orderId === filter.orderId)
       && (filter.scenario === undefined || e.scenario === filter.scenario));
+  }
+
+  /** How many exchanges were recorded in all (kept or dropped). */
+  get total(): number {
+    return this.nextId - 1;
+  }
+
+  /** How many of the oldest exchanges were dropped to keep the log at `limit`. */
+  get dropped(): number {
+    return this.droppedCount;
   }
 
   get(id: number): Exchange | undefined {

@@ -50,8 +50,14 @@ export interface OrderState {
   parcels: DispatchedParcel[];
   completed: boolean;
   cancelled: boolean;
+  /** The latest TIMELINE_LIMIT events, oldest first. */
   timeline: TimelineEntry[];
+  /** How many older events were dropped from `timeline` (0 when none). */
+  timelineDropped: number;
 }
+
+/** Events an order's timeline keeps; older ones are dropped and counted in `timelineDropped`. */
+export const TIMELINE_LIMIT = 200;
 
 export interface NewOrder {
   orderId: string;
@@ -83,7 +89,7 @@ export class OrderBook {
         ...(l.cartItemId ? { cartItemId: l.cartItemId } : {}), ...(l.name ? { name: l.name } : {}),
       })),
       created: input.source === 'seed', paid: null, holdAnnounced: false, documentsRequested: false, documentsDelivered: false,
-      parcels: [], completed: false, cancelled: false, timeline: [],
+      parcels: [], completed: false, cancelled: false, timeline: [], timelineDropped: 0,
     };
     this.orders.set(order.orderId, order);
     return order;
@@ -116,6 +122,7 @@ export class OrderBook {
     if (!order) return undefined;
     change(order);
     order.timeline.push({ at: new Date().toISOString(), event, ...extra });
+    if (order.timeline.length > TIMELINE_LIMIT) order.timelineDropped += order.timeline.splice(0, order.timeline.length - TIMELINE_LIMIT).length;
     this.publish?.(structuredClone(order));
     return order;
   }

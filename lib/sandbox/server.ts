@@ -13,6 +13,7 @@ import { checkKeys, invalid } from '../shared/options.js';
 import { accepted, sendCallback, type MerchantTarget } from './callbacks.js';
 import { createConsole } from './console/index.js';
 import { ExchangeLog } from './exchange-log.js';
+import { isLoopbackHost, trustedHost } from './host-guard.js';
 import { OrderBook } from './orders.js';
 import { runScenario, type ScenarioResult } from './scenarios.js';
 import { defaultSeed, loadSeedFile, mergeSeed, shipmentForOrder, type SeedData } from './seed.js';
@@ -24,8 +25,12 @@ export const SANDBOX_MERCHANT_GUID = '6a3c1f52-0d7e-4b9a-8f21-5c4e9d0b7a13';
 export interface SandboxOptions {
   /** Port of the service API; default 4010; 0 picks a free one. */
   port?: number;
-  /** Interface to listen on; default 127.0.0.1. */
+  /** Interface to listen on; default 127.0.0.1. Anything but loopback needs `allowRemote: true`. */
   host?: string;
+  /** Allow `host` to be a non-loopback interface (the sandbox and console become reachable from the network); default false. */
+  allowRemote?: boolean;
+  /** Extra Host-header names answered besides localhost, *.localhost and IP literals (e.g. `host.docker.internal`). */
+  allowedHosts?: string[];
   /** Base URL of the merchant's callbacks (where the router is mounted); scenarios and document delivery need it. */
   merchantUrl?: string;
   /** The merchant's MerchantGUID, sent in every callback; default SANDBOX_MERCHANT_GUID. */
@@ -56,12 +61,14 @@ export interface SandboxOptions {
 
 const KNOWN_OPTIONS = [
   'port', 'host', 'merchantUrl', 'merchantGuid', 'paths', 'dataFile', 'data', 'accessToken', 'latencyMs',
-  'documentsDelayMs', 'callbackTimeoutMs', 'cartToken', 'callbackHeaders', 'logLimit', 'console',
+  'documentsDelayMs', 'callbackTimeoutMs', 'cartToken', 'callbackHeaders', 'logLimit', 'console', 'allowRemote', 'allowedHosts',
 ];
 
 export interface ResolvedSandboxOptions {
   port: number;
   host: string;
+  /** Host-header names answered besides localhost, *.localhost and IP literals (lower case). */
+  allowedHosts: string[];
   merchantUrl?: string;
   merchantGuid: string;
   paths: CallbackPaths;
@@ -129,10 +136,19 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
     const v = options[key];
     if (v !== undefined && (typeof v !== 'string' || v.length === 0)) return invalid(`sandbox option ${key} must be a non-empty string`);
   }
+  const host = options.host ?? '127.0.0.1';
+  if (options.allowRemote !== undefined && typeof options.allowRemote !== 'boolean') return invalid('sandbox option allowRemote must be a boolean');
+  if (!isLoopbackHost(host) && options.allowRemote !== true) {
+    return invalid(`sandbox option host "${host}" is not a loopback address: the sandbox and its console would be reachable from the network; set allowRemote: true (--allow-remote) to mean it`);
+  }
+  const allowedHosts = options.allowedHosts ?? [];
+  if (!Array.isArray(allowedHosts) || allowedHosts.some((h) => typeof h !== 'string' || !/^[a-z0-9.-]+$/i.test(h))) {
+    return invalid('sandbox option allowedHosts must be an array of host names (letters, digits, dots, dashes)');
+  }
   let paths: CallbackPaths;
   try { paths = resolvePaths(options.paths ?? {}); } catch (err) { return invalid(`sandbox option paths: ${(err as Error).message}`); }
   return {
-    port, host: options.host ?? '127.0.0.1',
+    port, host, allowedHosts: allowedHosts.map((h) => h.toLowerCase()),
     ...(options.merchantUrl ? { merchantUrl: options.merchantUrl.replace(/\/+$/, '') } : {}),
     merchantGuid: options.merchantGuid ?? SANDBOX_MERCHANT_GUID, paths,
     ...(options.accessToken ? { accessToken: options.accessToken } : {}),
@@ -190,6 +206,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const api = createServiceApiHandler({ seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments });
 
   const server = createServer((req, res) => {
+    if (!trustedHost(req.headers.host, resolved.allowedHosts)) {
+      // DNS rebinding: a page whose name now points here must not reach the console, its stream or the service API
+      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+        .end(JSON.stringify({ Code: 'FORBIDDEN_HOST', Message: 'the sandbox answers only on localhost, an IP address or a name in allowedHosts' }));
+      return;
+    }
     void (async () => {
       for (const route of routes) if (await route(req, res)) return;
       if (await api(req, res)) return;

@@ -11,25 +11,13 @@
 import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
+import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
+import { prng, type Rng } from '../helpers/prng.js';
 
 const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 2_000);
 const SEED = Number(process.env.CBK_FUZZ_SEED ?? 9);
 const HEAP_BOUND_BYTES = 256 * 1024 * 1024;
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)], chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof prng>;
 
 /** Luhn-valid 16-digit card numbers, so any leak is a realistic one. */
 function cardNumber(r: Rng): string {
@@ -95,6 +83,9 @@ function sample(r: Rng, callback: CallbackName): Sample {
   else if (callback === 'performOrderPayment') payload = paymentOrder({ OrderId: orderId, PaymentDetails: pay });
   else if (callback === 'updateOrderStatus') payload = statusUpdate(r.pick(['canceled', 'processing', 'x']), { OrderId: orderId });
   else if (callback === 'receiveAdditionalRequiredDocuments') payload = documentsDelivery({ OrderId: orderId });
+  // the newer callbacks carry no card: a hostile sender adds one (in PaymentDetails or a comment) to see it echoed
+  else if (callback === 'updateOrderShippingInfo') payload = shippingInfo({ OrderId: orderId, ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
+  else if (callback === 'notifyOrderRefunded') payload = refundNotice({ OrderId: orderId, RefundComments: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'ok', ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
   else payload = { MerchantGUID: MERCHANT_GUID, OrderID: r.chance(0.8) ? `FZ-${r.int(300)}` : weirdValue(r), PaymentDetails: pay };
   payload.MerchantGUID = GUID_VARIANTS(r);
   if (r.chance(0.2)) payload = { order: payload, MerchantGUID: r.chance(0.8) ? payload.MerchantGUID : GUID_VARIANTS(r) };
@@ -172,10 +163,13 @@ describe('fuzzing every callback (seeded)', () => {
     updateOrderStatus: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
     performOrderPayment: (input: any, ctx: any) => behave(input, ctx, paid),
     receiveAdditionalRequiredDocuments: (input: any, ctx: any) => behave(input, ctx, () => ({})),
+    updateOrderShippingInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
+    notifyOrderRefunded: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
   };
   const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter, logger, store: new MemoryStore({ maxEntries: 5_000 }) } as never);
 
-  test.each<CallbackName>(['getCheckoutCartInfo', 'sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment', 'receiveAdditionalRequiredDocuments'])(
+  test.each<CallbackName>(['getCheckoutCartInfo', 'sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment', 'receiveAdditionalRequiredDocuments',
+    'updateOrderShippingInfo', 'notifyOrderRefunded'])(
     `%s: ${RUNS} fuzzed requests, no unexpected 5xx, nothing leaked`, async (callback) => {
       violations.length = 0;
       const heapBefore = process.memoryUsage().heapUsed;

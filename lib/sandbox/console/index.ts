@@ -3,11 +3,11 @@
  * router): static HTML/CSS/JS, a Server-Sent Events stream of exchanges, orders and scenario runs, and
  * a small JSON API to run scenarios and the conformance check and to change the configuration.
  *
- * Only requests whose Host is `localhost` or an IP literal are answered (a DNS-rebinding page cannot
- * reach it), and the POST/PUT calls need a JSON body from the console's own origin (no CSRF).
+ * The sandbox answers only requests whose Host is `localhost`, an IP literal or a listed name (a
+ * DNS-rebinding page cannot reach it: host-guard.ts, checked in server.ts for every route), and the
+ * POST/PUT calls need a JSON body from the console's own origin (no CSRF).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import { toJson } from '../../conformance/report.js';
 import type { ConformanceReport } from '../../conformance/runner.js';
 import type { ExchangeLog, SandboxEvent } from '../exchange-log.js';
@@ -15,6 +15,9 @@ import type { OrderBook, OrderState } from '../orders.js';
 import { SCENARIO_DESCRIPTIONS, SCENARIO_NAMES, type ScenarioResult } from '../scenarios.js';
 import { loadAssets, type Asset } from './assets.js';
 import { configView, maskForConsole, summarize } from './view.js';
+
+/** The Host check now guards every route of the sandbox (server.ts); kept here for existing imports. */
+export { trustedHost } from '../host-guard.js';
 
 /** Where the console's own endpoints live (the service API never uses this prefix). */
 export const CONSOLE_PREFIX = '/_console';
@@ -31,8 +34,10 @@ export interface ConsoleHost {
 }
 
 export interface ConsoleOptions {
-  /** Exchanges sent to a browser when it connects (newest kept); default 500. */
+  /** Exchanges sent to a browser when it connects (newest kept); default 500. The page keeps as many. */
   snapshotLimit?: number;
+  /** Event streams (open console tabs) served at once; one more is answered 503; default 8. */
+  maxStreams?: number;
 }
 
 type Route = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -58,15 +63,6 @@ function sendAsset(res: ServerResponse, asset: Asset): true {
     ...(asset.type.startsWith('text/html') ? { 'content-security-policy': CSP } : {}),
   }).end(asset.body);
   return true;
-}
-
-/** localhost, *.localhost or an IP literal: a name an attacker's DNS cannot rebind. */
-export function trustedHost(hostHeader: string | undefined): boolean {
-  if (!hostHeader) return false;
-  let hostname: string;
-  try { hostname = new URL(`http://${hostHeader}`).hostname; } catch { return false; }
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || isIP(bare) !== 0;
 }
 
 /** A state-changing call from the console itself: JSON body, and same origin when the browser says where it came from. */
@@ -100,6 +96,7 @@ function messageOf(err: unknown): { code?: string; message: string } {
 export function createConsole(host: ConsoleHost, options: ConsoleOptions = {}): Route {
   const assets = loadAssets();
   const snapshotLimit = options.snapshotLimit ?? 500;
+  const maxStreams = options.maxStreams ?? 8;
   const streams = new Set<ServerResponse>();
   const guid = () => host.options.merchantGuid;
   const orderView = (o: OrderState) => maskForConsole(o, guid());
@@ -117,12 +114,17 @@ export function createConsole(host: ConsoleHost, options: ConsoleOptions = {}): 
   };
 
   const events = (req: IncomingMessage, res: ServerResponse): true => {
+    if (streams.size >= maxStreams) {
+      return sendJson(res, 503, { code: 'TOO_MANY_STREAMS', message: `the console serves at most ${maxStreams} open pages; close one and reload` });
+    }
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 1000\n\n');
     write(res, 'snapshot', {
       config: config(),
       scenarios: SCENARIO_NAMES.map((name) => ({ name, description: SCENARIO_DESCRIPTIONS[name] })),
       exchanges: host.log.list().slice(-snapshotLimit).map((e) => summarize(e, guid())),
+      // the page keeps as many as the snapshot and shows how many older ones it no longer has
+      keep: snapshotLimit, total: host.log.total,
       orders: host.orders.list().map(orderView),
     });
     const stop = host.log.subscribe((event) => { const [name, data] = toStream(event); write(res, name, data); });
@@ -174,14 +176,16 @@ export function createConsole(host: ConsoleHost, options: ConsoleOptions = {}): 
     const path = new URL(req.url ?? '/', 'http://console.invalid').pathname;
     const ours = path === '/' || path === '/index.html' || path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`);
     if (!ours) return false;
-    if (!trustedHost(req.headers.host)) {
-      return sendJson(res, 403, { code: 'FORBIDDEN_HOST', message: 'the console answers only on localhost or an IP address' });
-    }
     const method = req.method ?? 'GET';
     if (path === '/' || path === '/index.html') {
       return method === 'GET' || method === 'HEAD' ? sendAsset(res, assets.html) : sendJson(res, 405, { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here` });
     }
     const rest = path.slice(CONSOLE_PREFIX.length);
+    const site = req.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') {
+      // another site's page (an <img>, <script> or EventSource pointed here) gets nothing of the console
+      return sendJson(res, 403, { code: 'FORBIDDEN', message: 'the console answers only its own page' });
+    }
     if (method === 'GET' && rest === '/events') return events(req, res);
     if (method === 'GET' && rest === '/console.css') return sendAsset(res, assets.css);
     if (method === 'GET' && rest === '/console.js') return sendAsset(res, assets.js);

@@ -5,7 +5,7 @@
 (() => {
   const API = '/_console';
   const $ = (id) => document.getElementById(id);
-  const state = { exchanges: new Map(), orders: new Map(), selected: null, config: null };
+  const state = { exchanges: new Map(), orders: new Map(), selected: null, config: null, keep: 500, total: 0 };
   const narrow = window.matchMedia('(max-width: 1099px)');
 
   /** el('li', { class: 'x', dataset: {a: 1} }, 'text', child) */
@@ -93,10 +93,19 @@
     const list = $('exchange-list');
     const row = exchangeRow(s);
     if (fresh) list.prepend(row); else list.append(row);
+    state.total = Math.max(state.total, s.id);
+    // bounded like the sandbox's log: the oldest rows go, the count says how many
+    while (state.exchanges.size > state.keep) {
+      const oldest = Math.min(...state.exchanges.keys());
+      state.exchanges.delete(oldest);
+      const gone = list.querySelector(`.ex[data-id="${oldest}"]`);
+      if (gone) gone.closest('li').remove();
+    }
     countExchanges();
   }
   function countExchanges() {
-    $('exchange-count').textContent = String(state.exchanges.size);
+    const dropped = state.total - state.exchanges.size;
+    $('exchange-count').textContent = dropped > 0 ? `${state.exchanges.size} (${dropped} older dropped)` : String(state.exchanges.size);
     $('exchanges-empty').hidden = state.exchanges.size > 0;
   }
 
@@ -168,6 +177,7 @@
       el('p', { class: 'order-lines' }, o.lines.map((l) => `${l.sku} ×${l.ordered}${l.dispatched ? ` (${l.dispatched} dispatched)` : ''}`).join(', ')),
       parcels.length ? el('p', { class: 'parcels' }, 'Parcels: ', parcels.join('; ')) : null,
       excepted.length ? el('p', { class: 'parcels' }, 'Exceptions: ', excepted.join(', ')) : null,
+      o.timelineDropped ? el('p', { class: 'parcels' }, `${o.timelineDropped} older event(s) dropped`) : null,
       timeline.length ? el('ol', { class: 'timeline', 'aria-label': `timeline of ${o.orderId}` }, timeline) : null);
   }
   function renderOrders() {
@@ -263,6 +273,8 @@
     on('snapshot', (snap) => {
       state.exchanges.clear();
       state.orders.clear();
+      state.keep = snap.keep || 500;
+      state.total = snap.total || 0;
       $('exchange-list').replaceChildren();
       for (const s of snap.exchanges.slice().reverse()) addExchange(s, false);
       countExchanges();

@@ -1,0 +1,86 @@
+/**
+ * Merchants (or services) that misbehave on purpose, on loopback: one that never answers, one that
+ * answers a body without end (streamed, never held in memory: "1 GB"), one that drips its body a byte
+ * at a time, one that redirects elsewhere, one that answers a stack trace, and one whose every answer
+ * carries script payloads. `hits` counts the requests each server saw; `bytesSent` what the endless
+ * body pushed before the reader hung up.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type HostileMode = 'never' | 'huge' | 'drip' | 'redirect' | 'stack' | 'script';
+
+/** What the `script` mode answers in every text field (and a header): each would set window.__xss if it ran. */
+export const XSS_PAYLOADS = [
+  '<script>window.__xss=(window.__xss||0)+1</script>',
+  '"><img src=x onerror="window.__xss=(window.__xss||0)+1">',
+  "'><svg onload=\"window.__xss=(window.__xss||0)+1\"><svg/onload=window.__xss=1>",
+  'javascript:window.__xss=(window.__xss||0)+1',
+];
+
+export interface Hostile {
+  url: string;
+  server: Server;
+  hits: number;
+  bytesSent: number;
+  close(): Promise<void>;
+}
+
+const ONE_GB = 1024 ** 3;
+
+function endless(res: ServerResponse, h: Hostile, contentType = 'application/json'): void {
+  res.writeHead(200, { 'content-type': contentType, 'content-length': String(ONE_GB) });
+  const chunk = Buffer.alloc(64 * 1024, 0x61);
+  const pump = () => {
+    while (h.bytesSent < ONE_GB && !res.destroyed) {
+      h.bytesSent += chunk.length;
+      if (!res.write(chunk)) { res.once('drain', pump); return; }
+    }
+    if (!res.destroyed) res.end();
+  };
+  res.write('{"Success":true,"pad":"');
+  pump();
+}
+
+export async function startHostile(mode: HostileMode, opts: { redirectTo?: string } = {}): Promise<Hostile> {
+  const open = new Set<ServerResponse>();
+  const h: Hostile = { url: '', server: undefined as unknown as Server, hits: 0, bytesSent: 0, close: async () => undefined };
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    h.hits++;
+    open.add(res);
+    res.on('close', () => open.delete(res));
+    req.resume();
+    switch (mode) {
+      case 'never': return; // holds the connection, never writes a byte
+      case 'huge': return endless(res, h);
+      case 'drip': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => { if (res.destroyed) clearInterval(timer); else res.write(' '); }, 50);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      case 'redirect':
+        res.writeHead(307, { location: `${opts.redirectTo ?? 'http://127.0.0.1:9'}${req.url ?? '/'}` }).end();
+        return;
+      case 'stack':
+        res.writeHead(500, { 'content-type': 'text/plain' })
+          .end('TypeError: Cannot read properties of undefined (reading \'OrderId\')\n    at handle (/srv/shop/node_modules/app/order.js:42:17)\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)');
+        return;
+      case 'script': {
+        const [a, b, c, d] = XSS_PAYLOADS;
+        res.writeHead(200, { 'content-type': 'application/json', 'x-note': b })
+          .end(JSON.stringify({ Success: true, InternalOrderId: b, OrderId: c, ErrorCode: a, Message: d, Reason: c, [b]: a }));
+        return;
+      }
+    }
+  };
+  h.server = createServer(handle);
+  await new Promise<void>((resolve) => h.server.listen(0, '127.0.0.1', resolve));
+  h.url = `http://127.0.0.1:${(h.server.address() as AddressInfo).port}`;
+  h.close = () => new Promise<void>((resolve) => {
+    for (const res of open) res.destroy();
+    h.server.close(() => resolve());
+    h.server.closeAllConnections();
+  });
+  return h;
+}

@@ -1,0 +1,23 @@
+/** Payloads of the two newer callbacks (shapes from existing integrations: test/fixtures/real-world/workarea-*.json). */
+import { MERCHANT_GUID } from './orders.js';
+
+type Json = Record<string, unknown>;
+
+export function shippingInfo(overrides: Json = {}): Json {
+  return {
+    MerchantGUID: MERCHANT_GUID, OrderId: 'GE0421337US',
+    InternationalDetails: { OrderTrackingNumber: '1265443', OrderTrackingUrl: 'http://www.somecarrier.com/?1265443' },
+    ...overrides,
+  };
+}
+
+export function refundNotice(overrides: Json = {}): Json {
+  return {
+    MerchantGUID: MERCHANT_GUID, OrderId: 'GE0421337US', MerchantOrderId: '1A2B3C4D5E', TotalRefundAmount: '170.10',
+    OriginalTotalRefundAmount: '114.53', ServiceGestureAmount: '0.00', RefundComments: 'Fully refunded order',
+    RefundReason: { OrderRefundReasonCode: 'DAMAGED-ITEM-CODE', Name: 'Damaged Item' },
+    Products: [{ CartItemId: '5f1e2d3c4b5a697887766554', RefundQuantity: 1, OriginalRefundAmount: '114.5300', RefundAmount: '170.1000', RefundComments: 'Fully refunded order' }],
+    WebStoreCode: null,
+    ...overrides,
+  };
+}

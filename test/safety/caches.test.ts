@@ -1,0 +1,158 @@
+/**
+ * Memory a sender can shape: the kit's per-shape memory of deviation warnings (validate step) and
+ * the JWT verifier's parsed-header cache are bounded, and a sender without the MerchantGUID or the
+ * credentials leaves no trace in them.
+ *
+ * The fuzz part sends CBK_CACHE_FUZZ_RUNS deliveries (default 3,000 in `npm test`; the issue's
+ * 200,000 is `CBK_CACHE_FUZZ_RUNS=200000`, nightly) with random unknown keys and nulls at random
+ * pointers — more distinct deviation shapes than the kit remembers — and checks the bound by
+ * behaviour (a shape first seen after the memory filled is warned about again; an early one is not)
+ * and the heap growth (printed; bounded).
+ */
+import { createHmac } from 'node:crypto';
+import { type CallbackRequest } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { MAX_WARNED_SHAPES } from '../../lib/callbacks/steps/validate.js';
+import { createHmacVerifier, MAX_HEADERS } from '../../lib/auth/jwt-hmac.js';
+import { kitWith, type KitUnderTest } from '../idempotency/harness.js';
+import { MERCHANT_GUID, order } from '../helpers/orders.js';
+import { prng } from '../helpers/prng.js';
+
+const RUNS = Number(process.env.CBK_CACHE_FUZZ_RUNS ?? 3_000);
+const HEAP_BOUND_BYTES = 128 * 1024 * 1024;
+const DEVIATES = 'payload deviates from the interface specification; accepted (validation: tolerant)';
+
+type Json = Record<string, any>;
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+/** Every string leaf of `v` as [parent, key, pointer]. */
+function stringLeaves(v: Json, at = ''): Array<[Json, string, string]> {
+  const out: Array<[Json, string, string]> = [];
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === 'string') out.push([v, k, `${at}/${k}`]);
+    else if (x && typeof x === 'object') out.push(...stringLeaves(x, `${at}/${k}`));
+  }
+  return out;
+}
+const set = (root: Json, pointer: string, value: unknown) => {
+  const parts = pointer.split('/').slice(1);
+  const parent = parts.slice(0, -1).reduce((o, k) => o[k], root);
+  parent[parts.at(-1)!] = value;
+};
+const deliveryLogs = (t: KitUnderTest, from: number) => t.log.lines.slice(from).filter((l) => l.msg === DEVIATES).map((l) => l.level);
+const post = (payload: unknown, headers: Record<string, string> = {}): CallbackRequest => ({
+  method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(payload)),
+});
+
+/** The pointers a null can be put at and still be accepted (the kit does not rely on them). */
+async function nullablePointers(): Promise<string[]> {
+  const t = kitWith(new MemoryStore());
+  const found: string[] = [];
+  for (const [, , pointer] of stringLeaves(order())) {
+    const o = clone(order({ OrderId: `NP${found.length}-${pointer}` }));
+    set(o, pointer, null);
+    if ((await t.deliver('sendOrderToMerchant', o)).status === 200) found.push(pointer);
+  }
+  return found;
+}
+
+describe('deviation shapes (validate step)', () => {
+  let nullable: string[];
+  beforeAll(async () => { nullable = await nullablePointers(); }, 60_000);
+
+  test(`${RUNS} deliveries with random unknown keys and nulls: all accepted, the shape memory stays at ${MAX_WARNED_SHAPES}, the heap bounded`, async () => {
+    expect(nullable.length).toBeGreaterThanOrEqual(11); // 2^11 subsets: more shapes than the kit remembers
+    const t = kitWith(new MemoryStore({ maxEntries: 1_000 }));
+    const r = prng(26);
+    const firstSeen = new Map<string, number>(); // shape → order of first appearance
+    const heapBefore = process.memoryUsage().heapUsed;
+    const bad: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const o = clone(order({ OrderId: `CF-${i}` }));
+      const nulls = nullable.filter(() => r.next() < 0.3);
+      for (const p of nulls) set(o, p, null);
+      // unknown keys (and unknown keys with null) anywhere: never a deviation, never remembered
+      const objects = [o, ...stringLeaves(o).map(([parent]) => parent)];
+      for (let k = 0, n = 1 + r.int(4); k < n; k++) objects[r.int(objects.length)][`x${r.int(1e9).toString(36)}`] = r.next() < 0.5 ? null : r.int(1e6);
+      const res = await t.deliver('sendOrderToMerchant', o);
+      if (res.status !== 200) bad.push(res.status);
+      const shape = [...nulls].sort().join(',');
+      if (shape && !firstSeen.has(shape)) firstSeen.set(shape, firstSeen.size);
+      if (t.log.lines.length > 10_000) t.log.lines.length = 0; // the capturing logger is the test's, not the kit's memory
+    }
+    const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
+    process.stdout.write(`[caches] ${RUNS} deliveries, ${firstSeen.size} distinct deviation shapes, heap growth ${(heapGrowth / 1048576).toFixed(1)} MB\n`);
+    expect(bad).toEqual([]);
+    expect(heapGrowth).toBeLessThan(HEAP_BOUND_BYTES);
+    if (firstSeen.size <= MAX_WARNED_SHAPES) return; // a short run (CBK_CACHE_FUZZ_RUNS small) cannot fill the memory
+    const shapes = [...firstSeen.keys()];
+    const replay = async (shape: string) => {
+      const o = clone(order({ OrderId: `RP-${Math.random()}` }));
+      for (const p of shape.split(',')) set(o, p, null);
+      const from = t.log.lines.length;
+      await t.deliver('sendOrderToMerchant', o);
+      return deliveryLogs(t, from);
+    };
+    // remembered: the first shapes (already warned about once) are logged at debug
+    expect(await replay(shapes[0])).toEqual(['debug']);
+    // past the bound nothing more is remembered: a late shape is warned about every time
+    const late = shapes[shapes.length - 1];
+    expect(await replay(late)).toEqual(['warn']);
+    expect(await replay(late)).toEqual(['warn']);
+  }, 300_000);
+
+  test('a sender without the MerchantGUID or the credentials leaves no trace: the same shape from a real sender is still new', async () => {
+    const t = kitWith(new MemoryStore(), {}, { auth: { basic: { users: { service: 'correct horse battery' } } } });
+    const good = { authorization: `Basic ${Buffer.from('service:correct horse battery').toString('base64')}` };
+    const withNulls = (orderId: string, guid = MERCHANT_GUID) => {
+      const o = clone(order({ OrderId: orderId, MerchantGUID: guid }));
+      for (const p of nullable.slice(0, 3)) set(o, p, null);
+      return o;
+    };
+    const refused = [
+      await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-1'))), // no credentials
+      await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-2'), { authorization: `Basic ${Buffer.from('service:wrong').toString('base64')}` })),
+      await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-3', '00000000-0000-4000-8000-000000000000'), good)), // wrong GUID
+    ];
+    expect(refused.map((r) => r.status)).toEqual([401, 401, 401]);
+    expect(deliveryLogs(t, 0)).toEqual([]);
+    expect(t.adapter.calls).toHaveLength(0);
+    const ok = await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-4'), good));
+    expect(ok.status).toBe(200);
+    expect(deliveryLogs(t, 0)).toEqual(['warn']);
+  });
+});
+
+describe('JWT header cache (HS* verifier)', () => {
+  const SECRET = 'a-long-enough-shared-secret-for-hs256!';
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const token = (header: Json, secret = SECRET) => {
+    const h = b64(header);
+    const p = b64({ sub: 'svc', exp: Math.floor(Date.now() / 1000) + 600 });
+    return `${h}.${p}.${createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url')}`;
+  };
+
+  test('tokens with a wrong signature leave nothing in the cache, however many headers they invent', () => {
+    const verify = createHmacVerifier([SECRET], ['HS256'], {} as never);
+    for (let i = 0; i < 500; i++) {
+      expect(verify(token({ alg: 'HS256', kid: `k${i}` }, 'not-the-secret-at-all'))).toEqual({ ok: false, reason: expect.stringContaining('signature verification failed') });
+    }
+    expect(verify('only.two')).toEqual({ ok: false, reason: expect.stringContaining('Invalid Compact JWS') });
+    expect(verify.cachedHeaders).toBe(0);
+    expect(verify(token({ alg: 'HS256', kid: 'real' })).ok).toBe(true);
+    expect(verify.cachedHeaders).toBe(1);
+  });
+
+  test(`verified tokens with ever new headers keep the cache at ${MAX_HEADERS} at most`, () => {
+    const verify = createHmacVerifier([SECRET], ['HS256'], {} as never);
+    for (let i = 0; i < MAX_HEADERS; i++) {
+      expect(verify(token({ alg: 'HS256', kid: `k${i}` })).ok).toBe(true);
+      expect(verify.cachedHeaders).toBe(i + 1); // each new verified header is kept until the cache is full
+    }
+    expect(verify(token({ alg: 'HS256', kid: 'k0' })).ok).toBe(true);
+    expect(verify.cachedHeaders).toBe(MAX_HEADERS); // a cached header does not empty the full cache
+    for (let i = MAX_HEADERS; i < 1_000; i++) {
+      expect(verify(token({ alg: 'HS256', kid: `k${i}` })).ok).toBe(true);
+      expect(verify.cachedHeaders).toBeLessThanOrEqual(MAX_HEADERS);
+    }
+  });
+});
