@@ -1,7 +1,8 @@
 // @opentelemetry/api NOT installed (an optional peer): the kit loads, serves a delivery, checks health,
 // and publishes its diagnostics_channel events (they need no package).
 import diagnostics from 'node:diagnostics_channel';
-import { checkHealth, createCallbackKit, MemoryStore } from 'crossborder-merchant-kit';
+import { checkHealth, createCallbackKit } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { buildUpdateOrderStatus, TEST_MERCHANT_GUID } from 'crossborder-merchant-kit/testing';
 
 let resolvedApi = true;
