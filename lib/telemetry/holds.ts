@@ -5,7 +5,8 @@
  * `countActiveHolds()` (the activeHolds capability; docs/stores.md), at most once every
  * `HOLDS_MAX_AGE_MS` per kit: between two counts a collection reports the last count (so the value
  * may be up to that old). A count is given `HOLDS_COUNT_TIMEOUT_MS`; a failing or late count is
- * logged once (until the store counts again) and the gauge then reports nothing for the store.
+ * logged once (until the store counts again) and the gauge then reports nothing for the store. A
+ * late count is not started again while it runs (the next collection waits for it once more).
  *
  * One gauge per meter; each kit built registers its store as a source. Attributes: none, or
  * `cbk.store.namespace` for a namespacedStore view (a few values, chosen by the operator). Kits
@@ -40,6 +41,8 @@ class HoldsSource {
   private value: number | undefined;
   private countedAt = -Infinity;
   private pending: Promise<number | undefined> | undefined;
+  /** The store's count still running (one at most: a hung count is waited for again, never piled up on a pool). */
+  private running: Promise<number> | undefined;
   private failing = false;
 
   constructor(
@@ -60,7 +63,8 @@ class HoldsSource {
 
   private async refresh(): Promise<number | undefined> {
     try {
-      const n = await withTimeLimit(Promise.resolve().then(this.count!), this.timeoutMs);
+      this.running ??= Promise.resolve().then(this.count!).finally(() => { this.running = undefined; });
+      const n = await withTimeLimit(this.running, this.timeoutMs);
       if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`countActiveHolds resolved to ${typeof n === 'number' ? n : typeof n}, not a count`);
       this.value = n;
       this.countedAt = performance.now();

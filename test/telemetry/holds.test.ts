@@ -89,10 +89,13 @@ test('a failing count: logged once (until it counts again), nothing reported, no
   expect(warnings()).toHaveLength(1);
 });
 
-test('a count that never settles or is not a count: that collection reports nothing, within the time-out', async () => {
+test('a count that never settles or is not a count: that collection reports nothing, within the time-out; a hung count is not started again', async () => {
   const logger = captureLogger();
-  observeActiveHolds({ countActiveHolds: () => new Promise<number>(() => {}) }, createSafeLogger(logger), { timeoutMs: 50 });
+  let calls = 0;
+  observeActiveHolds({ countActiveHolds: () => { calls++; return new Promise<number>(() => {}); } }, createSafeLogger(logger), { timeoutMs: 50 });
   expect(await holds()).toEqual([]);
+  expect(await holds()).toEqual([]);
+  expect(calls).toBe(1);
   expect(logger.lines.map((l) => l.obj.err?.code)).toEqual(['TIMEOUT']);
   observeActiveHolds({ countActiveHolds: async () => Number.NaN }, createSafeLogger(logger));
   expect(await holds()).toEqual([]);
