@@ -82,6 +82,8 @@ class HoldsSource {
 }
 
 const sources = new Set<WeakRef<HoldsSource>>();
+/** Dead references are dropped at each collection, and when the set doubled (kits built with no meter provider collecting). */
+let pruneAt = 64;
 /** Each kit's source lives as long as the kit's store (and so the kit) does. */
 const sourceOfStore = new WeakMap<object, HoldsSource>();
 
@@ -114,6 +116,10 @@ export function observeActiveHolds(store: HoldCountingStore, log: SafeLogger, se
   const counter = typeof store.countActiveHolds === 'function' ? store.countActiveHolds.bind(store) : undefined;
   const source = new HoldsSource(counter && (() => counter()), store.namespace, log, settings.maxAgeMs ?? HOLDS_MAX_AGE_MS, settings.timeoutMs ?? HOLDS_COUNT_TIMEOUT_MS);
   sourceOfStore.set(store, source);
+  if (sources.size >= pruneAt) {
+    for (const ref of sources) if (!ref.deref()) sources.delete(ref);
+    pruneAt = Math.max(64, sources.size * 2);
+  }
   sources.add(new WeakRef(source));
   instruments(); // a meter provider registered already gets the gauge now, not at the first delivery
 }
