@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { BINDING_FAILURE } from '../shared/http.js';
 import { createSafeLogger } from '../shared/logger.js';
 import { observeDelivery } from '../telemetry/callback.js';
+import { observeActiveHolds } from '../telemetry/holds.js';
 import { instrumentStore } from '../telemetry/store.js';
 import { createValidators } from '../validation/index.js';
 import { buildChains } from './chain.js';
@@ -54,6 +55,8 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
   const chains = buildChains(options, validators);
   const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...options.auth.secrets]);
   const silent = baseLog.child({}) === baseLog;
+  // cbk.holds.active asks the store itself (countActiveHolds), not a delivery: the undecorated store.
+  observeActiveHolds(resolved.idempotency.store, baseLog);
   const routes: CallbackRoute[] = [];
   for (const entry of options.mounted) {
     for (const method of entry.methods) routes.push({ callback: entry.name, method, path: options.paths[entry.name] });

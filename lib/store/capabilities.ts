@@ -8,13 +8,15 @@
  * - attempts (`beginAttempt`/`endAttempt`): none (no `context.attempt`/`context.previousAttempt`);
  * - merchantOrderIds (`saveMerchantOrderIds`/`findOrderId`): not kept; `findOrderId` stays absent;
  * - batching (`claimOrReplay`, `lock.prefetched`, `lock.saveAndRelease`): used only by a store
- *   with every other capability (a full store), since what it reads and writes spans them all.
+ *   with every other capability (a full store), since what it reads and writes spans them all;
+ * - activeHolds (`countActiveHolds`): absent too (the pipeline never counts; the `cbk.holds.active`
+ *   gauge reports nothing for such a store).
  */
 import { didYouMean } from '../shared/did-you-mean.js';
 import { fail } from '../shared/options.js';
 import {
   STORE_CAPABILITIES, STORE_CORE_METHODS, type AcquireOptions, type AttemptOutcome, type AttemptStart, type Claim, type ClaimOptions,
-  type DocumentRef, type FulfilmentHold, type NewRecord, type Store, type StoreCapability, type StoreLock, type StoredRecord,
+  type CountHoldsOptions, type DocumentRef, type FulfilmentHold, type NewRecord, type Store, type StoreCapability, type StoreLock, type StoredRecord,
 } from './types.js';
 
 /** What the pipeline calls: every method there, whatever the store implements. */
@@ -36,6 +38,10 @@ export interface KitStore {
   recordDocuments(orderId: string, received: readonly DocumentRef[]): Promise<FulfilmentHold | null>;
   getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null>;
   saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void>;
+  /** Present only when the store counts its active holds (read by the `cbk.holds.active` gauge, never by the pipeline). */
+  countActiveHolds?(options?: CountHoldsOptions): Promise<number>;
+  /** The namespace of a namespacedStore view (the gauge's `cbk.store.namespace`); absent for any other store. */
+  readonly namespace?: string;
 }
 
 /** The key under which a store without `getPayment` keeps an order's first successful payment (no callback name starts with `~`). */
@@ -120,5 +126,7 @@ export function completeStore(store: Store, where?: string): KitStore {
     saveMerchantOrderIds: capabilities.has('merchantOrderIds') ? (orderId, ids) => s.saveMerchantOrderIds(orderId, ids) : async () => {},
   };
   if (full && capabilities.has('batching')) kit.claimOrReplay = (orderId, options) => s.claimOrReplay(orderId, options);
-  return Object.freeze(kit);
+  if (capabilities.has('activeHolds')) kit.countActiveHolds = (options) => s.countActiveHolds(options);
+  const namespace = (store as { namespace?: unknown }).namespace;
+  return Object.freeze(typeof namespace === 'string' ? { ...kit, namespace } : kit);
 }

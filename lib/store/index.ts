@@ -9,7 +9,7 @@ export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.j
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike, type PgQuery } from './postgres.js';
 export type {
   Store, StoreCore, StoreCapabilities, StoreCapability, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord,
-  DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt,
+  DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt, CountHoldsOptions,
 } from './types.js';
 export { namespacedStore } from './namespace.js';
 export { applyPlace, applyDocuments, holdOf, emptyHoldState, type HoldState } from './holds.js';

@@ -14,7 +14,7 @@ import { checkKeys, parseDuration } from '../shared/options.js';
 import type { ResponseInfo } from '../payloads.js';
 import { DEFAULT_TTL_MS } from './types.js';
 import type {
-  AcquireOptions, AttemptOutcome, AttemptStart, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
+  AcquireOptions, AttemptOutcome, AttemptStart, CountHoldsOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
 } from './types.js';
 
 /** MemoryStore is full of successful payments (none may be forgotten before its ttl): no new work. */
@@ -279,6 +279,14 @@ export class MemoryStore implements Store {
   async releaseFulfilmentHold(orderId: string): Promise<void> {
     const entry = this.holds.get(orderId);
     if (entry?.awaiting) this.setHold(orderId, { awaiting: null, received: entry.received, since: null });
+  }
+
+  /** The holds still awaiting documents (among the OrderIds starting with `prefix`); one pass over the hold entries. */
+  async countActiveHolds(options: CountHoldsOptions = {}): Promise<number> {
+    const prefix = options.prefix ?? '';
+    let active = 0;
+    for (const [orderId, hold] of this.holds) if (hold.awaiting && orderId.startsWith(prefix)) active++;
+    return active;
   }
 
   async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {

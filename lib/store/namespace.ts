@@ -9,7 +9,7 @@
  */
 import { fail } from '../shared/options.js';
 import type {
-  AcquireOptions, Claim, ClaimOptions, DocumentRef, FulfilmentHold, NewRecord, Prefetched, PrefetchRequest, Store, StoreLock, StoredRecord,
+  AcquireOptions, Claim, ClaimOptions, CountHoldsOptions, DocumentRef, FulfilmentHold, NewRecord, Prefetched, PrefetchRequest, Store, StoreLock, StoredRecord,
 } from './types.js';
 
 const NAMESPACE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -65,6 +65,8 @@ export function namespacedStore(store: Store, namespace: string): Store {
     getFulfilmentHold: async (orderId) => hold(await full.getFulfilmentHold(into(orderId as string))),
     releaseFulfilmentHold: (orderId) => full.releaseFulfilmentHold(into(orderId as string)),
     saveMerchantOrderIds: (orderId, ids) => full.saveMerchantOrderIds(into(orderId as string), (ids as string[]).map(into)),
+    // Only this namespace's holds: the store counts the OrderIds under the prefix.
+    countActiveHolds: (options) => full.countActiveHolds({ prefix: into((options as CountHoldsOptions | undefined)?.prefix ?? '') }),
     findOrderId: async (merchantOrderId) => {
       const found = await full.findOrderId(into(merchantOrderId as string));
       return found !== null && found.startsWith(prefix) ? outOf(found) : null;

@@ -170,6 +170,8 @@ export function statements(t: Tables) {
     writeHold: `UPDATE ${t.holds} SET awaiting = $2, received = $3, since = $4, updated_at = now(),
       expires_at = CASE WHEN $2::jsonb IS NULL THEN now() + $5 * interval '1 millisecond' ELSE NULL END
       WHERE order_id = $1`,
+    // cbk.holds.active: active holds never expire (only inactive rows do); starts_with, not LIKE (a prefix may hold '_').
+    countHolds: `SELECT count(*)::int AS active FROM ${t.holds} WHERE awaiting IS NOT NULL AND starts_with(order_id, $1)`,
     getHold: `SELECT awaiting, since FROM ${t.holds} WHERE order_id = $1 AND awaiting IS NOT NULL`,
     releaseHold: `UPDATE ${t.holds} SET awaiting = NULL, since = NULL, updated_at = now(),
       expires_at = now() + $2 * interval '1 millisecond' WHERE order_id = $1 AND awaiting IS NOT NULL`,

@@ -26,7 +26,7 @@ import { acquireLock, byOrderId, claimOrReplay, claimValues, saveValues, type Cl
 import { StatementBatcher, type BatchRunner } from './postgres-batch.js';
 import { attemptStart, toRecord } from './postgres-rows.js';
 import type {
-  AcquireOptions, AttemptOutcome, AttemptStart, Claim, ClaimOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
+  AcquireOptions, AttemptOutcome, AttemptStart, Claim, ClaimOptions, CountHoldsOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
 } from './types.js';
 
 /** The part of a `pg` Pool the store uses. */
@@ -312,6 +312,11 @@ export class PostgresStore implements Store {
 
   async releaseFulfilmentHold(orderId: string): Promise<void> {
     await this.query('releaseHold', [orderId, this.ttlMs]);
+  }
+
+  /** One COUNT over the hold rows still awaiting documents (among the OrderIds starting with `prefix`). */
+  async countActiveHolds(options: CountHoldsOptions = {}): Promise<number> {
+    return (await this.query('countHolds', [options.prefix ?? '']))[0].active;
   }
 
   async saveMerchantOrderIds(orderId: string, merchantOrderIds: readonly string[]): Promise<void> {

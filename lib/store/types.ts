@@ -194,6 +194,20 @@ export interface StoreCapabilities {
    * as an answer is stored.
    */
   claimOrReplay?(orderId: string, options: ClaimOptions): Promise<Claim | null>;
+  /**
+   * activeHolds (read-only): how many fulfilment holds are active now (orders still awaiting
+   * documents, whoever placed or released them, in any process sharing the data) — in the whole
+   * store, or among the OrderIds that start with `prefix` (a namespacedStore view counts its own
+   * namespace). One cheap read; the kit calls it only for the `cbk.holds.active` gauge
+   * (docs/observability.md), never on a delivery. Absent: the gauge reports nothing for the store.
+   */
+  countActiveHolds?(options?: CountHoldsOptions): Promise<number>;
+}
+
+/** What `countActiveHolds` counts. */
+export interface CountHoldsOptions {
+  /** Count only the holds whose OrderId starts with this (default: every hold). */
+  prefix?: string;
 }
 
 /** What the kit stores: the required core and the optional capabilities it probes. */
@@ -215,6 +229,7 @@ export const STORE_CAPABILITIES = {
   merchantOrderIds: ['saveMerchantOrderIds', 'findOrderId'],
   manualRelease: ['releaseFulfilmentHold'],
   batching: ['claimOrReplay'],
+  activeHolds: ['countActiveHolds'],
 } as const satisfies Record<string, readonly (keyof StoreCapabilities)[]>;
 
 export type StoreCapability = keyof typeof STORE_CAPABILITIES;

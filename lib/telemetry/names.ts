@@ -13,6 +13,7 @@ export const ATTR = {
   orderId: 'cbk.order_id',
   result: 'cbk.result',
   storeOperation: 'cbk.store.operation',
+  storeNamespace: 'cbk.store.namespace',
   operation: 'cbk.operation',
   retries: 'cbk.retries',
   retryDelayMs: 'cbk.retry.delay_ms',
@@ -29,6 +30,7 @@ export const METRIC = {
   storeDuration: 'cbk.store.duration',
   specDeviations: 'cbk.spec_deviations',
   clientDuration: 'cbk.client.duration',
+  holdsActive: 'cbk.holds.active',
 } as const;
 
 /** How one delivery ended, as `cbk.outcome` says it. */

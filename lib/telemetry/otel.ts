@@ -97,7 +97,21 @@ export function instruments(): Instruments | null {
   lastMeterProvider = provider;
   const meter = provider.getMeter(INSTRUMENTATION_NAME, VERSION);
   lastInstruments = meter === noopMeter ? null : createInstruments(meter);
+  if (lastInstruments) {
+    for (const listener of meterListeners) {
+      try {
+        listener(meter);
+      } catch { /* an observable instrument the meter refuses must not fail a delivery */ }
+    }
+  }
   return lastInstruments;
+}
+
+const meterListeners: Array<(meter: Api.Meter) => void> = [];
+
+/** Called with each new meter of the kit (a meter provider registered or replaced), where observable instruments register their callbacks (holds.ts). */
+export function onMeter(listener: (meter: Api.Meter) => void): void {
+  meterListeners.push(listener);
 }
 
 /** Bucket boundaries (s) of the duration histograms: those of OpenTelemetry's HTTP semantic conventions. */

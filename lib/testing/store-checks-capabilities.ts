@@ -163,4 +163,30 @@ export const capabilityChecks = (): CheckDefinition[] => [
     await next.release();
     assert.equal((await s.beginAttempt(key, o)).previousAttempt, undefined, 'saveAndRelease did not end the attempt cleanly');
   } },
+
+  { capability: 'activeHolds', name: 'countActiveHolds counts the holds still awaiting documents, in the whole store and under a prefix', body: async ({ store, twin, id }) => {
+    const s = full(store);
+    const p = id('H');
+    const [a, b, c] = [`${p}-a`, `${p}-b`, `${p}-c`];
+    const doc = (TrackingNumber: string) => ({ DocumentTypeCode: '11', TrackingNumber });
+    const before = await s.countActiveHolds();
+    assert.equal(await s.countActiveHolds({ prefix: p }), 0);
+    await s.placeFulfilmentHold(a, [doc('T1')]);
+    await s.placeFulfilmentHold(b, [doc('T2'), doc('T3')]);
+    await s.recordDocuments(c, [doc('T4')]);
+    assert.equal(await s.placeFulfilmentHold(c, [doc('T4')]), null); // received before the order: no hold
+    assert.equal(await s.countActiveHolds({ prefix: p }), 2, 'countActiveHolds does not count the active holds under the prefix');
+    assert.equal(await s.countActiveHolds(), before + 2, 'countActiveHolds() without a prefix does not count every active hold');
+    assert.equal(await full(await twin()).countActiveHolds({ prefix: p }), 2, 'another instance over the same data counts other holds');
+    assert.equal(await s.countActiveHolds({ prefix: `${p}_` }), 0, "'_' in a prefix must be a character, not a wildcard");
+    await s.recordDocuments(b, [doc('T2')]);
+    assert.equal(await s.countActiveHolds({ prefix: p }), 2, 'a hold still awaiting a document must count');
+    await s.recordDocuments(b, [doc('T3')]);
+    assert.equal(await s.countActiveHolds({ prefix: p }), 1, 'a hold released by its last document still counts');
+    assert.equal(await s.countActiveHolds({ prefix: b }), 0);
+    assert.equal(await s.countActiveHolds({ prefix: a }), 1);
+    if (typeof store.releaseFulfilmentHold !== 'function') return;
+    await s.releaseFulfilmentHold(a);
+    assert.equal(await s.countActiveHolds({ prefix: p }), 0, 'a hold released by hand still counts');
+  } },
 ];

@@ -100,7 +100,7 @@ export function storeConformanceChecks(makeStore: MakeStore, options: StoreConfo
 
 const CAPABILITY_PROBE: Record<StoreCapability, keyof Store> = {
   payments: 'getPayment', latest: 'getLatestRecord', attempts: 'beginAttempt', merchantOrderIds: 'findOrderId',
-  manualRelease: 'releaseFulfilmentHold', batching: 'claimOrReplay',
+  manualRelease: 'releaseFulfilmentHold', batching: 'claimOrReplay', activeHolds: 'countActiveHolds',
 };
 const hasCapability = (store: Store, capability: StoreCapability) => typeof store[CAPABILITY_PROBE[capability]] === 'function';
 

@@ -24,6 +24,6 @@ for (const batchStatements of [true, false]) {
   }, {
     describe, it, title: `PostgresStore conformance (batchStatements: ${batchStatements})`,
     twin: (store) => new PostgresStore({ pool, schema: (store as PostgresStore).schema, batchStatements }),
-    capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'batching'],
+    capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'batching', 'activeHolds'],
   });
 }

@@ -4,5 +4,5 @@ import { runStoreConformance } from 'crossborder-merchant-kit/testing';
 
 runStoreConformance(({ ttlMs }) => new MemoryStore(ttlMs === undefined ? {} : { ttl: ttlMs }), {
   describe, it, title: 'MemoryStore conformance',
-  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease'],
+  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'activeHolds'],
 });

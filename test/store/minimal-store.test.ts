@@ -152,6 +152,8 @@ describe('the checks the kit makes of a store when it is built', () => {
     expect(build({ ...core(), getPayments: async () => null })).toThrow(/has a method getPayments; did you mean getPayment\?/);
     expect(build({ ...core(), saveMerchantOrderIds: async () => {}, findOrderID: async () => null })).toThrow(/did you mean findOrderId\?/);
     expect(build({ ...core(), beginAtempt: async () => ({ attempt: 1 }) })).toThrow(/did you mean beginAttempt\?/);
+    expect(build({ ...core(), countActiveHold: async () => 0 })).toThrow(/has a method countActiveHold; did you mean countActiveHolds\?/);
+    expect(build({ ...core(), countActivHolds: async () => 0 })).toThrow(/did you mean countActiveHolds\?/);
     // Helpers of your own whose names merely resemble a capability's are fine.
     expect(build({ ...core(), findOrder: async () => null, getRecords: async () => [], close: async () => {} })).not.toThrow();
   });

@@ -29,7 +29,7 @@ runStoreConformance(async ({ ttlMs }) => {
 }, {
   describe, it, title: 'namespacedStore(PostgresStore) conformance',
   twin: (view) => namespacedStore(new PostgresStore({ pool: pg.pool, schema: schemaOf.get(view)! }), 'shop-eu'),
-  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'batching'],
+  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'batching', 'activeHolds'],
 });
 describe('namespacedStore(PostgresStore): exactly-once callbacks', () => { idempotencyBehaviour(factory); });
 describe('namespacedStore(PostgresStore): fulfilment holds', () => { holdsBehaviour(factory); });

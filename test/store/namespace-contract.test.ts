@@ -17,7 +17,7 @@ runStoreConformance(({ ttlMs }) => {
   return namespacedStore(shared, 'shop-eu');
 }, {
   describe, it, title: 'namespacedStore(MemoryStore) conformance',
-  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease'],
+  capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'activeHolds'],
 });
 describe('namespacedStore(MemoryStore): exactly-once callbacks', () => { idempotencyBehaviour(factory); });
 describe('namespacedStore(MemoryStore): fulfilment holds', () => { holdsBehaviour(factory); });

@@ -22,7 +22,9 @@ const ALLOWED: Record<string, string[]> = {
   'cbk.store.duration': ['cbk.result', 'cbk.store.operation'],
   'cbk.spec_deviations': ['cbk.callback'],
   'cbk.client.duration': ['cbk.operation', 'cbk.outcome'],
+  'cbk.holds.active': [],
 };
+const UNIT: Record<string, string> = { 'cbk.spec_deviations': '{delivery}', 'cbk.holds.active': '{hold}' };
 
 test('every metric has its name, unit and only its low-cardinality attributes; no OrderId anywhere in the metrics', async () => {
   const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
@@ -37,7 +39,7 @@ test('every metric has its name, unit and only its low-cardinality attributes; n
   expect([...new Set(points.map((p) => p.name))].sort()).toEqual(Object.keys(ALLOWED).sort());
   for (const p of points) {
     expect(Object.keys(p.attributes).sort()).toEqual(ALLOWED[p.name]);
-    expect(p.unit).toBe(p.name === 'cbk.spec_deviations' ? '{delivery}' : 's');
+    expect(p.unit).toBe(UNIT[p.name] ?? 's');
   }
   const orderIds = DELIVERIES.flatMap((d) => (d.orderId ? [d.orderId] : []));
   const text = JSON.stringify(points);
