@@ -10,13 +10,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createConsoleApi } from './api.js';
 import { loadAssets } from './assets.js';
+import type { ConsoleHost } from './host.js';
 import { sendAsset, sendJson } from './http.js';
 import { createEventStreams } from './stream.js';
 
 /** The Host check now guards every route of the sandbox (server.ts); kept here for existing imports. */
 export { trustedHost } from '../host-guard.js';
 export type { ConsoleHost } from './host.js';
-import type { ConsoleHost } from './host.js';
 
 /** Where the console's own endpoints live (the service API never uses this prefix). */
 export const CONSOLE_PREFIX = '/_console';
