@@ -13,8 +13,7 @@ const full = (s: Store) => s as Required<Store>;
 const paid = (o: string, hash: string, amount: string) =>
   reply(o, `performOrderPayment:${o}:${hash}`, { callback: 'performOrderPayment', payment: true, response: { Success: true, PaymentAmount: amount } });
 
-/** What the pipeline reads of earlier deliveries: the payment, the latest reply, the attempts. */
-const deliveryChecks = (): CheckDefinition[] => [
+export const capabilityChecks = (): CheckDefinition[] => [
   { capability: 'payments', name: 'getPayment gives the first successful payment of the OrderId only', body: async ({ store, twin, id }) => {
     const o = id('O');
     const s = full(store);
@@ -84,10 +83,7 @@ const deliveryChecks = (): CheckDefinition[] => [
     await sleep(TTL_MS + 500);
     same(await short.beginAttempt(`k:${o}:t`, o), { attempt: 1 });
   } },
-];
 
-/** Orders found by their merchant ids, and holds released by hand. */
-const orderChecks = (): CheckDefinition[] => [
   { capability: 'merchantOrderIds', name: 'an order is found by each of its merchant ids (case-sensitive), the latest save wins', body: async ({ store, twin, id }) => {
     const [o1, o2, internal, shop] = [id('O'), id('O'), id('INT'), id('1001')];
     const s = full(store);
@@ -119,10 +115,7 @@ const orderChecks = (): CheckDefinition[] => [
     assert.equal(await s.getFulfilmentHold(o), null);
     await s.releaseFulfilmentHold(id('O'));
   } },
-];
 
-/** The batched calls (claimOrReplay, a lock's prefetched reads, saveAndRelease) do what the separate calls do. */
-const batchingChecks = (): CheckDefinition[] => [
   { capability: 'batching', name: 'claimOrReplay takes the lock when nothing is stored, and answers a stored reply or payment without waiting for a held lock', body: async ({ store, twin, id }) => {
     const o = id('O');
     const s = full(store);
@@ -171,6 +164,3 @@ const batchingChecks = (): CheckDefinition[] => [
     assert.equal((await s.beginAttempt(key, o)).previousAttempt, undefined, 'saveAndRelease did not end the attempt cleanly');
   } },
 ];
-
-/** The checks of every capability, in this order (the runner keeps those of the capabilities a store has). */
-export const capabilityChecks = (): CheckDefinition[] => [...deliveryChecks(), ...orderChecks(), ...batchingChecks()];
