@@ -1,7 +1,8 @@
 /**
  * The sandbox of the service (a tool around the kit: nothing in the kit imports it). See docs/sandbox.md.
  */
-export { createSandbox, resolveSandboxOptions, SANDBOX_MERCHANT_GUID, type Sandbox, type SandboxOptions, type ResolvedSandboxOptions, type SandboxRoute } from './server.js';
+export { createSandbox, type Sandbox, type SandboxRoute } from './server.js';
+export { resolveSandboxOptions, SANDBOX_MERCHANT_GUID, type SandboxOptions, type ResolvedSandboxOptions } from './options.js';
 export { ExchangeLog, type Exchange, type ExchangeKind, type ExchangeDirection, type SandboxEvent, type SandboxListener, type ScenarioEvent } from './exchange-log.js';
 export { OrderBook, type OrderState, type OrderLineState, type DispatchedParcel, type TimelineEntry } from './orders.js';
 export { runScenario, SCENARIO_NAMES, SCENARIO_DESCRIPTIONS, ScenarioError, type ScenarioName, type ScenarioResult, type ScenarioStep, type ScenarioEnv } from './scenarios.js';

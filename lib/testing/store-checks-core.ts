@@ -25,7 +25,8 @@ const settledWithin = <T>(promise: Promise<T>, ms: number): Promise<T | 'pending
 const ead = { DocumentTypeCode: '11', TrackingNumber: 'TRK1' };
 const label = { DocumentTypeCode: '4', ParcelCode: 'P1' };
 
-export const coreChecks = (): CheckDefinition[] => [
+/** Replay of saved replies: found as saved, the first kept, expired after the ttl. */
+const replayChecks = (): CheckDefinition[] => [
   { capability: 'core', name: 'replay: a saved reply is found by its key, as saved and as a copy; another key finds nothing', body: async ({ store, id }) => {
     const o = id('O');
     const key = `sendOrderToMerchant:${o}:aaa`;
@@ -63,7 +64,10 @@ export const coreChecks = (): CheckDefinition[] => [
     await short.saveRecord(reply(o, key, { response: { Success: true, InternalOrderId: 'again' } }));
     assert.equal((await short.getRecord(key))!.response.InternalOrderId, 'again');
   } },
+];
 
+/** The per-OrderId lock under a lease: exclusive, waiting, giving up, taken over after a crash, released after a failed attempt. */
+const leaseChecks = (): CheckDefinition[] => [
   { capability: 'core', name: 'lease: a second acquire waits for the release, then gets the lock (not recovered)', body: async ({ store, twin, id }) => {
     const o = id('O');
     const first = await acquired(store, o);
@@ -121,7 +125,10 @@ export const coreChecks = (): CheckDefinition[] => [
     assert.equal(await store.acquire(o, { waitMs: 200, leaseMs: 5_000 }), null, "a second release of an old lock freed the next holder's lock");
     await retry.release();
   } },
+];
 
+/** Exactly-once under concurrency across two instances. */
+const exactlyOnceChecks = (): CheckDefinition[] => [
   { capability: 'core', name: 'exactly once: concurrent deliveries of one OrderId on two instances run the work once and all get its reply', body: async ({ store, twin, id }) => {
     const o = id('O');
     const key = `sendOrderToMerchant:${o}:race`;
@@ -153,7 +160,10 @@ export const coreChecks = (): CheckDefinition[] => [
     assert.equal(runs, 1, `the work ran ${runs} times`);
     for (const r of replies) same(r, { Success: true, InternalOrderId: 'INT-run-1' });
   } },
+];
 
+/** Fulfilment holds: placed, released by documents (also early ones), replaced by an order update, concurrent deliveries. */
+const holdChecks = (): CheckDefinition[] => [
   { capability: 'core', name: 'holds: none for an unknown order; placed, then partly and fully released by documents (seen from another instance)', body: async ({ store, twin, id }) => {
     const o = id('O');
     assert.equal(await store.getFulfilmentHold(o), null);
@@ -193,3 +203,6 @@ export const coreChecks = (): CheckDefinition[] => [
     assert.equal(await store.getFulfilmentHold(o), null, 'a document delivered concurrently was lost');
   } },
 ];
+
+/** The checks every store passes, in this order. */
+export const coreChecks = (): CheckDefinition[] => [...replayChecks(), ...leaseChecks(), ...exactlyOnceChecks(), ...holdChecks()];

@@ -1,0 +1,27 @@
+/** What the console needs of a sandbox, and the console's views of it. */
+import type { ConformanceReport } from '../../conformance/runner.js';
+import type { ExchangeLog } from '../exchange-log.js';
+import type { OrderBook, OrderState } from '../orders.js';
+import type { ScenarioResult } from '../scenarios.js';
+import { configView, maskForConsole } from './view.js';
+
+/** What the console needs of a sandbox (createSandbox's object has all of it). */
+export interface ConsoleHost {
+  readonly options: { merchantUrl?: string; merchantGuid: string; cartToken?: string; paths: Record<string, string> };
+  readonly log: ExchangeLog;
+  readonly orders: OrderBook;
+  readonly url: string | undefined;
+  configure(change: { merchantUrl?: string; merchantGuid?: string; cartToken?: string; paths?: Record<string, string> }): unknown;
+  runScenario(name: string): Promise<ScenarioResult>;
+  runCheck(): Promise<ConformanceReport>;
+}
+
+/** The console's views of the host: the MerchantGUID now, an order masked for the page, the configuration as shown. */
+export function consoleViews(host: ConsoleHost) {
+  const guid = () => host.options.merchantGuid;
+  return {
+    guid,
+    order: (o: OrderState) => maskForConsole(o, guid()),
+    config: () => configView(host.options, host.url),
+  };
+}
