@@ -1,0 +1,35 @@
+/**
+ * `npm run test:mutation [-- area ...] [--incremental]`: StrykerJS on the security paths, one area after
+ * the other (areas in .ci/mutation-areas.mjs; all of them when none is named). Not part of .ci/run: the
+ * full scope takes too long for CI on 2 cores; run it nightly (docs/safety-tests.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { AREAS } from './mutation-areas.mjs';
+
+const args = process.argv.slice(2);
+const flags = args.filter((a) => a.startsWith('--'));
+const named = args.filter((a) => !a.startsWith('--'));
+const unknown = named.filter((a) => !(a in AREAS));
+if (unknown.length > 0) {
+  console.error(`Unknown area(s) ${unknown.join(', ')}; areas: ${Object.keys(AREAS).join(', ')}`);
+  process.exit(2);
+}
+const areas = named.length > 0 ? named : Object.keys(AREAS);
+const missing = areas.flatMap((a) => [...AREAS[a].mutate, ...AREAS[a].tests]).filter((f) => !existsSync(f));
+if (missing.length > 0) {
+  console.error(`Listed in .ci/mutation-areas.mjs but missing (moved?): ${missing.join(', ')}`);
+  process.exit(2);
+}
+
+let failed = 0;
+for (const area of areas) {
+  console.log(`\n=== mutation area ${area}: ${AREAS[area].mutate.join(', ')}`);
+  const started = Date.now();
+  const run = spawnSync('npx', ['stryker', 'run', 'stryker.conf.mjs', ...flags], {
+    stdio: 'inherit', env: { ...process.env, MUTATION_AREA: area },
+  });
+  console.log(`=== ${area}: exit ${run.status}, ${Math.round((Date.now() - started) / 1000)} s`);
+  if (run.status !== 0) failed++;
+}
+process.exit(failed > 0 ? 1 : 0);
