@@ -64,6 +64,10 @@ describe('values with other characters (masked as written too)', () => {
     expect(createCardMask(['ab'], [])).toBeUndefined();
   });
 
+  test('a value without any digit (a token) is masked as written', () => {
+    expect(mask(['tok_AbCdEfGh'])('token tok_AbCdEfGh used')).toBe(`token ${R} used`);
+  });
+
   test('regular-expression characters in the value are literal', () => {
     const m = mask(['tok+12*34(56)78|9?']);
     expect(m('a tok+12*34(56)78|9? b')).toBe(`a ${R} b`);
