@@ -16,7 +16,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const areas = named.length > 0 ? named : Object.keys(AREAS);
-const missing = areas.flatMap((a) => [...AREAS[a].mutate, ...AREAS[a].tests]).filter((f) => !existsSync(f));
+const missing = areas.flatMap((a) => [...AREAS[a].mutate, ...AREAS[a].tests]).map((f) => f.replace(/:[\d:-]+$/, '')).filter((f) => !existsSync(f));
 if (missing.length > 0) {
   console.error(`Listed in .ci/mutation-areas.mjs but missing (moved?): ${missing.join(', ')}`);
   process.exit(2);
