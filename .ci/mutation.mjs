@@ -8,8 +8,14 @@ import { existsSync } from 'node:fs';
 import { AREAS } from './mutation-areas.mjs';
 
 const args = process.argv.slice(2);
-const flags = args.filter((a) => a.startsWith('--'));
-const named = args.filter((a) => !a.startsWith('--'));
+// Flags go to Stryker (`--incremental`, `--concurrency 4`); other words are area names.
+const flags = [];
+const named = [];
+for (let i = 0; i < args.length; i++) {
+  if (!args[i].startsWith('--')) named.push(args[i]);
+  else if (i + 1 < args.length && !args[i + 1].startsWith('--') && !(args[i + 1] in AREAS) && !args[i].includes('=')) flags.push(args[i], args[++i]);
+  else flags.push(args[i]);
+}
 const unknown = named.filter((a) => !(a in AREAS));
 if (unknown.length > 0) {
   console.error(`Unknown area(s) ${unknown.join(', ')}; areas: ${Object.keys(AREAS).join(', ')}`);
