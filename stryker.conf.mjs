@@ -19,7 +19,9 @@ if (!area) {
   throw new Error(`Set MUTATION_AREA to one of: ${Object.keys(AREAS).join(', ')} (got ${JSON.stringify(name)})`);
 }
 
-const jest = `NODE_OPTIONS=--experimental-vm-modules npx jest --maxWorkers=1 --bail --ci ${area.tests.join(' ')}`;
+// MUTATION_TESTS (space-separated test files) replaces the area's list for one ad-hoc run.
+const tests = process.env.MUTATION_TESTS ? process.env.MUTATION_TESTS.split(/\s+/).filter(Boolean) : area.tests;
+const jest = `NODE_OPTIONS=--experimental-vm-modules npx jest --maxWorkers=1 --bail --ci ${tests.join(' ')}`;
 
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',

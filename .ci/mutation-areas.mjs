@@ -56,7 +56,7 @@ export const AREAS = {
   },
   'exactly-once-steps': {
     mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/steps/attempt-finish.ts', 'lib/callbacks/steps/holds.ts'],
-    tests: ['test/idempotency/memory.test.ts', 'test/idempotency/documents.test.ts'],
+    tests: ['test/callbacks/holds.test.ts', 'test/idempotency/memory.test.ts', 'test/idempotency/documents.test.ts'],
   },
   'store-memory': {
     mutate: ['lib/store/memory.ts'],
