@@ -21,6 +21,7 @@ if (!area) {
 
 // MUTATION_TESTS (space-separated test files) replaces the area's list for one ad-hoc run.
 const tests = process.env.MUTATION_TESTS ? process.env.MUTATION_TESTS.split(/\s+/).filter(Boolean) : area.tests;
+const report = `reports/mutation/${name}${process.env.MUTATION_TESTS ? '.adhoc' : ''}`;
 const jest = `NODE_OPTIONS=--experimental-vm-modules npx jest --maxWorkers=1 --bail --ci ${tests.join(' ')}`;
 
 export default {
@@ -36,9 +37,9 @@ export default {
   coverageAnalysis: 'off',
   ignoreStatic: false,
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-  htmlReporter: { fileName: `reports/mutation/${name}.html` },
-  jsonReporter: { fileName: `reports/mutation/${name}.json` },
-  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  htmlReporter: { fileName: `${report}.html` },
+  jsonReporter: { fileName: `${report}.json` },
+  incrementalFile: `${report}.incremental.json`,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // Only what the tests need is copied into the sandbox.
