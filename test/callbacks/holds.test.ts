@@ -4,7 +4,7 @@
  * about holds placed and documents counted. Written against mutation testing (docs/safety-tests.md).
  */
 import { MemoryStore, type Store } from 'crossborder-merchant-kit/store';
-import { documentsDelivery, order } from '../helpers/orders.js';
+import { documentsDelivery, order, statusUpdate } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 
 const required = (code: string) => ({ DocumentTypeCode: code, DocumentTypeName: 'doc', DocumentExtension: 'PDF', URL: '' });
@@ -62,5 +62,32 @@ describe('what the log says', () => {
     await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({ Documents: [delivered('11')] }));
     expect(t.calls('receiveAdditionalRequiredDocuments')[0].context.fulfilmentHold).toBeUndefined();
     expect(t.log.lines.find((l) => l.msg === 'additional documents received; order not on hold')).toMatchObject({ obj: { documents: 1, awaiting: 0 } });
+  });
+});
+
+describe('where holds do not apply', () => {
+  test('the error of a failing hold store is logged with its cause', async () => {
+    const t = kitWith(failing('placeFulfilmentHold'));
+    await t.deliver('sendOrderToMerchant', heldOrder());
+    expect(t.log.lines.find((l) => l.msg === 'fulfilment-hold store failed')?.obj).toHaveProperty('err');
+  });
+
+  test('only SendOrderToMerchant places a hold: documents announced in a status update do not', async () => {
+    const store = new MemoryStore();
+    const t = kitWith(store);
+    await t.deliver('updateOrderStatus', statusUpdate('processing', { AdditionalRequiredDocuments: [required('11')] }));
+    expect(await store.getFulfilmentHold('GE1001CH')).toBeNull();
+    expect(t.log.lines.some((l) => l.msg === 'order placed on fulfilment hold')).toBe(false);
+  });
+
+  test('documents all received before the order: no hold, no hold line, the order accepted', async () => {
+    const store = new MemoryStore();
+    const t = kitWith(store);
+    await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({ Documents: [delivered('11')] }));
+    const res = await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [required('11')] }));
+    expect(res.status).toBe(200);
+    expect(t.calls('sendOrderToMerchant')[0].context.fulfilmentHold).toBeUndefined();
+    expect(await store.getFulfilmentHold('GE1001CH')).toBeNull();
+    expect(t.log.lines.some((l) => l.msg === 'order placed on fulfilment hold')).toBe(false);
   });
 });
