@@ -30,6 +30,7 @@ describe('a hold store that fails', () => {
     expect(t.calls('sendOrderToMerchant')).toHaveLength(0);
     const line = t.log.lines.find((l) => l.msg === 'fulfilment-hold store failed');
     expect(line?.level).toBe('error');
+    expect(t.log.lines.find((l) => l.msg === 'callback refused')?.obj).toMatchObject({ reason: 'fulfilment-hold store failed' });
     expect(JSON.stringify(res.body)).not.toContain('10.0.0.7');
   });
 
