@@ -4,7 +4,8 @@
  * about holds placed and documents counted. Written against mutation testing (docs/safety-tests.md).
  */
 import { MemoryStore, type Store } from 'crossborder-merchant-kit/store';
-import { documentsDelivery, order, statusUpdate } from '../helpers/orders.js';
+import { buildCartInfoPayload, buildCartInfoQuery } from 'crossborder-merchant-kit/testing';
+import { documentsDelivery, MERCHANT_GUID, order, statusUpdate } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 
 const required = (code: string) => ({ DocumentTypeCode: code, DocumentTypeName: 'doc', DocumentExtension: 'PDF', URL: '' });
@@ -71,6 +72,16 @@ describe('where holds do not apply', () => {
     const t = kitWith(failing('placeFulfilmentHold'));
     await t.deliver('sendOrderToMerchant', heldOrder());
     expect(t.log.lines.find((l) => l.msg === 'fulfilment-hold store failed')?.obj).toHaveProperty('err');
+  });
+
+  test('GetCheckoutCartInfo never touches the hold store (it keeps working while that store fails)', async () => {
+    const t = kitWith(failing('getFulfilmentHold'));
+    const res = await t.kit.handle('getCheckoutCartInfo', {
+      method: 'POST', path: '/', query: buildCartInfoQuery(), headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(buildCartInfoPayload({ MerchantGUID: MERCHANT_GUID }))),
+    });
+    expect(res.status).toBe(200);
+    expect(t.log.lines.some((l) => l.msg === 'fulfilment-hold store failed')).toBe(false);
   });
 
   test('only SendOrderToMerchant places a hold: documents announced in a status update do not', async () => {
