@@ -1,5 +1,8 @@
 import request from 'supertest';
+import { createHeaderStrategy, createUrlParameterStrategy, type CallbackRequest } from 'crossborder-merchant-kit';
 import { buildCartInfoQuery, buildOrder } from 'crossborder-merchant-kit/testing';
+import { createSafeLogger } from '../../lib/shared/logger.js';
+import { captureLogger } from '../helpers/recording.js';
 import { BINDINGS } from '../helpers/bindings.js';
 import { expectAccepted, expectRefused, refusalReason, setup } from './fixtures.js';
 
@@ -63,5 +66,56 @@ describe.each(BINDINGS)('%s: custom URL parameter', (_name, mount) => {
     const res = await request(app).post('/cb/SendOrderToMerchant?key=par-previous-M5r1').send(buildOrder());
     expect(res.status).toBe(200);
     expect(s.adapter.calls).toHaveLength(2);
+  });
+});
+
+describe('header and URL parameter strategies on their own: names, reasons, rotation', () => {
+  const req = (headers: CallbackRequest['headers'], query: CallbackRequest['query'] = {}): CallbackRequest =>
+    ({ method: 'POST', path: '/', headers, query, remoteAddress: '127.0.0.1' });
+  const info = { log: createSafeLogger(captureLogger()), callback: 'sendOrderToMerchant' as const };
+
+  test('header: exact refusal reasons name the header (lower case), never the value', async () => {
+    const h = createHeaderStrategy(HEADER);
+    expect(await h.authenticate(req({}), info)).toEqual({ ok: false, reason: 'header x-callback-secret missing' });
+    expect(await h.authenticate(req({ 'x-callback-secret': [] }), info)).toEqual({ ok: false, reason: 'header x-callback-secret missing' });
+    expect(await h.authenticate(req({ 'x-callback-secret': ['hdr-current-7Qz9', 'hdr-current-7Qz9'] }), info))
+      .toEqual({ ok: false, reason: 'header x-callback-secret sent more than once' });
+    expect(await h.authenticate(req({ 'x-callback-secret': 'nope' }), info)).toEqual({ ok: false, reason: 'header x-callback-secret does not match' });
+    expect(await h.authenticate(req({ 'x-callback-secret': ['hdr-previous-K2p4'] }), info)).toEqual({ ok: true });
+    expect(h.secrets).toEqual(HEADER.value);
+  });
+
+  test('URL parameter: exact refusal reasons name the parameter, never the value', async () => {
+    const p = createUrlParameterStrategy(PARAM);
+    expect(await p.authenticate(req({}, {}), info)).toEqual({ ok: false, reason: 'query parameter key missing' });
+    expect(await p.authenticate(req({}, { key: ['a', 'b'] }), info)).toEqual({ ok: false, reason: 'query parameter key sent more than once' });
+    expect(await p.authenticate(req({}, { key: 'nope' }), info)).toEqual({ ok: false, reason: 'query parameter key does not match' });
+    expect(await p.authenticate(req({}, { key: 'par-previous-M5r1' }), info)).toEqual({ ok: true });
+    expect(p.secrets).toEqual(PARAM.value);
+  });
+
+  test('header names: any HTTP token is accepted, anything else refused with the option named', () => {
+    expect(createHeaderStrategy({ name: "X-Key_1.~!#$%&'*+^`|", value: 's3cret' }).name).toBe('header');
+    for (const name of ['X Key', 'X-Key:', '', 'Ключ'] as const) {
+      expect(() => createHeaderStrategy({ name, value: 's3cret' }))
+        .toThrow(expect.objectContaining({ code: 'ERR_CBK_OPTION_INVALID', message: 'Option auth.header.name must be an HTTP header name such as "X-Callback-Secret" [ERR_CBK_OPTION_INVALID]' }));
+    }
+    expect(() => createHeaderStrategy({ name: 'X-Key', value: [] }))
+      .toThrow(expect.objectContaining({ message: expect.stringMatching(/^Option auth\.header\.value must be a non-empty string/) }));
+  });
+
+  test('parameter names: letters, digits and . _ ~ - only; the service\'s own parameters are refused', () => {
+    expect(createUrlParameterStrategy({ name: 'my.key_1~-', value: 's3cret' }).name).toBe('urlParameter');
+    for (const name of ['my key', 'k&x', 'k=v', '']) {
+      expect(() => createUrlParameterStrategy({ name, value: 's3cret' }))
+        .toThrow(expect.objectContaining({ code: 'ERR_CBK_OPTION_INVALID', message: 'Option auth.urlParameter.name must be a query parameter name (letters, digits, . _ ~ -) [ERR_CBK_OPTION_INVALID]' }));
+    }
+    for (const name of ['merchantCartToken', 'countryCode', 'currencyCode']) {
+      expect(() => createUrlParameterStrategy({ name, value: 's3cret' })).toThrow(expect.objectContaining({
+        code: 'ERR_CBK_OPTION_INVALID', message: `Option auth.urlParameter.name must be a parameter of your own, not ${name} (the service sends that one) [ERR_CBK_OPTION_INVALID]`,
+      }));
+    }
+    expect(() => createUrlParameterStrategy({ name: 'key', value: [''] }))
+      .toThrow(expect.objectContaining({ message: expect.stringMatching(/^Option auth\.urlParameter\.value must be a non-empty string/) }));
   });
 });

@@ -84,3 +84,45 @@ describe('ipAllowList strategy on its own', () => {
     if (!outcome.ok) expect(outcome.status).toBe(403);
   });
 });
+
+describe('ipAllowList strategy on its own: construction, reasons and the X-Forwarded-For warning', () => {
+  const request = (remoteAddress: string | undefined, headers: CallbackRequest['headers'] = {}, trustProxy?: boolean): CallbackRequest =>
+    ({ method: 'POST', path: '/', headers, query: {}, remoteAddress, ...(trustProxy === undefined ? {} : { trustProxy }) });
+  const run = (strategy: ReturnType<typeof createIpAllowListStrategy>, req: CallbackRequest) => {
+    const logger = captureLogger();
+    const outcome = strategy.authenticate(req, { log: createSafeLogger(logger), callback: 'sendOrderToMerchant' });
+    return { outcome, logger };
+  };
+
+  test.each([
+    [[], /^Option auth\.ipAllowList must be a non-empty array of addresses or CIDR ranges/],
+    ['203.0.113.0/24', /^Option auth\.ipAllowList must be a non-empty array/],
+    [['203.0.113.0/24', 'not-an-ip'], /^Option auth\.ipAllowList\[1\] is not a valid IP address/],
+  ])('%j is refused when the strategy is built, naming the option', (rules, message) => {
+    expect(() => createIpAllowListStrategy(rules as string[])).toThrow(expect.objectContaining({ code: 'ERR_CBK_OPTION_INVALID', message: expect.stringMatching(message) }));
+  });
+
+  test('an unknown client address and an address outside the list get different, precise reasons', async () => {
+    const strategy = createIpAllowListStrategy(['203.0.113.0/24']);
+    expect(await run(strategy, request(undefined)).outcome).toEqual({ ok: false, status: 403, reason: 'client address unknown' });
+    expect(await run(strategy, request('198.51.100.9')).outcome)
+      .toEqual({ ok: false, status: 403, reason: 'client address 198.51.100.9 is not in the allow-list' });
+  });
+
+  test('X-Forwarded-For with trust proxy off: one warning that says what to do, then silence', async () => {
+    const strategy = createIpAllowListStrategy(['203.0.113.0/24']);
+    const first = run(strategy, request('127.0.0.1', { 'x-forwarded-for': '203.0.113.5' }));
+    expect((await first.outcome).ok).toBe(false);
+    expect(first.logger.lines).toHaveLength(1);
+    expect(first.logger.lines[0]).toMatchObject({ level: 'warn', obj: { code: 'CBK_FORWARDED_UNTRUSTED' } });
+    expect(first.logger.lines[0].msg).toMatch(/^X-Forwarded-For is set but trust proxy is off, so ipAllowList checks the address of the peer/);
+    expect(first.logger.lines[0].msg).toMatch(/set the Express app's "trust proxy" \(or the node handler's trustProxy option\) to the proxies you run/);
+    expect(first.logger.lines[0].msg).toMatch(/otherwise ignore the header\. Logged once\.$/);
+    expect(run(strategy, request('127.0.0.1', { 'x-forwarded-for': '203.0.113.6' })).logger.lines).toHaveLength(0);
+  });
+
+  test('no warning without X-Forwarded-For, or when trust proxy is on', () => {
+    expect(run(createIpAllowListStrategy(['127.0.0.1']), request('127.0.0.1')).logger.lines).toHaveLength(0);
+    expect(run(createIpAllowListStrategy(['127.0.0.1']), request('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }, true)).logger.lines).toHaveLength(0);
+  });
+});

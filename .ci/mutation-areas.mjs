@@ -1,0 +1,69 @@
+/**
+ * The security paths under mutation testing, one area per run (issue 26 item 6): which files are
+ * mutated and which test files cover them. Keep each area's test list short: every mutant runs it once.
+ * Paths as of 2026-11-25 (card-mask and attempt-finish live in lib/callbacks/delivery/); when a file moves,
+ * it here too. Stryker would quietly report 0 mutants for a path that matches nothing, so
+ * .ci/mutation.mjs refuses to start when a listed file does not exist.
+ * `postgres-lock` needs TEST_DATABASE_URL (see test/setup/postgres-config.js).
+ */
+import { readFileSync } from 'node:fs';
+
+/** `file:from-to`, the lines of the function that starts with `start` (to its first line that is `}`). */
+function functionRange(file, start) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const from = lines.findIndex((l) => l.startsWith(start));
+  const to = lines.findIndex((l, i) => i > from && l === '}');
+  if (from < 0 || to < 0) throw new Error(`${file}: no function starting with ${JSON.stringify(start)} (moved?)`);
+  return `${file}:${from + 1}-${to + 1}`;
+}
+
+export const AREAS = {
+  compare: {
+    mutate: ['lib/shared/compare.ts'],
+    tests: ['test/shared/compare.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
+  },
+  'merchant-guid': {
+    mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
+    tests: ['test/callbacks/merchant-guid.test.ts', 'test/auth/merchant-guid.test.ts'],
+  },
+  'card-mask': {
+    mutate: ['lib/callbacks/delivery/card-mask.ts'],
+    tests: ['test/callbacks/card-mask.test.ts', 'test/safety/card-data.test.ts'],
+  },
+  'ip-allow-list': {
+    mutate: ['lib/auth/ip-allow-list.ts'],
+    tests: ['test/auth/ip-allow-list.test.ts'],
+  },
+  'client-mask': {
+    mutate: [functionRange('lib/client/request.ts', 'export function mask(')],
+    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts'],
+  },
+  'auth-header': {
+    mutate: ['lib/auth/header.ts', 'lib/auth/url-parameter.ts'],
+    tests: ['test/auth/header-url-parameter.test.ts', 'test/auth/combined.test.ts'],
+  },
+  'auth-basic': {
+    mutate: ['lib/auth/basic.ts'],
+    tests: ['test/auth/basic.test.ts', 'test/auth/basic-compare.test.ts'],
+  },
+  'auth-jwt': {
+    mutate: ['lib/auth/jwt.ts', 'lib/auth/jwt-hmac.ts'],
+    tests: ['test/auth/jwt.test.ts', 'test/auth/jwt-hmac.test.ts', 'test/safety/caches.test.ts'],
+  },
+  'auth-options': {
+    mutate: ['lib/auth/options.ts', 'lib/auth/config.ts', 'lib/auth/index.ts'],
+    tests: ['test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
+  },
+  'exactly-once-steps': {
+    mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/delivery/attempt-finish.ts', 'lib/callbacks/steps/holds.ts'],
+    tests: ['test/callbacks/holds.test.ts', 'test/idempotency/memory.test.ts', 'test/idempotency/documents.test.ts'],
+  },
+  'store-memory': {
+    mutate: ['lib/store/memory.ts', 'lib/store/memory-entries.ts'],
+    tests: ['test/store/memory.test.ts', 'test/store/conformance.test.ts'],
+  },
+  'postgres-lock': {
+    mutate: ['lib/store/postgres-lock.ts'],
+    tests: ['test/store/postgres-claim.pg.test.ts', 'test/store/conformance.pg.test.ts'],
+  },
+};
