@@ -8,7 +8,8 @@
  *
  *   node --import tsx bench/instructions.ts [servers = kit-node,kit-express] [n = 300] [warm-up = 1500]
  *   servers: bare-node, bare-express, peer-node, peer-express, kit-node, kit-express
- * Needs valgrind. Takes about a minute per server. BENCH_LINES sizes the order (default 20).
+ * Needs valgrind. Takes minutes per server. BENCH_LINES sizes the order (default 20); BENCH_CONCURRENCY
+ * (default 1) connections send at once, each with one request in flight.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,15 +36,28 @@ async function drive(kind: ServerKind, warmup: number, n: number): Promise<void>
   };
   const listener = build(kind).server.listeners('request')[0] as http.RequestListener;
   const server = http.createServer({ keepAliveTimeout: 60_000 }, listener);
-  const socket = new MemorySocket();
-  server.emit('connection', socket);
-  // The request bytes of both runs are built up front, so the two runs differ only in the requests sent.
-  const inputs = Array.from({ length: warmup + n }, requestBytes);
-  for (let i = 0; i < inputs.length; i++) {
-    if (i === warmup) await signal('zero');
-    const reply = await socket.request(inputs[i]);
-    if (reply.status !== 200) throw new Error(`${kind}: status ${reply.status}`);
-  }
+  // BENCH_CONCURRENCY connections, each with one request in flight (as autocannon's connections):
+  // deliveries then overlap, as they do through sockets (more live objects at each GC).
+  const sockets = Array.from({ length: Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 1)) }, () => {
+    const socket = new MemorySocket();
+    server.emit('connection', socket);
+    return socket;
+  });
+  // The request bytes are built up front, so the counted window holds only the requests.
+  const send = async (inputs: Buffer[]) => {
+    let next = 0;
+    await Promise.all(sockets.map(async (socket) => {
+      while (next < inputs.length) {
+        const reply = await socket.request(inputs[next++]);
+        if (reply.status !== 200) throw new Error(`${kind}: status ${reply.status}`);
+      }
+    }));
+  };
+  const warm = Array.from({ length: warmup }, requestBytes);
+  const counted = Array.from({ length: n }, requestBytes);
+  await send(warm);
+  await signal('zero');
+  await send(counted);
   await signal('dump');
   process.exit(0);
 }
@@ -60,8 +74,8 @@ function signal(what: string): Promise<void> {
 async function count(kind: string, warmup: number, n: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'cbk-callgrind-'));
   const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${dir}/out.%p`, '--smc-check=all-non-file',
-    // One thread, V8's hash seed fixed (--predictable): the counts of two runs of one revision agree closely.
-    process.execPath, '--predictable', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, String(warmup), String(n)],
+    // One thread, V8's hash seed fixed, GC scheduled by allocation only (not by time): two runs of one revision agree closely.
+    process.execPath, '--predictable', '--predictable-gc-schedule', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, String(warmup), String(n)],
   { stdio: ['pipe', 'pipe', 'ignore'], env: process.env });
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
