@@ -12,56 +12,14 @@
  */
 import http from 'node:http';
 import { join } from 'node:path';
-import { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate } from './fixtures.js';
 import { benchToken, kitOptions } from './kit-options.js';
 import { nextOrderId } from './load.js';
+import { MemorySocket } from './memory-socket.js';
 import { build } from './servers.js';
 import { bareFastify, kitFastify, kitFetch } from './web-servers.js';
-
-/** A connection the HTTP server reads requests from and writes replies to, in memory. */
-class MemorySocket extends Duplex {
-  readonly remoteAddress = '127.0.0.1';
-  readonly remotePort = 40_000;
-  readonly remoteFamily = 'IPv4';
-  readonly localAddress = '127.0.0.1';
-  readonly localPort = 80;
-  private out: Buffer = Buffer.alloc(0);
-  private waiting: ((reply: { status: number; bytes: number }) => void) | null = null;
-  _read(): void {}
-  _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.out = this.out.length === 0 ? chunk : Buffer.concat([this.out, chunk]);
-    this.check();
-    done();
-  }
-  setTimeout(): this { return this; }
-  setNoDelay(): this { return this; }
-  setKeepAlive(): this { return this; }
-  ref(): this { return this; }
-  unref(): this { return this; }
-  /** Sends one request; resolves with the reply's status once all of its body arrived. */
-  request(bytes: Buffer): Promise<{ status: number; bytes: number }> {
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-      this.push(bytes);
-    });
-  }
-  private check(): void {
-    const end = this.out.indexOf('\r\n\r\n');
-    if (end < 0 || !this.waiting) return;
-    const head = this.out.subarray(0, end).toString('latin1');
-    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-    if (this.out.length < end + 4 + length) return;
-    const status = Number(head.slice(9, 12));
-    const bytes = end + 4 + length;
-    this.out = this.out.subarray(bytes);
-    const resolve = this.waiting;
-    this.waiting = null;
-    resolve({ status, bytes });
-  }
-}
 
 type Listener = http.RequestListener;
 

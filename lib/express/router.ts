@@ -24,13 +24,27 @@ export function createCallbackRouter<A extends MerchantAdapter>(options: Callbac
     const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress, trustProxy);
     writeReply(res, await kit.handle(route.callback, request));
   }
+  function answer(route: CallbackRoute, req: Request, res: Response, next: NextFunction): void {
+    serve(route, req, res)
+      .catch((err: unknown) => failReply(kit, res, err, route.callback))
+      .catch(next); // as Express 5 does with a rejected middleware promise
+  }
   // Not an async function: Express 5 would chain a handler onto every promise a middleware returns.
   router.use((req: Request, res: Response, next: NextFunction) => {
     const route = kit.match(req.method, req.path);
     if (!route) return next();
-    serve(route, req, res)
-      .catch((err: unknown) => failReply(kit, res, err, route.callback))
-      .catch(next); // as Express 5 does with a rejected middleware promise
+    answer(route, req, res, next);
   });
+  // A callback is answered before the Router's own dispatch runs (its per-request closures, URL
+  // parsing and property restores, layer walk): the mounting app has already trimmed the mount
+  // path, set req.baseUrl and calls `next` on a miss. Anything else (another method or path,
+  // routes a merchant added to this Router) goes through the Router as before.
+  const routerWithHandle = router as unknown as { handle: (req: Request, res: Response, next: NextFunction) => void };
+  const dispatch = routerWithHandle.handle.bind(router);
+  routerWithHandle.handle = (req, res, next) => {
+    const route = kit.match(req.method, req.path);
+    if (route) answer(route, req, res, next);
+    else dispatch(req, res, next);
+  };
   return router;
 }

@@ -89,3 +89,14 @@ test('routes match as Express matches by default (any case, one trailing slash, 
   expect((await request(app).head('/cb/GetCheckoutCartInfo')).status).toBe(404);
   expect(adapter.calls).toHaveLength(1); // one order: the second and third deliveries are replays
 });
+
+test('routes a merchant adds to the returned Router still answer, beside the callbacks', async () => {
+  const router = createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
+  router.get('/status', (req, res) => { res.json({ mine: true, baseUrl: req.baseUrl }); });
+  const app = express();
+  app.use('/cb', router);
+  app.use((_req, res) => { res.status(404).json({ app404: true }); });
+  expect((await request(app).get('/cb/status')).body).toEqual({ mine: true, baseUrl: '/cb' });
+  expect((await request(app).post('/cb/SendOrderToMerchant').send(order())).status).toBe(200);
+  expect((await request(app).get('/cb/other')).body).toEqual({ app404: true });
+});

@@ -1,0 +1,109 @@
+/**
+ * Instructions per request, counted (not timed): for each server, this script runs itself twice under
+ * valgrind's callgrind, both times sending `warm-up` requests down an in-memory connection
+ * (bench/memory-socket.ts), then 0 and `n` more; the difference of the two totals, divided by `n`, is
+ * what one request costs in executed instructions (all threads: V8's compiler and GC threads too).
+ * Other processes do not change the count, so it is the A/B measure on a busy machine; it is not a
+ * time (a cache miss counts as one instruction).
+ *
+ *   node --import tsx bench/instructions.ts [servers = kit-node,kit-express] [n = 300] [warm-up = 1500]
+ *   servers: bare-node, bare-express, peer-node, peer-express, kit-node, kit-express
+ * Needs valgrind. Takes minutes per server. BENCH_LINES sizes the order (default 20); BENCH_CONCURRENCY
+ * (default 1) connections send at once, each with one request in flight.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate, type ServerKind } from './fixtures.js';
+import { benchToken } from './kit-options.js';
+import { nextOrderId } from './load.js';
+import { MemorySocket } from './memory-socket.js';
+import { build } from './servers.js';
+
+async function drive(kind: ServerKind, warmup: number, n: number): Promise<void> {
+  const template = bodyTemplate(Number(process.env.BENCH_LINES ?? 20));
+  const token = await benchToken();
+  const [head, tail] = template.split(ORDER_ID_PLACEHOLDER);
+  const requestBytes = () => {
+    const body = Buffer.from(head + nextOrderId() + tail);
+    return Buffer.concat([Buffer.from(
+      `POST ${CALLBACK_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Authorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  };
+  const listener = build(kind).server.listeners('request')[0] as http.RequestListener;
+  const server = http.createServer({ keepAliveTimeout: 60_000 }, listener);
+  // BENCH_CONCURRENCY connections, each with one request in flight (as autocannon's connections):
+  // deliveries then overlap, as they do through sockets (more live objects at each GC).
+  const sockets = Array.from({ length: Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 1)) }, () => {
+    const socket = new MemorySocket();
+    server.emit('connection', socket);
+    return socket;
+  });
+  // The request bytes are built up front, so the counted window holds only the requests.
+  const send = async (inputs: Buffer[]) => {
+    let next = 0;
+    await Promise.all(sockets.map(async (socket) => {
+      while (next < inputs.length) {
+        const reply = await socket.request(inputs[next++]);
+        if (reply.status !== 200) throw new Error(`${kind}: status ${reply.status}`);
+      }
+    }));
+  };
+  const warm = Array.from({ length: warmup }, requestBytes);
+  const counted = Array.from({ length: n }, requestBytes);
+  await send(warm);
+  await signal('zero');
+  await send(counted);
+  await signal('dump');
+  process.exit(0);
+}
+
+/** Asks the parent (on stdout) to zero or dump the counters, and waits until it did (it answers on stdin). */
+function signal(what: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once('data', () => resolve());
+    process.stdout.write(`${what}\n`);
+  });
+}
+
+/** Instructions of `n` requests after `warmup`, counted between the child's two signals. */
+async function count(kind: string, warmup: number, n: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'cbk-callgrind-'));
+  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${dir}/out.%p`, '--smc-check=all-non-file',
+    // One thread, V8's hash seed fixed, GC scheduled by allocation only (not by time): two runs of one revision agree closely.
+    process.execPath, '--predictable', '--predictable-gc-schedule', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, String(warmup), String(n)],
+  { stdio: ['pipe', 'pipe', 'ignore'], env: process.env });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) {
+    if (line === 'zero') execFileSync('callgrind_control', ['--zero', String(child.pid)], { stdio: 'ignore' });
+    if (line === 'dump') {
+      execFileSync('callgrind_control', ['--dump=window', String(child.pid)], { stdio: 'ignore' });
+      child.stdin!.end('go\n');
+      break;
+    }
+    if (line === 'zero') child.stdin!.write('go\n');
+  }
+  await new Promise((resolve) => child.once('exit', resolve));
+  const dumps = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).filter((t) => /^desc: Trigger: .*window/m.test(t));
+  rmSync(dir, { recursive: true });
+  const total = dumps.map((t) => /^(?:summary|totals):\s*(\d+)/m.exec(t)).find(Boolean);
+  if (!total) throw new Error(`no callgrind count for ${kind}`);
+  return Number(total[1]);
+}
+
+if (process.argv[2] === '--child') {
+  const [kind, warmup, n] = process.argv.slice(3);
+  await drive(kind as ServerKind, Number(warmup), Number(n));
+} else {
+  const kinds = (process.argv[2] ?? 'kit-node,kit-express').split(',');
+  const n = Number(process.argv[3] ?? 300);
+  const warmup = Number(process.argv[4] ?? 1500);
+  for (const kind of kinds) {
+    const total = await count(kind, warmup, n);
+    console.log(`${kind.padEnd(14)} ${Math.round(total / n).toLocaleString('en').padStart(10)} instructions/request (${n} requests after ${warmup})`);
+  }
+}
