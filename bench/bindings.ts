@@ -14,10 +14,8 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate } from './fixtures.js';
-import { benchToken, kitOptions } from './kit-options.js';
-import { nextOrderId } from './load.js';
-import { MemorySocket } from './memory-socket.js';
+import { kitOptions } from './kit-options.js';
+import { MemorySocket, orderRequestBytes } from './memory-socket.js';
 import { build } from './servers.js';
 import { bareFastify, kitFastify, kitFetch } from './web-servers.js';
 
@@ -36,16 +34,8 @@ async function baselineListeners(dir: string): Promise<Record<string, Listener>>
 
 const perBlock = Number(process.argv[2] ?? 400);
 const blocks = Number(process.argv[3] ?? 12);
-const template = bodyTemplate(Number(process.env.BENCH_LINES ?? 20));
 const only = process.env.BENCH_ONLY?.split(',');
-const token = await benchToken();
-const [head, tail] = template.split(ORDER_ID_PLACEHOLDER);
-const requestBytes = () => {
-  const body = Buffer.from(head + nextOrderId() + tail);
-  return Buffer.concat([Buffer.from(
-    `POST ${CALLBACK_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-    `Authorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
-};
+const requestBytes = await orderRequestBytes();
 
 const listeners: Record<string, Listener> = {};
 for (const kind of ['bare-node', 'bare-express', 'kit-node', 'kit-express'] as const) {

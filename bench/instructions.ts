@@ -18,22 +18,12 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate, type ServerKind } from './fixtures.js';
-import { benchToken } from './kit-options.js';
-import { nextOrderId } from './load.js';
-import { MemorySocket } from './memory-socket.js';
+import type { ServerKind } from './fixtures.js';
+import { MemorySocket, orderRequestBytes } from './memory-socket.js';
 import { build } from './servers.js';
 
 async function drive(kind: ServerKind, warmup: number, n: number): Promise<void> {
-  const template = bodyTemplate(Number(process.env.BENCH_LINES ?? 20));
-  const token = await benchToken();
-  const [head, tail] = template.split(ORDER_ID_PLACEHOLDER);
-  const requestBytes = () => {
-    const body = Buffer.from(head + nextOrderId() + tail);
-    return Buffer.concat([Buffer.from(
-      `POST ${CALLBACK_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-      `Authorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
-  };
+  const requestBytes = await orderRequestBytes();
   const listener = build(kind).server.listeners('request')[0] as http.RequestListener;
   const server = http.createServer({ keepAliveTimeout: 60_000 }, listener);
   // BENCH_CONCURRENCY connections, each with one request in flight (as autocannon's connections):

@@ -3,6 +3,9 @@
  * bench/bindings.ts and bench/instructions.ts send requests down it.
  */
 import { Duplex } from 'node:stream';
+import { CALLBACK_PATH, ORDER_ID_PLACEHOLDER, bodyTemplate } from './fixtures.js';
+import { benchToken } from './kit-options.js';
+import { nextOrderId } from './load.js';
 
 /** A connection the HTTP server reads requests from and writes replies to, in memory. */
 export class MemorySocket extends Duplex {
@@ -44,4 +47,19 @@ export class MemorySocket extends Duplex {
     this.waiting = null;
     resolve({ status, bytes });
   }
+}
+
+/**
+ * Raw HTTP/1.1 requests of a SendOrderToMerchant with a `lines`-line order (BENCH_LINES, default 20),
+ * each with a new OrderId and the bench's bearer token: what the in-memory connection is fed.
+ */
+export async function orderRequestBytes(lines = Number(process.env.BENCH_LINES ?? 20)): Promise<() => Buffer> {
+  const token = await benchToken();
+  const [head, tail] = bodyTemplate(lines).split(ORDER_ID_PLACEHOLDER);
+  return () => {
+    const body = Buffer.from(head + nextOrderId() + tail);
+    return Buffer.concat([Buffer.from(
+      `POST ${CALLBACK_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Authorization: Bearer ${token}\r\nContent-Length: ${body.length}\r\n\r\n`, 'latin1'), body]);
+  };
 }
