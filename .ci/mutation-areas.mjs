@@ -44,7 +44,7 @@ export const AREAS = {
   },
   'auth-basic': {
     mutate: ['lib/auth/basic.ts'],
-    tests: ['test/auth/basic.test.ts', 'test/auth/basic-compare.test.ts'],
+    tests: ['test/auth/basic-strategy.test.ts', 'test/auth/basic.test.ts', 'test/auth/basic-compare.test.ts'],
   },
   'auth-jwt': {
     mutate: ['lib/auth/jwt.ts', 'lib/auth/jwt-hmac.ts'],
