@@ -52,7 +52,7 @@ export const AREAS = {
   },
   'auth-options': {
     mutate: ['lib/auth/options.ts', 'lib/auth/config.ts', 'lib/auth/index.ts'],
-    tests: ['test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
+    tests: ['test/auth/resolver.test.ts', 'test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
   },
   'exactly-once-steps': {
     mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/delivery/attempt-finish.ts', 'lib/callbacks/steps/holds.ts'],
