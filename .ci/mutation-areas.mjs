@@ -48,7 +48,7 @@ export const AREAS = {
   },
   'auth-jwt': {
     mutate: ['lib/auth/jwt.ts', 'lib/auth/jwt-hmac.ts'],
-    tests: ['test/auth/jwt.test.ts', 'test/auth/jwt-hmac.test.ts', 'test/safety/caches.test.ts'],
+    tests: ['test/auth/jwt-strategy.test.ts', 'test/auth/jwt.test.ts', 'test/auth/jwt-hmac.test.ts', 'test/safety/caches.test.ts'],
   },
   'auth-options': {
     mutate: ['lib/auth/options.ts', 'lib/auth/config.ts', 'lib/auth/index.ts'],
