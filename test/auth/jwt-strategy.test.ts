@@ -24,7 +24,7 @@ test.each(['Bearer', 'bearer   ', '  Bearer'])('an empty Bearer token (%j): refu
   expect(await check(header)).toEqual({ ok: false, reason: 'empty Bearer token' });
 });
 
-test.each(['XBearer abc.def.ghi', 'Bearer !!!', 'Basic abc', ['Bearer a.b.c', 'Bearer a.b.c']])('not a Bearer token (%j): refused, named so', async (header) => {
+test.each(['XBearer abc.def.ghi', 'XBearer', 'Bearer !!!', 'Basic abc', ['Bearer a.b.c', 'Bearer a.b.c']])('not a Bearer token (%j): refused, named so', async (header) => {
   expect(await check(header)).toEqual({ ok: false, reason: 'Authorization header is not a Bearer token' });
 });
 
