@@ -44,15 +44,15 @@ export const AREAS = {
   },
   'auth-basic': {
     mutate: ['lib/auth/basic.ts'],
-    tests: ['test/auth/basic.test.ts', 'test/auth/basic-compare.test.ts'],
+    tests: ['test/auth/basic-strategy.test.ts', 'test/auth/basic.test.ts', 'test/auth/basic-compare.test.ts'],
   },
   'auth-jwt': {
     mutate: ['lib/auth/jwt.ts', 'lib/auth/jwt-hmac.ts'],
-    tests: ['test/auth/jwt.test.ts', 'test/auth/jwt-hmac.test.ts', 'test/safety/caches.test.ts'],
+    tests: ['test/auth/jwt-strategy.test.ts', 'test/auth/jwt.test.ts', 'test/auth/jwt-hmac.test.ts', 'test/safety/caches.test.ts'],
   },
   'auth-options': {
     mutate: ['lib/auth/options.ts', 'lib/auth/config.ts', 'lib/auth/index.ts'],
-    tests: ['test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
+    tests: ['test/auth/resolver.test.ts', 'test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
   },
   'exactly-once-steps': {
     mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/delivery/attempt-finish.ts', 'lib/callbacks/steps/holds.ts'],

@@ -3,7 +3,8 @@
  * a hold store that fails answers a retryable 503 and never reaches the adapter; what the log says
  * about holds placed and documents counted. Written against mutation testing (docs/safety-tests.md).
  */
-import { MemoryStore, type Store } from 'crossborder-merchant-kit/store';
+import { CallbackError } from 'crossborder-merchant-kit';
+import { MemoryStore, type AcquireOptions, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
 import { buildCartInfoPayload, buildCartInfoQuery } from 'crossborder-merchant-kit/testing';
 import { documentsDelivery, MERCHANT_GUID, order, statusUpdate } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
@@ -20,6 +21,97 @@ function failing(method: 'placeFulfilmentHold' | 'getFulfilmentHold' | 'recordDo
   (store as unknown as Record<string, unknown>)[method] = async () => { throw new Error('hold table gone at 10.0.0.7'); };
   return store;
 }
+
+/**
+ * A store that reads what the kit asks for together with the OrderId lock (as PostgresStore does: one
+ * round trip), and whose own `getFulfilmentHold` fails once `failReads` is set: the kit must then use
+ * the hold read with the lock, never ask again.
+ */
+class PrefetchingStore extends MemoryStore {
+  failReads = false;
+
+  override async acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
+    const lock = await super.acquire(orderId, options);
+    const p = options.prefetch;
+    if (!lock || !p) return lock;
+    const prefetched = {
+      record: await this.getRecord(p.key),
+      payment: p.payment ? await this.getPayment(orderId) : null,
+      latest: await this.getLatestRecord(orderId, p.latestOf),
+      hold: await super.getFulfilmentHold(orderId),
+    };
+    return { ...lock, prefetched };
+  }
+
+  override async getFulfilmentHold(orderId: string) {
+    if (this.failReads) throw new Error('hold table gone');
+    return super.getFulfilmentHold(orderId);
+  }
+}
+
+const awaitingCodes = (call: { context: { fulfilmentHold?: { orderId: string; awaiting: { DocumentTypeCode: string }[] } } }) =>
+  call.context.fulfilmentHold && { orderId: call.context.fulfilmentHold.orderId, codes: call.context.fulfilmentHold.awaiting.map((d) => d.DocumentTypeCode) };
+
+describe('the hold the adapter sees (context.fulfilmentHold)', () => {
+  test('the order that places it, each later callback of the order, none once released', async () => {
+    const t = kitWith(new MemoryStore());
+    await t.deliver('sendOrderToMerchant', heldOrder());
+    expect(awaitingCodes(t.calls('sendOrderToMerchant')[0])).toEqual({ orderId: 'GE1001CH', codes: ['11', '4'] });
+    await t.deliver('updateOrderStatus', statusUpdate('processing'));
+    expect(awaitingCodes(t.calls('updateOrderStatus')[0])).toEqual({ orderId: 'GE1001CH', codes: ['11', '4'] });
+    // The documents webhook: the hold as it will be once these documents count.
+    await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({ Documents: [delivered('11')] }));
+    expect(awaitingCodes(t.calls('receiveAdditionalRequiredDocuments')[0])).toEqual({ orderId: 'GE1001CH', codes: ['4'] });
+    await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({ Documents: [delivered('4')] }));
+    expect(t.calls('receiveAdditionalRequiredDocuments')[1].context.fulfilmentHold).toBeUndefined();
+    await t.deliver('updateOrderStatus', statusUpdate('shipped'));
+    expect(t.calls('updateOrderStatus')[1].context.fulfilmentHold).toBeUndefined();
+  });
+
+  test('an order announcing no documents shows the hold its OrderId already has', async () => {
+    const store = new MemoryStore();
+    await store.placeFulfilmentHold('GE1001CH', [{ DocumentTypeCode: '11' }]);
+    const t = kitWith(store);
+    await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [] }));
+    expect(awaitingCodes(t.calls('sendOrderToMerchant')[0])).toEqual({ orderId: 'GE1001CH', codes: ['11'] });
+  });
+
+  test('an empty AdditionalRequiredDocuments list places nothing (the order is accepted while placing would fail)', async () => {
+    const t = kitWith(failing('placeFulfilmentHold'));
+    const res = await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [] }));
+    expect(res.status).toBe(200);
+    expect(t.calls('sendOrderToMerchant')).toHaveLength(1);
+  });
+
+  test('documents the adapter declines are not counted: the hold still awaits them', async () => {
+    const t = kitWith(new MemoryStore(), { receiveAdditionalRequiredDocuments: () => { throw new CallbackError('storage full'); } });
+    await t.deliver('sendOrderToMerchant', heldOrder());
+    expect((await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({ Documents: [delivered('11')] }))).status).toBe(400);
+    await t.deliver('updateOrderStatus', statusUpdate('processing'));
+    expect(awaitingCodes(t.calls('updateOrderStatus')[0])).toEqual({ orderId: 'GE1001CH', codes: ['11', '4'] });
+    expect(t.log.lines.some((l) => String(l.msg).startsWith('additional documents received'))).toBe(false);
+  });
+});
+
+describe('a store that reads the hold with the OrderId lock', () => {
+  test('the hold read with the lock is used: the store is not asked for it again', async () => {
+    const store = new PrefetchingStore();
+    const t = kitWith(store);
+    await t.deliver('sendOrderToMerchant', heldOrder());
+    store.failReads = true;
+    const res = await t.deliver('updateOrderStatus', statusUpdate('processing'));
+    expect(res.status).toBe(200);
+    expect(awaitingCodes(t.calls('updateOrderStatus')[0])).toEqual({ orderId: 'GE1001CH', codes: ['11', '4'] });
+    expect((await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery({ Documents: [delivered('11')] }))).status).toBe(200);
+    expect(awaitingCodes(t.calls('receiveAdditionalRequiredDocuments')[0])).toEqual({ orderId: 'GE1001CH', codes: ['4'] });
+  });
+
+  test('the order that places a hold sees the hold placed, not the none read before it with the lock', async () => {
+    const t = kitWith(new PrefetchingStore());
+    await t.deliver('sendOrderToMerchant', heldOrder());
+    expect(awaitingCodes(t.calls('sendOrderToMerchant')[0])).toEqual({ orderId: 'GE1001CH', codes: ['11', '4'] });
+  });
+});
 
 describe('a hold store that fails', () => {
   test('placing the hold: 503 with Retry-After, adapter not called, the error logged (not replied)', async () => {
