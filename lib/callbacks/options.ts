@@ -7,7 +7,7 @@ import type { HelmetOptions } from 'helmet';
 import { createAuthResolver, type AuthOptions, type AuthResolver } from '../auth/index.js';
 import { didYouMean, unknownKeyMessage } from '../shared/did-you-mean.js';
 import { resolveLogger, type LoggerLike } from '../shared/logger.js';
-import { fail, invalid, isPlainObject, parseByteSize, required } from '../shared/options.js';
+import { fail, invalid, isPlainObject, methodNames, parseByteSize, required } from '../shared/options.js';
 import { resolveStoreSettings, type StoreSettings } from '../store/options.js';
 import type { Store } from '../store/types.js';
 import { compileRule, DEFAULT_DECODE_FIELDS, type CompiledRule } from './form-decode.js';
@@ -102,19 +102,6 @@ function resolveGuids(value: unknown): string[] {
     fail('ERR_CBK_OPTION_INVALID', 'Option merchantGuid must be a non-empty string (or a non-empty array of them, for rotation)');
   }
   return list.map((g: string) => g.trim());
-}
-
-/** Method names of an adapter: own and inherited (class prototypes), Object.prototype left out. */
-function methodNames(adapter: object): string[] {
-  const names = new Set<string>();
-  for (let o: object | null = adapter; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const key of Object.getOwnPropertyNames(o)) {
-      if (key === 'constructor') continue;
-      const d = Object.getOwnPropertyDescriptor(o, key);
-      if (d && typeof d.value === 'function') names.add(key);
-    }
-  }
-  return [...names];
 }
 
 /**

@@ -13,6 +13,22 @@ export const required = (message: string): never => fail('ERR_CBK_OPTION_REQUIRE
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A plain object (also one made in another realm, e.g. by node:crypto under a test runner's VM). */
+/**
+ * Every method name of an object: own and inherited (class prototypes), Object.prototype and
+ * `constructor` left out; only data properties holding a function (getters are not called).
+ */
+export function methodNames(value: object): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (name === 'constructor') continue;
+      const d = Object.getOwnPropertyDescriptor(o, name);
+      if (d && typeof d.value === 'function') names.add(name);
+    }
+  }
+  return [...names];
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.prototype.toString.call(v) === '[object Object]'
     && (Object.getPrototypeOf(v) === null || Object.getPrototypeOf(Object.getPrototypeOf(v)) === null);

@@ -13,7 +13,7 @@
  *   gauge reports nothing for such a store).
  */
 import { didYouMean } from '../shared/did-you-mean.js';
-import { fail } from '../shared/options.js';
+import { fail, methodNames } from '../shared/options.js';
 import {
   STORE_CAPABILITIES, STORE_CORE_METHODS, type AcquireOptions, type AttemptOutcome, type AttemptStart, type Claim, type ClaimOptions,
   type CountHoldsOptions, type DocumentRef, type FulfilmentHold, type NewRecord, type Store, type StoreCapability, type StoreLock, type StoredRecord,
@@ -49,19 +49,6 @@ export const paymentKey = (orderId: string): string => `~payment:${orderId}`;
 
 const CAPABILITY_METHODS: readonly string[] = Object.values(STORE_CAPABILITIES).flat();
 const KNOWN: readonly string[] = [...STORE_CORE_METHODS, ...CAPABILITY_METHODS, 'ping', 'purgeExpired', 'migrate'];
-
-/** Every function-valued property name of an object (own and inherited, up to Object.prototype). */
-function methodNames(value: object): Set<string> {
-  const names = new Set<string>();
-  for (let o: object | null = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const name of Object.getOwnPropertyNames(o)) {
-      if (name === 'constructor') continue;
-      const d = Object.getOwnPropertyDescriptor(o, name);
-      if (d && typeof d.value === 'function') names.add(name);
-    }
-  }
-  return names;
-}
 
 const has = (value: object, name: string): boolean => typeof (value as Record<string, unknown>)[name] === 'function';
 

@@ -4,22 +4,12 @@
  * delivery span it runs for; none outside one) and in `cbk.store.duration`. Locks it hands out are decorated the same way (`store release`,
  * `store saveAndRelease`). Anything that is not a method falls through to the store itself.
  */
+import { methodNames } from '../shared/options.js';
 import { currentDelivery } from './delivery.js';
 import { ATTR } from './names.js';
 import { errorType, instruments, otelApi, tracer } from './otel.js';
 
 type AnyFn = (...args: unknown[]) => unknown;
-
-function methodNames(target: object): string[] {
-  const names = new Set<string>();
-  for (let o: object | null = target; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
-    for (const name of Object.getOwnPropertyNames(o)) {
-      const d = Object.getOwnPropertyDescriptor(o, name);
-      if (name !== 'constructor' && typeof d?.value === 'function') names.add(name);
-    }
-  }
-  return [...names];
-}
 
 function observed(operation: string, call: () => unknown): unknown {
   const m = instruments();
