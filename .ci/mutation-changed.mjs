@@ -16,7 +16,7 @@
  *   exit 1 too when Stryker itself fails (its initial test run, a config error), exit 2 on a bad base.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { AREAS } from './mutation-areas.mjs';
 import { areaRanges, changedLines, gate, mutatedFiles } from './mutation-lines.mjs';
 
@@ -40,6 +40,9 @@ function resolveBase() {
   }
 }
 
+const TMP = '.stryker-tmp';   // stryker.conf.mjs tempDirName
+const sandboxDirs = () => (existsSync(TMP) ? readdirSync(TMP).filter((d) => d.startsWith('sandbox-')) : []);
+
 /** Stops Stryker and everything it started (jest runs included): it runs in its own process group. */
 function killGroup(child) {
   try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
@@ -55,6 +58,7 @@ function runArea({ area, ranges }, deadline) {
   const report = `reports/mutation/changed/${area}.json`;
   rmSync(report, { force: true });
   return new Promise((resolve) => {
+    const sandboxes = new Set(sandboxDirs());
     const child = spawn('npx', ['stryker', 'run', '.ci/stryker-changed.conf.mjs'], {
       detached: true, stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, MUTATION_AREA: area, MUTATION_RANGES: ranges.join(',') },
@@ -85,6 +89,8 @@ function runArea({ area, ranges }, deadline) {
     }
     child.on('close', (code) => {
       clearTimeout(overrun);
+      // A killed Stryker leaves its sandbox copy behind: remove the ones this run made.
+      if (state.status !== 'done') for (const dir of sandboxDirs()) if (!sandboxes.has(dir)) rmSync(`${TMP}/${dir}`, { recursive: true, force: true });
       if (state.status === 'done' && code !== 0) state.status = 'error';
       resolve(state);
     });
@@ -149,7 +155,7 @@ async function main() {
     say('the mutant apart, add it to .ci/mutation-equivalents.json and explain it in docs/safety-tests.md.');
     return 1;
   }
-  say('passed');
+  say(reports.length > 0 ? 'passed' : 'passed: nothing measured (see NOT MEASURED above)');
   return 0;
 }
 
