@@ -104,7 +104,7 @@ async function main() {
   const deadline = started + budgetMinutes * 60000;
   const base = resolveBase();
   if (base === null) {
-    say('no security lines changed (HEAD has no parent: nothing to compare with; set MUTATION_BASE)');
+    say('no security lines changed (HEAD has no parent here: the first commit, a depth-1 clone or no git; set MUTATION_BASE)');
     return 0;
   }
   const files = mutatedFiles(AREAS).filter((f) => existsSync(f));

@@ -7,16 +7,15 @@
 
 /**
  * `git diff -U0` text → Map(file → [[from, to], ...]): the lines of the NEW file that were added or
- * changed, merged and sorted. Pure deletions (`+c,0`) add no line: no mutant can sit on a line that is
- * gone. Deleted files (`+++ /dev/null`) are left out.
+ * changed, merged and sorted. Pure deletions (`+c,0`, deleted files too) add no line: no mutant can sit
+ * on a line that is gone.
  */
 export function changedLines(diff) {
   const out = new Map();
   let file = null;
   for (const line of diff.split('\n')) {
     if (line.startsWith('+++ ')) {
-      const path = line.slice(4).replace(/\t.*$/, '');
-      file = path === '/dev/null' ? null : path.replace(/^b\//, '');
+      file = line.slice(4).replace(/\t.*$/, '').replace(/^b\//, '');
       continue;
     }
     const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(line);
