@@ -13,7 +13,8 @@
  *   overruns is killed at the budget's end and reported the same way. Never a failure: the budget is CI's.
  * - The gate (mutation-lines.mjs `gate`): exit 1 when the score of the changed lines is below
  *   MUTATION_THRESHOLD (default 90) AND a survivor is not listed in .ci/mutation-equivalents.json;
- *   exit 1 too when Stryker itself fails (its initial test run, a config error), exit 2 on a bad base.
+ *   exit 1 too when Stryker itself fails (its initial test run, a config error); exit 2 on a bad base or
+ *   a test file of an affected area that does not exist.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -119,6 +120,11 @@ async function main() {
   say(`${base.slice(0, 12)}..HEAD changes security lines in ${work.length} area(s); budget ${budgetMinutes} min, gate ${threshold} %`);
   for (const { area, ranges } of work) say(`  ${area}: ${ranges.join(', ')}`);
   if (process.argv.includes('--list')) return 0;
+  const missing = work.flatMap(({ area }) => AREAS[area].tests).filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    console.error(`[mutation:changed] test files listed in .ci/mutation-areas.mjs but missing (moved?): ${missing.join(', ')}`);
+    return 2;
+  }
 
   const equivalents = JSON.parse(readFileSync(new URL('./mutation-equivalents.json', import.meta.url), 'utf8')).equivalents;
   const reports = [];
