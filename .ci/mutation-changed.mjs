@@ -104,6 +104,10 @@ async function main() {
   const started = Date.now();
   const budgetMinutes = Number(process.env.MUTATION_BUDGET_MINUTES ?? 25);
   const threshold = Number(process.env.MUTATION_THRESHOLD ?? 90);
+  if (!(budgetMinutes > 0) || !(threshold >= 0 && threshold <= 100)) {
+    console.error('[mutation:changed] MUTATION_BUDGET_MINUTES must be a number of minutes > 0, MUTATION_THRESHOLD a percentage');
+    return 2;
+  }
   const deadline = started + budgetMinutes * 60000;
   const base = resolveBase();
   if (base === null) {
