@@ -9,7 +9,7 @@
  *   lines only (an entry already limited to `file:from-to` is intersected), concurrency 1, one area at a time.
  * - A budget, MUTATION_BUDGET_MINUTES (default 25) for all areas together: once Stryker has counted the
  *   mutants and timed its initial test run, an area whose estimate (mutants × that run) does not fit what
- *   is left is stopped and reported as skipped (exit 0, the nightly command named); a run that still
+ *   is left (with a 25 % margin) is stopped and reported as skipped (exit 0, the nightly command named); a run that still
  *   overruns is killed at the budget's end and reported the same way. Never a failure: the budget is CI's.
  * - The gate (mutation-lines.mjs `gate`): exit 1 when the score of the changed lines is below
  *   MUTATION_THRESHOLD (default 90) AND a survivor is not listed in .ci/mutation-equivalents.json;
@@ -41,6 +41,8 @@ function resolveBase() {
   }
 }
 
+// Mutant runs measured 0.75–1.25 × the initial test run (a mutant that hangs costs its time-out): the estimate's margin.
+const MARGIN = 1.25;
 const TMP = '.stryker-tmp';   // stryker.conf.mjs tempDirName
 const sandboxDirs = () => (existsSync(TMP) ? readdirSync(TMP).filter((d) => d.startsWith('sandbox-')) : []);
 
@@ -75,8 +77,8 @@ function runArea({ area, ranges }, deadline) {
       if (line.includes('Starting initial test run')) dryStarted = Date.now();
       if (line.includes('Initial test run succeeded') && dryStarted !== undefined && state.mutants !== undefined) {
         const perMutant = Date.now() - dryStarted;
-        state.estimateMs = state.mutants * perMutant;
-        say(`${area}: ${state.mutants} mutant(s) × ${(perMutant / 1000).toFixed(1)} s (the initial test run) ≈ ${minutes(state.estimateMs)}; budget left ${minutes(deadline - Date.now())}`);
+        state.estimateMs = state.mutants * perMutant * MARGIN;
+        say(`${area}: ${state.mutants} mutant(s) × ${(perMutant / 1000).toFixed(1)} s (the initial test run) × ${MARGIN} ≈ ${minutes(state.estimateMs)}; budget left ${minutes(deadline - Date.now())}`);
         if (Date.now() + state.estimateMs > deadline) { state.status = 'skipped'; killGroup(child); }
       }
     };
