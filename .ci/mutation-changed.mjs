@@ -8,9 +8,10 @@
  * - Each affected area runs stryker.conf.mjs through .ci/stryker-changed.conf.mjs with `mutate` = those
  *   lines only (an entry already limited to `file:from-to` is intersected), concurrency 1, one area at a time.
  * - A budget, MUTATION_BUDGET_MINUTES (default 25) for all areas together: once Stryker has counted the
- *   mutants and timed its initial test run, an area whose estimate (mutants × that run) does not fit what
- *   is left (with a 25 % margin) is stopped and reported as skipped (exit 0, the nightly command named); a run that still
- *   overruns is killed at the budget's end and reported the same way. Never a failure: the budget is CI's.
+ *   mutants and timed its initial test run, an area whose estimate (mutants × that run × 1.25) does not
+ *   fit what is left is stopped and reported as skipped (exit 0, the nightly command named); a run that
+ *   still overruns is killed at the budget's end and reported the same way. Never a failure: the budget
+ *   is CI's.
  * - The gate (mutation-lines.mjs `gate`): exit 1 when the score of the changed lines is below
  *   MUTATION_THRESHOLD (default 90) AND a survivor is not listed in .ci/mutation-equivalents.json;
  *   exit 1 too when Stryker itself fails (its initial test run, a config error); exit 2 on a bad base or
