@@ -126,7 +126,7 @@ test('the gate fails only below the threshold AND with a survivor that is not a 
   expect(gate([], EQUIVALENTS)).toMatchObject({ valid: 0, score: 100, failed: false });
 });
 
-test('every documented equivalent still names a mutant of its file (edit or remove the entry when the code changes)', () => {
+test('every documented equivalent still names code of its file (edit or remove the entry when the code changes)', () => {
   const { equivalents } = JSON.parse(readFileSync(new URL('../../.ci/mutation-equivalents.json', import.meta.url), 'utf8')) as {
     equivalents: { file: string; original: string; context?: string; why: string }[];
   };
