@@ -1,7 +1,8 @@
 /**
  * `npm run test:mutation [-- area ...] [--incremental]`: StrykerJS on the security paths, one area after
  * the other (areas in .ci/mutation-areas.mjs; all of them when none is named). Not part of .ci/run: the
- * full scope takes too long for CI on 2 cores; run it nightly (docs/safety-tests.md).
+ * full scope takes too long for CI on 2 cores; run it nightly (docs/safety-tests.md). CI runs
+ * .ci/mutation-changed.mjs instead: only the security lines the commit changes.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
