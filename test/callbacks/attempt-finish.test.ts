@@ -1,0 +1,216 @@
+/**
+ * The end of an attempt (lib/callbacks/delivery/attempt-finish.ts), seen from outside: what a later
+ * delivery gets, what the store keeps, and the log line an operator reads when the store fails at the
+ * end of an attempt (the reply is still answered, the lock still released or bounded).
+ */
+import { MemoryStore, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
+import { documentsDelivery, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
+import type { CapturingLogger } from '../helpers/recording.js';
+import { kitWith, sleep } from '../idempotency/harness.js';
+
+const PAID = { InternalOrderId: 'A-1', PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR' };
+
+/** `store` with some methods replaced (the others bound to it), as a store failing in one place would be. */
+function faulty<S extends Store>(store: S, overrides: Partial<Record<keyof MemoryStore, (...args: any[]) => unknown>>): S {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop in overrides) return overrides[prop as keyof typeof overrides];
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+const broken = (what: string) => async () => { throw new Error(`${what}: connection terminated`); };
+const messages = (log: CapturingLogger, level: string) => log.lines.filter((l) => l.level === level).map((l) => l.msg);
+
+describe('the merchant order ids of a created order', () => {
+  test('SendOrderToMerchant keeps its non-empty InternalOrderId and OrderId for the client; other callbacks keep none', async () => {
+    const store = new MemoryStore();
+    const t = kitWith(store, {
+      sendOrderToMerchant: () => ({ InternalOrderId: 'INT-7', OrderId: '' }),
+      updateOrderStatus: () => ({ InternalOrderId: 'INT-9' }),
+    });
+    expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(200);
+    expect(await store.findOrderId('INT-7')).toBe('GE1001CH');
+    expect(await store.findOrderId('')).toBeNull();
+    expect((await t.deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(200);
+    expect(await store.findOrderId('INT-9')).toBeNull();
+    const both = new MemoryStore();
+    await kitWith(both, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-8', OrderId: 'M-8' }) }).deliver('sendOrderToMerchant', order());
+    expect([await both.findOrderId('INT-8'), await both.findOrderId('M-8')]).toEqual(['GE1001CH', 'GE1001CH']);
+  });
+
+  test('a store failing to keep them: the order is still answered and stored, the failure logged; a callback with none never asks', async () => {
+    const store = faulty(new MemoryStore(), { saveMerchantOrderIds: broken('saveMerchantOrderIds') });
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-7' }) });
+    expect((await t.deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(200);
+    expect(messages(t.log, 'error')).toEqual([]);
+    const res = await t.deliver('sendOrderToMerchant', order());
+    expect(res).toMatchObject({ status: 200, body: { Success: true, InternalOrderId: 'INT-7' } });
+    expect(messages(t.log, 'error')).toEqual(['store failed to keep the merchant order ids of an order']);
+    expect((await t.deliver('sendOrderToMerchant', order())).headers['idempotency-replayed']).toBe('true');
+  });
+});
+
+describe('a store failing at the end of an attempt', () => {
+  test('recording how an attempt ended fails: the reply stands, the failure is logged with the outcome', async () => {
+    let n = 0;
+    const t = kitWith(faulty(new MemoryStore(), { endAttempt: broken('endAttempt') }), {
+      performOrderPayment: () => (++n === 1 ? { PaymentAmount: { value: 10 }, PaymentCurrencyCode: 'EUR' } : { Success: false, Message: 'Declined' }),
+    });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(400);
+    const failed = t.log.lines.filter((l) => l.msg === 'idempotency store failed to record how an attempt ended');
+    expect(failed.map((l) => [l.level, l.obj.outcome])).toEqual([['error', 'invalid-result'], ['error', null]]);
+  });
+
+  test('releasing the OrderId lock fails: the reply stands and the failure is logged', async () => {
+    const store = new MemoryStore();
+    const failingRelease = faulty(store, {
+      acquire: async (...a: Parameters<MemoryStore['acquire']>) => {
+        const lock = await store.acquire(...a);
+        return lock && { recovered: lock.recovered, release: async () => { await lock.release(); throw new Error('release: connection terminated'); } } satisfies StoreLock;
+      },
+    });
+    const t = kitWith(failingRelease, { updateOrderStatus: () => ({ Success: false, Message: 'unknown order' }) });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).body).toEqual({ Success: true, ...{ InternalOrderId: 'A-1', PaymentAmount: '129.90', PaymentCurrencyCode: 'EUR' } });
+    expect((await t.deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(400);
+    expect(messages(t.log, 'error')).toEqual([
+      'idempotency store failed to release an OrderId lock (its lease will expire)',
+      'idempotency store failed to release an OrderId lock (its lease will expire)',
+    ]);
+  });
+});
+
+describe('a success whose save fails', () => {
+  test('is logged, kept and retried: once stored, its attempt ends cleanly and the merchant ids are kept', async () => {
+    let down = true;
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveRecord: async (r: any) => { if (down) throw new Error('connection terminated'); return store.saveRecord(r); } }),
+      { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-5' }) });
+    expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(200);
+    expect(messages(t.log, 'error')).toEqual(['idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying']);
+    down = false;
+    await sleep(300);
+    expect(t.log.lines.filter((l) => l.level === 'info').map((l) => l.msg)).toContain('a successful reply that could not be stored at first is now stored');
+    expect(await store.findOrderId('INT-5')).toBe('GE1001CH');
+    // The attempt ended cleanly: a changed order (same OrderId, other key) is not told of an unfinished one, and its lock is free.
+    const key = t.calls('sendOrderToMerchant')[0].context.idempotencyKey as string;
+    expect((await store.beginAttempt(key, 'GE1001CH')).previousAttempt).toBeUndefined();
+  });
+
+  test('given up at the lock\'s bound: logged, and this process forgets the kept reply (the next delivery runs again, told "unsaved")', async () => {
+    let down = true;
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveRecord: async (r: any) => { if (down) throw new Error('connection terminated'); return store.saveRecord(r); } }),
+      {}, { leaseMs: 400, adapterTimeoutMs: 200, inFlightWaitMs: 3000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
+    // While it is kept: a payment request with another payload, in this process, gets the kept payment.
+    const other = await t.deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' }));
+    expect(other).toMatchObject({ status: 200, body: { Success: true, InternalOrderId: 'A-1' } });
+    expect(other.headers['idempotency-replayed']).toBe('true');
+    await sleep(500);
+    expect(messages(t.log, 'error')).toContain('gave up storing a successful reply (the OrderId lock reached its bound); the next attempt is told previousAttempt.outcome = unsaved');
+    down = false;
+    const again = await t.deliver('performOrderPayment', paymentOrder());
+    expect(again.headers['idempotency-replayed']).toBeUndefined();
+    expect(t.calls('performOrderPayment').map((c) => c.context.previousAttempt?.outcome)).toEqual([undefined, 'unsaved']);
+    const otherAgain = await kitWith(store).deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' }));
+    expect(otherAgain.headers['idempotency-replayed']).toBe('true');
+  });
+
+  test('a payment kept in memory answers a later payment request of the OrderId only while it is kept', async () => {
+    let down = true;
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveRecord: async (r: any) => { if (down) throw new Error('connection terminated'); return store.saveRecord(r); } }),
+      {}, { leaseMs: 400, adapterTimeoutMs: 200, inFlightWaitMs: 3000 });
+    await t.deliver('performOrderPayment', paymentOrder());
+    await sleep(500);
+    down = false;
+    // Given up: the payment request with another payload reaches the adapter (the charge was never stored).
+    const other = await t.deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' }));
+    expect(other.headers['idempotency-replayed']).toBeUndefined();
+    expect(t.calls('performOrderPayment')).toHaveLength(2);
+  });
+});
+
+describe('an adapter that timed out', () => {
+  test('and then declines: the lock is released at once and the next delivery runs, told "timeout"', async () => {
+    let n = 0;
+    const t = kitWith(new MemoryStore(), {
+      performOrderPayment: async () => (++n === 1 ? (await sleep(150), { Success: false, Message: 'Declined' }) : PAID),
+    }, { adapterTimeoutMs: 50, leaseMs: 20_000, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(200);
+    const started = Date.now();
+    const retry = await t.deliver('performOrderPayment', paymentOrder());
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(retry.body).toEqual({ Success: true, ...PAID });
+    expect(t.calls('performOrderPayment')[1].context.previousAttempt.outcome).toBe('timeout');
+    expect(messages(t.log, 'warn')).not.toContain('adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
+  });
+
+  test('and then fails: the lock is released at once and the next delivery is told "timeout"', async () => {
+    let n = 0;
+    const t = kitWith(new MemoryStore(), {
+      performOrderPayment: async () => { if (++n === 1) { await sleep(150); throw new Error('provider down'); } return PAID; },
+    }, { adapterTimeoutMs: 50, leaseMs: 20_000, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(200);
+    const retry = await t.deliver('performOrderPayment', paymentOrder());
+    expect(retry.status).toBe(200);
+    expect(t.calls('performOrderPayment')[1].context.previousAttempt.outcome).toBe('timeout');
+  });
+
+  test('and then succeeds: logged, stored and replayed; the lock is released', async () => {
+    const t = kitWith(new MemoryStore(), { performOrderPayment: async () => { await sleep(150); return PAID; } },
+      { adapterTimeoutMs: 50, leaseMs: 20_000, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(200);
+    expect(messages(t.log, 'warn')).toContain('adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
+    const retry = await t.deliver('performOrderPayment', paymentOrder());
+    expect(retry.headers['idempotency-replayed']).toBe('true');
+    // The lock was released: another delivery of the OrderId runs at once.
+    const started = Date.now();
+    expect((await t.deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  test('and then succeeds while the store is down: the late success is kept and its save retried', async () => {
+    let down = true;
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveRecord: async (r: any) => { if (down) throw new Error('connection terminated'); return store.saveRecord(r); } }),
+      { performOrderPayment: async () => { await sleep(150); return PAID; } }, { adapterTimeoutMs: 50, leaseMs: 20_000, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(200);
+    expect(messages(t.log, 'error')).toContain('idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
+    const sameProcess = await t.deliver('performOrderPayment', paymentOrder());
+    expect(sameProcess.body).toEqual({ Success: true, ...PAID });
+    down = false;
+    await sleep(300);
+    expect((await kitWith(store).deliver('performOrderPayment', paymentOrder())).headers['idempotency-replayed']).toBe('true');
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+  });
+
+  test('past the lock\'s bound: logged and released', async () => {
+    const t = kitWith(new MemoryStore(), { performOrderPayment: () => new Promise(() => {}) }, { adapterTimeoutMs: 50, leaseMs: 300 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(400);
+    expect(messages(t.log, 'error')).toContain('adapter still running when the OrderId lock reached its bound; releasing it (the next attempt is told previousAttempt.outcome = timeout)');
+  });
+
+  test('documents accepted late whose count fails are not stored: logged, and the retry runs the adapter again', async () => {
+    let late = true;
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { recordDocuments: async (...a: Parameters<MemoryStore['recordDocuments']>) => { if (late) throw new Error('connection terminated'); return store.recordDocuments(...a); } }),
+      { receiveAdditionalRequiredDocuments: async () => { await sleep(150); } }, { adapterTimeoutMs: 50, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery())).status).toBe(500);
+    await sleep(200);
+    expect(messages(t.log, 'error')).toContain('store failed to count the documents of a late success; not storing it, so the retry runs again');
+    late = false;
+    const retry = await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery());
+    expect(retry.headers['idempotency-replayed']).toBeUndefined();
+    expect(t.calls('receiveAdditionalRequiredDocuments')).toHaveLength(2);
+  });
+});
