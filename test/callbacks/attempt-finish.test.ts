@@ -133,6 +133,26 @@ describe('a success whose save fails', () => {
     expect(other.headers['idempotency-replayed']).toBeUndefined();
     expect(t.calls('performOrderPayment')).toHaveLength(2);
   });
+  test('an order reply kept in memory is no payment: a payment request for the OrderId waits for the lock, it is not answered "paid"', async () => {
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveRecord: broken('saveRecord') }), {}, { inFlightWaitMs: 100 });
+    expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(200);
+    const pay = await t.deliver('performOrderPayment', paymentOrder());
+    expect(pay).toMatchObject({ status: 503, body: { ErrorCode: 'IN_FLIGHT' } });
+    expect(pay.headers['idempotency-replayed']).toBeUndefined();
+  });
+
+  test('its save is retried with back-off: a few tries before the lock\'s bound, not a storm', async () => {
+    let tries = 0;
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveRecord: async () => { tries++; throw new Error('connection terminated'); } }),
+      {}, { leaseMs: 2_000, adapterTimeoutMs: 200, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
+    // The lock is released when the kit gives up (at 1.8 s: tries after 50, 150, 350, 750, 1550 ms at most).
+    expect((await kitWith(store).deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(200);
+    expect(tries - 1).toBeGreaterThanOrEqual(2);
+    expect(tries - 1).toBeLessThanOrEqual(5);
+  });
 });
 
 describe('an adapter that timed out', () => {

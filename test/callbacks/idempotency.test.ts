@@ -5,7 +5,7 @@
  * path runs without a database; then what only that path does.
  */
 import { inspect } from 'node:util';
-import { MemoryStore, type Claim, type Store } from 'crossborder-merchant-kit/store';
+import { MemoryStore, type Claim, type NewRecord, type Store } from 'crossborder-merchant-kit/store';
 import { idempotencyStep } from '../../lib/callbacks/steps/idempotency.js';
 import { completeStore } from '../../lib/store/capabilities.js';
 import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
@@ -143,6 +143,26 @@ describe('the idempotency step', () => {
     down = false;
     for (const r of replies) expect(r).toMatchObject({ status: 200, body: { Success: true, ...PAID } });
     expect(t.calls('performOrderPayment')).toHaveLength(1);
+  });
+
+  test('on a batching store, a payment kept in memory while its save is retried answers a payment request with another payload', async () => {
+    class FlakySaves extends BatchingMemoryStore {
+      down = true;
+      override async saveRecord(record: NewRecord): Promise<void> {
+        if (this.down) throw new Error('connection terminated');
+        return super.saveRecord(record);
+      }
+    }
+    const store = new FlakySaves();
+    const t = kitWith(store, {}, { inFlightWaitMs: 100 });
+    const paid = await t.deliver('performOrderPayment', paymentOrder());
+    expect(paid.status).toBe(200);
+    const other = await t.deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' }));
+    expect(other).toMatchObject({ status: 200, body: paid.body });
+    expect(other.headers['idempotency-replayed']).toBe('true');
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+    expect(store.used.claimOrReplay).toBe(1); // the second was answered from memory, before any claim
+    store.down = false;
   });
 
   test("the lock is released at its bound, before its lease ends: the next delivery does not find an expired lease", async () => {
