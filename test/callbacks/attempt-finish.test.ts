@@ -23,6 +23,8 @@ function faulty<S extends Store>(store: S, overrides: Partial<Record<keyof Memor
 
 const broken = (what: string) => async () => { throw new Error(`${what}: connection terminated`); };
 const messages = (log: CapturingLogger, level: string) => log.lines.filter((l) => l.level === level).map((l) => l.msg);
+/** The error a log line carries (as the kit's logger passes it on: type, message, stack). */
+const errorOf = (log: CapturingLogger, msg: string) => log.lines.find((l) => l.msg === msg)?.obj.err?.message;
 
 describe('the merchant order ids of a created order', () => {
   test('SendOrderToMerchant keeps its non-empty InternalOrderId and OrderId for the client; other callbacks keep none', async () => {
@@ -49,6 +51,7 @@ describe('the merchant order ids of a created order', () => {
     const res = await t.deliver('sendOrderToMerchant', order());
     expect(res).toMatchObject({ status: 200, body: { Success: true, InternalOrderId: 'INT-7' } });
     expect(messages(t.log, 'error')).toEqual(['store failed to keep the merchant order ids of an order']);
+    expect(errorOf(t.log, 'store failed to keep the merchant order ids of an order')).toBe('saveMerchantOrderIds: connection terminated');
     expect((await t.deliver('sendOrderToMerchant', order())).headers['idempotency-replayed']).toBe('true');
   });
 });
@@ -62,7 +65,8 @@ describe('a store failing at the end of an attempt', () => {
     expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
     expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(400);
     const failed = t.log.lines.filter((l) => l.msg === 'idempotency store failed to record how an attempt ended');
-    expect(failed.map((l) => [l.level, l.obj.outcome])).toEqual([['error', 'invalid-result'], ['error', null]]);
+    expect(failed.map((l) => [l.level, l.obj.outcome, l.obj.err?.message])).toEqual([
+      ['error', 'invalid-result', 'endAttempt: connection terminated'], ['error', null, 'endAttempt: connection terminated']]);
   });
 
   test('releasing the OrderId lock fails: the reply stands and the failure is logged', async () => {
@@ -80,6 +84,7 @@ describe('a store failing at the end of an attempt', () => {
       'idempotency store failed to release an OrderId lock (its lease will expire)',
       'idempotency store failed to release an OrderId lock (its lease will expire)',
     ]);
+    expect(errorOf(t.log, 'idempotency store failed to release an OrderId lock (its lease will expire)')).toBe('release: connection terminated');
   });
 });
 
@@ -91,6 +96,7 @@ describe('a success whose save fails', () => {
       { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-5' }) });
     expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(200);
     expect(messages(t.log, 'error')).toEqual(['idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying']);
+    expect(errorOf(t.log, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying')).toBe('connection terminated');
     down = false;
     await sleep(300);
     expect(t.log.lines.filter((l) => l.level === 'info').map((l) => l.msg)).toContain('a successful reply that could not be stored at first is now stored');
@@ -152,6 +158,8 @@ describe('a success whose save fails', () => {
     expect((await kitWith(store).deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(200);
     expect(tries - 1).toBeGreaterThanOrEqual(2);
     expect(tries - 1).toBeLessThanOrEqual(5);
+    const retries = t.log.lines.filter((l) => l.msg === 'idempotency store still failing to keep a successful reply');
+    expect(retries.map((l) => [l.level, l.obj.err?.message])).toEqual(Array(tries - 1).fill(['warn', 'connection terminated']));
   });
 });
 
@@ -228,6 +236,7 @@ describe('an adapter that timed out', () => {
     expect((await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery())).status).toBe(500);
     await sleep(200);
     expect(messages(t.log, 'error')).toContain('store failed to count the documents of a late success; not storing it, so the retry runs again');
+    expect(errorOf(t.log, 'store failed to count the documents of a late success; not storing it, so the retry runs again')).toBe('connection terminated');
     late = false;
     const retry = await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery());
     expect(retry.headers['idempotency-replayed']).toBeUndefined();

@@ -69,7 +69,7 @@ describe('the idempotency step', () => {
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toEqual({ Success: false, Message: 'Service unavailable, retry later', ErrorCode: 'STORE_UNAVAILABLE', Description: 'The order store is unavailable; retry later' });
-      expect(t.log.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['idempotency store failed']);
+      expect(t.log.lines.filter((l) => l.level === 'error').map((l) => [l.msg, l.obj.err?.message])).toEqual([['idempotency store failed', 'connection terminated']]);
       expect(t.log.lines.find((l) => l.msg === 'callback refused')?.obj.reason).toBe('idempotency store failed');
       expect(t.calls('performOrderPayment')).toHaveLength(0);
       down = false;
