@@ -4,6 +4,8 @@
  * end of an attempt (the reply is still answered, the lock still released or bounded).
  */
 import { MemoryStore, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
+import { isSuccess } from '../../lib/callbacks/delivery/attempt-finish.js';
+import { BatchingMemoryStore } from '../idempotency/batching-store.js';
 import { documentsDelivery, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import type { CapturingLogger } from '../helpers/recording.js';
 import { kitWith, sleep } from '../idempotency/harness.js';
@@ -41,6 +43,14 @@ describe('the merchant order ids of a created order', () => {
     const both = new MemoryStore();
     await kitWith(both, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-8', OrderId: 'M-8' }) }).deliver('sendOrderToMerchant', order());
     expect([await both.findOrderId('INT-8'), await both.findOrderId('M-8')]).toEqual(['GE1001CH', 'GE1001CH']);
+  });
+
+  test('the store is given only the string ids: an order created without an OrderId hands over its InternalOrderId alone', async () => {
+    const given: unknown[] = [];
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { saveMerchantOrderIds: async (...a: unknown[]) => { given.push(a); } }), { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-7' }) });
+    await t.deliver('sendOrderToMerchant', order());
+    expect(given).toStrictEqual([['GE1001CH', ['INT-7']]]);
   });
 
   test('a store failing to keep them: the order is still answered and stored, the failure logged; a callback with none never asks', async () => {
@@ -241,5 +251,61 @@ describe('an adapter that timed out', () => {
     const retry = await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery());
     expect(retry.headers['idempotency-replayed']).toBeUndefined();
     expect(t.calls('receiveAdditionalRequiredDocuments')).toHaveLength(2);
+  });
+});
+
+describe('what counts as a success to store (isSuccess)', () => {
+  // The pipeline only builds 200 replies with Success: true, and every other reply with Success: false; this guards that
+  // invariant should a step ever answer otherwise: only a 200 whose body is an object with Success: true is stored and replayed.
+  test.each([
+    ['a 200 with Success: true', { status: 200, headers: {}, body: { Success: true } }, true],
+    ['a 200 with Success: false', { status: 200, headers: {}, body: { Success: false } }, false],
+    ['a 200 with Success: "true"', { status: 200, headers: {}, body: { Success: 'true' } }, false],
+    ['a 201 with Success: true', { status: 201, headers: {}, body: { Success: true } }, false],
+    ['a 400 with Success: true', { status: 400, headers: {}, body: { Success: true } }, false],
+    ['a 200 without a body', { status: 200, headers: {}, body: null }, false],
+    ['a 200 with a text body', { status: 200, headers: {}, body: 'Success' }, false],
+  ])('%s: %s', (_name, res, stored) => {
+    expect(isSuccess(res as never)).toBe(stored);
+  });
+});
+
+describe('the end of an attempt on a batching store (saveAndRelease)', () => {
+  test('a success, on time or late, is stored and the lock released in one step: no retry follows', async () => {
+    const store = new BatchingMemoryStore();
+    let n = 0;
+    const t = kitWith(store, { performOrderPayment: async () => { if (++n === 2) await sleep(150); return PAID; } }, { adapterTimeoutMs: 50, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
+    expect((await t.deliver('performOrderPayment', paymentOrder({ OrderId: 'GE-LATE' }))).status).toBe(500);
+    await sleep(300);
+    expect(store.used.saveAndRelease).toBe(2);
+    expect((await t.deliver('performOrderPayment', paymentOrder({ OrderId: 'GE-LATE' }))).headers['idempotency-replayed']).toBe('true');
+    expect(t.log.lines.filter((l) => /now stored|still failing/.test(l.msg ?? ''))).toEqual([]);
+  });
+});
+
+describe('a late result when the store failed to record the time-out', () => {
+  test("a late failure records 'timeout' again: the next attempt is told 'timeout', not 'crashed'", async () => {
+    let ends = 0;
+    const store = new MemoryStore();
+    let n = 0;
+    const t = kitWith(faulty(store, { endAttempt: async (...a: Parameters<MemoryStore['endAttempt']>) => { if (++ends === 1) throw new Error('connection terminated'); return store.endAttempt(...a); } }),
+      { performOrderPayment: async () => { if (++n === 1) { await sleep(150); throw new Error('provider down'); } return PAID; } },
+      { adapterTimeoutMs: 50, leaseMs: 20_000, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(300);
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
+    expect(t.calls('performOrderPayment')[1].context.previousAttempt.outcome).toBe('timeout');
+  });
+
+  test('a late payment success is stored even when the documents counter fails (only the documents webhook counts documents)', async () => {
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { recordDocuments: broken('recordDocuments') }),
+      { performOrderPayment: async () => { await sleep(150); return PAID; } }, { adapterTimeoutMs: 50, leaseMs: 20_000, inFlightWaitMs: 5_000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    await sleep(300);
+    const retry = await t.deliver('performOrderPayment', paymentOrder());
+    expect(retry.headers['idempotency-replayed']).toBe('true');
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
   });
 });
