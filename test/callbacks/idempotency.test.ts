@@ -6,6 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { MemoryStore, type Claim, type NewRecord, type Store } from 'crossborder-merchant-kit/store';
+import { MapStore } from '../../examples/custom-store/map-store.js';
 import { idempotencyStep } from '../../lib/callbacks/steps/idempotency.js';
 import { completeStore } from '../../lib/store/capabilities.js';
 import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
@@ -178,6 +179,37 @@ describe('the idempotency step', () => {
     expect((await hung.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
     expect((await hung.deliver('updateOrderStatus', statusUpdate('processing'))).status).toBe(200);
     for (const log of [t2.log, hung.log]) expect(log.lines.filter((l) => /lease of an in-progress delivery/.test(l.msg ?? ''))).toEqual([]);
+  });
+
+  test('two processes on one store, identical deliveries at once: the one that waited for the lock replays the reply stored meanwhile', async () => {
+    const store = new MemoryStore();
+    let charges = 0;
+    const adapter = { performOrderPayment: async () => { charges++; await sleep(50); return PAID; } };
+    const [a, b] = [kitWith(store, adapter, { inFlightWaitMs: 5_000 }), kitWith(store, adapter, { inFlightWaitMs: 5_000 })];
+    const replies = await Promise.all([a.deliver('performOrderPayment', paymentOrder()), b.deliver('performOrderPayment', paymentOrder())]);
+    expect(charges).toBe(1);
+    for (const r of replies) expect(r.body).toEqual({ Success: true, ...PAID });
+    expect(replies.filter((r) => r.headers['idempotency-replayed'] === 'true')).toHaveLength(1);
+  });
+
+  const failingSaves = <T extends new (...args: any[]) => MemoryStore>(Base: T) => new (class extends Base {
+    override async saveRecord(): Promise<void> { throw new Error('connection terminated'); }
+  })();
+  test.each([['MemoryStore', () => failingSaves(MemoryStore)], ['a batching store', () => failingSaves(BatchingMemoryStore)]] as const)(
+    'an order reply kept in memory while its save is retried (%s) is replayed to a redelivery in this process', async (_name, make) => {
+      const t = kitWith(make(), {}, { inFlightWaitMs: 100 });
+      const first = await t.deliver('sendOrderToMerchant', order());
+      const again = await t.deliver('sendOrderToMerchant', order());
+      expect(again).toMatchObject({ status: 200, body: first.body });
+      expect(again.headers['idempotency-replayed']).toBe('true');
+      expect(t.log.summaries().map((l) => l.obj.outcome)).toEqual(['success', 'replayed']);
+      expect(t.calls('sendOrderToMerchant')).toHaveLength(1);
+    });
+
+  test('a store that counts no attempts (core only): the delivery runs, without context.attempt', async () => {
+    const t = kitWith(new MapStore());
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
+    expect(t.calls('performOrderPayment')[0].context).not.toHaveProperty('attempt');
   });
 
   test('fails closed on a delivery without an OrderId or fingerprint (the parse step refuses those first)', async () => {
