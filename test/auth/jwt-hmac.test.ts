@@ -27,12 +27,14 @@ const request = (token: string) => ({
   headers: { authorization: `Bearer ${token}` },
 });
 
-type Verdict = { ok: true; claims: unknown } | { ok: false; code: string };
+/** A refusal: jose's error code, and the reason the log shows (code, claim, message: the same words as jose's). */
+type Verdict = { ok: true; claims: unknown } | { ok: false; code: string; reason: string };
+const refused = (code: string, reason: string): Verdict => ({ ok: false, code, reason });
 
 async function kit(token: string, options: Partial<JwtAuthOptions>): Promise<Verdict> {
   const strategy = createJwtStrategy({ secret: SECRET, algorithms: ['HS256'], ...options } as JwtAuthOptions);
   const r = await strategy.authenticate(request(token) as never, { log: undefined as never, callback: 'sendOrderToMerchant' });
-  return r.ok ? { ok: true, claims: r.data } : { ok: false, code: r.reason.split(/[ :]/)[0] };
+  return r.ok ? { ok: true, claims: r.data } : refused(r.reason.split(/[ :]/)[0], r.reason);
 }
 
 async function jose(token: string, options: Partial<JwtAuthOptions>): Promise<Verdict> {
@@ -42,11 +44,11 @@ async function jose(token: string, options: Partial<JwtAuthOptions>): Promise<Ve
       const { payload } = await jwtVerify(token, new TextEncoder().encode(s), rest as never);
       return { ok: true, claims: payload };
     } catch (err) {
-      const code = (err as { code: string }).code;
-      if (code !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return { ok: false, code };
+      const { code, claim, message } = err as { code: string; claim?: string; message: string };
+      if (code !== 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return refused(code, `${code}${claim ? ` (${claim})` : ''}: ${message}`);
     }
   }
-  return { ok: false, code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' };
+  return refused('ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED: signature verification failed');
 }
 
 const ISS = { issuer: 'https://service.example.com', audience: 'merchant-callbacks' };
@@ -120,16 +122,21 @@ const CASES: Array<[string, () => Promise<string> | string, Partial<JwtAuthOptio
   ['bad signature and expired: the signature is checked first', () => sign({ exp: now() - 60 }, 'HS256', OTHER), {}, 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED'],
 ];
 
-describe('HS* JWT with node:crypto gives the verdict jose gives', () => {
-  test.each(CASES)('%s', async (_name, make, options, expected) => {
+/** Where the check is this verifier's own, so are the words (jose names the unknown extension; any crit is refused here). */
+const OWN_REASON: Record<string, string> = {
+  'crit with an unknown extension': 'ERR_JOSE_NOT_SUPPORTED: "crit" (Critical) Header Parameter is not supported',
+};
+
+describe('HS* JWT with node:crypto gives the verdict jose gives, refusals in jose\'s words', () => {
+  test.each(CASES)('%s', async (name, make, options, expected) => {
     const token = await make();
     const [ours, theirs] = [await kit(token, options), await jose(token, options)];
     if (expected === 'refused') { // both refuse, for different stated reasons
       expect([ours.ok, theirs.ok]).toEqual([false, false]);
       return;
     }
-    expect(ours).toEqual(theirs);
-    expect(ours).toEqual(expected === 'ok' ? { ok: true, claims: expect.anything() } : { ok: false, code: expected });
+    expect(ours).toEqual(name in OWN_REASON ? { ...theirs, reason: OWN_REASON[name] } : theirs);
+    expect(ours).toEqual(expected === 'ok' ? { ok: true, claims: expect.anything() } : { ok: false, code: expected, reason: expect.any(String) });
   });
 
   test('the time-claim boundaries fall on the same second as jose\'s (clock frozen)', async () => {
@@ -156,13 +163,19 @@ describe('HS* JWT with node:crypto gives the verdict jose gives', () => {
     }
   });
 
-  test('refused here though jose accepts (documented): crit b64 true, and a padded signature', async () => {
+  test('refused here though jose accepts (documented): crit b64 true, b64 other than true, and a padded signature', async () => {
+    for (const b64 of [false, 'true']) {
+      const unencoded = raw({ alg: 'HS256', b64 }, GOOD);
+      expect(await jose(unencoded, {})).toMatchObject({ ok: true });
+      expect(await kit(unencoded, {})).toEqual(refused('ERR_JWT_INVALID', 'ERR_JWT_INVALID: JWTs MUST NOT use unencoded payload'));
+    }
+    expect(await kit(raw({ alg: 'HS256', b64: true }, GOOD), {})).toMatchObject({ ok: true }); // b64 true is the default
     const critB64 = raw({ alg: 'HS256', crit: ['b64'], b64: true }, GOOD);
     expect(await jose(critB64, {})).toMatchObject({ ok: true });
-    expect(await kit(critB64, {})).toEqual({ ok: false, code: 'ERR_JOSE_NOT_SUPPORTED' });
+    expect(await kit(critB64, {})).toEqual(refused('ERR_JOSE_NOT_SUPPORTED', 'ERR_JOSE_NOT_SUPPORTED: "crit" (Critical) Header Parameter is not supported'));
     const padded = `${await sign(GOOD)}=`;
     expect(await jose(padded, {})).toMatchObject({ ok: true });
-    expect(await kit(padded, {})).toEqual({ ok: false, code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    expect(await kit(padded, {})).toEqual(refused('ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED: signature verification failed'));
   });
 
   test('a cached header does not carry a verdict over to another token with the same header', async () => {
@@ -204,7 +217,7 @@ describe('the HMAC signature is compared in constant time', () => {
     expect(Buffer.from(expected).toString('base64url')).toBe(token.split('.')[2]);
 
     spy.mockReturnValue(false);
-    expect(await kit(token, {})).toEqual({ ok: false, code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    expect(await kit(token, {})).toEqual(refused('ERR_JWS_SIGNATURE_VERIFICATION_FAILED', 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED: signature verification failed'));
   });
 
   test('with rotated secrets, each candidate goes through the constant-time compare', async () => {
