@@ -54,6 +54,26 @@ async function jose(token: string, options: Partial<JwtAuthOptions>): Promise<Ve
 const ISS = { issuer: 'https://service.example.com', audience: 'merchant-callbacks' };
 const GOOD = { iss: 'https://service.example.com', aud: 'merchant-callbacks', sub: 'service' };
 
+/** The first of `make(0)`, `make(1)`, … that `ok` accepts (tokens with a given shape of segment). */
+const first = <T>(make: (i: number) => T, ok: (t: T) => boolean): T => {
+  for (let i = 0; i < 1000; i++) if (ok(make(i))) return make(i);
+  throw new Error('no such token in 1000 tries');
+};
+/** base64url text in the base64 alphabet: Node's decoder reads both alike, the JWS format only the first. */
+const toBase64 = (segment: string) => segment.replace(/-/g, '+').replace(/_/g, '/');
+const urlChars = (segment: string) => /[-_]/.test(segment);
+/** A signed token whose header or claims segment is changed by `change` before signing. */
+const rawWith = (header: unknown, claims: unknown, change: { h?: (s: string) => string; p?: (s: string) => string }) => {
+  const input = `${(change.h ?? String)(b64(header))}.${(change.p ?? String)(b64(claims))}`;
+  return `${input}.${hmac('HS256', SECRET, input)}`;
+};
+// '>>>' puts a '>' at each of the three byte positions of a base64 group: one of them encodes as '-'.
+const headerWithUrlChars = { alg: 'HS256', kid: '>>>' };
+const claimsWithUrlChars = { ...GOOD, note: '>>>' };
+/** Header and claims whose base64url length is a multiple of 4: one more character makes 4n+1, no base64. */
+const header4n = first((i) => ({ alg: 'HS256', kid: 'k'.repeat(i) }), (h) => b64(h).length % 4 === 0);
+const claims4n = first((i) => ({ ...GOOD, kid: 'k'.repeat(i) }), (c) => b64(c).length % 4 === 0);
+
 /** [name, token (built lazily), options, expected outcome: 'ok' or jose's error code]. */
 const CASES: Array<[string, () => Promise<string> | string, Partial<JwtAuthOptions>, string]> = [
   ['valid HS256', () => sign({ ...GOOD, iat: now(), exp: now() + 300 }), ISS, 'ok'],
@@ -97,6 +117,9 @@ const CASES: Array<[string, () => Promise<string> | string, Partial<JwtAuthOptio
   ['wrong audience', () => sign({ ...GOOD, aud: 'someone-else' }), ISS, 'ERR_JWT_CLAIM_VALIDATION_FAILED'],
   ['audience array without ours', () => sign({ ...GOOD, aud: ['a', 'b'] }), ISS, 'ERR_JWT_CLAIM_VALIDATION_FAILED'],
   ['issuer missing', () => sign({ aud: GOOD.aud }), ISS, 'ERR_JWT_CLAIM_VALIDATION_FAILED'],
+  ['audience array holds the second of the accepted ones', () => sign({ ...GOOD, aud: ['x', 'b'] }), { audience: ['a', 'b'] }, 'ok'],
+  ['aud a number', () => sign({ ...GOOD, aud: 5 } as never), ISS, 'ERR_JWT_CLAIM_VALIDATION_FAILED'],
+  ['iat in the future, no maxTokenAge (not checked, as by jose)', () => sign({ ...GOOD, iat: now() + 3600 }), ISS, 'ok'],
   ['audience missing', () => sign({ iss: GOOD.iss }), ISS, 'ERR_JWT_CLAIM_VALIDATION_FAILED'],
   ['required claim missing', () => sign({ iss: 'x' }), { requiredClaims: ['sub', 'exp'] }, 'ERR_JWT_CLAIM_VALIDATION_FAILED'],
   ['required claims present', () => sign({ sub: 'x', exp: now() + 60 }), { requiredClaims: ['sub', 'exp'] }, 'ok'],
@@ -109,12 +132,25 @@ const CASES: Array<[string, () => Promise<string> | string, Partial<JwtAuthOptio
   ['four segments', async () => `${await sign(GOOD)}.x`, {}, 'ERR_JWS_INVALID'],
   ['header not base64url JSON', () => `bm90IGpzb24.${b64(GOOD)}.${hmac('HS256', SECRET, `bm90IGpzb24.${b64(GOOD)}`)}`, {}, 'ERR_JWS_INVALID'],
   ['header an array', () => raw(['HS256'], GOOD), {}, 'ERR_JWS_INVALID'],
+  ['header in the base64 alphabet (+ or / for - or _)', () => rawWith(headerWithUrlChars, GOOD, { h: toBase64 }), {}, 'ERR_JWS_INVALID'],
+  ['header of 4n+1 characters (a trailing character Node would drop)', () => rawWith(header4n, GOOD, { h: (x) => `${x}A` }), {}, 'ERR_JWS_INVALID'],
+  ['claims in the base64 alphabet', () => rawWith({ alg: 'HS256' }, claimsWithUrlChars, { p: toBase64 }), {}, 'refused'],
+  ['claims of 4n+1 characters', () => rawWith({ alg: 'HS256' }, claims4n, { p: (x) => `${x}A` }), {}, 'refused'],
+  ['signature in the base64 alphabet', () => {
+    const token = first((i) => raw({ alg: 'HS256' }, { ...GOOD, n: i }), (t) => urlChars(t.split('.')[2]));
+    const [h, p, sig] = token.split('.');
+    return `${h}.${p}.${toBase64(sig)}`;
+  }, {}, 'refused'],
   ['header with + (base64, not base64url)', async () => `+${await sign(GOOD)}`, {}, 'ERR_JWS_INVALID'],
   ['claims not JSON', () => raw({ alg: 'HS256' }, 'not json'), {}, 'ERR_JWT_INVALID'],
   ['claims an array', () => raw({ alg: 'HS256' }, [GOOD]), {}, 'ERR_JWT_INVALID'],
   ['claims null', () => raw({ alg: 'HS256' }, 'null'), {}, 'ERR_JWT_INVALID'],
   ['claims not UTF-8', () => {
     const input = `${b64({ alg: 'HS256' })}.${Buffer.from([0x7b, 0xff, 0x7d]).toString('base64url')}`;
+    return `${input}.${hmac('HS256', SECRET, input)}`;
+  }, {}, 'ERR_JWT_INVALID'],
+  ['claims not UTF-8 inside a JSON string (not read as U+FFFD)', () => {
+    const input = `${b64({ alg: 'HS256' })}.${Buffer.from([...Buffer.from('{"sub":"'), 0xff, ...Buffer.from('"}')]).toString('base64url')}`;
     return `${input}.${hmac('HS256', SECRET, input)}`;
   }, {}, 'ERR_JWT_INVALID'],
   ['previous secret while rotating', () => sign(GOOD, 'HS256', PREVIOUS), { secret: [SECRET, PREVIOUS] }, 'ok'],
