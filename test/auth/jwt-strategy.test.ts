@@ -65,6 +65,7 @@ describe('options, checked at construction', () => {
     [{ publicKey: [], algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey must not be an empty array')],
     [{ publicKey: 42, algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey must be a PEM string, a public JWK or a public KeyObject')],
     [{ publicKey: null, algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey must be a PEM string, a public JWK or a public KeyObject')],
+    [{ publicKey: Object.assign(() => {}, { type: 'public' }), algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey must be a PEM string, a public JWK or a public KeyObject')],
     [{ publicKey: [rsaPublicPem, rsa.privateKey], algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey[1] must be a PEM string, a public JWK or a public KeyObject')],
     [{ publicKey: { kty: 'oct', k: 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA' }, algorithms: ['RS256'] },
       invalid('Option auth.jwt.publicKey is a private or secret JWK; give the public key (or use secret for HS*)')],
@@ -145,6 +146,13 @@ describe('what the options make the strategy check', () => {
     expect((await checkWith(s, hs({ nbf: T + 2 }))).ok).toBe(true);
     expect(await checkWith(s, hs({ nbf: T + 3 }))).toEqual({ ok: false, reason: 'ERR_JWT_CLAIM_VALIDATION_FAILED (nbf): "nbf" claim timestamp check failed' });
     expect(await checkWith(s, hs({ exp: T - 2 }))).toEqual({ ok: false, reason: 'ERR_JWT_EXPIRED (exp): "exp" claim timestamp check failed' });
+  });
+
+  test('a number of seconds is kept as given: clockTolerance 1.5 is not rounded up to 2', async () => {
+    jest.spyOn(Date, 'now').mockReturnValue(T * 1000 + 500);
+    const s = createJwtStrategy({ secret: HS_SECRET, algorithms: ['HS256'], clockTolerance: 1.5 });
+    expect((await checkWith(s, hs({ nbf: T + 1 }))).ok).toBe(true);
+    expect(await checkWith(s, hs({ nbf: T + 2 }))).toEqual({ ok: false, reason: 'ERR_JWT_CLAIM_VALIDATION_FAILED (nbf): "nbf" claim timestamp check failed' });
   });
 
   test('maxTokenAge as a string: "1m" accepts a token issued 60 s ago, refuses one issued 61 s ago', async () => {
