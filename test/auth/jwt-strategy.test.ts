@@ -61,6 +61,7 @@ describe('options, checked at construction', () => {
     [{ secret: HS_SECRET, algorithms: ['RS256'] }, invalid('Option auth.jwt.algorithms has "RS256", which does not fit secret (use HS256, HS384, HS512)')],
     [{ secret: 'x'.repeat(31), algorithms: ['HS256'] }, invalid('Option auth.jwt.secret must be at least 32 bytes (256 bits) long')],
     [{ secret: `${'é'.repeat(15)}x`, algorithms: ['HS256'] }, invalid('Option auth.jwt.secret must be at least 32 bytes (256 bits) long')],
+    [{ secret: [HS_SECRET, 'x'.repeat(31)], algorithms: ['HS256'] }, invalid('Option auth.jwt.secret must be at least 32 bytes (256 bits) long')],
     [{ secret: [], algorithms: ['HS256'] }, invalid('Option auth.jwt.secret must be a non-empty string or a non-empty array of them (current and previous, for rotation)')],
     [{ publicKey: [], algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey must not be an empty array')],
     [{ publicKey: 42, algorithms: ['RS256'] }, invalid('Option auth.jwt.publicKey must be a PEM string, a public JWK or a public KeyObject')],
@@ -192,6 +193,11 @@ describe('authenticate: the refusal reason the log shows', () => {
   // is read as a token (then refused by the verifier as malformed), not as "not a Bearer token".
   test.each(['Bearer AZaz09-._~+/==', 'bearer  AZaz09-._~+/  ', '  BEARER AZaz09-._~+/='])('a Bearer token in any spelling (%j) reaches the verifier', async (header) => {
     expect(await check(header)).toEqual({ ok: false, reason: 'ERR_JWS_INVALID: Invalid Compact JWS' });
+  });
+
+  test('a token signed with an algorithm the key supports but the options do not list: refused', async () => {
+    const ps256 = await new SignJWT({ sub: 'service' }).setProtectedHeader({ alg: 'PS256' }).setExpirationTime(now() + 300).sign(rsa.privateKey);
+    expect(await check(`Bearer ${ps256}`)).toEqual({ ok: false, reason: 'ERR_JOSE_ALG_NOT_ALLOWED: "alg" (Algorithm) Header Parameter value not allowed' });
   });
 
   test('a token no key verified: the signature error, as jose words it', async () => {
