@@ -7,6 +7,8 @@
  */
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { byOrderId } from '../../lib/store/postgres-lock.js';
+import { order } from '../helpers/orders.js';
+import { kitWith } from '../idempotency/harness.js';
 import { countingPool } from './counting-pool.js';
 import { postgresFactory, record } from './harness.js';
 
@@ -83,6 +85,40 @@ describe('a lock ends once, whatever its holder calls', () => {
     expect(await store.findOrderId('INT-5')).toBe('O-5');
     expect(await store.findOrderId('AGAIN')).toBeNull();
   });
+});
+
+describe('acquire with prefetch (the lock and the delivery\'s reads in one statement)', () => {
+  const reads = { key: 'k7', payment: true, latestOf: 'sendOrderToMerchant', beginAttempt: false };
+
+  test('a free OrderId: the lock, with what was read; a plain acquire reads nothing', async () => {
+    const { store } = await counted();
+    const lock = (await store.acquire('O-7', { waitMs: 1000, ...LEASE, prefetch: reads }))!;
+    expect(lock.prefetched).toEqual({ record: null, payment: null, latest: null, hold: null });
+    await lock.release();
+    const plain = (await store.acquire('O-7', { waitMs: 1000, ...LEASE }))!;
+    expect(plain.prefetched).toBeUndefined();
+    await plain.release();
+  });
+
+  test('an OrderId held elsewhere: no lock (the holder keeps it), then the lock once released', async () => {
+    const { store, twin } = await counted();
+    const held = (await twin.acquire('O-8', { waitMs: 1000, ...LEASE }))!;
+    expect(await store.acquire('O-8', { waitMs: 50, ...LEASE, prefetch: reads })).toBeNull();
+    await held.release();
+    const lock = await store.acquire('O-8', { waitMs: 1000, ...LEASE, prefetch: reads });
+    expect(lock?.prefetched).toBeDefined();
+    await lock!.release();
+  });
+});
+
+test('no first attempt is remembered once its lock ended (the map stays bounded by the deliveries in flight)', async () => {
+  const { store } = await pg.factory();
+  const firstAttempts = (store as unknown as { locking: { firstAttempts: Map<string, string> } }).locking.firstAttempts;
+  let n = 0;
+  const t = kitWith(store, { sendOrderToMerchant: () => (++n % 2 === 1 ? { Success: false, Message: 'not now' } : { InternalOrderId: `I-${n}` }) });
+  for (const id of ['O-11', 'O-12', 'O-13']) await t.deliver('sendOrderToMerchant', order({ OrderId: id }));
+  expect(t.calls('sendOrderToMerchant').map((c) => c.context.attempt)).toEqual([1, 1, 1]);
+  expect(firstAttempts.size).toBe(0);
 });
 
 describe('batches take lock rows in OrderId order (two processes never wait on each other in a cycle)', () => {
