@@ -66,6 +66,6 @@ export const AREAS = {
   },
   'postgres-lock': {
     mutate: ['lib/store/postgres-lock.ts'],
-    tests: ['test/store/postgres-lock.pg.test.ts', 'test/store/postgres-claim.pg.test.ts', 'test/store/conformance.pg.test.ts'],
+    tests: ['test/store/postgres-lock.test.ts', 'test/store/postgres-lock.pg.test.ts', 'test/store/postgres-claim.pg.test.ts', 'test/store/conformance.pg.test.ts'],
   },
 };

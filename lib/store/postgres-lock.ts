@@ -80,6 +80,24 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
   });
 }
 
+/** First pause between two claim statements of a waiting delivery, in ms; doubled after each to MAX_POLL_DELAY_MS. */
+export const FIRST_POLL_DELAY_MS = 5;
+export const MAX_POLL_DELAY_MS = 50;
+
+/**
+ * How long a waiting delivery sleeps before its next claim statement: between `delay` and twice
+ * `delay` (jitter, so waiters of one OrderId do not poll in step), never past its deadline (`left`).
+ * This is what bounds the database load of a wait: at most one statement per `delay` ms.
+ */
+export function pollPause(delay: number, left: number, random: number = Math.random()): number {
+  return Math.min(left, delay + random * delay);
+}
+
+/** The next pause's base: doubled, at most MAX_POLL_DELAY_MS. */
+export function nextPollDelay(delay: number): number {
+  return Math.min(delay * 2, MAX_POLL_DELAY_MS);
+}
+
 /**
  * Takes the in-process lock of the OrderId, then runs `once` (a claim statement) until it claims
  * the database lock, finds a stored answer, or `waitMs` passed; polls with back-off meanwhile.
@@ -89,7 +107,7 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
   const local = await ctx.mutex.acquire(orderId, options.waitMs, options.leaseMs);
   if (!local) return null;
   const owner = randomUUID();
-  let delay = 5;
+  let delay = FIRST_POLL_DELAY_MS;
   try {
     for (;;) {
       const got = await once(owner);
@@ -103,8 +121,8 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
         local.release();
         return null;
       }
-      await sleep(Math.min(left, delay + Math.random() * delay));
-      delay = Math.min(delay * 2, 50);
+      await sleep(pollPause(delay, left));
+      delay = nextPollDelay(delay);
     }
   } catch (err) {
     local.release();

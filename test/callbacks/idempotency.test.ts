@@ -192,6 +192,35 @@ describe('the idempotency step', () => {
     expect(replies.filter((r) => r.headers['idempotency-replayed'] === 'true')).toHaveLength(1);
   });
 
+  test('identical deliveries in one process wait for each other in the process: a store without claimOrReplay is asked for the OrderId lock once', async () => {
+    const store = new MemoryStore();
+    let locks = 0;
+    const counted = faulty(store, { acquire: (...args: any[]) => { locks++; return (store.acquire as any)(...args); } });
+    const t = kitWith(counted, { performOrderPayment: async () => { await sleep(50); return PAID; } }, { inFlightWaitMs: 5_000 });
+    const replies = await Promise.all(Array.from({ length: 4 }, () => t.deliver('performOrderPayment', paymentOrder())));
+    for (const r of replies) expect(r).toMatchObject({ status: 200, body: { Success: true, ...PAID } });
+    expect(replies.filter((r) => r.headers['idempotency-replayed'] === 'true')).toHaveLength(3);
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+    // Only the first delivery takes the lock; its twins read its stored reply once it has settled
+    // (without the in-process wait each would queue on the store's lock). A batching store (PostgresStore)
+    // looks for the stored reply in its claim statement, so there every twin makes that one statement.
+    expect(locks).toBe(1);
+  });
+
+  test('an identical delivery that waits in the process longer than inFlightWaitMs is refused 503 IN_FLIGHT, and the first still completes', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const t = kitWith(new MemoryStore(), { performOrderPayment: async () => { await gate; return PAID; } }, { inFlightWaitMs: 50 });
+    const first = t.deliver('performOrderPayment', paymentOrder());
+    await sleep(5);
+    const second = await t.deliver('performOrderPayment', paymentOrder());
+    expect(second.status).toBe(503);
+    expect(second.body).toMatchObject({ Success: false });
+    release();
+    expect(await first).toMatchObject({ status: 200, body: { Success: true, ...PAID } });
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+  });
+
   const failingSaves = <T extends new (...args: any[]) => MemoryStore>(Base: T) => new (class extends Base {
     override async saveRecord(): Promise<void> { throw new Error('connection terminated'); }
   })();
