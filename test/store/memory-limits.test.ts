@@ -24,7 +24,10 @@ describe('MemoryStore ttl, to the millisecond', () => {
     await store.saveRecord(record({ key: 'other', orderId: 'O-2' }));
     expect(await store.getRecord('other')).toBeNull();
     expect((await store.getPayment('P-1'))!.key).toBe('pay');
-    await expect(store.beginAttempt('k-new', 'O-3')).rejects.toThrow(StoreFullError);
+    const full = await store.beginAttempt('k-new', 'O-3').catch((e: unknown) => e as Error);
+    expect(full).toBeInstanceOf(StoreFullError);
+    expect([(full as Error).name, (full as Error).message])
+      .toEqual(['StoreFullError', 'MemoryStore holds 1 successful payments (maxEntries) that may not be evicted before their ttl']);
     jest.advanceTimersByTime(1);
     expect(await store.beginAttempt('k-new', 'O-3')).toEqual({ attempt: 1 });
     expect(await store.getPayment('P-1')).toBeNull();
@@ -120,6 +123,28 @@ describe('MemoryStore attempts and replies, edge cases', () => {
     for (const key of ['x', 'y']) await store.saveRecord(record({ key, orderId: `O-${key}` })); // evict k's reply
     expect(await store.getRecord('k')).toBeNull();
     expect(await store.beginAttempt('k', 'O-1')).toEqual({ attempt: 2, previousAttempt: { startedAt: new Date(T0), outcome: 'invalid-result' } });
+  });
+
+  test('a clean end with the reply stored leaves no attempt: once that reply is evicted, a redelivery counts from 1', async () => {
+    const store = new MemoryStore({ maxEntries: 2 });
+    await store.beginAttempt('k', 'O-1');
+    await store.saveRecord(record({ key: 'k' }));
+    await store.endAttempt('k', null);
+    for (const key of ['x', 'y']) await store.saveRecord(record({ key, orderId: `O-${key}` })); // evict k's reply
+    expect(await store.beginAttempt('k', 'O-1')).toEqual({ attempt: 1 });
+  });
+
+  test("evicting an order's oldest reply from deep in its chain keeps the replies saved after it", async () => {
+    const store = new MemoryStore({ maxEntries: 3 });
+    await store.saveRecord(record({ key: 'a' }));
+    await store.saveRecord(record({ key: 'b', callback: 'performOrderPayment', payment: true, response: { Success: true, PaymentAmount: '5.00' } }));
+    await store.saveRecord(record({ key: 'c', callback: 'updateOrderStatus', response: { Success: true, StatusCode: 'x' } }));
+    await store.saveRecord(record({ key: 'd', orderId: 'O-2' })); // evicts 'a', the oldest non-payment
+    expect(await store.getRecord('a')).toBeNull();
+    expect((await store.getPayment('O-1'))!.key).toBe('b');
+    expect((await store.getLatestRecord('O-1', 'performOrderPayment'))!.key).toBe('b');
+    expect((await store.getLatestRecord('O-1', 'updateOrderStatus'))!.key).toBe('c');
+    expect(await store.getLatestRecord('O-1', 'sendOrderToMerchant')).toBeNull();
   });
 
   test("the reply's OrderId is returned as saved: another one kept, none added", async () => {
