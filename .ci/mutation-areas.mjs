@@ -62,7 +62,7 @@ export const AREAS = {
   },
   'store-memory': {
     mutate: ['lib/store/memory.ts', 'lib/store/memory-entries.ts'],
-    tests: ['test/store/memory.test.ts', 'test/store/conformance.test.ts'],
+    tests: ['test/store/memory.test.ts', 'test/store/memory-limits.test.ts', 'test/store/memory-options.test.ts', 'test/store/conformance.test.ts'],
   },
   'postgres-lock': {
     mutate: ['lib/store/postgres-lock.ts'],

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { jest } from '@jest/globals';
 import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit/store';
 import { paymentOrder } from '../helpers/orders.js';
@@ -83,9 +84,23 @@ describe('MemoryStore footprint (one compact entry per reply)', () => {
       { key: `x:O-3:${hash}`, orderId: 'O-3', hash: `3:${hash}` },
       { key: `x:O-4:${hash}`, orderId: 'O-4', hash: hash.slice(1) },
       { key: 'x:O-5:', orderId: 'O-5', hash: '' },
+      // Not the key's tail, though a ':' stands where the hash would start: kept as given.
+      { key: 'a:bc', orderId: 'O-6', hash: 'xy' },
+      { key: 'cb:a:b', orderId: 'O-7', hash: 'a:b' },
+      { key: 'ab:cd:ef', orderId: 'O-8', hash: 'ab' },
     ];
     for (const c of cases) await store.saveRecord(record(c));
     for (const c of cases) expect(await store.getRecord(c.key)).toMatchObject(c);
+  });
+
+  test('the hash is kept once when the key ends with it (docs/stores.md: the key holds its hash)', async () => {
+    const store = new MemoryStore();
+    const hash = 'cd'.repeat(32);
+    await store.saveRecord(record({ key: `sendOrderToMerchant:GE-1:${hash}`, orderId: 'GE-1', hash }));
+    // Printed, a string kept on its own is quoted by itself: `'<hash>'`; the key prints as `'sendOrderToMerchant:GE-1:<hash>'`.
+    expect(inspect(store, { depth: Infinity })).not.toContain(`'${hash}'`);
+    await store.saveRecord(record({ key: 'custom-key', orderId: 'GE-2', hash: 'ef'.repeat(32) }));
+    expect(inspect(store, { depth: Infinity })).toContain(`'${'ef'.repeat(32)}'`); // not in the key: kept apart
   });
 
   test('a key is found again exactly, whatever characters it holds (lone surrogates, non-Latin, emoji)', async () => {
