@@ -22,10 +22,10 @@ export class KeyedMutex {
 
   async acquire(key: string, waitMs: number, leaseMs: number): Promise<Held | null> {
     const queued = this.tails.get(key);
-    const prev = queued ?? Promise.resolve();
     let resolveMine!: () => void;
     const mine = new Promise<void>((r) => { resolveMine = r; });
-    const tail = prev.then(() => mine);
+    // A free key: this holder is the whole chain (no settled predecessor to chain onto).
+    const tail = queued ? queued.then(() => mine) : mine;
     this.tails.set(key, tail);
     void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
 
@@ -42,7 +42,7 @@ export class KeyedMutex {
     if (queued) {
       let waitTimer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<false>((resolve) => { waitTimer = setTimeout(() => resolve(false), Math.max(0, waitMs)); });
-      const got = await Promise.race([prev.then(() => true as const), timedOut]);
+      const got = await Promise.race([queued.then(() => true as const), timedOut]);
       clearTimeout(waitTimer);
       if (!got) {
         release();

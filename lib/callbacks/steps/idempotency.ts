@@ -33,12 +33,16 @@ const retryable = (errorCode: WireErrorCode, reason: string, description: string
 
 const storeUnavailable = () => retryable('STORE_UNAVAILABLE', 'idempotency store failed', 'The order store is unavailable; retry later');
 
-async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
+/** A store call whose failure (thrown or rejected) is logged and answered 503, retryable. One promise, not an async frame around one. */
+function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
+  const failed = (err: unknown): never => {
     state.log.error({ err }, 'idempotency store failed');
     throw storeUnavailable();
+  };
+  try {
+    return Promise.resolve(work()).then(undefined, failed);
+  } catch (err) {
+    return Promise.reject(err).then(undefined, failed);
   }
 }
 
