@@ -39,6 +39,18 @@ export interface CallbackKit {
   fail(err: unknown, callback?: CallbackName): CallbackResponse;
 }
 
+/**
+ * The Authorization value and its credentials (the value without its scheme), as the secrets of a
+ * delivery's logger: read only if that logger writes a line (logger.ts builds children lazily).
+ */
+class AuthSecrets implements Iterable<string> {
+  constructor(private readonly auth: string) {}
+  *[Symbol.iterator](): Iterator<string> {
+    yield this.auth;
+    yield this.auth.replace(/^\S+\s+/, '');
+  }
+}
+
 export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
   return createCallbackKitFor(DEFAULT_REGISTRY, userOptions);
 }
@@ -77,7 +89,7 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
       const auth = request.headers.authorization;
       // A silent logger's children are itself: no per-request secrets list or bindings to build.
       const log = silent ? baseLog
-        : baseLog.child({ callback, requestId }, typeof auth === 'string' ? [auth, auth.replace(/^\S+\s+/, '')] : []);
+        : baseLog.child({ callback, requestId }, typeof auth === 'string' ? new AuthSecrets(auth) : []);
       const state: PipelineState = {
         callback, entry: registry.byName[callback], request, log, startedAt: performance.now(),
         context: new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress),

@@ -104,9 +104,57 @@ const drop = (): void => {};
 /** The safe logger over `silentLogger`: drops every line, and its children are itself (no per-call objects). */
 const SILENT_SAFE: SafeLogger = Object.freeze({ debug: drop, info: drop, warn: drop, error: drop, child: () => SILENT_SAFE });
 
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
+/** Whether `base` writes `level` at all (a level the logger leaves out is `dropLevel` or absent). */
+const writes = (base: LoggerLike, level: Level): boolean => {
+  const fn = base[level];
+  return typeof fn === 'function' && fn !== dropLevel;
+};
+
+/**
+ * A child logger built on its first line at a level the logger writes (or its first child): a
+ * per-request child whose lines are all left out (info on the default logger) costs one object,
+ * not its bindings, secrets list and closures. `secrets` is read then, once.
+ */
+const MAKE = Symbol('make');
+type Parent = SafeLogger & { [MAKE](extra: object, more?: Iterable<Secret>): SafeLogger };
+
+class LazyChild implements SafeLogger {
+  #made: SafeLogger | undefined;
+  constructor(
+    private readonly base: LoggerLike, private readonly parent: Parent,
+    private readonly extra: object, private readonly more: Iterable<Secret> | undefined,
+  ) {}
+
+  private made(): SafeLogger {
+    return (this.#made ??= this.parent[MAKE](this.extra, this.more));
+  }
+
+  debug(obj: object, msg?: string): void {
+    if (writes(this.base, 'debug')) this.made().debug(obj, msg);
+  }
+
+  info(obj: object, msg?: string): void {
+    if (writes(this.base, 'info')) this.made().info(obj, msg);
+  }
+
+  warn(obj: object, msg?: string): void {
+    if (writes(this.base, 'warn')) this.made().warn(obj, msg);
+  }
+
+  error(obj: object, msg?: string): void {
+    if (writes(this.base, 'error')) this.made().error(obj, msg);
+  }
+
+  child(bindings: object, secrets?: Iterable<Secret>): SafeLogger {
+    return this.made().child(bindings, secrets);
+  }
+}
+
 export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly Secret[] = []): SafeLogger {
   if (base === silentLogger) return SILENT_SAFE;
-  const emit = (level: 'debug' | 'info' | 'warn' | 'error', obj: object, msg?: string): void => {
+  const emit = (level: Level, obj: object, msg?: string): void => {
     const fn = base[level];
     // A level the logger leaves out (the silent logger, info on the default one): skip the redaction copy (it ran on every callback).
     if (typeof fn !== 'function' || fn === dropLevel) return;
@@ -117,14 +165,18 @@ export function createSafeLogger(base: LoggerLike, bindings: object = {}, secret
       // A failing logger must never break a callback.
     }
   };
-  return {
-    debug: (o, m) => emit('debug', o, m),
-    info: (o, m) => emit('info', o, m),
-    warn: (o, m) => emit('warn', o, m),
-    error: (o, m) => emit('error', o, m),
-    child(extra, more) {
+  const logger: Parent = {
+    debug: (o: object, m?: string) => emit('debug', o, m),
+    info: (o: object, m?: string) => emit('info', o, m),
+    warn: (o: object, m?: string) => emit('warn', o, m),
+    error: (o: object, m?: string) => emit('error', o, m),
+    child(extra: object, more?: Iterable<Secret>): SafeLogger {
+      return new LazyChild(base, logger, extra, more);
+    },
+    [MAKE](extra: object, more?: Iterable<Secret>): SafeLogger {
       const extraSecrets = [...(more ?? [])].filter((s) => (typeof s === 'string' && isMaskableSecret(s)) || (s instanceof RegExp && s.global));
       return createSafeLogger(base, { ...bindings, ...extra }, [...secrets, ...extraSecrets]);
     },
   };
+  return logger;
 }

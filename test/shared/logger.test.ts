@@ -38,6 +38,26 @@ test('a child logger adds bindings and secrets; too-short secrets are ignored so
   }]);
 });
 
+test('a child reads its secrets only when it writes a line, and masks them in that line and in its own children', () => {
+  const written: string[] = [];
+  const base = createStderrLogger({ write: (line: string) => { written.push(line); } });
+  let reads = 0;
+  const secrets = { *[Symbol.iterator]() { reads++; yield 'Bearer tok-123456'; yield 'tok-123456'; } };
+  const log = createSafeLogger(base, { app: 'shop' }).child({ requestId: 'r-1' }, secrets);
+  log.info({ note: 'tok-123456' }, 'left out: info is not written by the default logger');
+  log.debug({ note: 'tok-123456' });
+  expect(reads).toBe(0);
+  log.warn({ note: 'has tok-123456' }, 'warn with Bearer tok-123456');
+  log.child({ callback: 'x' }, ['card-4111']).error({ note: 'tok-123456 card-4111' }, 'error');
+  expect(reads).toBe(1);
+  const lines = written.map((l) => JSON.parse(l));
+  expect(lines).toEqual([
+    expect.objectContaining({ level: 40, app: 'shop', requestId: 'r-1', note: `has ${REDACTED}`, msg: `warn with ${REDACTED}` }),
+    expect.objectContaining({ level: 50, app: 'shop', requestId: 'r-1', callback: 'x', note: `${REDACTED} ${REDACTED}`, msg: 'error' }),
+  ]);
+  expect(written.join('\n')).not.toContain('tok-123456');
+});
+
 test('a logger without debug is fine; a throwing logger is contained', () => {
   const lines: unknown[] = [];
   const log = createSafeLogger({ info: (o) => lines.push(o), warn() { throw new Error('x'); }, error() {} });

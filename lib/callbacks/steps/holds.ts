@@ -13,13 +13,18 @@ import type { KitStore } from '../../store/capabilities.js';
 import type { FulfilmentHold } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
 
-async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
+function storeFailed(state: PipelineState, err: unknown): never {
+  state.log.error({ err }, 'fulfilment-hold store failed');
+  throw new PipelineFailure('STORE_UNAVAILABLE', 'fulfilment-hold store failed',
+    'The order store is unavailable; retry later', { 'retry-after': '5' });
+}
+
+/** A store call whose failure (thrown or rejected) is logged and answered 503, retryable: one promise, its handler passed inline (nothing named per call). */
+function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return Promise.resolve(work()).then(undefined, (err: unknown) => storeFailed(state, err));
   } catch (err) {
-    state.log.error({ err }, 'fulfilment-hold store failed');
-    throw new PipelineFailure('STORE_UNAVAILABLE', 'fulfilment-hold store failed',
-      'The order store is unavailable; retry later', { 'retry-after': '5' });
+    return Promise.reject(err).then(undefined, (e: unknown) => storeFailed(state, e));
   }
 }
 

@@ -33,12 +33,21 @@ const retryable = (errorCode: WireErrorCode, reason: string, description: string
 
 const storeUnavailable = () => retryable('STORE_UNAVAILABLE', 'idempotency store failed', 'The order store is unavailable; retry later');
 
-async function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
+function storeFailed(state: PipelineState, err: unknown): never {
+  state.log.error({ err }, 'idempotency store failed');
+  throw storeUnavailable();
+}
+
+/**
+ * A store call whose failure (thrown or rejected) is logged and answered 503, retryable. One
+ * promise, not an async frame around one; its handler is passed inline (see compose in state.ts:
+ * no closure bound to a name is made per call).
+ */
+function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return Promise.resolve(work()).then(undefined, (err: unknown) => storeFailed(state, err));
   } catch (err) {
-    state.log.error({ err }, 'idempotency store failed');
-    throw storeUnavailable();
+    return Promise.reject(err).then(undefined, (e: unknown) => storeFailed(state, e));
   }
 }
 
@@ -51,15 +60,31 @@ interface Reads {
   payment(orderId: string): Promise<StoredRecord | null>;
 }
 
-const readsOf = (state: PipelineState, store: KitStore): Reads => ({
-  record: (key) => fromStore(state, () => store.getRecord(key)),
-  payment: (orderId) => fromStore(state, () => store.getPayment(orderId)),
-});
+/** Reads from the store (classes, not object literals of closures: nothing is named per delivery). */
+class StoreReads implements Reads {
+  constructor(private readonly state: PipelineState, private readonly store: KitStore) {}
+  record(key: string): Promise<StoredRecord | null> {
+    return fromStore(this.state, () => this.store.getRecord(key));
+  }
 
-const readsFrom = (prefetched: Pick<Prefetched, 'record' | 'payment'>): Reads => ({
-  record: async () => prefetched.record,
-  payment: async () => prefetched.payment,
-});
+  payment(orderId: string): Promise<StoredRecord | null> {
+    return fromStore(this.state, () => this.store.getPayment(orderId));
+  }
+}
+
+class PrefetchedReads implements Reads {
+  constructor(private readonly prefetched: Pick<Prefetched, 'record' | 'payment'>) {}
+  async record(): Promise<StoredRecord | null> {
+    return this.prefetched.record;
+  }
+
+  async payment(): Promise<StoredRecord | null> {
+    return this.prefetched.payment;
+  }
+}
+
+const readsOf = (state: PipelineState, store: KitStore): Reads => new StoreReads(state, store);
+const readsFrom = (prefetched: Pick<Prefetched, 'record' | 'payment'>): Reads => new PrefetchedReads(prefetched);
 
 /**
  * The stored answer of this delivery, if any: its own reply, or the order's earlier successful
@@ -126,15 +151,12 @@ export const idempotencyStep: StepFactory = (options) => {
     state.context.idempotencyKey = key;
     const delivery: Delivery = { state, key, hash, payment: paymentExpected(state), deadline: Date.now() + inFlightWaitMs };
 
-    // A store with claimOrReplay (PostgresStore) looks for the stored answer in the statement that claims the lock.
-    const answer = () => claims ? pendingAnswer(state, store, finisher, key, hash, delivery.payment)
-      : storedAnswer(state, store, readsOf(state, store), finisher, key, hash, delivery.payment);
-    const early = await answer();
+    const early = await answer(delivery);
     if (early) return early;
     const twin = running.get(key);
     if (twin) {
       if (!(await within(twin, delivery.deadline - Date.now()))) return inFlight(state, inFlightWaitMs);
-      const settled = await answer();
+      const settled = await answer(delivery);
       if (settled) return settled;
     }
 
@@ -148,6 +170,12 @@ export const idempotencyStep: StepFactory = (options) => {
       if (running.get(key) === mine) running.delete(key);
     }
   };
+
+  /** The stored answer before the lock; a store with claimOrReplay (PostgresStore) looks for it in the statement that claims the lock. */
+  function answer({ state, key, hash, payment }: Delivery): Promise<StepReply | null> {
+    return claims ? pendingAnswer(state, store, finisher, key, hash, payment)
+      : storedAnswer(state, store, readsOf(state, store), finisher, key, hash, payment);
+  }
 
   /** Claims the OrderId lock (or the stored answer, from a store that reads it in its claim). */
   async function claim({ state, key, payment, deadline }: Delivery): Promise<StoreLock | StepReply | null> {
