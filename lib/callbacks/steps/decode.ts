@@ -5,7 +5,12 @@
 import { decodeOrder } from '../form-decode.js';
 import type { StepFactory } from '../state.js';
 
-export const decodeStep: StepFactory = (options) => async (state, next) => {
-  decodeOrder(state.input, options.decodeRules);
+// Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a failure is a rejection.
+export const decodeStep: StepFactory = (options) => (state, next) => {
+  try {
+    decodeOrder(state.input, options.decodeRules);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   return next();
 };

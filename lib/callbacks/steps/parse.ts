@@ -10,6 +10,7 @@ import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
 import type { CallbackEntry } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
+import type { ResolvedOptions } from '../options.js';
 import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../store/canonical.js';
 import { createCardMask } from '../delivery/card-mask.js';
@@ -83,26 +84,35 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
 export const parseStep: StepFactory = (options) => {
   // The configured MerchantGUIDs are masked by every logger of the kit already.
   const knownGuids = new Set(options.merchantGuids);
-  return async (state, next) => {
-    const { entry } = state;
-    const found: Found = { secrets: [], cards: [], cvvs: [] };
-    if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
-    const { input, envelope } = entry.input(state.request, state.payload, options);
-    state.input = input;
-    if (envelope) state.context.envelope = envelope;
-    const orderId = orderIdOf(entry, input);
-    if (orderId !== undefined) state.orderId = orderId;
-    const secrets: (string | RegExp)[] = found.secrets;
-    state.cardMask = createCardMask(found.cards, found.cvvs);
-    if (state.cardMask) secrets.push(state.cardMask.pattern);
-    // A child logger only when the payload has something the call's logger does not mask yet.
-    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
-      state.log = state.log.child({}, secrets);
-      state.context.log = state.log;
+  // Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a failure is a rejection.
+  return (state, next) => {
+    try {
+      parse(state, knownGuids, options);
+    } catch (err) {
+      return Promise.reject(err);
     }
     return next();
   };
 };
+
+function parse(state: PipelineState, knownGuids: ReadonlySet<string>, options: ResolvedOptions): void {
+  const { entry } = state;
+  const found: Found = { secrets: [], cards: [], cvvs: [] };
+  if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
+  const { input, envelope } = entry.input(state.request, state.payload, options);
+  state.input = input;
+  if (envelope) state.context.envelope = envelope;
+  const orderId = orderIdOf(entry, input);
+  if (orderId !== undefined) state.orderId = orderId;
+  const secrets: (string | RegExp)[] = found.secrets;
+  state.cardMask = createCardMask(found.cards, found.cvvs);
+  if (state.cardMask) secrets.push(state.cardMask.pattern);
+  // A child logger only when the payload has something the call's logger does not mask yet.
+  if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
+    state.log = state.log.child({}, secrets);
+    state.context.log = state.log;
+  }
+}
 
 /**
  * The OrderId of a delivery. An exactly-once callback's keys its delivery: it must be there and
