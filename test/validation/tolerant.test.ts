@@ -89,6 +89,20 @@ describe('withoutNulls', () => {
     expect(withoutNulls(deep(64))).toHaveLength(1);
     expect(withoutNulls(deep(65))).toEqual([]);
   });
+  test('only own keys: an inherited null (also on a polluted Object.prototype) is neither removed nor reported; null-prototype objects are walked', () => {
+    const proto = { inheritedNull: null, shadowed: null };
+    const child = Object.assign(Object.create(proto) as Record<string, unknown>, { own: null, shadowed: 1, keep: { n: null } });
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { x: null, y: { z: null } });
+    expect(withoutNulls({ child, bare })).toEqual(['/child/own', '/child/keep/n', '/bare/x', '/bare/y/z']);
+    expect(Object.keys(child)).toEqual(['shadowed', 'keep']);
+    expect(proto).toEqual({ inheritedNull: null, shadowed: null });
+    Object.defineProperty(Object.prototype, 'polluted', { value: null, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(withoutNulls({ a: { b: null, c: 1 }, d: null })).toEqual(['/a/b', '/d']);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
 });
 
 describe('generated types follow the tolerant form', () => {
