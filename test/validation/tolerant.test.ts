@@ -139,6 +139,24 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
   });
 });
 
+describe.each(BINDINGS)('%s: nulls the schemas as written allow (no deviation) still reach the adapter absent', (_name, mount) => {
+  test('a nullable field, an unknown member and an unknown list\'s null element are removed; a payload without null arrives as sent', async () => {
+    const adapter = recordingAdapter();
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    await request(app).post('/cb/SendOrderToMerchant')
+      .send(order({ ExporterDetails: { DestinationRegistrationNumber: null, LocalRegistrationClearance: true }, Extra: null, ExtraList: [1, null, { n: null }] }))
+      .expect(200);
+    await request(app).post('/cb/SendOrderToMerchant').send(order({ OrderId: 'GE1002CH', ExtraList: [1, { n: 2 }] })).expect(200);
+    await request(app).post('/cb/SendOrderToMerchant').send(order({ OrderId: 'GE1003CH', ExtraList: [[null], 2] })).expect(200);
+    const [withNulls, without, elementOnly] = adapter.calls;
+    expect(withNulls.context.specDeviations).toEqual([]);
+    expect([withNulls.input.ExporterDetails, 'Extra' in withNulls.input, withNulls.input.ExtraList])
+      .toEqual([{ LocalRegistrationClearance: true }, false, [1, {}]]);
+    expect(without.input).toEqual(expect.objectContaining({ OrderId: 'GE1002CH', ExtraList: [1, { n: 2 }] }));
+    expect(elementOnly.input.ExtraList).toEqual([[], 2]);
+  });
+});
+
 describe.each(BINDINGS)('%s: a pattern or format the value breaks is reported, not refused', (_name, mount) => {
   test('a date-time ExpirationDate and a padded CurrencyCode reach the adapter as sent', async () => {
     const adapter = recordingAdapter();

@@ -73,7 +73,7 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
   let mayHaveProblem = true;
   if (text !== undefined && (walkFlags & CUT) === 0) {
     mayHaveProblem = Buffer.isBuffer(state.request.body) && !text.includes('\\u')
-      ? walkFlags !== 0 && textMayHaveProblem(text)
+      ? (walkFlags & KEY_SEEN) !== 0 && textMayHaveProblem(text)
       : textMayHaveProblem(text);
   }
   const problem = mayHaveProblem ? payloadProblem(value) : null;
@@ -98,9 +98,15 @@ export const parseStep: StepFactory = (options) => {
 function parse(state: PipelineState, knownGuids: ReadonlySet<string>, options: ResolvedOptions): void {
   const { entry } = state;
   const found: Found = { secrets: [], cards: [], cvvs: [] };
-  if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
+  let nullFree = false;
+  if (state.request.method === 'POST') {
+    state.payload = parseJson(state, options[entry.bodyLimit], found);
+    nullFree = (walkFlags & (NULL_SEEN | CUT)) === 0;
+  }
   const { input, envelope } = entry.input(state.request, state.payload, options);
   state.input = input;
+  // The secrets walk saw every member of the payload: without a null, tolerant validation has none to remove.
+  if (nullFree && input === state.payload) state.nullFree = true;
   if (envelope) state.context.envelope = envelope;
   const orderId = orderIdOf(entry, input);
   if (orderId !== undefined) state.orderId = orderId;
@@ -131,10 +137,14 @@ function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
   return orderId;
 }
 
-/** Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped at MAX_DEPTH. */
+/**
+ * Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped
+ * at MAX_DEPTH, NULL_SEEN when it met a null (a member or an array element).
+ */
 let walkFlags = 0;
 const KEY_SEEN = 1;
 const CUT = 2;
+const NULL_SEEN = 4;
 
 /**
  * Card data and MerchantGUID values of a payload, masked in every later log line of the call.
@@ -156,7 +166,10 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
       const v: unknown = payload[i];
-      if (v !== null && typeof v === 'object') walkSecrets(v, out, depth + 1, cards, cvvs);
+      if (typeof v === 'object') {
+        if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
+        else walkFlags |= NULL_SEEN;
+      }
     }
     return;
   }
@@ -168,6 +181,7 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
     if (k === '__proto__' || k === 'constructor') walkFlags |= KEY_SEEN;
     if (typeof v === 'object') {
       if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
+      else walkFlags |= NULL_SEEN;
     } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
       out.push(String(v));
       if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
