@@ -80,9 +80,9 @@ function makeShape(keys: string[]): Shape {
   return { keys, order, labels: Buffer.from(text), ends, kinds };
 }
 
-/** The shape of an object whose first `n` keys (in Object.keys order) are in `keys` (a longer list may be a scratch list). */
-function shapeOf(keys: string[], n: number): Shape {
-  if (n > MAX_CACHED_KEYS) return makeShape(keys.slice(0, n));
+function shapeOf(keys: string[]): Shape {
+  const n = keys.length;
+  if (n > MAX_CACHED_KEYS) return makeShape(keys);
   const first = n === 0 ? '' : keys[0];
   let list = shapes.get(first);
   if (list !== undefined) {
@@ -93,7 +93,7 @@ function shapeOf(keys: string[], n: number): Shape {
       return list[s];
     }
   }
-  const shape = makeShape(keys.slice(0, n)); // a copy: `keys` may be a scratch list
+  const shape = makeShape(keys);
   if (shapeCount >= MAX_SHAPES) {
     shapes.clear();
     shapeCount = 0;
@@ -193,15 +193,6 @@ function primitive(value: unknown): void {
   else ascii(JSON.stringify(value) ?? 'null'); // null, undefined, a symbol; a BigInt throws, as JSON.stringify does
 }
 
-/**
- * Keys and values of the object being written at each depth, reused (no arrays per object); a
- * nested render (a toJSON or getter that hashes) gets lists of its own. A value is cleared once written.
- */
-let scratchKeys: string[][] = [];
-let scratchValues: unknown[][] = [];
-/** Whether Object.prototype has no enumerable key (for-in over a plain object then lists exactly Object.keys); checked per render. */
-let plainProto = true;
-
 function write(value: unknown, depth: number, fingerprint: boolean): void {
   if (depth > MAX_DEPTH) throw new PayloadTooDeep();
   if (value === null || typeof value !== 'object') return primitive(value);
@@ -223,32 +214,12 @@ function write(value: unknown, depth: number, fingerprint: boolean): void {
     }
     return byte(0x5d);
   }
-  // An object's keys and values in one for-in walk (V8's enum cache: no key or value array per object),
-  // into this depth's scratch lists. for-in also lists inherited enumerable keys, which Object.keys
-  // leaves out: only objects whose prototype chain has none take this path (see plainProto).
-  let keys: string[];
-  let values: unknown[];
-  let n = 0;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === Object.prototype ? plainProto : proto === null) {
-    keys = scratchKeys[depth] ??= [];
-    values = scratchValues[depth] ??= [];
-    for (const k in value) {
-      keys[n] = k;
-      values[n++] = (value as Record<string, unknown>)[k];
-    }
-  } else {
-    keys = Object.keys(value);
-    values = Object.values(value);
-    n = keys.length;
-  }
-  const { order, labels, ends, kinds } = shapeOf(keys, n);
+  const { order, labels, ends, kinds } = shapeOf(Object.keys(value));
+  const values = Object.values(value);
   byte(0x7b);
   let first = true;
   for (let i = 0; i < order.length; i++) {
-    const at = order[i];
-    const v: unknown = values[at];
-    values[at] = undefined; // the scratch list keeps no reference to the payload
+    const v: unknown = values[order[i]];
     if (v === undefined || typeof v === 'function') continue;
     const kind = fingerprint ? kinds[i] : PLAIN;
     if (kind === SKIP) continue;
@@ -269,19 +240,8 @@ function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) =>
   spare = null;
   const outerBuf = buf;
   const outerPos = pos;
-  const outerKeys = scratchKeys;
-  const outerValues = scratchValues;
   buf = own ?? Buffer.allocUnsafe(INITIAL_BYTES);
   pos = 0;
-  if (!own) {
-    scratchKeys = [];
-    scratchValues = [];
-  }
-  plainProto = true;
-  for (const _ in Object.prototype) {
-    plainProto = false;
-    break;
-  }
   try {
     write(value, 0, fingerprint);
     return use(buf.subarray(0, pos));
@@ -289,8 +249,6 @@ function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) =>
     if (own) spare = buf.length <= KEEP_BYTES ? buf : Buffer.allocUnsafe(INITIAL_BYTES);
     buf = outerBuf;
     pos = outerPos;
-    scratchKeys = outerKeys;
-    scratchValues = outerValues;
   }
 }
 
