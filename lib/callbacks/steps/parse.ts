@@ -5,6 +5,7 @@
  * identify one order (400, see payload-rules.ts); then the registry entry's builder (inputs.ts)
  * makes the adapter input.
  */
+import * as nodeBuffer from 'node:buffer';
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
@@ -37,6 +38,17 @@ export function hasPollutionKey(value: unknown): boolean {
   return problem !== null && /__proto__|constructor|nesting/.test(problem);
 }
 
+/** buffer.isAscii (Node 20+; simdutf): absent on a runtime without it, where every body is decoded as UTF-8. */
+const isAscii = (nodeBuffer as { isAscii?: (input: Uint8Array) => boolean }).isAscii;
+
+/**
+ * The text of a body read as bytes. ASCII bytes (what the service sends: its text fields are
+ * URL-encoded) are the same text in Latin-1 and UTF-8; Latin-1 is one copy, without UTF-8 decoding.
+ */
+export function bodyText(body: Buffer): string {
+  return isAscii !== undefined && isAscii(body) ? body.toString('latin1') : body.toString();
+}
+
 /** What the secrets walk of a payload found: values to mask (logs), card numbers and CVVs (replies). */
 interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
 
@@ -55,7 +67,7 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
   if (Buffer.isBuffer(value) || typeof value === 'string') {
     const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
     if (size > limit) throw payloadTooLarge(limit);
-    text = value.toString();
+    text = typeof value === 'string' ? value : bodyText(value);
     if (text.trim() === '') throw invalid('empty body', 'The request body is empty');
     try {
       value = JSON.parse(text);
