@@ -137,33 +137,23 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
   return {
     name: 'jwt',
     secrets,
-    // Not `async`: the HS* path (node:crypto) answers at once, without a promise; the key paths
-    // (jose) answer with one. A failure of the kit's own code is a rejection either way.
-    authenticate(request): AuthOutcome | Promise<AuthOutcome> {
-      try {
-        const header = single(request.headers.authorization);
-        if (header === undefined) return { ok: false, reason: 'Authorization header missing' };
-        const m = typeof header === 'string' ? BEARER.exec(header) : null;
-        if (!m) return { ok: false, reason: /^ *bearer *$/i.test(header ?? '') ? 'empty Bearer token' : 'Authorization header is not a Bearer token' };
-        if (hmac) return hmac(m[1]);
-        return verifyWithKeys(m[1]);
-      } catch (err) {
-        return Promise.reject(err);
+    async authenticate(request): Promise<AuthOutcome> {
+      const header = single(request.headers.authorization);
+      if (header === undefined) return { ok: false, reason: 'Authorization header missing' };
+      const m = typeof header === 'string' ? BEARER.exec(header) : null;
+      if (!m) return { ok: false, reason: /^ *bearer *$/i.test(header ?? '') ? 'empty Bearer token' : 'Authorization header is not a Bearer token' };
+      if (hmac) return hmac(m[1]);
+      let reason = 'no key verified the token';
+      for (const key of keys) {
+        try {
+          const { payload } = await jwtVerify(m[1], key as KeyObject, verifyOptions);
+          return { ok: true, data: payload };
+        } catch (err) {
+          reason = describe(err);
+          if (FINAL.has((err as { code?: string }).code ?? '')) break;
+        }
       }
+      return { ok: false, reason };
     },
   };
-
-  async function verifyWithKeys(token: string): Promise<AuthOutcome> {
-    let reason = 'no key verified the token';
-    for (const key of keys) {
-      try {
-        const { payload } = await jwtVerify(token, key as KeyObject, verifyOptions);
-        return { ok: true, data: payload };
-      } catch (err) {
-        reason = describe(err);
-        if (FINAL.has((err as { code?: string }).code ?? '')) break;
-      }
-    }
-    return { ok: false, reason };
-  }
 }

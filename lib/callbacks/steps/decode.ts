@@ -5,12 +5,7 @@
 import { decodeOrder } from '../form-decode.js';
 import type { StepFactory } from '../state.js';
 
-// Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a failure is a rejection.
-export const decodeStep: StepFactory = (options) => (state, next) => {
-  try {
-    decodeOrder(state.input, options.decodeRules);
-  } catch (err) {
-    return Promise.reject(err);
-  }
+export const decodeStep: StepFactory = (options) => async (state, next) => {
+  decodeOrder(state.input, options.decodeRules);
   return next();
 };

@@ -7,13 +7,12 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { payloadHash, PayloadTooDeep } from '../../store/canonical.js';
 import type { StepFactory } from '../state.js';
 
-// Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a failure is a rejection.
-export const fingerprintStep: StepFactory = () => (state, next) => {
+export const fingerprintStep: StepFactory = () => async (state, next) => {
   try {
     state.fingerprint = payloadHash(state.payload ?? state.input);
   } catch (err) {
-    if (!(err instanceof PayloadTooDeep)) return Promise.reject(err);
-    return Promise.reject(new PipelineFailure('INVALID_REQUEST', err.message, 'The request body is nested too deeply'));
+    if (!(err instanceof PayloadTooDeep)) throw err;
+    throw new PipelineFailure('INVALID_REQUEST', err.message, 'The request body is nested too deeply');
   }
   return next();
 };

@@ -11,7 +11,9 @@ const unauthorized = (reason: string) => new PipelineFailure('UNAUTHORIZED', `Me
 
 export const merchantGuidStep: StepFactory = (options) => {
   const matches = createMerchantGuidMatcher(options.merchantGuids);
-  const check = (payload: Record<string, unknown>): void => {
+  return async (state, next) => {
+    if (state.request.method !== 'POST') return next();
+    const payload = state.payload!;
     const candidates: unknown[] = [];
     if ('MerchantGUID' in payload) candidates.push(payload.MerchantGUID);
     const order = payload.order;
@@ -24,15 +26,6 @@ export const merchantGuidStep: StepFactory = (options) => {
     if (!ok) throw unauthorized(candidates.some((c) => typeof c !== 'string') ? 'not a string' : 'does not match');
     if (candidates.length === 2 && String(candidates[0]).toLowerCase() !== String(candidates[1]).toLowerCase()) {
       throw unauthorized('differs between the top level and order');
-    }
-  };
-  // Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a refusal is a rejection.
-  return (state, next) => {
-    if (state.request.method !== 'POST') return next();
-    try {
-      check(state.payload!);
-    } catch (err) {
-      return Promise.reject(err);
     }
     return next();
   };

@@ -11,7 +11,6 @@ import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
 import type { CallbackEntry } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
-import type { ResolvedOptions } from '../options.js';
 import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../store/canonical.js';
 import { createCardMask } from '../delivery/card-mask.js';
@@ -96,41 +95,32 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
 export const parseStep: StepFactory = (options) => {
   // The configured MerchantGUIDs are masked by every logger of the kit already.
   const knownGuids = new Set(options.merchantGuids);
-  // Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a failure is a rejection.
-  return (state, next) => {
-    try {
-      parse(state, knownGuids, options);
-    } catch (err) {
-      return Promise.reject(err);
+  return async (state, next) => {
+    const { entry } = state;
+    const found: Found = { secrets: [], cards: [], cvvs: [] };
+    let nullFree = false;
+    if (state.request.method === 'POST') {
+      state.payload = parseJson(state, options[entry.bodyLimit], found);
+      nullFree = (walkFlags & (NULL_SEEN | CUT)) === 0;
+    }
+    const { input, envelope } = entry.input(state.request, state.payload, options);
+    state.input = input;
+    // The secrets walk saw every member of the payload: without a null, tolerant validation has none to remove.
+    if (nullFree && input === state.payload) state.nullFree = true;
+    if (envelope) state.context.envelope = envelope;
+    const orderId = orderIdOf(entry, input);
+    if (orderId !== undefined) state.orderId = orderId;
+    const secrets: (string | RegExp)[] = found.secrets;
+    state.cardMask = createCardMask(found.cards, found.cvvs);
+    if (state.cardMask) secrets.push(state.cardMask.pattern);
+    // A child logger only when the payload has something the call's logger does not mask yet.
+    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
+      state.log = state.log.child({}, secrets);
+      state.context.log = state.log;
     }
     return next();
   };
 };
-
-function parse(state: PipelineState, knownGuids: ReadonlySet<string>, options: ResolvedOptions): void {
-  const { entry } = state;
-  const found: Found = { secrets: [], cards: [], cvvs: [] };
-  let nullFree = false;
-  if (state.request.method === 'POST') {
-    state.payload = parseJson(state, options[entry.bodyLimit], found);
-    nullFree = (walkFlags & (NULL_SEEN | CUT)) === 0;
-  }
-  const { input, envelope } = entry.input(state.request, state.payload, options);
-  state.input = input;
-  // The secrets walk saw every member of the payload: without a null, tolerant validation has none to remove.
-  if (nullFree && input === state.payload) state.nullFree = true;
-  if (envelope) state.context.envelope = envelope;
-  const orderId = orderIdOf(entry, input);
-  if (orderId !== undefined) state.orderId = orderId;
-  const secrets: (string | RegExp)[] = found.secrets;
-  state.cardMask = createCardMask(found.cards, found.cvvs);
-  if (state.cardMask) secrets.push(state.cardMask.pattern);
-  // A child logger only when the payload has something the call's logger does not mask yet.
-  if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
-    state.log = state.log.child({}, secrets);
-    state.context.log = state.log;
-  }
-}
 
 /**
  * The OrderId of a delivery. An exactly-once callback's keys its delivery: it must be there and

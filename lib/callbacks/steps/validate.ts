@@ -14,7 +14,7 @@
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import type { Tolerated } from '../../validation/tolerate.js';
-import type { PipelineState, StepFactory } from '../state.js';
+import type { StepFactory } from '../state.js';
 import type { CallbackName } from '../types.js';
 import { describeIssues, type ValidationIssue } from '../../validation/issues.js';
 
@@ -40,21 +40,11 @@ const refuse = (issues: readonly ValidationIssue[]) => {
 
 export const createValidateStep = (validators: RequestValidators): StepFactory => () => {
   const warned = new Set<string>();
-  // Not `async` (like the other request-side steps): `next()`'s promise is handed on as it is; a refusal is a rejection.
-  return (state, next) => {
-    try {
-      validate(state);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    return next();
-  };
-
-  function validate(state: PipelineState): void {
+  return async (state, next) => {
     if (validators.mode === 'strict') {
       const issues = validators.request(state.callback, state.input);
       if (issues && issues.length > 0) throw refuse(issues);
-      return;
+      return next();
     }
     // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
     const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input, state.nullFree === true);
@@ -69,5 +59,6 @@ export const createValidateStep = (validators: RequestValidators): StepFactory =
       state.log[first ? 'warn' : 'debug']({ deviations: kept, deviationCount: reported.length },
         'payload deviates from the interface specification; accepted (validation: tolerant)');
     } else state.context.specDeviations = [];
-  }
+    return next();
+  };
 };
