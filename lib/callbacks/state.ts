@@ -25,6 +25,8 @@ export interface PipelineState<N extends CallbackName = CallbackName> {
   input?: CallbackTypes[N]['input'];
   /** OrderId of the delivery (parse step): always set for an exactly-once callback, which is refused without it. */
   orderId?: string;
+  /** The adapter input is the payload and holds no null at any depth (parse step's walk): no null to remove. */
+  nullFree?: true;
   /** Masks the request's card numbers (any spelling) and CVV in a text; set by parse when the payload has any. */
   cardMask?: CardMask;
   context: CallbackContext;

@@ -4,7 +4,9 @@
  */
 import crypto from 'node:crypto';
 
-const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
+/** crypto.hash (Node 20.12+): one native call, no Hash stream object per digest; createHash where a runtime lacks it. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+const digest = oneShot ? (s: string) => oneShot('sha256', s, 'buffer') : (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
 
 export function safeEqual(candidate: unknown, secret: string): boolean {
   if (typeof candidate !== 'string') return false;

@@ -20,7 +20,11 @@
  * the text never holds a lone surrogate (JSON.stringify escapes them), so its UTF-8 form is exact.
  * test/store/canonical.test.ts checks both functions against the plain definition on random payloads.
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
+
+const { createHash } = nodeCrypto;
+/** crypto.hash (Node 20.12+): one native call, no Hash stream object per digest; createHash where a runtime lacks it. */
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
 
 export const MAX_DEPTH = 200;
 /** Shapes with more keys are sorted every time, not cached. */
@@ -249,7 +253,7 @@ function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) =>
 }
 
 const toText = (b: Buffer) => b.toString('utf8');
-const toHash = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const toHash = oneShot ? (b: Buffer) => oneShot('sha256', b, 'hex') : (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Canonical JSON text of a value (no masking). */
 export function canonicalJson(value: unknown): string {

@@ -27,7 +27,7 @@ export interface Validators {
    * The tolerant reading of a request (lib/validation/tolerate.ts): nulls removed, typed values sent as
    * text read as their type, deviations listed, the first failure of the tolerant form. Strict mode: `request`.
    */
-  tolerate<T>(callback: string, input: T): Tolerated<T>;
+  tolerate<T>(callback: string, input: T, nullFree?: boolean): Tolerated<T>;
   /** Returns the JSON pointer of the first invalid field of an adapter result, or null. */
   result(callback: string, result: unknown): string | null;
 }
@@ -53,11 +53,11 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
       if (!validate || validate(input)) return null;
       return [toIssue(validate.errors ?? [])];
     },
-    tolerate(callback, input) {
+    tolerate(callback, input, nullFree) {
       const report = reports.get(callback);
       const tolerant = requests.get(callback);
       if (!report || !tolerant) return { input, deviations: [], refused: validators.request(callback, input) };
-      return tolerate(report, tolerant, input);
+      return tolerate(report, tolerant, input, nullFree);
     },
     result(callback, result) {
       const r = results.get(callback);

@@ -75,23 +75,29 @@ const MAX_NULLS_DEPTH = 64;
  * element is dropped, the array shortened). Returns the JSON pointers of what was removed, as it was
  * received (an element's index before any was dropped), after `pointer`, the pointer of `value` itself.
  *
- * Speed: objects are read with one `Object.values` (no keyed load per property), and the path is a
- * stack of (container, position) pairs turned into a pointer only when a null is removed, once per
- * object (a payload without nulls builds no pointer at all; one with many builds each prefix once).
+ * Speed: a plain object's members are read with for-in (V8's enum cache: no key or value array per
+ * object), and the path is a stack of (container kind, key or index) pairs turned into a pointer only
+ * when a null is removed, once per object (a payload without nulls builds no pointer at all; one with
+ * many builds each prefix once).
  */
 export function withoutNulls(value: unknown, pointer = '', out: string[] = [], options: { elements?: boolean; depth?: number } = {}): string[] {
-  const walk = { base: pointer, path: [], prefixes: [], out, elements: options.elements === true, maxDepth: options.depth ?? MAX_NULLS_DEPTH };
-  if (value !== null && typeof value === 'object') strip(value, walk, 0);
+  const walk: Walk = { base: pointer, path: [], prefixes: [], out, elements: options.elements === true, maxDepth: options.depth ?? MAX_NULLS_DEPTH };
+  if (value !== null && typeof value === 'object') {
+    // for-in also lists inherited enumerable keys: objects take that path only while Object.prototype has none.
+    plainProto = true;
+    for (const _ in Object.prototype) {
+      plainProto = false;
+      break;
+    }
+    strip(value, walk, 0);
+  }
   return out;
 }
 
 interface Walk {
   base: string;
-  /**
-   * Pairs naming the child being walked: ARRAY and its index; an object's key list (taken before its
-   * first delete) and the index in it; or an object that has deleted nothing yet and the index in its keys.
-   */
-  path: (object | number)[];
+  /** Pairs naming the child being walked: its array's index, or its object's key. */
+  path: (string | number)[];
   /** The pointer of the object walked at each depth, once built (undefined until a null needs it). */
   prefixes: (string | undefined)[];
   out: string[];
@@ -101,7 +107,8 @@ interface Walk {
   maxDepth: number;
 }
 
-const ARRAY = Object.freeze({});
+/** Whether Object.prototype has no enumerable key (set per call): for-in then lists an object's own keys, as Object.keys. */
+let plainProto = true;
 
 function strip(value: object, walk: Walk, depth: number): void {
   if (depth > walk.maxDepth) return;
@@ -118,32 +125,34 @@ function strip(value: object, walk: Walk, depth: number): void {
       if (kept !== i) value[kept] = v;
       kept++;
       if (v !== null && typeof v === 'object') {
-        path.push(ARRAY, i);
+        path.push(i);
         strip(v, walk, depth + 1);
-        path.pop();
         path.pop();
       }
     }
     if (kept !== value.length) value.length = kept;
     return;
   }
-  // Object.values lists the values in Object.keys order; the keys are read only when a null is removed.
-  const values = Object.values(value);
-  let keys: string[] | undefined;
-  for (let i = 0; i < values.length; i++) {
-    const v: unknown = values[i];
-    if (typeof v !== 'object') continue;
-    if (v === null) {
-      keys ??= Object.keys(value); // before the first delete: positions match `values`
-      delete (value as Record<string, unknown>)[keys[i]];
-      walk.out.push(`${prefixOf(walk, depth)}/${escapeToken(keys[i])}`);
-    } else {
-      if (keys) path.push(keys, i);
-      else path.push(value, i); // nothing deleted yet: its keys are still in `values` order
-      strip(v, walk, depth + 1);
-      path.pop();
-      path.pop();
-    }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Object.prototype ? plainProto : proto === null) {
+    // Deleting the member being visited is safe in for-in: the keys after it are still visited, once.
+    for (const k in value) member(value as Record<string, unknown>, k, walk, depth);
+  } else {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) member(value as Record<string, unknown>, keys[i], walk, depth);
+  }
+}
+
+function member(value: Record<string, unknown>, k: string, walk: Walk, depth: number): void {
+  const v = value[k];
+  if (typeof v !== 'object') return;
+  if (v === null) {
+    delete value[k];
+    walk.out.push(`${prefixOf(walk, depth)}/${escapeToken(k)}`);
+  } else {
+    walk.path.push(k);
+    strip(v, walk, depth + 1);
+    walk.path.pop();
   }
 }
 
@@ -153,10 +162,8 @@ function prefixOf(walk: Walk, depth: number): string {
   if (known !== undefined) return known;
   let p = walk.base;
   if (depth > 0) {
-    const named = walk.path[2 * (depth - 1)];
-    const at = walk.path[2 * (depth - 1) + 1] as number;
-    const token = named === ARRAY ? String(at) : escapeToken((Array.isArray(named) ? named as string[] : Object.keys(named))[at]);
-    p = `${prefixOf(walk, depth - 1)}/${token}`;
+    const at = walk.path[depth - 1];
+    p = `${prefixOf(walk, depth - 1)}/${typeof at === 'number' ? String(at) : escapeToken(at)}`;
   }
   walk.prefixes[depth] = p;
   return p;

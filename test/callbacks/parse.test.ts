@@ -6,6 +6,14 @@ import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';
 import { documentsDelivery, envelope, MERCHANT_GUID, mixedOrder, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';
+import { bodyText } from '../../lib/callbacks/steps/parse.js';
+
+test('bodyText: ASCII and UTF-8 bytes give the text JSON.parse must see (Latin-1 only where it is the same text)', () => {
+  for (const text of ['', '{"a":"x%C3%A9+y"}', '{"a":"é"}', 'Zürich 😀 \u00e9', '\u0000\u007f', 'ÿ']) {
+    expect(bodyText(Buffer.from(text))).toBe(text);
+  }
+  expect(bodyText(Buffer.from([0xe9]))).toBe('\ufffd'); // not UTF-8: replaced, as Buffer#toString() does
+});
 
 const ORDER_ROUTES: Array<[string, () => Record<string, unknown>]> = [
   ['/cb/SendOrderToMerchant', () => order()],
@@ -33,6 +41,18 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
       expect(res.status).toBe(200);
       expect(adapter.calls[0].input).toEqual(sent);
     });
+  });
+
+  test('a body in UTF-8 (plain é, ü, an emoji, a BOM-free text) and one in ASCII only reach the adapter as the same text', async () => {
+    const adapter = recordingAdapter();
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    const plain = order({ CustomerComments: 'Zürich, Renée – 😀', OrderId: 'GE-utf8' });
+    const escaped = JSON.stringify(order({ CustomerComments: 'Zürich, Renée – 😀', OrderId: 'GE-ascii' })).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(/^[\x00-\x7f]*$/.test(escaped)).toBe(true);
+    // Strings go on the wire as they are, in UTF-8 (supertest would serialise a Buffer as JSON).
+    await request(app).post('/cb/SendOrderToMerchant').set('content-type', 'application/json').send(JSON.stringify(plain)).expect(200);
+    await request(app).post('/cb/SendOrderToMerchant').set('content-type', 'application/json').send(escaped).expect(200);
+    expect(adapter.calls.map((c) => c.input.CustomerComments)).toEqual(['Zürich, Renée – 😀', 'Zürich, Renée – 😀']);
   });
 
   test('Subs of a mixed order are kept, in both forms', async () => {

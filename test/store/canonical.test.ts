@@ -193,3 +193,38 @@ test('a write cut short (too deep) leaves nothing behind for the next one', () =
   expect(canonicalJson({ b: 1 })).toBe('{"b":1}');
   expect(canonicalJson('x')).toBe('"x"');
 });
+
+test('only own enumerable keys are written: inherited enumerable keys (also on a polluted Object.prototype) are left out, null-prototype objects are written', async () => {
+  const { createHash } = await import('node:crypto');
+  const check = (p: unknown) => {
+    expect(canonicalJson(p)).toBe(reference(p, false));
+    expect(payloadHash(p)).toBe(createHash('sha256').update(reference(p, true)).digest('hex'));
+  };
+  const proto = { inherited: 'x', Sku: 'proto' };
+  const child = Object.assign(Object.create(proto) as Record<string, unknown>, { Sku: 'own', Quantity: 1 });
+  check({ line: child, same: { Sku: 'own', Quantity: 1 } });
+  expect(canonicalJson(child)).toBe('{"Quantity":1,"Sku":"own"}');
+  const bare = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: { CardNumber: '4111111111111111' } });
+  check(bare);
+  expect(canonicalJson(bare)).toBe('{"a":{"CardNumber":"4111111111111111"},"b":1}');
+  Object.defineProperty(Object.prototype, 'polluted', { value: 'p', enumerable: true, configurable: true });
+  try {
+    check({ OrderId: 'A', Products: [{ Sku: 'S', Quantity: 1 }] });
+    expect(canonicalJson({ b: 1, a: 2 })).toBe('{"a":2,"b":1}');
+  } finally {
+    delete (Object.prototype as Record<string, unknown>).polluted;
+  }
+  expect(canonicalJson({ b: 1, a: 2 })).toBe('{"a":2,"b":1}');
+});
+
+test('a getter that computes a hash while its object is being read gets its own; the outer text is unchanged', async () => {
+  const { createHash } = await import('node:crypto');
+  const inner = { z: 'é', a: [{ y: 1, x: 2 }] };
+  const outer: Record<string, unknown> = { c: { k: 'v', j: ['w'] }, a: 'before' };
+  Object.defineProperty(outer, 'b', { enumerable: true, get: () => payloadHash(inner) + canonicalJson(inner) });
+  outer.d = { m: 1, l: { q: 2 } };
+  const plain = { c: outer.c, a: 'before', b: payloadHash(inner) + canonicalJson(inner), d: outer.d };
+  expect(canonicalJson(outer)).toBe(reference(plain, false));
+  expect(payloadHash(outer)).toBe(createHash('sha256').update(reference(plain, true)).digest('hex'));
+  expect(canonicalJson(plain)).toBe(canonicalJson(outer));
+});

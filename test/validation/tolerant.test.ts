@@ -89,6 +89,20 @@ describe('withoutNulls', () => {
     expect(withoutNulls(deep(64))).toHaveLength(1);
     expect(withoutNulls(deep(65))).toEqual([]);
   });
+  test('only own keys: an inherited null (also on a polluted Object.prototype) is neither removed nor reported; null-prototype objects are walked', () => {
+    const proto = { inheritedNull: null, shadowed: null };
+    const child = Object.assign(Object.create(proto) as Record<string, unknown>, { own: null, shadowed: 1, keep: { n: null } });
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { x: null, y: { z: null } });
+    expect(withoutNulls({ child, bare })).toEqual(['/child/own', '/child/keep/n', '/bare/x', '/bare/y/z']);
+    expect(Object.keys(child)).toEqual(['shadowed', 'keep']);
+    expect(proto).toEqual({ inheritedNull: null, shadowed: null });
+    Object.defineProperty(Object.prototype, 'polluted', { value: null, enumerable: true, configurable: true, writable: true });
+    try {
+      expect(withoutNulls({ a: { b: null, c: 1 }, d: null })).toEqual(['/a/b', '/d']);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+  });
 });
 
 describe('generated types follow the tolerant form', () => {
@@ -122,6 +136,24 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
     const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post(path).send(body);
     expect({ status: res.status, description: res.body.Description }).toEqual({ status: 400, description });
     expect(adapter.calls).toEqual([]);
+  });
+});
+
+describe.each(BINDINGS)('%s: nulls the schemas as written allow (no deviation) still reach the adapter absent', (_name, mount) => {
+  test('a nullable field, an unknown member and an unknown list\'s null element are removed; a payload without null arrives as sent', async () => {
+    const adapter = recordingAdapter();
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    await request(app).post('/cb/SendOrderToMerchant')
+      .send(order({ ExporterDetails: { DestinationRegistrationNumber: null, LocalRegistrationClearance: true }, Extra: null, ExtraList: [1, null, { n: null }] }))
+      .expect(200);
+    await request(app).post('/cb/SendOrderToMerchant').send(order({ OrderId: 'GE1002CH', ExtraList: [1, { n: 2 }] })).expect(200);
+    await request(app).post('/cb/SendOrderToMerchant').send(order({ OrderId: 'GE1003CH', ExtraList: [[null], 2] })).expect(200);
+    const [withNulls, without, elementOnly] = adapter.calls;
+    expect(withNulls.context.specDeviations).toEqual([]);
+    expect([withNulls.input.ExporterDetails, 'Extra' in withNulls.input, withNulls.input.ExtraList])
+      .toEqual([{ LocalRegistrationClearance: true }, false, [1, {}]]);
+    expect(without.input).toEqual(expect.objectContaining({ OrderId: 'GE1002CH', ExtraList: [1, { n: 2 }] }));
+    expect(elementOnly.input.ExtraList).toEqual([[], 2]);
   });
 });
 

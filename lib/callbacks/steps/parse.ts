@@ -5,6 +5,7 @@
  * identify one order (400, see payload-rules.ts); then the registry entry's builder (inputs.ts)
  * makes the adapter input.
  */
+import * as nodeBuffer from 'node:buffer';
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
@@ -36,6 +37,17 @@ export function hasPollutionKey(value: unknown): boolean {
   return problem !== null && /__proto__|constructor|nesting/.test(problem);
 }
 
+/** buffer.isAscii (Node 20+; simdutf): absent on a runtime without it, where every body is decoded as UTF-8. */
+const isAscii = (nodeBuffer as { isAscii?: (input: Uint8Array) => boolean }).isAscii;
+
+/**
+ * The text of a body read as bytes. ASCII bytes (what the service sends: its text fields are
+ * URL-encoded) are the same text in Latin-1 and UTF-8; Latin-1 is one copy, without UTF-8 decoding.
+ */
+export function bodyText(body: Buffer): string {
+  return isAscii !== undefined && isAscii(body) ? body.toString('latin1') : body.toString();
+}
+
 /** What the secrets walk of a payload found: values to mask (logs), card numbers and CVVs (replies). */
 interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
 
@@ -54,7 +66,7 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
   if (Buffer.isBuffer(value) || typeof value === 'string') {
     const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
     if (size > limit) throw payloadTooLarge(limit);
-    text = value.toString();
+    text = typeof value === 'string' ? value : bodyText(value);
     if (text.trim() === '') throw invalid('empty body', 'The request body is empty');
     try {
       value = JSON.parse(text);
@@ -72,7 +84,7 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
   let mayHaveProblem = true;
   if (text !== undefined && (walkFlags & CUT) === 0) {
     mayHaveProblem = Buffer.isBuffer(state.request.body) && !text.includes('\\u')
-      ? walkFlags !== 0 && textMayHaveProblem(text)
+      ? (walkFlags & KEY_SEEN) !== 0 && textMayHaveProblem(text)
       : textMayHaveProblem(text);
   }
   const problem = mayHaveProblem ? payloadProblem(value) : null;
@@ -86,9 +98,15 @@ export const parseStep: StepFactory = (options) => {
   return async (state, next) => {
     const { entry } = state;
     const found: Found = { secrets: [], cards: [], cvvs: [] };
-    if (state.request.method === 'POST') state.payload = parseJson(state, options[entry.bodyLimit], found);
+    let nullFree = false;
+    if (state.request.method === 'POST') {
+      state.payload = parseJson(state, options[entry.bodyLimit], found);
+      nullFree = (walkFlags & (NULL_SEEN | CUT)) === 0;
+    }
     const { input, envelope } = entry.input(state.request, state.payload, options);
     state.input = input;
+    // The secrets walk saw every member of the payload: without a null, tolerant validation has none to remove.
+    if (nullFree && input === state.payload) state.nullFree = true;
     if (envelope) state.context.envelope = envelope;
     const orderId = orderIdOf(entry, input);
     if (orderId !== undefined) state.orderId = orderId;
@@ -121,10 +139,14 @@ function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
   return orderId;
 }
 
-/** Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped at MAX_DEPTH. */
+/**
+ * Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped
+ * at MAX_DEPTH, NULL_SEEN when it met a null (a member or an array element).
+ */
 let walkFlags = 0;
 const KEY_SEEN = 1;
 const CUT = 2;
+const NULL_SEEN = 4;
 
 /**
  * Card data and MerchantGUID values of a payload, masked in every later log line of the call.
@@ -146,7 +168,10 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
       const v: unknown = payload[i];
-      if (v !== null && typeof v === 'object') walkSecrets(v, out, depth + 1, cards, cvvs);
+      if (typeof v === 'object') {
+        if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
+        else walkFlags |= NULL_SEEN;
+      }
     }
     return;
   }
@@ -158,6 +183,7 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
     if (k === '__proto__' || k === 'constructor') walkFlags |= KEY_SEEN;
     if (typeof v === 'object') {
       if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
+      else walkFlags |= NULL_SEEN;
     } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
       out.push(String(v));
       if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());

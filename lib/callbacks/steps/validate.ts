@@ -21,7 +21,7 @@ import { describeIssues, type ValidationIssue } from '../../validation/issues.js
 export interface RequestValidators {
   readonly mode: 'tolerant' | 'strict';
   request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
-  tolerate<T>(callback: CallbackName, input: T): Tolerated<T>;
+  tolerate<T>(callback: CallbackName, input: T, nullFree?: boolean): Tolerated<T>;
 }
 
 /** At most this many deviations are kept on the context and the log line (the count is always exact). */
@@ -47,7 +47,7 @@ export const createValidateStep = (validators: RequestValidators): StepFactory =
       return next();
     }
     // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
-    const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input);
+    const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input, state.nullFree === true);
     if (refused && refused.length > 0) throw refuse(refused);
     state.input = input;
     if (reported.length > 0) {

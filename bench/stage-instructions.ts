@@ -1,0 +1,90 @@
+/**
+ * Instructions of one request-side stage, counted by callgrind (as bench/instructions.ts counts a
+ * whole delivery): each iteration `JSON.parse`s a fresh benchmark order and runs the stage on it;
+ * the counters are zeroed after `warm-up` iterations and `n` more are counted. Subtract the `parse`
+ * stage's count from the others. A stage count moves much less with GC placement than a delivery's.
+ *
+ *   node --import tsx bench/stage-instructions.ts <stage> [n = 1000] [warm-up = 1500]
+ *   stages: parse (JSON.parse alone), hash (+ payloadHash), nulls (+ withoutNulls), secrets
+ *   (+ collectSecrets), utf8 / latin1 (the body's bytes to text, without the parse)
+ * Needs valgrind. BENCH_LINES sizes the order (default 20).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { isAscii } from 'node:buffer';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { collectSecrets } from '../lib/callbacks/steps/parse.js';
+import { payloadHash } from '../lib/store/canonical.js';
+import { withoutNulls } from '../lib/validation/tolerant.js';
+import { makeOrder } from './fixtures.js';
+
+const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'utf8', 'latin1'];
+
+function signal(what: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once('data', () => resolve());
+    process.stdout.write(`${what}\n`);
+  });
+}
+
+async function child(stage: string, warmup: number, n: number): Promise<void> {
+  const lines = Number(process.env.BENCH_LINES ?? 20);
+  const bodies = Array.from({ length: warmup + n }, (_, i) => Buffer.from(JSON.stringify(makeOrder(lines, `O-${i}`))));
+  const texts = bodies.map((b) => b.toString());
+  let sink = 0;
+  const run = (i: number) => {
+    if (stage === 'utf8') sink += bodies[i].toString().length;
+    else if (stage === 'latin1') sink += (isAscii(bodies[i]) ? bodies[i].toString('latin1') : bodies[i].toString()).length;
+    else {
+      const order = JSON.parse(texts[i]) as unknown;
+      if (stage === 'hash') sink += payloadHash(order).length;
+      else if (stage === 'nulls') sink += withoutNulls(order, '', [], { elements: true }).length;
+      else if (stage === 'secrets') sink += collectSecrets(order, [], 0, [], []).length;
+    }
+  };
+  let i = 0;
+  for (; i < warmup; i++) run(i);
+  await signal('zero');
+  for (; i < warmup + n; i++) run(i);
+  await signal('dump');
+  if (sink < 0) console.error(sink);
+  process.exit(0);
+}
+
+async function count(stage: string, warmup: number, n: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'cbk-stage-'));
+  const proc = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${dir}/out.%p`, '--smc-check=all-non-file',
+    process.execPath, '--predictable', '--predictable-gc-schedule', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', stage, String(warmup), String(n)],
+  { stdio: ['pipe', 'pipe', 'ignore'], env: process.env });
+  for await (const line of createInterface({ input: proc.stdout! })) {
+    if (line === 'zero') {
+      execFileSync('callgrind_control', ['--zero', String(proc.pid)], { stdio: 'ignore' });
+      proc.stdin!.write('go\n');
+    } else if (line === 'dump') {
+      execFileSync('callgrind_control', ['--dump=window', String(proc.pid)], { stdio: 'ignore' });
+      proc.stdin!.end('go\n');
+      break;
+    }
+  }
+  await new Promise((resolve) => proc.once('exit', resolve));
+  const dumps = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).filter((t) => /^desc: Trigger: .*window/m.test(t));
+  rmSync(dir, { recursive: true });
+  const total = dumps.map((t) => /^(?:summary|totals):\s*(\d+)/m.exec(t)).find(Boolean);
+  if (!total) throw new Error(`no callgrind count for ${stage}`);
+  return Number(total[1]);
+}
+
+if (process.argv[2] === '--child') {
+  const [stage, warmup, n] = process.argv.slice(3);
+  await child(stage, Number(warmup), Number(n));
+} else {
+  const stage = process.argv[2] ?? 'parse';
+  if (!STAGES.includes(stage)) throw new Error(`stage must be one of ${STAGES.join(', ')}`);
+  const n = Number(process.argv[3] ?? 1000);
+  const warmup = Number(process.argv[4] ?? 1500);
+  const total = await count(stage, warmup, n);
+  console.log(`${stage.padEnd(8)} ${Math.round(total / n).toLocaleString('en').padStart(10)} instructions/iteration (${n} after ${warmup})`);
+}
