@@ -11,13 +11,9 @@
  * Needs valgrind. Takes minutes per server. BENCH_LINES sizes the order (default 20); BENCH_CONCURRENCY
  * (default 1) connections send at once, each with one request in flight.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callgrindCount, signal } from './callgrind.js';
 import type { ServerKind } from './fixtures.js';
 import { MemorySocket, orderRequestBytes } from './memory-socket.js';
 import { build } from './servers.js';
@@ -52,37 +48,10 @@ async function drive(kind: ServerKind, warmup: number, n: number): Promise<void>
   process.exit(0);
 }
 
-/** Asks the parent (on stdout) to zero or dump the counters, and waits until it did (it answers on stdin). */
-function signal(what: string): Promise<void> {
-  return new Promise((resolve) => {
-    process.stdin.once('data', () => resolve());
-    process.stdout.write(`${what}\n`);
-  });
-}
 
 /** Instructions of `n` requests after `warmup`, counted between the child's two signals. */
-async function count(kind: string, warmup: number, n: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'cbk-callgrind-'));
-  const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${dir}/out.%p`, '--smc-check=all-non-file',
-    // One thread, V8's hash seed fixed, GC scheduled by allocation only (not by time): two runs of one revision agree closely.
-    process.execPath, '--predictable', '--predictable-gc-schedule', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, String(warmup), String(n)],
-  { stdio: ['pipe', 'pipe', 'ignore'], env: process.env });
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (line === 'zero') execFileSync('callgrind_control', ['--zero', String(child.pid)], { stdio: 'ignore' });
-    if (line === 'dump') {
-      execFileSync('callgrind_control', ['--dump=window', String(child.pid)], { stdio: 'ignore' });
-      child.stdin!.end('go\n');
-      break;
-    }
-    if (line === 'zero') child.stdin!.write('go\n');
-  }
-  await new Promise((resolve) => child.once('exit', resolve));
-  const dumps = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).filter((t) => /^desc: Trigger: .*window/m.test(t));
-  rmSync(dir, { recursive: true });
-  const total = dumps.map((t) => /^(?:summary|totals):\s*(\d+)/m.exec(t)).find(Boolean);
-  if (!total) throw new Error(`no callgrind count for ${kind}`);
-  return Number(total[1]);
+function count(kind: string, warmup: number, n: number): Promise<number> {
+  return callgrindCount(fileURLToPath(import.meta.url), [kind, String(warmup), String(n)], kind);
 }
 
 if (process.argv[2] === '--child') {

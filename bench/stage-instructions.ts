@@ -9,13 +9,9 @@
  *   (+ collectSecrets), utf8 / latin1 (the body's bytes to text, without the parse)
  * Needs valgrind. BENCH_LINES sizes the order (default 20).
  */
-import { execFileSync, spawn } from 'node:child_process';
 import { isAscii } from 'node:buffer';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callgrindCount, signal } from './callgrind.js';
 import { collectSecrets } from '../lib/callbacks/steps/parse.js';
 import { payloadHash } from '../lib/store/canonical.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
@@ -23,12 +19,6 @@ import { makeOrder } from './fixtures.js';
 
 const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'utf8', 'latin1'];
 
-function signal(what: string): Promise<void> {
-  return new Promise((resolve) => {
-    process.stdin.once('data', () => resolve());
-    process.stdout.write(`${what}\n`);
-  });
-}
 
 async function child(stage: string, warmup: number, n: number): Promise<void> {
   const lines = Number(process.env.BENCH_LINES ?? 20);
@@ -54,27 +44,8 @@ async function child(stage: string, warmup: number, n: number): Promise<void> {
   process.exit(0);
 }
 
-async function count(stage: string, warmup: number, n: number): Promise<number> {
-  const dir = mkdtempSync(join(tmpdir(), 'cbk-stage-'));
-  const proc = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${dir}/out.%p`, '--smc-check=all-non-file',
-    process.execPath, '--predictable', '--predictable-gc-schedule', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', stage, String(warmup), String(n)],
-  { stdio: ['pipe', 'pipe', 'ignore'], env: process.env });
-  for await (const line of createInterface({ input: proc.stdout! })) {
-    if (line === 'zero') {
-      execFileSync('callgrind_control', ['--zero', String(proc.pid)], { stdio: 'ignore' });
-      proc.stdin!.write('go\n');
-    } else if (line === 'dump') {
-      execFileSync('callgrind_control', ['--dump=window', String(proc.pid)], { stdio: 'ignore' });
-      proc.stdin!.end('go\n');
-      break;
-    }
-  }
-  await new Promise((resolve) => proc.once('exit', resolve));
-  const dumps = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).filter((t) => /^desc: Trigger: .*window/m.test(t));
-  rmSync(dir, { recursive: true });
-  const total = dumps.map((t) => /^(?:summary|totals):\s*(\d+)/m.exec(t)).find(Boolean);
-  if (!total) throw new Error(`no callgrind count for ${stage}`);
-  return Number(total[1]);
+function count(stage: string, warmup: number, n: number): Promise<number> {
+  return callgrindCount(fileURLToPath(import.meta.url), [stage, String(warmup), String(n)], stage);
 }
 
 if (process.argv[2] === '--child') {
