@@ -20,7 +20,7 @@ function functionRange(file, start) {
 export const AREAS = {
   compare: {
     mutate: ['lib/shared/compare.ts'],
-    tests: ['test/shared/compare.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
+    tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
   },
   'merchant-guid': {
     mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],

@@ -60,11 +60,15 @@ describe('the idempotency step', () => {
     ['MemoryStore', () => new MemoryStore(), ['getRecord', 'acquire', 'getLatestRecord', 'beginAttempt', 'getPayment']],
     ['a batching store', () => new BatchingMemoryStore(), ['claimOrReplay']],
   ] as const)('a failing store (%s) refuses the delivery, retryable, without calling the adapter', (_name, make, methods) => {
-    test.each(methods)('%s fails: 503 STORE_UNAVAILABLE with Retry-After, logged; the OrderId is free again at once', async (method) => {
+    // A store method may fail by rejecting (an async method) or by throwing before it returns a promise (a plain one).
+    test.each(methods.flatMap((m) => [[m, 'rejects'], [m, 'throws']] as const))('%s fails (%s): 503 STORE_UNAVAILABLE with Retry-After, logged; the OrderId is free again at once', async (method, how) => {
       let down = true;
       const store = make();
       const real = (store as any)[method].bind(store);
-      const t = kitWith(faulty(store, { [method]: async (...a: unknown[]) => { if (down) throw new Error('connection terminated'); return real(...a); } }),
+      const failing = how === 'rejects'
+        ? async (...a: unknown[]) => { if (down) throw new Error('connection terminated'); return real(...a); }
+        : (...a: unknown[]) => { if (down) throw new Error('connection terminated'); return real(...a); };
+      const t = kitWith(faulty(store, { [method]: failing }),
         { performOrderPayment: () => PAID }, { inFlightWaitMs: 100 });
       const res = await t.deliver('performOrderPayment', paymentOrder());
       expect(res.status).toBe(503);

@@ -21,11 +21,13 @@ function storeFailed(state: PipelineState, err: unknown): never {
 
 /** A store call whose failure (thrown or rejected) is logged and answered 503, retryable: one promise, its handler passed inline (nothing named per call). */
 function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
+  let result: Promise<T>;
   try {
-    return Promise.resolve(work()).then(undefined, (err: unknown) => storeFailed(state, err));
+    result = Promise.resolve(work()); // a store method may also throw before it returns a promise
   } catch (err) {
-    return Promise.reject(err).then(undefined, (e: unknown) => storeFailed(state, e));
+    result = Promise.reject(err);
   }
+  return result.then(undefined, (err: unknown) => storeFailed(state, err));
 }
 
 const show = (state: PipelineState, hold: FulfilmentHold | null) => {
