@@ -55,7 +55,7 @@ export const AREAS = {
     tests: ['test/auth/resolver.test.ts', 'test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
   },
   'exactly-once-steps': {
-    mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/delivery/attempt-finish.ts', 'lib/callbacks/steps/holds.ts'],
+    mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/delivery/attempt-finish.ts', 'lib/callbacks/steps/holds.ts', 'lib/callbacks/delivery/store-call.ts'],
     // holds.ts is measured with holds.test.ts; idempotency.ts and attempt-finish.ts with the other two
     // (idempotency.test.ts runs the exactly-once and attempt suites over a batching store too).
     tests: ['test/callbacks/holds.test.ts', 'test/callbacks/attempt-finish.test.ts', 'test/callbacks/idempotency.test.ts'],

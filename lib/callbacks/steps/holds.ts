@@ -12,6 +12,7 @@ import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import type { KitStore } from '../../store/capabilities.js';
 import type { FulfilmentHold } from '../../store/types.js';
 import type { PipelineState, StepFactory } from '../state.js';
+import { storeCall } from '../delivery/store-call.js';
 
 function storeFailed(state: PipelineState, err: unknown): never {
   state.log.error({ err }, 'fulfilment-hold store failed');
@@ -19,16 +20,8 @@ function storeFailed(state: PipelineState, err: unknown): never {
     'The order store is unavailable; retry later', { 'retry-after': '5' });
 }
 
-/** A store call whose failure (thrown or rejected) is logged and answered 503, retryable: one promise, its handler passed inline (nothing named per call). */
-function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
-  let result: Promise<T>;
-  try {
-    result = Promise.resolve(work()); // a store method may also throw before it returns a promise
-  } catch (err) {
-    result = Promise.reject(err);
-  }
-  return result.then(undefined, (err: unknown) => storeFailed(state, err));
-}
+/** A store call whose failure (rejected or thrown) is logged and answered 503, retryable (delivery/store-call.ts). */
+const fromStore = <T>(state: PipelineState, work: () => Promise<T>): Promise<T> => storeCall(state, work, storeFailed);
 
 const show = (state: PipelineState, hold: FulfilmentHold | null) => {
   if (hold) state.context.fulfilmentHold = hold;

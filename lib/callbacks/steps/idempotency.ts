@@ -20,6 +20,7 @@ import { idempotencyKey } from '../../store/canonical.js';
 import type { KitStore } from '../../store/capabilities.js';
 import type { NewRecord, Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import type { Next, PipelineState, StepFactory, StepReply } from '../state.js';
+import { storeCall } from '../delivery/store-call.js';
 import { createAttemptFinisher, isSuccess, type AttemptFinisher } from '../delivery/attempt-finish.js';
 import { placeAnnouncedHold } from './holds.js';
 import { refusal } from './respond.js';
@@ -38,20 +39,8 @@ function storeFailed(state: PipelineState, err: unknown): never {
   throw storeUnavailable();
 }
 
-/**
- * A store call whose failure (thrown or rejected) is logged and answered 503, retryable. One
- * promise, not an async frame around one; its handler is passed inline (see compose in state.ts:
- * no closure bound to a name is made per call).
- */
-function fromStore<T>(state: PipelineState, work: () => Promise<T>): Promise<T> {
-  let result: Promise<T>;
-  try {
-    result = Promise.resolve(work()); // a store method may also throw before it returns a promise
-  } catch (err) {
-    result = Promise.reject(err);
-  }
-  return result.then(undefined, (err: unknown) => storeFailed(state, err));
-}
+/** A store call whose failure (rejected or thrown) is logged and answered 503, retryable (delivery/store-call.ts). */
+const fromStore = <T>(state: PipelineState, work: () => Promise<T>): Promise<T> => storeCall(state, work, storeFailed);
 
 const replay = (record: Pick<StoredRecord, 'response'>, outcome: string): StepReply =>
   ({ status: 200, headers: { [REPLAY_HEADER]: 'true' }, body: record.response, outcome });
