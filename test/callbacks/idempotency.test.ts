@@ -211,6 +211,28 @@ describe('the idempotency step', () => {
     expect(locks).toBe(1);
   });
 
+  test('a settled delivery leaves nothing behind in the process: its retry reads the store as the first delivery did', async () => {
+    // A delivery that is still marked running in the process makes every later identical delivery
+    // wait for it and read the store once more (and the mark would stay in memory for good).
+    const store = new MemoryStore();
+    let reads = 0;
+    const counted = faulty(store, { getRecord: (...args: any[]) => { reads++; return (store.getRecord as any)(...args); } });
+    let failures = 2;
+    const t = kitWith(counted, { performOrderPayment: async () => { if (failures-- > 0) throw new Error('gateway down'); return PAID; } });
+    const readsOf = async () => {
+      const before = reads;
+      const reply = await t.deliver('performOrderPayment', paymentOrder());
+      return { status: reply.status, reads: reads - before };
+    };
+    const first = await readsOf();
+    const retry = await readsOf();
+    expect(first.status).toBe(500);
+    expect(retry).toEqual(first);
+    expect(first.reads).toBeGreaterThan(0);
+    expect((await readsOf()).status).toBe(200);
+    expect(t.calls('performOrderPayment')).toHaveLength(3);
+  });
+
   test('an identical delivery that waits in the process longer than inFlightWaitMs is refused 503 IN_FLIGHT, and the first still completes', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => { release = r; });
