@@ -87,16 +87,20 @@ export function originalOf(source, location) {
 /**
  * Whether a mutant is a documented equivalent. An entry names the file, Stryker's mutator, the source
  * text it replaces and the replacement (whitespace-insensitive), and optionally `context`, a text the
- * mutant's first line must contain (for an `original` such as `[]` that occurs more than once). No line
- * numbers: an entry survives edits elsewhere in the file; an edit of the line itself makes it a new
- * mutant to judge again.
+ * mutant's first line must contain (for an `original` such as `[]` that occurs more than once), and
+ * `next`, a text the line after it must contain (for two identical lines, e.g. two `while` loops with
+ * the same condition, only one of which is equivalent). No line numbers: an entry survives edits
+ * elsewhere in the file; an edit of the line itself makes it a new mutant to judge again.
  */
 export function isEquivalent(equivalents, file, mutant, source) {
   const original = collapse(originalOf(source, mutant.location));
-  const firstLine = source.split('\n')[mutant.location.start.line - 1] ?? '';
+  const lines = source.split('\n');
+  const firstLine = lines[mutant.location.start.line - 1] ?? '';
+  const nextLine = lines[mutant.location.start.line] ?? '';
   return equivalents.some((e) => e.file === file && e.mutator === mutant.mutatorName
     && collapse(e.original) === original && collapse(e.replacement) === collapse(mutant.replacement)
-    && (e.context === undefined || firstLine.includes(e.context)));
+    && (e.context === undefined || firstLine.includes(e.context))
+    && (e.next === undefined || nextLine.includes(e.next)));
 }
 
 const DETECTED = new Set(['Killed', 'Timeout']);

@@ -102,6 +102,17 @@ test('a survivor is a documented equivalent by file, mutator, source text and re
   expect(isEquivalent(EQUIVALENTS, 'lib/f.ts', emptied, SOURCE.replace("  return [x ?? '', x.length > 0];", otherEmpty))).toBe(false);
 });
 
+test("an entry's `next` tells two identical lines apart by the line after each: only the named one is equivalent", () => {
+  const source = ['while (size > max) {', '  dropPaid();', '}', 'while (size > max) {', '  dropOther();', '}'].join('\n');
+  const at = (line: number) => mutant('EqualityOperator', 'size >= max', line, 8, 18);
+  const entry = { file: 'lib/f.ts', mutator: 'EqualityOperator', original: 'size > max', replacement: 'size >= max', context: 'while (size > max)' };
+  expect([isEquivalent([entry], 'lib/f.ts', at(1), source), isEquivalent([entry], 'lib/f.ts', at(4), source)]).toEqual([true, true]);
+  const paid = { ...entry, next: 'dropPaid' };
+  expect([isEquivalent([paid], 'lib/f.ts', at(1), source), isEquivalent([paid], 'lib/f.ts', at(4), source)]).toEqual([true, false]);
+  // The last line of a file has no next line: an entry with `next` never matches it.
+  expect(isEquivalent([paid], 'lib/f.ts', at(4), source.split('\n').slice(0, 4).join('\n'))).toBe(false);
+});
+
 const report = (...mutants: Mutant[]) => ({ files: { 'lib/f.ts': { source: SOURCE, mutants } } });
 const killed = (n: number) => Array.from({ length: n }, () => mutant('BooleanLiteral', 'true', 2, 27, 32, 'Killed'));
 
@@ -128,13 +139,15 @@ test('the gate fails only below the threshold AND with a survivor that is not a 
 
 test('every documented equivalent still names code of its file (edit or remove the entry when the code changes)', () => {
   const { equivalents } = JSON.parse(readFileSync(new URL('../../.ci/mutation-equivalents.json', import.meta.url), 'utf8')) as {
-    equivalents: { file: string; original: string; context?: string; why: string }[];
+    equivalents: { file: string; original: string; context?: string; next?: string; why: string }[];
   };
   expect(equivalents.length).toBeGreaterThan(0);
   for (const e of equivalents) {
     const source = readFileSync(new URL(`../../${e.file}`, import.meta.url), 'utf8');
-    const lines = source.split('\n').filter((l) => l.replace(/\s+/g, ' ').includes(e.original.replace(/\s+/g, ' ')));
-    expect({ entry: e.original, found: lines.some((l) => e.context === undefined || l.includes(e.context)) }).toEqual({ entry: e.original, found: true });
+    const all = source.split('\n');
+    const found = all.some((l, i) => l.replace(/\s+/g, ' ').includes(e.original.replace(/\s+/g, ' '))
+      && (e.context === undefined || l.includes(e.context)) && (e.next === undefined || (all[i + 1] ?? '').includes(e.next)));
+    expect({ entry: e.original, found }).toEqual({ entry: e.original, found: true });
     expect(e.why.length).toBeGreaterThan(10);
   }
 });
