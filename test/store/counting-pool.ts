@@ -43,3 +43,20 @@ export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {
   };
   return counted;
 }
+
+/**
+ * A pool whose save-and-release statement runs inside a transaction on `client`, left open until
+ * the test commits it (`client.query('COMMIT')`): a release committed while another claim waits.
+ */
+export function heldSaveAndReleasePool(pool: pg.Pool, client: pg.PoolClient): PgPoolLike {
+  return {
+    query: async (q: any, v?: unknown[]) => {
+      if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
+        await client.query('BEGIN');
+        return client.query(q);
+      }
+      return pool.query(q, v);
+    },
+    connect: () => pool.connect(),
+  } as PgPoolLike;
+}

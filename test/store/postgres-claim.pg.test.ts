@@ -6,7 +6,7 @@ import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import { postgresFactory } from './harness.js';
-import { countingPool } from './counting-pool.js';
+import { countingPool, heldSaveAndReleasePool } from './counting-pool.js';
 
 const pg = postgresFactory();
 afterAll(() => pg.close());
@@ -67,16 +67,7 @@ describe('PostgresStore.claimOrReplay', () => {
     const schema = (h.store as PostgresStore).schema!;
     const client = await pg.pool.connect();
     // The holder's save-and-release runs in a transaction left open until we commit it.
-    const holderPool = {
-      query: async (q: any, v?: unknown[]) => {
-        if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
-          await client.query('BEGIN');
-          return client.query(q);
-        }
-        return pg.pool.query(q, v);
-      },
-      connect: () => pg.pool.connect(),
-    };
+    const holderPool = heldSaveAndReleasePool(pg.pool, client);
     try {
       const holder = new PostgresStore({ pool: holderPool, schema });
       const held = (await holder.claimOrReplay('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
@@ -104,16 +95,7 @@ describe('PostgresStore.claimOrReplay', () => {
     const h = await pg.factory();
     const schema = (h.store as PostgresStore).schema!;
     const client = await pg.pool.connect();
-    const holderPool = {
-      query: async (q: any, v?: unknown[]) => {
-        if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
-          await client.query('BEGIN');
-          return client.query(q);
-        }
-        return pg.pool.query(q, v);
-      },
-      connect: () => pg.pool.connect(),
-    };
+    const holderPool = heldSaveAndReleasePool(pg.pool, client);
     try {
       const first = kitWith(new PostgresStore({ pool: holderPool, schema }), { sendOrderToMerchant: () => ({ InternalOrderId: 'ONCE' }) });
       const second = kitWith(h.twin(), { sendOrderToMerchant: () => ({ InternalOrderId: 'TWICE' }) });

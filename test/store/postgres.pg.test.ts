@@ -1,5 +1,6 @@
 import pgLib from 'pg';
 import { PostgresStore } from 'crossborder-merchant-kit/store';
+import { heldSaveAndReleasePool } from './counting-pool.js';
 import { databaseUrl, postgresFactory } from './harness.js';
 
 const pg = postgresFactory();
@@ -98,16 +99,7 @@ describe('PostgresStore: the lock claimed and the reads made in one statement', 
     const schema = (h.store as PostgresStore).schema!;
     const client = await pg.pool.connect();
     // The holder's save-and-release runs in a transaction left open until we commit it.
-    const holderPool = {
-      query: async (q: any, v?: unknown[]) => {
-        if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
-          await client.query('BEGIN');
-          return client.query(q);
-        }
-        return pg.pool.query(q, v);
-      },
-      connect: () => pg.pool.connect(),
-    };
+    const holderPool = heldSaveAndReleasePool(pg.pool, client);
     try {
       const holder = new PostgresStore({ pool: holderPool, schema });
       const held = (await holder.acquire('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
