@@ -79,6 +79,7 @@ const CASES: Array<[string, () => unknown]> = [
     for (let i = 0; i < 200; i++) v = i % 2 ? { v, CVVNumber: CVV } : [v, CARD];
     return v;
   }],
+  ['a long sparse array (JSON writes its holes as nulls)', () => { const a: unknown[] = []; a[200_000] = CARD; return { a }; }],
   ['a string at the top', () => CARD],
   ['null at the top', () => null],
   ['undefined at the top', () => undefined],
@@ -97,6 +98,7 @@ test.each([
   ['a toJSON that throws', () => ({ a: { toJSON() { throw new SyntaxError('no'); } } })],
   ['a CardNumber getter that throws (JSON reads it before dropping it)', () => ({ get CardNumber() { throw new TypeError('no'); } })],
   ['a CardNumber whose toJSON throws', () => ({ CardNumber: { toJSON() { throw new EvalError('no'); } } })],
+  ['an array of the greatest length (JSON refuses it at once; never an array of 2³²−1 nulls)', () => { const a: unknown[] = []; a.length = 2 ** 32 - 1; return { a }; }],
   ['nesting too deep for JSON itself', () => { let v: unknown = 1; for (let i = 0; i < 200_000; i++) v = [v]; return v; }],
 ])('%s: a merchant bug naming the error JSON throws', (_name, make) => {
   const want = reference(make(), MASK) as { threw: string };

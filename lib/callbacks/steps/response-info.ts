@@ -29,7 +29,8 @@ const merchantBug = (reason: string) =>
  * The result is `JSON.parse(JSON.stringify(value, dropCardsAndMask))` (test/callbacks/strip-card-data.test.ts
  * compares the two), made without the text in between for plain objects and arrays (as
  * lib/store/json-copy.ts does); anything else (a toJSON, a Date, a class instance, a BigInt, a
- * function, nesting deeper than MAX_COPY_DEPTH or a cycle) goes through JSON with that replacer.
+ * function, nesting deeper than MAX_COPY_DEPTH or a cycle, an array longer than MAX_COPY_LENGTH)
+ * goes through JSON with that replacer.
  */
 export function stripCardData(value: unknown, mask?: CardMask | readonly string[]): unknown {
   const masker = Array.isArray(mask) ? createCardMask(mask as readonly string[], []) : mask as CardMask | undefined;
@@ -42,6 +43,7 @@ export function stripCardData(value: unknown, mask?: CardMask | readonly string[
 
 const isCardKey = (key: string): boolean => key === 'CardNumber' || key === 'CVVNumber';
 const MAX_COPY_DEPTH = 64;
+const MAX_COPY_LENGTH = 65_536;
 
 /** What JSON makes of `v` found under `key`, through the replacer that drops card fields and masks texts. */
 function viaJson(v: unknown, key: string, masker: CardMask | undefined): unknown {
@@ -63,7 +65,8 @@ function stripped(v: unknown, key: string, depth: number, masker: CardMask | und
   if (v === undefined || typeof v === 'symbol') return undefined;
   if (typeof v !== 'object' || depth > MAX_COPY_DEPTH) return viaJson(v, key, masker); // a function (toJSON?), a BigInt
   if (Array.isArray(v)) {
-    if (Object.getPrototypeOf(v) !== Array.prototype || 'toJSON' in v) return viaJson(v, key, masker);
+    // A huge length (a sparse `a[1e9] = x`) is JSON's to refuse (a RangeError), not an array to fill here.
+    if (Object.getPrototypeOf(v) !== Array.prototype || 'toJSON' in v || v.length > MAX_COPY_LENGTH) return viaJson(v, key, masker);
     const out: unknown[] = new Array(v.length);
     for (let i = 0; i < v.length; i++) {
       const x = stripped(v[i], String(i), depth + 1, masker);
