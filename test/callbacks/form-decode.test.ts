@@ -115,3 +115,10 @@ test.each([
 ])('decodeIfEncoded(%p) is %p', (input, expected) => {
   expect(decodeIfEncoded(input)).toBe(expected);
 });
+
+test('long values (one text built from many pieces) decode in full and read back whole', () => {
+  const many = 'a+%41%C3%A9'.repeat(100_000);
+  expect(formDecode(many)).toBe('a Aé'.repeat(100_000));
+  expect(decodeIfEncoded('+'.repeat(500_000))).toBe(' '.repeat(500_000));
+  expect(JSON.stringify(formDecode('%2B+'.repeat(100_000))).length).toBe(200_002);
+});
