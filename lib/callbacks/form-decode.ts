@@ -1,5 +1,8 @@
 import { isObject } from '../shared/options.js';
 
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+
 /**
  * Form decoding of URL-encoded payload fields, exactly once: `+` is a space, `%XX` is UTF-8.
  * A malformed value (`100%`, `%zz`, a cut UTF-8 sequence) is returned unchanged; never throws.
@@ -31,8 +34,6 @@ export function decodeIfEncoded(value: string): string {
   return decode(value, true);
 }
 
-const PLUS = 0x2b;
-const PERCENT = 0x25;
 
 /** The value of the hex digit with char code `c`, or -1. */
 function hexDigit(c: number): number {
