@@ -6,18 +6,28 @@
  *
  *   node --import tsx bench/stage-instructions.ts <stage> [n = 1000] [warm-up = 1500]
  *   stages: parse (JSON.parse alone), hash (+ payloadHash), nulls (+ withoutNulls), secrets
- *   (+ collectSecrets), utf8 / latin1 (the body's bytes to text, without the parse)
+ *   (+ collectSecrets), utf8 / latin1 (the body's bytes to text, without the parse), decode (+ decodeOrder
+ *   with the default fields), strip (+ stripCardData of the benchmark adapter's reply), strip-masked (the
+ *   same with a card mask, as for a payment), strip-order (+ stripCardData of the whole order, masked: a
+ *   large result such as a cart-info reply)
  * Needs valgrind. BENCH_LINES sizes the order (default 20).
  */
 import { isAscii } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { callgrindCount, signal } from './callgrind.js';
 import { collectSecrets } from '../lib/callbacks/steps/parse.js';
+import { stripCardData } from '../lib/callbacks/steps/response-info.js';
+import { createCardMask } from '../lib/callbacks/delivery/card-mask.js';
+import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
 import { payloadHash } from '../lib/store/canonical.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
 import { makeOrder } from './fixtures.js';
 
-const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'utf8', 'latin1'];
+const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order'];
+const RULES = DEFAULT_DECODE_FIELDS.map((f) => compileRule(f) as CompiledRule);
+const MASK = createCardMask(['4111 1111 1111 1111'], ['737']);
+/** What the benchmark's adapter returns (bench/kit-options.ts). */
+const reply = (order: Record<string, unknown>) => ({ InternalOrderId: `INT-${order.OrderId}`, OrderId: String(order.OrderId), StatusCode: 'received' });
 
 
 async function child(stage: string, warmup: number, n: number): Promise<void> {
@@ -33,6 +43,10 @@ async function child(stage: string, warmup: number, n: number): Promise<void> {
       if (stage === 'hash') sink += payloadHash(order).length;
       else if (stage === 'nulls') sink += withoutNulls(order, '', [], { elements: true }).length;
       else if (stage === 'secrets') sink += collectSecrets(order, [], 0, [], []).length;
+      else if (stage === 'decode') { decodeOrder(order, RULES); sink += 1; }
+      else if (stage === 'strip') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>)) as object).length;
+      else if (stage === 'strip-masked') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>), MASK) as object).length;
+      else if (stage === 'strip-order') sink += Object.keys(stripCardData(order, MASK) as object).length;
     }
   };
   let i = 0;

@@ -1,23 +1,25 @@
 import { isObject } from '../shared/options.js';
 
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+
 /**
  * Form decoding of URL-encoded payload fields, exactly once: `+` is a space, `%XX` is UTF-8.
  * A malformed value (`100%`, `%zz`, a cut UTF-8 sequence) is returned unchanged; never throws.
+ * The result is `decodeURIComponent(value.replace(/\+/g, ' '))` (the value itself where that throws),
+ * made in one pass without the copy with spaces or the call into the runtime (test/callbacks/form-decode.test.ts
+ * compares the two).
  */
 export function formDecode(value: string): string {
-  if (!value.includes('%')) return value.includes('+') ? value.replace(/\+/g, ' ') : value; // nothing for decodeURIComponent to do
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return value;
-  }
+  return decode(value, false);
 }
 
 /**
- * Characters form encoding never leaves in a value: a value holding one was not encoded.
- * (Real payloads encode the Primary* parties but send Secondary* and PaymentDetails plain.)
+ * Characters form encoding never leaves in a value, so a value holding one was not encoded: a space,
+ * `@`, `,` and `/` (tested in `decode`, as char codes). Real payloads encode the Primary* parties
+ * but send Secondary* and PaymentDetails plain.
  */
-const PLAIN_MARK = /[ @,/]/;
+const isPlainMark = (c: number): boolean => c === 0x20 || c === 0x40 || c === 0x2c || c === 0x2f;
 /** An international phone number (`+12126343952`, `+1(212)634-3952`): a leading `+` and no other sign of encoding. */
 const PHONE = /^\+[0-9().-]+$/;
 
@@ -28,8 +30,84 @@ const PHONE = /^\+[0-9().-]+$/;
  */
 export function decodeIfEncoded(value: string): string {
   if (!value.includes('%') && !value.includes('+')) return value;
-  if (PLAIN_MARK.test(value) || PHONE.test(value)) return value;
-  return formDecode(value);
+  if (value.charCodeAt(0) === PLUS && PHONE.test(value)) return value;
+  return decode(value, true);
+}
+
+
+/** The value of the hex digit with char code `c`, or -1. */
+function hexDigit(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+}
+
+/** The byte of the `%XX` escape at `i` of `s`, or -1 when there is none (past the end, charCodeAt is NaN: no hex digit). */
+function escapedByte(s: string, i: number): number {
+  if (s.charCodeAt(i) !== PERCENT) return -1;
+  const high = hexDigit(s.charCodeAt(i + 1));
+  const low = hexDigit(s.charCodeAt(i + 2));
+  return high < 0 || low < 0 ? -1 : (high << 4) | low;
+}
+
+/**
+ * The UTF-8 sequence escaped at `i` (`%41`, `%C3%A9`) as its code point × 4 + its bytes − 1, or a negative number where
+ * decodeURIComponent throws: a bad escape, a lone continuation byte, an overlong form, a surrogate,
+ * a code point above U+10FFFF, a cut sequence (RFC 3629's well-formed sequences, nothing else).
+ */
+function escapedSequence(s: string, i: number): number {
+  const first = escapedByte(s, i);
+  if (first < 0x80) return first << 2; // ASCII (one byte), or negative: no escape
+  let length: number;
+  let cp: number;
+  let low = 0x80;
+  let high = 0xbf;
+  if (first >= 0xc2 && first <= 0xdf) {
+    length = 2;
+    cp = first & 0x1f;
+  } else if (first >= 0xe0 && first <= 0xef) {
+    length = 3;
+    cp = first & 0x0f;
+    if (first === 0xe0) low = 0xa0; // overlong
+    else if (first === 0xed) high = 0x9f; // a surrogate
+  } else if (first >= 0xf0 && first <= 0xf4) {
+    length = 4;
+    cp = first & 0x07;
+    if (first === 0xf0) low = 0x90; // overlong
+    else if (first === 0xf4) high = 0x8f; // above U+10FFFF
+  } else return -1;
+  for (let k = 1; k < length; k++) {
+    const next = escapedByte(s, i + 3 * k);
+    if (next < low || next > high) return -1;
+    cp = (cp << 6) | (next & 0x3f);
+    low = 0x80;
+    high = 0xbf;
+  }
+  return (cp << 2) | (length - 1);
+}
+
+/**
+ * Form-decodes `value` in one pass; `value` itself when an escape is malformed or, with
+ * `plainMarks`, when it holds a plain mark (isPlainMark). Runs on every encoded field
+ * of every order: char codes and slices, no regular expression.
+ */
+function decode(value: string, plainMarks: boolean): string {
+  let out = '';
+  let from = 0; // value[from..i) is not copied to out yet
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === PLUS) {
+      out += value.slice(from, i) + ' ';
+      from = i + 1;
+    } else if (c === PERCENT) {
+      const sequence = escapedSequence(value, i);
+      if (sequence < 0) return value;
+      out += value.slice(from, i) + String.fromCodePoint(sequence >> 2);
+      i += 3 * (sequence & 3) + 2;
+      from = i + 1;
+    } else if (plainMarks && isPlainMark(c)) return value;
+  }
+  return out + value.slice(from);
 }
 
 /**
