@@ -3,11 +3,13 @@
  * Strings are immutable, so the copy shares them with `v` instead of re-creating them: a stored
  * reply then costs its objects only (MemoryStore keeps tens of thousands of them). Plain objects
  * and arrays are copied here; anything else (a Date, a `toJSON`, a class instance, a Map, a BigInt,
- * a structure deeper than 64 levels or with a cycle) goes through JSON itself, so the result and
- * the errors are JSON's.
+ * a structure deeper than 64 levels or with a cycle, an array longer than 65,536) goes through JSON
+ * itself, so the result and the errors are JSON's.
  */
 
 const MAX_DEPTH = 64;
+/** Longer arrays go through JSON: a sparse `a.length = 2 ** 32 - 1` is JSON's RangeError at once, not 4 billion nulls filled here (out of memory). */
+const MAX_LENGTH = 65_536;
 
 /** JSON's own result for `v` found under `key` (toJSON gets the key); undefined when JSON leaves it out. */
 function viaJson(v: unknown, key: string): unknown {
@@ -24,7 +26,7 @@ function copy(v: unknown, key: string, depth: number): unknown {
   if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : null; // -0 is written as 0
   if (typeof v !== 'object' || depth > MAX_DEPTH) return viaJson(v, key);
   if (Array.isArray(v)) {
-    if (Object.getPrototypeOf(v) !== Array.prototype || 'toJSON' in v) return viaJson(v, key);
+    if (Object.getPrototypeOf(v) !== Array.prototype || 'toJSON' in v || v.length > MAX_LENGTH) return viaJson(v, key);
     const out: unknown[] = new Array(v.length);
     for (let i = 0; i < v.length; i++) {
       const x = skipped(v[i]) ? undefined : copy(v[i], String(i), depth + 1);

@@ -81,4 +81,15 @@ describe('jsonCopy equals JSON.parse(JSON.stringify(v))', () => {
     expect(() => jsonCopy(undefined)).toThrow(SyntaxError);
     expect(() => jsonCopy({ toJSON: () => undefined })).toThrow(SyntaxError);
   });
+
+  test("an array of the greatest length is JSON's RangeError at once, never 2³²−1 nulls filled in (out of memory)", () => {
+    const huge: unknown[] = [];
+    huge.length = 2 ** 32 - 1;
+    expect(() => jsonCopy({ huge })).toThrow(RangeError);
+    // A long array under the bound is still copied (not through JSON): the copy has its own objects.
+    const long = Array.from({ length: 65_536 }, (_, i) => ({ i }));
+    const copy = jsonCopy(long);
+    expect(copy).toEqual(long);
+    expect(copy[0]).not.toBe(long[0]);
+  });
 });
