@@ -17,6 +17,15 @@ function functionRange(file, start) {
   return `${file}:${from + 1}-${to + 1}`;
 }
 
+/** `file:from-to`, from the line that starts with `start` to the line before the one that starts with `next`. */
+function linesBetween(file, start, next) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const from = lines.findIndex((l) => l.startsWith(start));
+  const to = lines.findIndex((l, i) => i > from && l.startsWith(next));
+  if (from < 0 || to < 0) throw new Error(`${file}: no lines from ${JSON.stringify(start)} to ${JSON.stringify(next)} (moved?)`);
+  return `${file}:${from + 1}-${to}`;
+}
+
 export const AREAS = {
   compare: {
     mutate: ['lib/shared/compare.ts'],
@@ -33,6 +42,11 @@ export const AREAS = {
   'ip-allow-list': {
     mutate: ['lib/auth/ip-allow-list.ts'],
     tests: ['test/auth/ip-allow-list.test.ts'],
+  },
+  'card-strip': {
+    // stripCardData and its copying walk: no CardNumber/CVVNumber, card numbers masked in texts, in every reply.
+    mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected(')],
+    tests: ['test/callbacks/strip-card-data.test.ts'],
   },
   'client-mask': {
     mutate: [functionRange('lib/client/request.ts', 'export function mask(')],

@@ -106,6 +106,14 @@ test.each([
   expect(actual(make(), MASK)).toEqual(want);
 });
 
+test("an own __proto__ key is an own data property like JSON.parse's: enumerable, writable, configurable; the prototype untouched", () => {
+  const result = JSON.parse('{"__proto__": {"Note": "x"}, "Success": true}') as object;
+  const copy = stripCardData(result, MASK) as object;
+  expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  expect(Object.getOwnPropertyDescriptor(copy, '__proto__')).toEqual(Object.getOwnPropertyDescriptor(reference(result, MASK) as object, '__proto__'));
+  expect(Object.getOwnPropertyDescriptor(copy, '__proto__')).toMatchObject({ enumerable: true, writable: true, configurable: true, value: { Note: 'x' } });
+});
+
 test('getters are read once each, card fields included, as JSON reads them', () => {
   const reads: string[] = [];
   const make = () => ({
