@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/stage-instructions.ts <stage> [n = 1000] [warm-up = 1500]
  *   stages: parse (JSON.parse alone), hash (+ payloadHash), nulls (+ withoutNulls), secrets
- *   (+ collectSecrets), utf8 / latin1 (the body's bytes to text, without the parse), decode (+ decodeOrder
+ *   (+ collectSecrets), validate (+ the tolerant validation of a null-free order, as the pipeline runs it), utf8 / latin1 (the body's bytes to text, without the parse), decode (+ decodeOrder
  *   with the default fields), strip (+ stripCardData of the benchmark adapter's reply), strip-masked (the
  *   same with a card mask, as for a payment), strip-order (+ stripCardData of the whole order, masked: a
  *   large result such as a cart-info reply)
@@ -21,10 +21,13 @@ import { createCardMask } from '../lib/callbacks/delivery/card-mask.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
 import { payloadHash } from '../lib/store/canonical.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
+import { createValidators } from '../lib/validation/index.js';
+import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
 import { makeOrder } from './fixtures.js';
 
-const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order'];
+const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'validate', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order'];
 const RULES = DEFAULT_DECODE_FIELDS.map((f) => compileRule(f) as CompiledRule);
+const VALIDATORS = createValidators(CALLBACK_SCHEMAS, 'tolerant');
 const MASK = createCardMask(['4111 1111 1111 1111'], ['737']);
 /** What the benchmark's adapter returns (bench/kit-options.ts). */
 const reply = (order: Record<string, unknown>) => ({ InternalOrderId: `INT-${order.OrderId}`, OrderId: String(order.OrderId), StatusCode: 'received' });
@@ -42,6 +45,7 @@ async function child(stage: string, warmup: number, n: number): Promise<void> {
       const order = JSON.parse(texts[i]) as unknown;
       if (stage === 'hash') sink += payloadHash(order).length;
       else if (stage === 'nulls') sink += withoutNulls(order, '', [], { elements: true }).length;
+      else if (stage === 'validate') sink += VALIDATORS.tolerate('sendOrderToMerchant', order, true).deviations.length;
       else if (stage === 'secrets') sink += collectSecrets(order, [], 0, [], []).length;
       else if (stage === 'decode') { decodeOrder(order, RULES); sink += 1; }
       else if (stage === 'strip') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>)) as object).length;
