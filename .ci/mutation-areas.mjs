@@ -28,8 +28,9 @@ function linesBetween(file, start, next) {
 
 export const AREAS = {
   compare: {
-    mutate: ['lib/shared/compare.ts'],
-    tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
+    // the constant-time compare and the SHA-256 helper it hashes with (payloadHash's too)
+    mutate: ['lib/shared/compare.ts', 'lib/shared/sha256.ts'],
+    tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/shared/sha256.test.ts', 'test/shared/sha256-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
   },
   'merchant-guid': {
     mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
