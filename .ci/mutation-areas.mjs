@@ -45,9 +45,10 @@ export const AREAS = {
     tests: ['test/auth/ip-allow-list.test.ts'],
   },
   'card-strip': {
-    // stripCardData and its copying walk: no CardNumber/CVVNumber, card numbers masked in texts, in every reply.
-    mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected(')],
-    tests: ['test/callbacks/strip-card-data.test.ts'],
+    // stripCardData and the copying walk it shares with the store's jsonCopy (lib/store/json-copy.ts, jsonCopyWith):
+    // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
+    mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/store/json-copy.ts'],
+    tests: ['test/callbacks/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts'],
   },
   'client-mask': {
     mutate: [functionRange('lib/client/request.ts', 'export function mask(')],
