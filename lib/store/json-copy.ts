@@ -22,20 +22,25 @@ export interface CopyHook {
   readonly text?: (s: string) => string;
 }
 
-/** A hook as the walk uses it, with the JSON replacer that does the same for what goes through JSON. */
+/** A hook as the walk uses it: both parts present (one object shape for every call). */
 interface Walk {
   readonly drop: ((key: string) => boolean) | undefined;
   readonly text: ((s: string) => string) | undefined;
-  readonly replacer: ((key: string, x: unknown) => unknown) | undefined;
 }
 
-const PLAIN: Walk = { drop: undefined, text: undefined, replacer: undefined };
+const PLAIN: Walk = { drop: undefined, text: undefined };
 
-/** JSON's own result for `v` found under `key` (toJSON gets the key), through the walk's replacer; undefined when JSON leaves it out. */
+/** JSON's own result for `v` found under `key` (toJSON gets the key), through the hook's replacer; undefined when JSON leaves it out. */
 function viaJson(v: unknown, key: string, w: Walk): unknown {
-  const text = JSON.stringify(key === '' ? v : { [key]: v }, w.replacer);
-  if (text === undefined) return undefined;
-  const parsed: unknown = JSON.parse(text);
+  // Made here, on the slow path only: a closure per copy would cost the fast path (a small reply) more than its walk.
+  const { drop, text } = w;
+  const replacer = (k: string, x: unknown): unknown => {
+    if (drop !== undefined && drop(k)) return undefined;
+    return text !== undefined && typeof x === 'string' ? text(x) : x;
+  };
+  const json = JSON.stringify(key === '' ? v : { [key]: v }, w === PLAIN ? undefined : replacer);
+  if (json === undefined) return undefined;
+  const parsed: unknown = JSON.parse(json);
   return key === '' ? parsed : (parsed as Record<string, unknown>)[key];
 }
 
@@ -84,10 +89,5 @@ export function jsonCopy<T>(value: T): T {
  * what JSON throws (a cycle, a BigInt).
  */
 export function jsonCopyWith(value: unknown, hook: CopyHook): unknown {
-  const { drop, text } = hook;
-  const replacer = (k: string, x: unknown): unknown => {
-    if (drop !== undefined && drop(k)) return undefined;
-    return text !== undefined && typeof x === 'string' ? text(x) : x;
-  };
-  return copy(value, '', 0, { drop, text, replacer });
+  return copy(value, '', 0, { drop: hook.drop, text: hook.text });
 }
