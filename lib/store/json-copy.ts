@@ -14,24 +14,21 @@ const MAX_DEPTH = 64;
 /** Longer arrays go through JSON: a sparse `a.length = 2 ** 32 - 1` is JSON's RangeError at once, not 4 billion nulls filled here (out of memory). */
 const MAX_LENGTH = 65_536;
 
-/** What a copy changes, as a JSON replacer would: both parts optional. */
+/**
+ * What a copy changes, as a JSON replacer would. Both fields are always present (undefined: no
+ * change), so every hook has one object shape and the walk uses it as it is, with no copy of it.
+ */
 export interface CopyHook {
   /** True for a key whose value every object of the copy leaves out (the value is still read as JSON reads it: its getter, its toJSON). */
-  readonly drop?: (key: string) => boolean;
-  /** Each string value (not the keys), e.g. masked. */
-  readonly text?: (s: string) => string;
-}
-
-/** A hook as the walk uses it: both parts present (one object shape for every call). */
-interface Walk {
   readonly drop: ((key: string) => boolean) | undefined;
+  /** Each string value (not the keys), e.g. masked. */
   readonly text: ((s: string) => string) | undefined;
 }
 
-const PLAIN: Walk = { drop: undefined, text: undefined };
+const PLAIN: CopyHook = { drop: undefined, text: undefined };
 
 /** JSON's own result for `v` found under `key` (toJSON gets the key), through the hook's replacer; undefined when JSON leaves it out. */
-function viaJson(v: unknown, key: string, w: Walk): unknown {
+function viaJson(v: unknown, key: string, w: CopyHook): unknown {
   // Made here, on the slow path only: a closure per copy would cost the fast path (a small reply) more than its walk.
   const { drop, text } = w;
   const replacer = (k: string, x: unknown): unknown => {
@@ -45,7 +42,7 @@ function viaJson(v: unknown, key: string, w: Walk): unknown {
 }
 
 /** The copy of `v`, found under `key` (its property name or index; '' at the top); undefined: left out. */
-function copy(v: unknown, key: string, depth: number, w: Walk): unknown {
+function copy(v: unknown, key: string, depth: number, w: CopyHook): unknown {
   if (typeof v === 'string') return w.text === undefined ? v : w.text(v);
   if (typeof v === 'boolean' || v === null) return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : null; // -0 is written as 0
@@ -89,5 +86,5 @@ export function jsonCopy<T>(value: T): T {
  * what JSON throws (a cycle, a BigInt).
  */
 export function jsonCopyWith(value: unknown, hook: CopyHook): unknown {
-  return copy(value, '', 0, { drop: hook.drop, text: hook.text });
+  return copy(value, '', 0, hook);
 }
