@@ -22,6 +22,13 @@ describe('jsonCopy: functions as JSON treats them', () => {
   });
 });
 
+test('a toJSON at the top gets the key "" from both, as from JSON', () => {
+  const top = { toJSON: (key: string) => `key ${JSON.stringify(key)}` };
+  expect(jsonCopy(top)).toBe(JSON.parse(JSON.stringify(top)));
+  expect(jsonCopy(top)).toBe('key ""');
+  expect(jsonCopyWith(top, hook)).toBe('key ""');
+});
+
 describe('jsonCopyWith: a hook is a replacer', () => {
   const VALUES: Array<[string, unknown]> = [
     ['a dropped key at any depth', { a: 1, secret: 'x', inner: { secret: { deep: 1 }, keep: '4111 here' }, list: [{ secret: 2, b: 3 }] }],
