@@ -28,8 +28,9 @@ function linesBetween(file, start, next) {
 
 export const AREAS = {
   compare: {
-    mutate: ['lib/shared/compare.ts'],
-    tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
+    // the constant-time compare and the SHA-256 helper it hashes with (payloadHash's too)
+    mutate: ['lib/shared/compare.ts', 'lib/shared/sha256.ts'],
+    tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/shared/sha256.test.ts', 'test/shared/sha256-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
   },
   'merchant-guid': {
     mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
@@ -44,9 +45,10 @@ export const AREAS = {
     tests: ['test/auth/ip-allow-list.test.ts'],
   },
   'card-strip': {
-    // stripCardData and its copying walk: no CardNumber/CVVNumber, card numbers masked in texts, in every reply.
-    mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected(')],
-    tests: ['test/callbacks/strip-card-data.test.ts'],
+    // stripCardData and the copying walk it shares with the store's jsonCopy (lib/store/json-copy.ts, jsonCopyWith):
+    // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
+    mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/store/json-copy.ts'],
+    tests: ['test/callbacks/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts'],
   },
   'client-mask': {
     mutate: [functionRange('lib/client/request.ts', 'export function mask(')],

@@ -9,7 +9,8 @@
  *   (+ collectSecrets), validate (+ the tolerant validation of a null-free order, as the pipeline runs it), utf8 / latin1 (the body's bytes to text, without the parse), decode (+ decodeOrder
  *   with the default fields), strip (+ stripCardData of the benchmark adapter's reply), strip-masked (the
  *   same with a card mask, as for a payment), strip-order (+ stripCardData of the whole order, masked: a
- *   large result such as a cart-info reply)
+ *   large result such as a cart-info reply), copy (+ jsonCopy of the order: what MemoryStore keeps of a
+ *   stored reply, lib/store/json-copy.ts)
  * Needs valgrind. BENCH_LINES sizes the order (default 20).
  */
 import { isAscii } from 'node:buffer';
@@ -20,12 +21,13 @@ import { stripCardData } from '../lib/callbacks/steps/response-info.js';
 import { createCardMask } from '../lib/callbacks/delivery/card-mask.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
 import { payloadHash } from '../lib/store/canonical.js';
+import { jsonCopy } from '../lib/store/json-copy.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
 import { createValidators } from '../lib/validation/index.js';
 import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
 import { makeOrder } from './fixtures.js';
 
-const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'validate', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order'];
+const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'validate', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order', 'copy'];
 const RULES = DEFAULT_DECODE_FIELDS.map((f) => compileRule(f) as CompiledRule);
 const VALIDATORS = createValidators(CALLBACK_SCHEMAS, 'tolerant');
 const MASK = createCardMask(['4111 1111 1111 1111'], ['737']);
@@ -51,6 +53,7 @@ async function child(stage: string, warmup: number, n: number): Promise<void> {
       else if (stage === 'strip') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>)) as object).length;
       else if (stage === 'strip-masked') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>), MASK) as object).length;
       else if (stage === 'strip-order') sink += Object.keys(stripCardData(order, MASK) as object).length;
+      else if (stage === 'copy') sink += Object.keys(jsonCopy(order) as object).length;
     }
   };
   let i = 0;

@@ -3,10 +3,7 @@
  * length of the secret leaks through timing.
  */
 import crypto from 'node:crypto';
-
-/** crypto.hash (Node 20.12+): one native call, no Hash stream object per digest; createHash where a runtime lacks it. */
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
-const digest = oneShot ? (s: string) => oneShot('sha256', s, 'buffer') : (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
+import { sha256 as digest } from './sha256.js';
 
 export function safeEqual(candidate: unknown, secret: string): boolean {
   if (typeof candidate !== 'string') return false;

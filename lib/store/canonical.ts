@@ -20,11 +20,7 @@
  * the text never holds a lone surrogate (JSON.stringify escapes them), so its UTF-8 form is exact.
  * test/store/canonical.test.ts checks both functions against the plain definition on random payloads.
  */
-import * as nodeCrypto from 'node:crypto';
-
-const { createHash } = nodeCrypto;
-/** crypto.hash (Node 20.12+): one native call, no Hash stream object per digest; createHash where a runtime lacks it. */
-const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
+import { sha256Hex } from '../shared/sha256.js';
 
 export const MAX_DEPTH = 200;
 /** Shapes with more keys are sorted every time, not cached. */
@@ -253,7 +249,6 @@ function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) =>
 }
 
 const toText = (b: Buffer) => b.toString('utf8');
-const toHash = oneShot ? (b: Buffer) => oneShot('sha256', b, 'hex') : (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Canonical JSON text of a value (no masking). */
 export function canonicalJson(value: unknown): string {
@@ -262,7 +257,7 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 (hex) of the canonical JSON of a payload, card values masked and MerchantGUID left out. */
 export function payloadHash(payload: unknown): string {
-  return render(payload, true, toHash);
+  return render(payload, true, sha256Hex);
 }
 
 /** The idempotency key of a delivery: stable across redeliveries of the same payload. */
@@ -281,5 +276,5 @@ export const MAX_KEY_PART = 200;
 export function storeKeyPart(text: string): string {
   const wellFormed = (text as unknown as { isWellFormed?: () => boolean }).isWellFormed?.() ?? true;
   if (text.length <= MAX_KEY_PART && wellFormed && !text.includes('\u0000')) return text;
-  return `sha256:${createHash('sha256').update(text, 'utf16le').digest('hex')}`;
+  return `sha256:${sha256Hex(Buffer.from(text, 'utf16le'))}`;
 }

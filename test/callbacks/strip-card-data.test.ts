@@ -1,5 +1,5 @@
 /**
- * stripCardData copies plain objects and arrays itself (lib/callbacks/steps/response-info.ts); its
+ * stripCardData copies plain objects and arrays through the store's walk (jsonCopyWith, lib/store/json-copy.ts); its
  * result must stay the definition it replaced, `JSON.parse(JSON.stringify(value, replacer))` with a
  * replacer that drops CardNumber/CVVNumber and masks texts, for every value an adapter can return:
  * JSON's own edge cases, what JSON calls (getters, toJSON), a polluted Object.prototype, deep

@@ -10,6 +10,7 @@ import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { isObject } from '../../shared/options.js';
+import { jsonCopyWith } from '../../store/json-copy.js';
 import { refusal } from './respond.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
@@ -27,68 +28,19 @@ const merchantBug = (reason: string) =>
  * the reply was logged as a success.
  *
  * The result is `JSON.parse(JSON.stringify(value, dropCardsAndMask))` (test/callbacks/strip-card-data.test.ts
- * compares the two), made without the text in between for plain objects and arrays (as
- * lib/store/json-copy.ts does); anything else (a toJSON, a Date, a class instance, a BigInt, a
- * function, nesting deeper than MAX_COPY_DEPTH or a cycle, an array longer than MAX_COPY_LENGTH)
- * goes through JSON with that replacer.
+ * compares the two), made by the store's copying walk (lib/store/json-copy.ts, jsonCopyWith) without
+ * the text in between for plain objects and arrays; anything else goes through JSON with that replacer.
  */
 export function stripCardData(value: unknown, mask?: CardMask | readonly string[]): unknown {
   const masker = Array.isArray(mask) ? createCardMask(mask as readonly string[], []) : mask as CardMask | undefined;
   try {
-    return stripped(value, '', 0, masker);
+    return jsonCopyWith(value, { drop: isCardKey, text: masker });
   } catch (err) {
     throw merchantBug(`result is not JSON-serialisable (${(err as Error).name})`);
   }
 }
 
 const isCardKey = (key: string): boolean => key === 'CardNumber' || key === 'CVVNumber';
-const MAX_COPY_DEPTH = 64;
-const MAX_COPY_LENGTH = 65_536;
-
-/** What JSON makes of `v` found under `key`, through the replacer that drops card fields and masks texts. */
-function viaJson(v: unknown, key: string, masker: CardMask | undefined): unknown {
-  const replacer = (k: string, x: unknown): unknown => {
-    if (isCardKey(k)) return undefined;
-    return masker && typeof x === 'string' ? masker(x) : x;
-  };
-  const text = JSON.stringify(key === '' ? v : { [key]: v }, replacer);
-  if (text === undefined) return undefined;
-  const parsed: unknown = JSON.parse(text);
-  return key === '' ? parsed : (parsed as Record<string, unknown>)[key];
-}
-
-/** The copy of `v` found under `key` (its property name or index; '' at the top); undefined: left out. */
-function stripped(v: unknown, key: string, depth: number, masker: CardMask | undefined): unknown {
-  if (typeof v === 'string') return masker ? masker(v) : v;
-  if (typeof v === 'boolean' || v === null) return v;
-  if (typeof v === 'number') return Number.isFinite(v) ? v + 0 : null; // -0 is written as 0
-  if (v === undefined || typeof v === 'symbol') return undefined;
-  if (typeof v !== 'object' || depth > MAX_COPY_DEPTH) return viaJson(v, key, masker); // a function (toJSON?), a BigInt
-  if (Array.isArray(v)) {
-    // A huge length (a sparse `a[1e9] = x`) is JSON's to refuse (a RangeError), not an array to fill here.
-    if (Object.getPrototypeOf(v) !== Array.prototype || 'toJSON' in v || v.length > MAX_COPY_LENGTH) return viaJson(v, key, masker);
-    const out: unknown[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const x = stripped(v[i], String(i), depth + 1, masker);
-      out[i] = x === undefined ? null : x;
-    }
-    return out;
-  }
-  const proto: unknown = Object.getPrototypeOf(v);
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return viaJson(v, key, masker);
-  const out: Record<string, unknown> = {};
-  const keys = Object.keys(v);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const x = (v as Record<string, unknown>)[k];
-    // JSON reads a card field (its getter, its toJSON) before the replacer drops it: so does this.
-    const c = isCardKey(k) ? viaJson(x, k, masker) : stripped(x, k, depth + 1, masker);
-    if (c === undefined) continue;
-    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
-    else out[k] = c;
-  }
-  return out;
-}
 
 export function paymentExpected(state: PipelineState): boolean {
   const { payment } = state.entry;
