@@ -3,15 +3,9 @@
  * some other runtimes' node:crypto): the comparison falls back to createHash and still tells equal
  * from unequal secrets, non-ASCII ones included.
  */
-import { createRequire } from 'node:module';
-import { jest } from '@jest/globals';
+import { mockCryptoWithoutHash } from '../helpers/crypto-without-hash.js';
 
-// The real module through require (an ESM import of it here would get this very mock).
-const real = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-jest.unstable_mockModule('node:crypto', () => {
-  const withoutHash = { ...real, hash: undefined };
-  return { ...withoutHash, default: withoutHash };
-});
+mockCryptoWithoutHash();
 const { safeEqual } = await import('../../lib/shared/compare.js');
 
 describe('constant-time compare without crypto.hash', () => {
