@@ -17,12 +17,19 @@ export interface LoadResult {
 
 const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url));
 
-/** Starts a server in a child process; a baseline kind runs `<BENCH_BASELINE>/bench/server.ts kit-*`. */
-export function startServer(kind: ServerKind, extraExecArgv: string[] = []): Promise<RunningServer> {
+/** Node flags for EVERY benchmark server alike (BENCH_NODE_FLAGS, e.g. `--max-semi-space-size=32`): operator tuning, never the kit's only. */
+export const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/**
+ * Starts a server in a child process; a baseline kind runs `<BENCH_BASELINE>/bench/server.ts kit-*`.
+ * `extraExecArgv` come after BENCH_NODE_FLAGS (so they win); `pipeStdout` leaves the child's stdout to read (bench/gc.ts).
+ */
+export function startServer(kind: ServerKind, extraExecArgv: string[] = [], pipeStdout = false): Promise<RunningServer> {
   const baseline = kind.startsWith('baseline-') ? process.env.BENCH_BASELINE : undefined;
   const file = baseline ? join(baseline, 'bench', 'server.ts') : SERVER_FILE;
   const child = fork(file, [baseline ? kind.slice('baseline-'.length) : kind], {
-    ...(baseline ? { cwd: baseline } : {}), execArgv: ['--import', 'tsx', '--expose-gc', ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    ...(baseline ? { cwd: baseline } : {}), execArgv: ['--import', 'tsx', '--expose-gc', ...NODE_FLAGS, ...extraExecArgv],
+    stdio: ['ignore', pipeStdout ? 'pipe' : 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${kind} server exited with ${code} before listening`));
     child.once('exit', onExit);
@@ -44,7 +51,7 @@ export function stopServer(server: RunningServer): Promise<void> {
   });
 }
 
-export interface ServerStats { memory: NodeJS.MemoryUsage; cpu: NodeJS.CpuUsage }
+export interface ServerStats { memory: NodeJS.MemoryUsage; cpu: NodeJS.CpuUsage; /** V8's new space (both semi-spaces), bytes. */ newSpaceBytes: number }
 
 /** Memory and CPU usage of a server process (after a full GC when `gc`). */
 export function statsOf(server: RunningServer, gc = false): Promise<ServerStats> {
@@ -52,7 +59,7 @@ export function statsOf(server: RunningServer, gc = false): Promise<ServerStats>
     server.child.on('message', function onStats(msg: { type?: string } & ServerStats) {
       if (msg?.type !== 'stats') return;
       server.child.off('message', onStats);
-      resolve({ memory: msg.memory, cpu: msg.cpu });
+      resolve({ memory: msg.memory, cpu: msg.cpu, newSpaceBytes: msg.newSpaceBytes });
     });
     server.child.send({ type: 'stats', gc });
   });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bodyTemplate, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { benchToken, kitOptions } from './kit-options.js';
-import { load, probe, startServer, stopServer, type LoadResult, type RunningServer } from './load.js';
+import { load, NODE_FLAGS, probe, startServer, stopServer, type LoadResult, type RunningServer } from './load.js';
 import { runMicro } from './micro.js';
 import { runPostgresRows, type PgRow } from './pg.js';
 import { runSoak, type SoakResult } from './soak.js';
@@ -36,6 +36,8 @@ const config = {
   /** PostgresStore rows: connection counts (BENCH_PG_CONNECTIONS, e.g. '10,50'; 'none' skips them). */
   pgConnections: (process.env.BENCH_PG_CONNECTIONS ?? '10,50') === 'none' ? [] : (process.env.BENCH_PG_CONNECTIONS ?? '10,50').split(',').map(Number),
   pgDurationSec: env('BENCH_PG_DURATION', 6),
+  /** BENCH_NODE_FLAGS: node flags of every server (bench/load.ts). */
+  nodeFlags: NODE_FLAGS,
 };
 /** Issue 14's targets: kit-node CPU per request; the Express binding's extra cost over the node one; kit-express vs the peer. */
 /** Issue 25's targets (1: kit-express CPU ≤ peer-express's; 2: the kit's Express overhead ≤ 1.25× bare Express's; 3: kit-node ≤ 300 µs CPU), then earlier rounds'. */
@@ -201,7 +203,7 @@ async function main() {
         `  samples (requests: RSS / heap used MB): ${soak.samples.map((x) => `${fmt(x.requests / 1000)}k: ${fmt(x.rssMb)}/${fmt(x.heapUsedMb)}`).join(', ')}`
       : 'soak: skipped',
     `kit ran with: ${JSON.stringify(features)}`,
-    `machine: ${machine.nproc} cores (${machine.cpuModel}), node ${machine.node}; load generator on the same machine`,
+    `machine: ${machine.nproc} cores (${machine.cpuModel}), node ${machine.node}; load generator on the same machine; server node flags: ${NODE_FLAGS.join(' ') || 'none'}`,
     `total time: ${fmt((Date.now() - started) / 1000)} s`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,9 +1,10 @@
 /**
  * One benchmark server, run in its own child process: `node --import tsx bench/server.ts <kind>`.
  * Listens on 127.0.0.1 (a free port), reports `{ port, features }` to the parent over IPC, answers
- * `{ type: 'stats', gc? }` with its memory and CPU usage (after a GC if asked), exits on `{ type: 'exit' }`.
+ * `{ type: 'stats', gc? }` with its memory and CPU usage (after a GC if asked) and new space's size, exits on `{ type: 'exit' }`.
  */
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
 import { PG_KIND, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { build } from './servers.js';
 
@@ -21,7 +22,8 @@ server.listen(0, '127.0.0.1', () => {
 process.on('message', (msg: { type?: string }) => {
   if (msg?.type === 'stats') {
     if ((msg as { gc?: boolean }).gc) (globalThis as { gc?: () => void }).gc?.();
-    process.send?.({ type: 'stats', memory: process.memoryUsage(), cpu: process.cpuUsage() });
+    const newSpaceBytes = v8.getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0;
+    process.send?.({ type: 'stats', memory: process.memoryUsage(), cpu: process.cpuUsage(), newSpaceBytes });
   } else if (msg?.type === 'exit') {
     server.closeAllConnections();
     server.close(() => process.exit(0));
