@@ -16,7 +16,7 @@
 import { appendFileSync } from 'node:fs';
 import { bodyTemplate, type ServerKind } from './fixtures.js';
 import { benchToken } from './kit-options.js';
-import { load, startServer, statsOf, stopServer, type RunningServer } from './load.js';
+import { fmt, load, median, startServer, statsOf, stopServer, type RunningServer } from './load.js';
 
 const num = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const kinds = (process.env.BENCH_ONLY ?? 'bare-node,kit-node,peer-express,kit-express').split(',') as ServerKind[];
@@ -77,8 +77,6 @@ async function measure(s: Subject, spec: Parameters<typeof load>[1]): Promise<Ro
   };
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const f = (x: number, d = 0) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 const spec = { connections, template: bodyTemplate(num('BENCH_LINES', 20)), headers: { authorization: `Bearer ${await benchToken()}` } };
 const subjects: Subject[] = [];
@@ -92,8 +90,8 @@ for (let r = 0; r < rounds; r++) {
     const s = subjects[(i + r) % subjects.length];
     const row = await measure(s, { ...spec, durationSec });
     s.results.push(row);
-    process.stderr.write(`round ${r + 1}/${rounds} ${s.label.padEnd(26)} ${f(row.cpuUs)} µs CPU/req, ${f(row.allocatedB / 1024, 1)} kB allocated/req, ` +
-      `${f(row.scavenges, 1)} scavenges + ${f(row.markCompacts, 2)} mark-compacts /1000 req, pause ${f(row.pauseUs, 1)} + background ${f(row.backgroundUs, 1)} µs/req, new space ${f(row.newSpaceMb)} MB\n`);
+    process.stderr.write(`round ${r + 1}/${rounds} ${s.label.padEnd(26)} ${fmt(row.cpuUs)} µs CPU/req, ${fmt(row.allocatedB / 1024, 1)} kB allocated/req, ` +
+      `${fmt(row.scavenges, 1)} scavenges + ${fmt(row.markCompacts, 2)} mark-compacts /1000 req, pause ${fmt(row.pauseUs, 1)} + background ${fmt(row.backgroundUs, 1)} µs/req, new space ${fmt(row.newSpaceMb)} MB\n`);
   }
 }
 await Promise.all(subjects.map((s) => stopServer(s.server)));
@@ -103,6 +101,6 @@ console.log(`\n${durationSec}s x ${rounds} rounds per server and setting, ${conn
 console.log(`| ${cols.join(' | ')} |\n|${cols.map(() => '---').join('|')}|`);
 for (const s of subjects) {
   const m = (k: keyof Row) => median(s.results.map((x) => x[k]));
-  console.log(`| ${s.kind} | ${s.semi} | ${f(m('cpuUs'))} | ${f(m('allocatedB') / 1024, 1)} | ${f(m('scavenges'), 1)} | ${f(m('markCompacts'), 2)} | ${f(m('pauseUs'), 1)} | ${f(m('incrementalUs'), 1)} | ${f(m('backgroundUs'), 1)} | ${f(m('newSpaceMb'))} |`);
+  console.log(`| ${s.kind} | ${s.semi} | ${fmt(m('cpuUs'))} | ${fmt(m('allocatedB') / 1024, 1)} | ${fmt(m('scavenges'), 1)} | ${fmt(m('markCompacts'), 2)} | ${fmt(m('pauseUs'), 1)} | ${fmt(m('incrementalUs'), 1)} | ${fmt(m('backgroundUs'), 1)} | ${fmt(m('newSpaceMb'))} |`);
 }
 process.exit(0);

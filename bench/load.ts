@@ -15,6 +15,11 @@ export interface LoadResult {
   serverCores: number; generatorCores: number;
 }
 
+/** The median of a round's figures (the mean of the middle two for an even count). */
+export const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+/** A figure as the summaries print it: grouped thousands, `d` decimals, 'n/a' when not finite. */
+export const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : 'n/a');
+
 const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url));
 
 /** Node flags for EVERY benchmark server alike (BENCH_NODE_FLAGS, e.g. `--max-semi-space-size=32`): operator tuning, never the kit's only. */

@@ -9,7 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bodyTemplate, SERVER_KINDS, type ServerKind } from './fixtures.js';
 import { benchToken, kitOptions } from './kit-options.js';
-import { load, NODE_FLAGS, probe, startServer, stopServer, type LoadResult, type RunningServer } from './load.js';
+import { fmt, load, median, NODE_FLAGS, probe, startServer, stopServer, type LoadResult, type RunningServer } from './load.js';
 import { runMicro } from './micro.js';
 import { runPostgresRows, type PgRow } from './pg.js';
 import { runSoak, type SoakResult } from './soak.js';
@@ -45,8 +45,6 @@ const TARGETS = { nodeCpuUs: 300, expressOverheadOverBare: 1.25, expressCpuOverP
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const MB = 1024 * 1024;
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-const fmt = (n: number, d = 0) => (Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : 'n/a');
 const pct = (r: number | null) => (r === null ? 'n/a' : `${fmt(r * 100, 1)} %`);
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
