@@ -54,6 +54,12 @@ export const AREAS = {
     mutate: [functionRange('lib/client/request.ts', 'export function mask(')],
     tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts'],
   },
+  'client-hold-guard': {
+    // the fulfilment-hold guard of the client: dispatch V1/V2, getShippingDocuments (no label for a held
+    // order) and dispatchOrders (one held order refuses the whole manifest); fails closed on a store failure
+    mutate: ['lib/client/hold-guard.ts'],
+    tests: ['test/client/hold-guard.test.ts', 'test/client/shipping-documents.test.ts', 'test/client/dispatch-orders.test.ts'],
+  },
   'auth-header': {
     mutate: ['lib/auth/header.ts', 'lib/auth/url-parameter.ts'],
     tests: ['test/auth/header-url-parameter.test.ts', 'test/auth/combined.test.ts'],

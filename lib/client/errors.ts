@@ -10,6 +10,7 @@ export const SERVICE_ERROR_CODES = {
   FULFILMENT_HOLD: 'The order is on fulfilment hold (additional documents announced, not yet delivered); nothing was sent. Pass { force: true } to override.',
   STORE_UNAVAILABLE: 'The hold guard could not read the store; nothing was sent (the guard fails closed).',
   ACCESS_TOKEN_UNAVAILABLE: 'The accessToken function threw or returned no string; nothing was sent.',
+  AUTHENTICATION_FAILED: 'The JWT could not be obtained from /Authentication/GetAuthenticationToken (the `jwt` option); nothing was sent. `cause` is the token call\'s ServiceError.',
   TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
   NETWORK: 'The request failed below HTTP (connection refused, reset, DNS).',
   'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
@@ -20,7 +21,8 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
   | `HTTP_${number}` | (string & {});
 
 export type ServiceOperation =
-  | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails';
+  | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;
@@ -36,6 +38,8 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** FULFILMENT_HOLD: the hold that stopped the dispatch. */
   hold?: FulfilmentHold;
+  /** FULFILMENT_HOLD of dispatchOrders: every held order, as the request named it (OrderIds or MerchantOrderIds). */
+  heldOrderIds?: string[];
   cause?: unknown;
 }
 
@@ -49,6 +53,7 @@ export class ServiceError extends Error {
   readonly attempts: number;
   readonly retryAfterMs?: number;
   readonly hold?: FulfilmentHold;
+  readonly heldOrderIds?: string[];
 
   constructor(init: ServiceErrorInit) {
     const status = init.status === undefined ? '' : ` (HTTP ${init.status})`;
@@ -63,6 +68,7 @@ export class ServiceError extends Error {
     if (init.reason !== undefined) this.reason = init.reason;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.hold !== undefined) this.hold = init.hold;
+    if (init.heldOrderIds !== undefined) this.heldOrderIds = init.heldOrderIds;
   }
 }
 

@@ -13,6 +13,9 @@ import { resolveClientOptions, type ServiceClientOptions } from './options.js';
 import { getShipmentInformation } from './shipment-information.js';
 import { updateOrderDispatch } from './update-order-dispatch.js';
 import { updateOrderDispatchV2 } from './update-order-dispatch-v2.js';
+import { getShippingDocuments, type ShippingDocumentsInput, type ShippingDocumentsOptions } from './shipping-documents.js';
+import { dispatchOrders, type DispatchOrdersInput, type DispatchOrdersOptions } from './dispatch-orders.js';
+import type { ShippingDocumentsResult } from './shipping-documents-answer.js';
 
 export interface ServiceClient {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
@@ -27,6 +30,10 @@ export interface ServiceClient {
   getActiveHubDetails(): Promise<HubDetails>;
   /** Forgets the cached hub (the next getActiveHubDetails asks the service). */
   clearActiveHubCache(): void;
+  /** POST {baseUrl}/Order/GetShippingDocuments: declares parcels and returns their documents (label, commercial invoice, …) decoded; guarded by fulfilment holds. */
+  getShippingDocuments(request: ShippingDocumentsInput, options?: ShippingDocumentsOptions): Promise<ShippingDocumentsResult>;
+  /** POST {baseUrl}/Order/DispatchOrders: dispatches orders and returns the manifest documents; one held order refuses the whole manifest. */
+  dispatchOrders(request: DispatchOrdersInput, options?: DispatchOrdersOptions): Promise<ShippingDocumentsResult>;
 }
 
 function callOptions<T extends object>(operation: ServiceOperation, value: T | undefined, known: readonly string[]): T {
@@ -50,6 +57,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     updateOrderDispatch: async (request, opts) => updateOrderDispatch(o, request, callOptions('updateOrderDispatch', opts, ['force', 'retry'])),
     getActiveHubDetails: () => hub.get(),
     clearActiveHubCache: () => hub.clear(),
+    getShippingDocuments: async (request, opts) => getShippingDocuments(o, request, callOptions('getShippingDocuments', opts, ['force', 'retry'])),
+    dispatchOrders: async (request, opts) => dispatchOrders(o, request, callOptions('dispatchOrders', opts, ['force', 'retry'])),
   };
 }
 
@@ -60,3 +69,7 @@ export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {
   DispatchRequestV2Input, DispatchRequestV1Input, DispatchParcelInput, DispatchParcelInputV2, DispatchProductInput, DispatchExceptionInput, TrackingDetailsInput,
 } from './dispatch-request.js';
+export type { ShippingDocumentsInput, ShippingDocumentsOptions } from './shipping-documents.js';
+export type { DispatchOrdersInput, DispatchOrdersOptions } from './dispatch-orders.js';
+export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocument, type DocumentFormat } from './shipping-documents-answer.js';
+export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES } from './service-codes.js';
