@@ -60,6 +60,11 @@ export const AREAS = {
     mutate: ['lib/client/hold-guard.ts'],
     tests: ['test/client/hold-guard.test.ts', 'test/client/shipping-documents.test.ts', 'test/client/dispatch-orders.test.ts'],
   },
+  'client-jwt': {
+    // the client's JWT: cache until shortly before exp, one shared token request, one refresh on a 401
+    mutate: ['lib/client/jwt.ts'],
+    tests: ['test/client/jwt.test.ts'],
+  },
   'auth-header': {
     mutate: ['lib/auth/header.ts', 'lib/auth/url-parameter.ts'],
     tests: ['test/auth/header-url-parameter.test.ts', 'test/auth/combined.test.ts'],

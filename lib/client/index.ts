@@ -9,6 +9,7 @@ import { requestAdditionalRequiredDocuments, type AdditionalDocumentsOrder, type
 import type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 import type { DispatchRequestV1Input, DispatchRequestV2Input } from './dispatch-request.js';
 import { invalidArgument, type ServiceOperation } from './errors.js';
+import { createJwtSource } from './jwt.js';
 import { resolveClientOptions, type ServiceClientOptions } from './options.js';
 import { getShipmentInformation } from './shipment-information.js';
 import { updateOrderDispatch } from './update-order-dispatch.js';
@@ -48,6 +49,7 @@ function callOptions<T extends object>(operation: ServiceOperation, value: T | u
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const o = resolveClientOptions(options);
+  if (o.jwt) o.jwtSource = createJwtSource(o);
   const hub = activeHubDetails(o);
   return {
     getShipmentInformation: (trackingNumber) => getShipmentInformation(o, trackingNumber),
@@ -63,7 +65,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 }
 
 export { ServiceError, SERVICE_ERROR_CODES, type ServiceErrorCode, type ServiceOperation } from './errors.js';
-export type { ServiceClientOptions, RetryOptions, FetchLike } from './options.js';
+export type { ServiceClientOptions, RetryOptions, FetchLike, JwtOptions } from './options.js';
 export type { AdditionalDocumentsOrder, AdditionalDocumentsOptions } from './additional-documents.js';
 export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {

@@ -33,6 +33,8 @@ export interface Outcome {
   retryAfterMs?: number;
   /** The values to mask in anything built from this answer (the MerchantGUID and the tokens sent). */
   secrets: string[];
+  /** The JWT the last attempt was sent with (the `jwt` option). */
+  jwt?: string;
 }
 
 /** Statuses worth another attempt (the answer says: not now). */
@@ -66,11 +68,33 @@ function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
-async function credentials(o: ResolvedClientOptions, call: Call, attempts: number): Promise<{ headers: Record<string, string>; secrets: string[] }> {
+/** The JWT of an operation that uses one; AUTHENTICATION_FAILED (nothing sent) when none can be had. */
+async function jwtFor(o: ResolvedClientOptions, call: Call, attempts: number): Promise<string> {
+  try {
+    return await o.jwtSource!.token();
+  } catch (err) {
+    const e = err instanceof ServiceError ? err : undefined;
+    throw new ServiceError({
+      code: 'AUTHENTICATION_FAILED', operation: call.operation, attempts, retryable: e?.retryable ?? true, cause: err,
+      ...(e?.status !== undefined ? { status: e.status } : {}),
+      description: `could not obtain a JWT from GetAuthenticationToken (${e ? `${e.code}: ${e.description}` : 'the token request failed'}); nothing was sent`,
+    });
+  }
+}
+
+async function credentials(o: ResolvedClientOptions, call: Call, attempts: number): Promise<{ headers: Record<string, string>; secrets: string[]; jwt?: string }> {
   const headers: Record<string, string> = { ...o.headers, accept: 'application/json' };
   const secrets = [...o.secrets];
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   if (call.host === 'merchantApi') headers.MerchantGUID = o.merchantGuid;
+  if (o.jwtSource?.uses(call.operation)) {
+    // JWT: the UserName and Authorization headers; the MerchantGUID stays where it is (the pages: "must still be specified").
+    const jwt = await jwtFor(o, call, attempts);
+    headers.UserName = o.jwtSource.userName;
+    headers.authorization = o.jwtSource.scheme === 'Bearer' ? `Bearer ${jwt}` : jwt;
+    secrets.push(jwt);
+    return { headers, secrets, jwt };
+  }
   if (o.accessToken) {
     let token: unknown;
     try {
@@ -116,24 +140,41 @@ function target(o: ResolvedClientOptions, call: Call): string {
   return `${o.baseUrl}${call.path}?merchantGUID=${encodeURIComponent(o.merchantGuid)}`;
 }
 
-/** Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK. */
-export function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
+/**
+ * Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK.
+ * A 401 to a call sent with a JWT: the token is forgotten and the call sent once more with a new one
+ * (a request refused at authentication was not processed: safe to resend, even a POST).
+ */
+export async function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
   const url = target(o, call);
+  let last: Outcome | undefined;
   // One CLIENT span, metric and channel event per operation; retries are events (docs/observability.md).
-  return observeServiceCall({ operation: call.operation, method: call.method, url }, (observer) => attempts(o, call, url, observer));
+  // The channel's `result` is { status, attempts } only: never the body, the tokens or the MerchantGUID.
+  await observeServiceCall({ operation: call.operation, method: call.method, url }, async (observer) => {
+    let outcome = await attempts(o, call, url, observer);
+    if (outcome.status === 401 && outcome.jwt !== undefined && o.jwtSource) {
+      o.jwtSource.invalidate(outcome.jwt);
+      o.log.info({ operation: call.operation }, 'service answered 401 to the JWT; sending once more with a new token');
+      observer.retry(outcome.attempts, 0, { status: 401 });
+      outcome = await attempts(o, call, url, observer, outcome.attempts);
+    }
+    last = outcome;
+    return { status: outcome.status, attempts: outcome.attempts };
+  });
+  return last!;
 }
 
-async function attempts(o: ResolvedClientOptions, call: Call, url: string, observer: ServiceCallObserver): Promise<Outcome> {
+async function attempts(o: ResolvedClientOptions, call: Call, url: string, observer: ServiceCallObserver, before = 0): Promise<Outcome> {
   const path = new URL(url).pathname;
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
-  for (let attempt = 0; ; attempt++) {
-    const { headers, secrets } = await credentials(o, call, attempt);
+  for (let attempt = before; ; attempt++) {
+    const { headers, secrets, jwt } = await credentials(o, call, attempt);
     observer.inject(headers);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), o.timeoutMs);
     const started = performance.now();
     const line = { operation: call.operation, method: call.method, path, attempt: attempt + 1 };
-    const canRetry = attempt < o.retries;
+    const canRetry = attempt - before < o.retries;
     try {
       const res = await o.fetch(url, { method: call.method, headers, body, signal: controller.signal, redirect: 'manual' });
       const redirected = res.status >= 300 && res.status < 400;
@@ -156,12 +197,12 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       }
       const after = retryAfterMs(res.headers.get('retry-after'));
       if (RETRYABLE_STATUSES.has(res.status) && call.resend && canRetry && (after === undefined || after <= o.maxDelayMs)) {
-        const delay = Math.max(backoffMs(o, attempt), after ?? 0);
+        const delay = Math.max(backoffMs(o, attempt - before), after ?? 0);
         observer.retry(attempt + 1, delay, { status: res.status });
         await sleep(delay);
         continue;
       }
-      return { status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets, ...(after !== undefined ? { retryAfterMs: after } : {}) };
+      return { status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets, ...(after !== undefined ? { retryAfterMs: after } : {}), ...(jwt !== undefined ? { jwt } : {}) };
     } catch (err) {
       clearTimeout(timer);
       if (err instanceof ServiceError) throw err;
@@ -172,7 +213,7 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       o.log.warn({ ...line, code, durationMs }, 'service call failed');
       const notSent = !timedOut && NOT_SENT.has(causeCode(err) ?? '');
       if (canRetry && (call.resend || notSent)) {
-        const delay = backoffMs(o, attempt);
+        const delay = backoffMs(o, attempt - before);
         observer.retry(attempt + 1, delay, { error: code });
         await sleep(delay);
         continue;
