@@ -2,7 +2,7 @@
  * The service client: the merchant → service operations (docs/client.md). One factory, one options
  * object checked at construction; every failure is a ServiceError with a stable code.
  */
-import type { HubDetails, ShipmentInformation } from '../payloads.js';
+import type { HubDetails, MerchantOrder, ShipmentInformation } from '../payloads.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { activeHubDetails } from './active-hub.js';
 import { requestAdditionalRequiredDocuments, type AdditionalDocumentsOrder, type AdditionalDocumentsOptions } from './additional-documents.js';
@@ -17,6 +17,7 @@ import { updateOrderDispatchV2 } from './update-order-dispatch-v2.js';
 import { getShippingDocuments, type ShippingDocumentsInput, type ShippingDocumentsOptions } from './shipping-documents.js';
 import { dispatchOrders, type DispatchOrdersInput, type DispatchOrdersOptions } from './dispatch-orders.js';
 import type { ShippingDocumentsResult } from './shipping-documents-answer.js';
+import { getOrdersDetails } from './orders-details.js';
 
 export interface ServiceClient {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
@@ -35,6 +36,8 @@ export interface ServiceClient {
   getShippingDocuments(request: ShippingDocumentsInput, options?: ShippingDocumentsOptions): Promise<ShippingDocumentsResult>;
   /** POST {baseUrl}/Order/DispatchOrders: dispatches orders and returns the manifest documents; one held order refuses the whole manifest. */
   dispatchOrders(request: DispatchOrdersInput, options?: DispatchOrdersOptions): Promise<ShippingDocumentsResult>;
+  /** POST {baseUrl}/Order/GetOrdersDetails: the details (Merchant.Order) of orders by their service order ids. */
+  getOrdersDetails(orderIds: readonly string[]): Promise<MerchantOrder[]>;
 }
 
 function callOptions<T extends object>(operation: ServiceOperation, value: T | undefined, known: readonly string[]): T {
@@ -61,6 +64,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     clearActiveHubCache: () => hub.clear(),
     getShippingDocuments: async (request, opts) => getShippingDocuments(o, request, callOptions('getShippingDocuments', opts, ['force', 'retry'])),
     dispatchOrders: async (request, opts) => dispatchOrders(o, request, callOptions('dispatchOrders', opts, ['force', 'retry'])),
+    getOrdersDetails: (orderIds) => getOrdersDetails(o, orderIds),
   };
 }
 
