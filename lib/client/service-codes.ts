@@ -49,7 +49,9 @@ export function documentedError(operation: ServiceOperation, outcome: Outcome, t
   const parsed = parseJson(outcome.text);
   if (!parsed.ok || !isObject(parsed.value)) return undefined;
   const body = parsed.value;
-  const said = typeof body.ErrorText === 'string' && body.ErrorText.trim() !== '' ? body.ErrorText : serviceText(body);
+  const errorText = typeof body.ErrorText === 'string' && body.ErrorText.trim() !== '' ? body.ErrorText : undefined;
+  const more = serviceText(body);
+  const said = errorText && more && !errorText.includes(more) ? `${errorText} ${more}` : errorText ?? more;
   let code = codeOf(body.Code) ?? codeOf(body.ErrorCode);
   if (code === undefined && said !== undefined) code = /^\s*([AB]\d{3})\b/.exec(said)?.[1];
   if (code === undefined || !(code in table)) return undefined;

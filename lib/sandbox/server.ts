@@ -18,6 +18,7 @@ import { OrderBook } from './orders.js';
 import { runScenario, type ScenarioResult } from './scenarios.js';
 import { defaultSeed, loadSeedFile, mergeSeed, shipmentForOrder, type SeedData } from './seed.js';
 import { createServiceApiHandler } from './service-api.js';
+import { createFulfilment } from './fulfilment.js';
 
 /** Another request handler on the sandbox's server (resolve true when it answered). */
 export type SandboxRoute = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -126,7 +127,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return p;
   };
   const documents = createDocumentDeliveries({ resolved, log, orders, target, track, baseUrl: () => url });
-  const api = createServiceApiHandler({ seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver });
+  const fulfilment = createFulfilment({ orders, seed, settings: resolved, baseUrl: () => url });
+  const api = createServiceApiHandler({ seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, fulfilment });
   const server = createServer(requestListener(resolved, routes, api));
 
   const sandbox: Sandbox = {

@@ -11,6 +11,7 @@ import type { ExchangeKind, ExchangeLog } from './exchange-log.js';
 import type { OrderBook } from './orders.js';
 import type { SeedData, SeedMerchant } from './seed.js';
 import { readShipment } from './shipments.js';
+import type { Fulfilment, JwtCaller } from './fulfilment.js';
 
 export interface ServiceApiContext {
   seed: SeedData;
@@ -21,9 +22,15 @@ export interface ServiceApiContext {
   latencyMs: number;
   /** Starts the (delayed) delivery of an order's documents to the merchant's webhook. */
   deliverDocuments(orderId: string, trackingNumbers: string[]): void;
+  /** Shipping documents, DispatchOrders, GetOrdersDetails and the JWT (fulfilment.ts). */
+  fulfilment?: Fulfilment;
 }
 
-interface Reply { status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; kind: ExchangeKind; orderId?: string }
+interface Reply {
+  status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; kind: ExchangeKind; orderId?: string;
+  /** Kept in the exchange log instead of the request body / the answer (secrets never kept). */
+  loggedRequest?: unknown; loggedResponse?: unknown;
+}
 
 const BODY_LIMIT = 1024 * 1024;
 const TRACKING_NUMBER = /^[A-Za-z0-9-]{1,50}$/;
@@ -36,7 +43,9 @@ function sameSecret(a: string, b: string): boolean {
 
 type Caller = { merchant: SeedMerchant } | { missing: true } | { invalid: true };
 
-function identify(ctx: ServiceApiContext, req: IncomingMessage): Caller {
+function identify(ctx: ServiceApiContext, req: IncomingMessage, jwt?: JwtCaller): Caller {
+  // JWT (UserName header): the sandbox's own merchant when the token is valid, refused otherwise.
+  if (jwt) return jwt.jwt === 'valid' ? { merchant: ctx.seed.merchants.find((m) => m.id === 'default') ?? ctx.seed.merchants[0] } : { invalid: true };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) return { missing: true };
   const token = match[1];
@@ -116,9 +125,14 @@ function dispatch(ctx: ServiceApiContext, caller: Caller, body: unknown, version
   return { status: 200, kind, body: outcome.answer, ...(outcome.orderId ? { orderId: outcome.orderId } : {}) };
 }
 
-function route(ctx: ServiceApiContext, req: IncomingMessage, path: string, body: unknown, bodyError?: string): Reply | undefined {
-  const caller = identify(ctx, req);
+async function route(ctx: ServiceApiContext, req: IncomingMessage, path: string, body: unknown, bodyError?: string, jwt?: JwtCaller): Promise<Reply | undefined> {
+  const caller = identify(ctx, req, jwt);
   const method = req.method ?? 'GET';
+  if (ctx.fulfilment && !bodyError) {
+    const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;
+    const reply = await ctx.fulfilment.route(method, path, body, authenticated, jwt?.jwt === 'invalid' ? jwt.reason : undefined);
+    if (reply) return reply;
+  }
   const shipment = /^\/api\/shipments\/(.*)$/.exec(path);
   const post = (kind: ExchangeKind, run: () => Reply): Reply => {
     if (method !== 'POST') return { status: 405, kind, headers: { allow: 'POST' }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use POST for ${path}` } };
@@ -165,7 +179,8 @@ export function createServiceApiHandler(ctx: ServiceApiContext): (req: IncomingM
     else if (text.length > 0) {
       try { body = JSON.parse(text); } catch { bodyError = 'The request body is not valid JSON'; }
     }
-    const reply = route(ctx, req, url.pathname, body, bodyError);
+    const jwt = await ctx.fulfilment?.verify(req);
+    const reply = await route(ctx, req, url.pathname, body, bodyError, jwt);
     if (!reply) return false;
     if (ctx.latencyMs > 0) await new Promise((r) => setTimeout(r, ctx.latencyMs));
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', ...(reply.headers ?? {}) };
@@ -176,8 +191,8 @@ export function createServiceApiHandler(ctx: ServiceApiContext): (req: IncomingM
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') requestHeaders[k] = v;
     ctx.log.record({
       at, direction: 'from-merchant', kind: reply.kind, ...(reply.orderId ? { orderId: reply.orderId } : {}),
-      request: { method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, headers: requestHeaders, ...(text ? { body: body ?? text } : {}) },
-      response: { status: reply.status, headers, ...(reply.raw ? { body: `<${reply.raw.length} bytes of PDF>` } : { body: reply.body }) },
+      request: { method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, headers: requestHeaders, ...(reply.loggedRequest !== undefined ? { body: reply.loggedRequest } : text ? { body: body ?? text } : {}) },
+      response: { status: reply.status, headers, ...(reply.raw ? { body: `<${reply.raw.length} bytes of ${headers['content-type'] === 'application/pdf' ? 'PDF' : headers['content-type']}>` } : { body: reply.loggedResponse ?? reply.body }) },
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
     return true;

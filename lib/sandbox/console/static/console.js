@@ -146,6 +146,7 @@
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
     dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'bad'],
+    'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'],
   };
   function chips(o) {
     const out = [];
@@ -157,6 +158,8 @@
     if (o.holdAnnounced) out.push(o.documentsDelivered ? ['hold released', 'ok'] : ['on hold', 'warn']);
     if (dispatched > 0) out.push([`dispatched ${dispatched}/${ordered}`, dispatched >= ordered ? 'ok' : 'neutral']);
     if (o.lines.some((l) => l.excepted > 0)) out.push(['exceptions', 'warn']);
+    if (o.shippingDocuments && o.shippingDocuments.length > 0 && !o.manifested) out.push(['documents issued', 'neutral']);
+    if (o.manifested) out.push(['dispatched (manifest)', 'ok']);
     if (!o.created && o.source !== 'seed') out.push(['not created', 'bad']);
     return out.map(([t, c]) => el('span', { class: `badge ${c}` }, t));
   }
@@ -166,7 +169,8 @@
       const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
       return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
         t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
-        t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
+        t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null,
+        ...(t.links || []).map((l) => el('a', { class: 'doc-link', href: l.href, download: l.label, 'aria-label': `download ${l.label}` }, l.label)));
     });
     const parcels = o.parcels.map((p) => `${p.parcelCode} (${p.version}): ${p.products.map((x) => `${x.sku} ×${x.quantity}`).join(', ')}${p.trackingNumber ? ` · tracking ${p.trackingNumber}` : ''}`);
     const excepted = o.lines.filter((l) => l.excepted > 0).map((l) => `${l.sku} ×${l.excepted}`);
