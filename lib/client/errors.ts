@@ -22,7 +22,7 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
 
 export type ServiceOperation =
   | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
-  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken';
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

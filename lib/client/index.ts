@@ -2,7 +2,7 @@
  * The service client: the merchant → service operations (docs/client.md). One factory, one options
  * object checked at construction; every failure is a ServiceError with a stable code.
  */
-import type { HubDetails, MerchantOrder, ShipmentInformation } from '../payloads.js';
+import type { HubDetails, MerchantOrder, ShipmentInformation, VoidParcelResponse } from '../payloads.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { activeHubDetails } from './active-hub.js';
 import { requestAdditionalRequiredDocuments, type AdditionalDocumentsOrder, type AdditionalDocumentsOptions } from './additional-documents.js';
@@ -18,6 +18,7 @@ import { getShippingDocuments, type ShippingDocumentsInput, type ShippingDocumen
 import { dispatchOrders, type DispatchOrdersInput, type DispatchOrdersOptions } from './dispatch-orders.js';
 import type { ShippingDocumentsResult } from './shipping-documents-answer.js';
 import { getOrdersDetails } from './orders-details.js';
+import { voidParcel, type VoidParcelInput, type VoidParcelOptions } from './void-parcel.js';
 
 export interface ServiceClient {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
@@ -38,6 +39,8 @@ export interface ServiceClient {
   dispatchOrders(request: DispatchOrdersInput, options?: DispatchOrdersOptions): Promise<ShippingDocumentsResult>;
   /** POST {baseUrl}/Order/GetOrdersDetails: the details (Merchant.Order) of orders by their service order ids. */
   getOrdersDetails(orderIds: readonly string[]): Promise<MerchantOrder[]>;
+  /** POST {baseUrl}/Parcel/VoidParcel: takes a declared parcel out (its documents are void). */
+  voidParcel(request: VoidParcelInput, options?: VoidParcelOptions): Promise<VoidParcelResponse & { IsSuccess: true }>;
 }
 
 function callOptions<T extends object>(operation: ServiceOperation, value: T | undefined, known: readonly string[]): T {
@@ -65,6 +68,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     getShippingDocuments: async (request, opts) => getShippingDocuments(o, request, callOptions('getShippingDocuments', opts, ['force', 'retry'])),
     dispatchOrders: async (request, opts) => dispatchOrders(o, request, callOptions('dispatchOrders', opts, ['force', 'retry'])),
     getOrdersDetails: (orderIds) => getOrdersDetails(o, orderIds),
+    voidParcel: async (request, opts) => voidParcel(o, request, callOptions('voidParcel', opts, ['retry'])),
   };
 }
 
@@ -78,4 +82,5 @@ export type {
 export type { ShippingDocumentsInput, ShippingDocumentsOptions } from './shipping-documents.js';
 export type { DispatchOrdersInput, DispatchOrdersOptions } from './dispatch-orders.js';
 export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocument, type DocumentFormat } from './shipping-documents-answer.js';
-export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES } from './service-codes.js';
+export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES, VOID_PARCEL_CODES } from './service-codes.js';
+export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';

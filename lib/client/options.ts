@@ -108,7 +108,7 @@ const JWT_KEYS = ['userName', 'password', 'operations', 'authorizationScheme', '
 /** The operations `jwt.operations` may name. */
 const JWT_OPERATIONS: readonly ServiceOperation[] = [
   'getShipmentInformation', 'requestAdditionalRequiredDocuments', 'updateOrderDispatchV2', 'updateOrderDispatch', 'getActiveHubDetails',
-  'getShippingDocuments', 'dispatchOrders', 'getOrdersDetails',
+  'getShippingDocuments', 'dispatchOrders', 'getOrdersDetails', 'voidParcel',
 ];
 const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
 const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type', 'username'];

@@ -38,12 +38,30 @@ export const DISPATCH_ORDERS_CODES: Readonly<Record<string, string>> = {
   B600: 'Configuration error: cannot determine the source hub',
 };
 
+/** VoidParcel (docs.global-e.com `shipping---void-parcel`). C102 is a success the service logs: the parcel is voided, the shipper's cancellation failed. */
+export const VOID_PARCEL_CODES: Readonly<Record<string, string>> = {
+  C100: 'The parcel cannot be voided in its status (a hub operated by the service voids only "Failed Transfer To Shipping" and "Shipped By Merchant")',
+  C101: 'The parcel cannot be voided in its status (a hub operated by the merchant voids only "Failed Transfer To Shipping", "Shipped By Merchant" and "Received In Hub")',
+  C103: 'Internal unknown failure',
+  C104: 'The parcel code was not found, or the parcel was already voided',
+};
+
 const codeOf = (v: unknown): string | undefined =>
   (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
+/** The first entry of an `Errors` list: its code and text (a string entry is text only). */
+function firstListed(body: Record<string, unknown>): { code?: string; text?: string } {
+  const first: unknown = Array.isArray(body.Errors) ? body.Errors[0] : undefined;
+  if (typeof first === 'string') return { text: first };
+  if (!isObject(first)) return {};
+  const text = [first.Message, first.Error, first.Description, first.ErrorText].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  return { ...(codeOf(first.Code) ?? codeOf(first.ErrorCode) ? { code: codeOf(first.Code) ?? codeOf(first.ErrorCode) } : {}), ...(text ? { text } : {}) };
+}
+
 /**
- * The ServiceError of an answer carrying a documented code (in `Code`, `ErrorCode`, or at the start of
- * `ErrorText`/`Error`), whatever its HTTP status; undefined when the answer carries none of `table`'s codes.
+ * The ServiceError of an answer carrying a documented code (in `Code`, `ErrorCode`, at the start of
+ * `ErrorText`/`Error`, or in the first entry of `Errors`), whatever its HTTP status; undefined when the
+ * answer carries none of `table`'s codes.
  */
 export function documentedError(operation: ServiceOperation, outcome: Outcome, table: Readonly<Record<string, string>>): ServiceError | undefined {
   const parsed = parseJson(outcome.text);
@@ -51,9 +69,10 @@ export function documentedError(operation: ServiceOperation, outcome: Outcome, t
   const body = parsed.value;
   const errorText = typeof body.ErrorText === 'string' && body.ErrorText.trim() !== '' ? body.ErrorText : undefined;
   const more = serviceText(body);
-  const said = errorText && more && !errorText.includes(more) ? `${errorText} ${more}` : errorText ?? more;
-  let code = codeOf(body.Code) ?? codeOf(body.ErrorCode);
-  if (code === undefined && said !== undefined) code = /^\s*([AB]\d{3})\b/.exec(said)?.[1];
+  const listed = firstListed(body);
+  const said = (errorText && more && !errorText.includes(more) ? `${errorText} ${more}` : errorText ?? more) ?? listed.text;
+  let code = codeOf(body.Code) ?? codeOf(body.ErrorCode) ?? listed.code;
+  if (code === undefined && said !== undefined) code = /^\s*([ABC]\d{3})\b/.exec(said)?.[1];
   if (code === undefined || !(code in table)) return undefined;
   const own = said === undefined ? '' : `; the service said: ${mask(said, outcome.secrets)}`;
   return new ServiceError({

@@ -152,6 +152,18 @@ export type ShippingDocumentsRequest = {
   TrackingDetails?: TrackingDetails;
   [k: string]: unknown;
 };
+/**
+ * Body of /Parcel/VoidParcel (docs.global-e.com `voidparcelrequest`): the parcel to take out, and its order by OrderId, MerchantOrderId or DeliveryReferenceNumber.
+ */
+export type VoidParcelRequest = {
+  [k: string]: unknown;
+} & {
+  OrderId?: string;
+  MerchantOrderId?: string;
+  DeliveryReferenceNumber?: string;
+  ParcelCode: string;
+  [k: string]: unknown;
+};
 
 /**
  * Payload of the documents webhook (SendAdditionalRequiredDocumentsToMerchant) as validated and handed to the adapter: normalized from `{ order }` or top level, with the list read from Documents, AdditionalRequiredDocuments or OrderDocuments. Not shown in the spec (see docs/schemas.md).
@@ -1935,6 +1947,21 @@ export interface ShippingDocumentsResponse {
     | {
         [k: string]: unknown;
       }[]
+    | null;
+  [k: string]: unknown;
+}
+/**
+ * Answer of VoidParcel: `{ IsSuccess, Errors }` (C102 in Errors with IsSuccess true: voided, the shipper's cancellation failed).
+ */
+export interface VoidParcelResponse {
+  IsSuccess: boolean;
+  Errors?:
+    | (
+        | {
+            [k: string]: unknown;
+          }
+        | string
+      )[]
     | null;
   [k: string]: unknown;
 }

@@ -17,7 +17,7 @@ export type ExchangeKind =
   | CallbackName
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown'
-  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken';
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
 
 /** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */
 export interface Exchange extends ExchangeRecord {

@@ -209,6 +209,28 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
     return json('getOrdersDetails', 200, orders, found.length === 1 ? found[0].orderId : undefined);
   }
 
+  function voidParcel(body: unknown, merchant: string): FulfilmentReply {
+    const kind: ExchangeKind = 'voidParcel';
+    const refuse = (Code: string, Message: string, orderId?: string) => json(kind, 400, { IsSuccess: false, Errors: [{ Code, Message }] }, orderId);
+    const b = isObject(body) ? body : {};
+    const order = ctx.orders.find({ orderId: nonEmpty(b.OrderId) ? b.OrderId : undefined, merchantOrderId: nonEmpty(b.MerchantOrderId) ? b.MerchantOrderId : undefined }, merchant);
+    const code = b.ParcelCode;
+    const parcel = order?.parcels.find((p) => p.parcelCode === code);
+    if (!order || !parcel) return refuse('C104', 'The parcel code was not found, or the parcel was already voided', order?.orderId);
+    if (order.manifested) return refuse('C101', 'The parcel cannot be voided due to the status of the parcel (already dispatched on a manifest)', order.orderId);
+    const voided = order.shippingDocuments.filter((d) => d.parcelCode === parcel.parcelCode);
+    for (const d of voided) files.delete(`${order.orderId}/${d.name}`);
+    ctx.orders.update(order.orderId, 'parcel-voided', (o) => {
+      o.parcels = o.parcels.filter((p) => p !== parcel);
+      for (const product of parcel.products) {
+        const line = o.lines.find((l) => l.sku === product.sku);
+        if (line) line.dispatched = Math.max(0, line.dispatched - product.quantity);
+      }
+      o.shippingDocuments = o.shippingDocuments.filter((d) => d.parcelCode !== parcel.parcelCode);
+    }, { detail: `${parcel.parcelCode}: ${voided.length} document(s) void` });
+    return json(kind, 200, { IsSuccess: true, Errors: [] }, order.orderId);
+  }
+
   function download(path: string): FulfilmentReply | undefined {
     const m = /^\/shipping-documents\/([^/]+)\/([^/]+)$/.exec(path);
     if (!m) return undefined;
@@ -240,7 +262,7 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
       if (method === 'GET') return download(path);
       const kinds: Record<string, ExchangeKind> = {
         '/Authentication/GetAuthenticationToken': 'getAuthenticationToken', '/Order/GetShippingDocuments': 'getShippingDocuments',
-        '/Order/DispatchOrders': 'dispatchOrders', '/Order/GetOrdersDetails': 'getOrdersDetails',
+        '/Order/DispatchOrders': 'dispatchOrders', '/Order/GetOrdersDetails': 'getOrdersDetails', '/Parcel/VoidParcel': 'voidParcel',
       };
       const kind = kinds[path];
       if (!kind) return undefined;
@@ -249,6 +271,7 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
       if (merchant === undefined) return json(kind, 401, { Code: 'UNAUTHORIZED', Error: 'Unauthorized', Description: refusal ?? 'The JWT or access token is missing or invalid.' });
       if (kind === 'getShippingDocuments') return shippingDocuments(body, merchant);
       if (kind === 'dispatchOrders') return dispatchOrders(body, merchant);
+      if (kind === 'voidParcel') return voidParcel(body, merchant);
       return ordersDetails(body, merchant);
     },
   };

@@ -1,6 +1,6 @@
 /**
  * The hostile-service suite (hostile-service.test.ts) for the shipping-documents flow and JWT:
- * getShippingDocuments, dispatchOrders, getOrdersDetails and the GetAuthenticationToken call meet a
+ * getShippingDocuments, dispatchOrders, getOrdersDetails, voidParcel and the GetAuthenticationToken call meet a
  * gigabyte answer, a gzip bomb, a drip, a redirect to another host and a service that echoes every
  * credential back; none exhausts memory, outlives timeoutMs, sends a credential elsewhere, or puts
  * the token, the password or the MerchantGUID in an error or a log line.
@@ -21,6 +21,7 @@ const OPERATIONS: Array<[string, (c: ServiceClient) => Promise<unknown>]> = [
   ['getShippingDocuments', (c) => c.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel] })],
   ['dispatchOrders', (c) => c.dispatchOrders({ OrderIds: ['GE1'] })],
   ['getOrdersDetails', (c) => c.getOrdersDetails(['GE1'])],
+  ['voidParcel', (c) => c.voidParcel({ OrderId: 'GE1', ParcelCode: 'P-1' })],
 ];
 
 let hostile: Hostile | undefined;

@@ -61,6 +61,18 @@ describe('the warehouse flow against the sandbox (JWT)', () => {
     expect(details.OrderDocuments).toHaveLength(5);
   });
 
+  test('a parcel voided (VoidParcel) loses its documents and can be declared again; a manifested one cannot be voided (C101), an unknown one is C104', async () => {
+    const c = client();
+    const first = await c.getShippingDocuments({ OrderId: 'GE100000001SB', Parcels: [parcel('GE100000001SB', 'V-1')] });
+    expect(await c.voidParcel({ OrderId: 'GE100000001SB', ParcelCode: 'V-1' })).toEqual({ IsSuccess: true, Errors: [] });
+    expect(sandbox.orders.get('GE100000001SB')!.shippingDocuments).toEqual([]);
+    expect((await fetch(first.Documents[0].URL!)).status).toBe(404);
+    expect(await failure(c.voidParcel({ OrderId: 'GE100000001SB', ParcelCode: 'V-1' }))).toMatchObject({ code: 'C104' });
+    await c.getShippingDocuments({ OrderId: 'GE100000001SB', Parcels: [parcel('GE100000001SB', 'V-1')] });
+    await c.dispatchOrders({ OrderIds: ['GE100000001SB'] });
+    expect(await failure(c.voidParcel({ MerchantOrderId: 'M-1001', ParcelCode: 'V-1' }))).toMatchObject({ code: 'C101' });
+  });
+
   test('the same parcel gives the same bytes (deterministic documents)', async () => {
     const first = await client().getShippingDocuments({ OrderId: 'GE100000001SB', Parcels: [parcel('GE100000001SB', 'P-9')] });
     await sandbox.close();

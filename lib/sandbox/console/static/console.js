@@ -146,7 +146,7 @@
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
     dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'bad'],
-    'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'],
+    'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'], 'parcel-voided': ['parcel voided', 'bad'],
   };
   function chips(o) {
     const out = [];
