@@ -11,7 +11,7 @@ const PATH = '/Order/GetShippingDocuments';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\n%%EOF\n');
 const ZPL = Buffer.from('^XA^FO50,50^A0N,40,40^FDGE100000001SB P-1^FS^XZ');
 const parcel = { ParcelCode: 'P-1', Products: [{ ProductCode: 'SKU0', CartItemId: 'ci-1', DeliveryQuantity: 1 }] };
-export const DOCUMENTS_ANSWER = {
+const DOCUMENTS_ANSWER = {
   IsSuccess: true,
   ErrorText: null,
   Documents: [
