@@ -108,6 +108,21 @@ describe('JWT authentication', () => {
     expect(svc.count(TOKEN_PATH)).toBe(2);
   });
 
+  test('a late 401 to an old token does not throw away the newer one', async () => {
+    const { client } = jwtClient();
+    await client.getActiveHubDetails();
+    let manifests = 0;
+    svc.answer(async (r) => {
+      if (r.path === TOKEN_PATH) { const t = await jwtFor(issued.length + 1, inAnHour()); issued.push(t); return { status: 200, body: { Token: t } }; }
+      if (r.headers.authorization !== issued[0]) return { status: 200, body: { IsSuccess: true, Documents: [] } };
+      // both calls were sent with the first token: the second refusal arrives after the new token is cached
+      return { status: 401, body: {}, delayMs: manifests++ === 0 ? 0 : 150 };
+    });
+    await Promise.all([client.dispatchOrders({ OrderIds: ['GE1'] }), client.dispatchOrders({ OrderIds: ['GE2'] })]);
+    expect(svc.count(TOKEN_PATH)).toBe(2);
+    expect(svc.received.filter((r) => r.path === '/Order/DispatchOrders').map((r) => r.headers.authorization)).toEqual([issued[0], issued[0], issued[1], issued[1]]);
+  });
+
   test('a second 401 is the error: one refresh, one resend, no loop', async () => {
     svc.answer(async (r) => {
       if (r.path === TOKEN_PATH) { const t = await jwtFor(issued.length + 1, inAnHour()); issued.push(t); return { status: 200, body: { Token: t } }; }
