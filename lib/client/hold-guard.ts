@@ -79,7 +79,8 @@ export async function holdGuardAll(o: ResolvedClientOptions, operation: ServiceO
     try {
       await holdGuard(o, operation, ids, false);
     } catch (err) {
-      if (err instanceof ServiceError && err.code === 'FULFILMENT_HOLD' && err.hold) held.push({ named, hold: err.hold });
+      const hold = err instanceof ServiceError ? err.hold : undefined;
+      if (hold) held.push({ named, hold });
       else if (force) o.log.warn({ operation }, 'fulfilment-hold guard could not check an order; dispatching anyway (force: true)');
       else throw err;
     }

@@ -93,10 +93,13 @@ describe('dispatchOrders and the fulfilment hold: one held order refuses the who
     expect(byMerchant.description).toContain('M-4 (GE4)');
     const both = await failure(client.dispatchOrders({ OrderIds: ['GE2'], MerchantOrderIds: ['M-4'] }));
     expect(both.heldOrderIds).toEqual(['GE2', 'M-4']);
+    expect(both.description).toContain('2 of 2 order(s) on fulfilment hold (additional documents awaited): GE2, M-4 (GE4); nothing was sent');
     expect(svc.count()).toBe(0);
     await client.dispatchOrders({ OrderIds: ['GE1', 'GE2'] }, { force: true });
     expect(svc.count()).toBe(1);
-    expect(log.text()).toMatch(/on fulfilment hold \(force: true\)/);
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([
+      { level: 'warn', obj: expect.objectContaining({ operation: 'dispatchOrders', held: 1 }), msg: 'dispatching orders on fulfilment hold (force: true)' },
+    ]);
     await store.recordDocuments('GE2', [ead]);
     await client.dispatchOrders({ OrderIds: ['GE1', 'GE2', 'GE3'] });
     expect(svc.count()).toBe(2);
@@ -106,9 +109,13 @@ describe('dispatchOrders and the fulfilment hold: one held order refuses the who
     const store = new MemoryStore();
     store.getFulfilmentHold = async () => { throw new Error('db down'); };
     const { client } = clientFor(svc, { store });
+    const { client: forced, log } = clientFor(svc, { store });
     expect(await failure(client.dispatchOrders({ OrderIds: ['GE1'] }))).toMatchObject({ code: 'STORE_UNAVAILABLE' });
     expect(svc.count()).toBe(0);
-    await client.dispatchOrders({ OrderIds: ['GE1'] }, { force: true });
+    await forced.dispatchOrders({ OrderIds: ['GE1'] }, { force: true });
     expect(svc.count()).toBe(1);
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([
+      { level: 'warn', obj: expect.objectContaining({ operation: 'dispatchOrders' }), msg: 'fulfilment-hold guard could not check an order; dispatching anyway (force: true)' },
+    ]);
   });
 });
