@@ -58,7 +58,7 @@ export const AREAS = {
     // the fulfilment-hold guard of the client: dispatch V1/V2, getShippingDocuments (no label for a held
     // order) and dispatchOrders (one held order refuses the whole manifest); fails closed on a store failure
     mutate: ['lib/client/hold-guard.ts'],
-    tests: ['test/client/hold-guard.test.ts', 'test/store/minimal-store.test.ts', 'test/client/shipping-documents.test.ts', 'test/client/dispatch-orders.test.ts'],
+    tests: ['test/client/hold-guard.test.ts', 'test/client/shipping-documents.test.ts', 'test/client/dispatch-orders.test.ts'],
   },
   'client-jwt': {
     // the client's JWT: cache until shortly before exp, one shared token request, one refresh on a 401

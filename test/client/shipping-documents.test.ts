@@ -131,6 +131,23 @@ describe('getShippingDocuments and the fulfilment hold: an order awaiting its cu
     expect(svc.count()).toBe(2);
   });
 
+  test('a store without findOrderId cannot find an order by merchant id: refused (INVALID_ARGUMENT, nothing sent) unless forced', async () => {
+    const store = new MemoryStore();
+    for (const m of ['findOrderId', 'saveMerchantOrderIds']) Object.defineProperty(store, m, { value: undefined });
+    await store.placeFulfilmentHold('GE1001CH', [ead]);
+    const { client, log } = clientFor(svc, { store });
+    const err = await failure(client.getShippingDocuments({ MerchantOrderId: 'A-1', Parcels: [parcel] }));
+    expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', operation: 'getShippingDocuments', attempts: 0 });
+    expect(err.description).toMatch(/the store has no findOrderId/);
+    expect(await failure(client.getShippingDocuments({ OrderId: 'GE1001CH', Parcels: [parcel] }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+    expect(svc.count()).toBe(0);
+    await client.getShippingDocuments({ MerchantOrderId: 'A-1', Parcels: [parcel] }, { force: true });
+    expect(svc.count()).toBe(1);
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([
+      { level: 'warn', obj: expect.objectContaining({ operation: 'getShippingDocuments' }), msg: expect.stringContaining('cannot find an order by merchant order id') },
+    ]);
+  });
+
   test('a store that cannot be read fails closed: STORE_UNAVAILABLE, nothing sent', async () => {
     const store = new MemoryStore();
     store.getFulfilmentHold = async () => { throw new Error('db down'); };
