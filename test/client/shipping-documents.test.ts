@@ -141,8 +141,11 @@ describe('getShippingDocuments and the fulfilment hold: an order awaiting its cu
     expect(err.description).toMatch(/the store has no findOrderId/);
     expect(await failure(client.getShippingDocuments({ OrderId: 'GE1001CH', Parcels: [parcel] }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
     expect(svc.count()).toBe(0);
-    await client.getShippingDocuments({ MerchantOrderId: 'A-1', Parcels: [parcel] }, { force: true });
+    // with the service OrderId given as well, the guard checks that one: not held, sent
+    await client.getShippingDocuments({ OrderId: 'GE-FREE', MerchantOrderId: 'A-1', Parcels: [parcel] });
     expect(svc.count()).toBe(1);
+    await client.getShippingDocuments({ MerchantOrderId: 'A-1', Parcels: [parcel] }, { force: true });
+    expect(svc.count()).toBe(2);
     expect(log.lines.filter((l) => l.level === 'warn')).toEqual([
       { level: 'warn', obj: expect.objectContaining({ operation: 'getShippingDocuments' }), msg: expect.stringContaining('cannot find an order by merchant order id') },
     ]);
@@ -151,8 +154,15 @@ describe('getShippingDocuments and the fulfilment hold: an order awaiting its cu
   test('a store that cannot be read fails closed: STORE_UNAVAILABLE, nothing sent', async () => {
     const store = new MemoryStore();
     store.getFulfilmentHold = async () => { throw new Error('db down'); };
-    const { client } = clientFor(svc, { store });
-    expect(await failure(client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel] }))).toMatchObject({ code: 'STORE_UNAVAILABLE', retryable: true });
+    const { client, log } = clientFor(svc, { store });
+    expect(await failure(client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel] }))).toMatchObject({
+      code: 'STORE_UNAVAILABLE', retryable: true, description: 'the fulfilment-hold guard could not read the store; nothing was sent',
+    });
     expect(svc.count()).toBe(0);
+    await client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel] }, { force: true });
+    expect(svc.count()).toBe(1);
+    expect(log.lines.filter((l) => l.level === 'warn')).toEqual([
+      { level: 'warn', obj: expect.objectContaining({ operation: 'getShippingDocuments' }), msg: 'fulfilment-hold guard could not read the store; dispatching anyway (force: true)' },
+    ]);
   });
 });
