@@ -49,3 +49,16 @@ test('the documents and the manifest appear on the timeline; each link downloads
   const saved = await download.path();
   expect(readFileSync(saved).equals(docs.Documents[0].Content!)).toBe(true);
 }, 90_000);
+
+test('a parcel code that is markup stays text in the link (no script runs); the file still downloads', async () => {
+  const client = createServiceClient({ baseUrl: url, merchantGuid: SANDBOX_MERCHANT_GUID });
+  const sku = sandbox.orders.get('GE100000002SB')!.lines[0].sku;
+  const code = '<img src=x onerror="window.__xss=1">"/../x';
+  await client.getShippingDocuments({ OrderId: 'GE100000002SB', Parcels: [{ ParcelCode: code, Products: [{ ProductCode: sku, DeliveryQuantity: 1 }] }] });
+  const links = page.locator('#order-GE100000002SB li[data-event="shipping-documents"] a.doc-link');
+  await links.first().waitFor();
+  expect(await links.allTextContents()).toEqual([`${code}-label.zpl`, `${code}-invoice.pdf`]);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  const answer = await page.evaluate(async (href) => (await fetch(href)).status, (await links.first().getAttribute('href'))!);
+  expect(answer).toBe(200);
+}, 60_000);
