@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storeKeyPart } from './canonical.js';
+import { LeaseLostError } from './store-errors.js';
 import type { KeyedMutex } from './mutex.js';
 import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows.js';
 import type { StatementName } from './postgres-sql.js';
@@ -15,14 +16,18 @@ import type { AcquireOptions, Claim, ClaimOptions, Prefetched, StoredAnswer, Sto
 /**
  * One delivery's claim, as the claim statements take it (one-letter names: the batch statement
  * reads them from a JSON array): OrderId, owner, lease ms, key, payment wanted, latest-of
- * callback, begin the attempt, ttl ms.
+ * callback, begin the attempt, ttl ms, the statement's bound and lock time-out in ms (0: none).
  */
-export interface ClaimItem { o: string; w: string; l: number; k: string; p: boolean; c: string; b: boolean; t: number }
-/** One save-and-release: key, callback, OrderId, hash, response, payment, ttl ms, merchant ids, owner. */
-export interface SaveItem { k: string; c: string; o: string; h: string; r: unknown; p: boolean; t: number; i: string[]; w: string }
+export interface ClaimItem { o: string; w: string; l: number; k: string; p: boolean; c: string; b: boolean; t: number; x: number; y: number }
+/**
+ * One save-and-release: key, callback, OrderId, hash, response, payment, ttl ms, merchant ids,
+ * owner, the statement's bound (the lease's remaining time, at most the statement time-out) and
+ * lock time-out in ms.
+ */
+export interface SaveItem { k: string; c: string; o: string; h: string; r: unknown; p: boolean; t: number; i: string[]; w: string; x: number; y: number }
 
-export const claimValues = (i: ClaimItem): unknown[] => [i.o, i.w, i.l, i.k, i.p, i.c, i.b, i.t];
-export const saveValues = (i: SaveItem): unknown[] => [i.k, i.c, i.o, i.h, JSON.stringify(i.r), i.p, i.t, i.i, i.w];
+export const claimValues = (i: ClaimItem): unknown[] => [i.o, i.w, i.l, i.k, i.p, i.c, i.b, i.t, i.x, i.y];
+export const saveValues = (i: SaveItem): unknown[] => [i.k, i.c, i.o, i.h, JSON.stringify(i.r), i.p, i.t, i.i, i.w, i.x, i.y];
 /** Batches run in OrderId order, so two processes' batches take the lock rows in one order. */
 export const byOrderId = (a: { o: string }, b: { o: string }): number => (a.o < b.o ? -1 : a.o > b.o ? 1 : 0);
 
@@ -35,6 +40,9 @@ export interface Locking {
   save(item: SaveItem): Promise<unknown>;
   readonly mutex: KeyedMutex;
   ttlMs: number;
+  /** The statement bound and lock time-out of the store, in ms (0: none). */
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
   /** First attempts that live in their lock row (no attempts row yet): key -> OrderId, while the lock is held. */
   readonly firstAttempts: Map<string, string>;
   /** Called after a reply was stored (the store's purge, now and then). */
@@ -71,6 +79,7 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
   return claimLoop(ctx, orderId, options, async (owner) => {
     const r = await ctx.claim({
       o: orderId, w: owner, l: options.leaseMs, k: want.key, p: want.payment, c: want.latestOf, b: want.beginAttempt, t: ctx.ttlMs,
+      x: ctx.statementTimeoutMs, y: ctx.lockTimeoutMs,
     });
     const stored = storedAnswerOf(r);
     if (stored) return { stored };
@@ -110,12 +119,14 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
   let delay = FIRST_POLL_DELAY_MS;
   try {
     for (;;) {
+      // The lease ends at the latest leaseMs after the claim was sent (PostgreSQL counts from later).
+      const leaseEnds = Date.now() + options.leaseMs;
       const got = await once(owner);
       if (got && 'stored' in got) {
         local.release();
         return got;
       }
-      if (got) return { lock: lockOf(ctx, orderId, owner, got.recovered || local.recovered, local.release, got.prefetched, got.key) };
+      if (got) return { lock: lockOf(ctx, { orderId, owner, leaseEnds }, got.recovered || local.recovered, local.release, got.prefetched, got.key) };
       const left = deadline - Date.now();
       if (left <= 0) {
         local.release();
@@ -130,8 +141,19 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
   }
 }
 
+/**
+ * A save's bound: what is left of the lease (at most the statement time-out). A save is never sent
+ * once its lease may have ended: it could only be refused.
+ */
+export function saveBound(ctx: Pick<Locking, 'statementTimeoutMs'>, leaseEnds: number, now = Date.now()): number {
+  const left = leaseEnds - now;
+  if (left <= 0) throw new LeaseLostError('the lease of this attempt ended before its reply could be stored; nothing was stored');
+  return ctx.statementTimeoutMs > 0 ? Math.min(ctx.statementTimeoutMs, left) : left;
+}
+
 /** `key`: the delivery whose attempt may live in the lock row (forgotten with the lock). */
-function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched, key?: string): StoreLock {
+function lockOf(ctx: Locking, lease: { orderId: string; owner: string; leaseEnds: number }, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched, key?: string): StoreLock {
+  const { orderId, owner } = lease;
   let done = false;
   const ended = () => {
     if (key !== undefined && ctx.firstAttempts.get(key) === orderId) ctx.firstAttempts.delete(key);
@@ -158,7 +180,7 @@ function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean
     saveAndRelease: (record, merchantOrderIds) => once(async () => {
       await ctx.save({
         k: record.key, c: record.callback, o: record.orderId, h: record.hash, r: record.response, p: record.payment, t: ctx.ttlMs,
-        i: merchantOrderIds.map(storeKeyPart), w: owner,
+        i: merchantOrderIds.map(storeKeyPart), w: owner, x: saveBound(ctx, lease.leaseEnds), y: ctx.lockTimeoutMs,
       });
       ctx.afterSave();
     }),

@@ -118,13 +118,20 @@ test('migrate() upgrades a schema-4 database (no functions, no merchant id or at
   const schema = store.schema!;
   await store.saveRecord({ key: 'kept', callback: 'sendOrderToMerchant', orderId: 'O-9', hash: 'h', response: { Success: true, InternalOrderId: 'OLD' }, payment: false });
   await store.saveMerchantOrderIds('O-9', ['OLD']);
-  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v8; DROP FUNCTION "${schema}".cbk_save_v7;
+  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v9; DROP FUNCTION "${schema}".cbk_save_v9; DROP TABLE "${schema}".cbk_migrations;
     ALTER TABLE "${schema}".cbk_records DROP COLUMN merchant_id1, DROP COLUMN merchant_id2;
     ALTER TABLE "${schema}".cbk_locks DROP COLUMN attempt_key, DROP COLUMN crashed_key, DROP COLUMN crashed_started;
     UPDATE "${schema}".cbk_meta SET version = 4`);
   const upgraded = new PostgresStore({ pool: pg.pool, schema });
-  await upgraded.migrate();
-  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(8);
+  const { created } = await upgraded.migrate();
+  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(9);
+  const q = (name: string) => `"${schema}".${name}`;
+  expect(created).toEqual([q('cbk_migrations'), `${q('cbk_records')}.merchant_id1`, `${q('cbk_records')}.merchant_id2`,
+    q('cbk_records_merchant_id1_idx'), q('cbk_records_merchant_id2_idx'),
+    `${q('cbk_locks')}.attempt_key`, `${q('cbk_locks')}.crashed_key`, `${q('cbk_locks')}.crashed_started`]);
+  // What ran is recorded.
+  const recorded = await pg.pool.query(`SELECT version, created FROM "${schema}".cbk_migrations`);
+  expect(recorded.rows).toEqual([{ version: 9, created }]);
   const t = kitWith(upgraded, { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) });
   expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
   expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });

@@ -17,7 +17,7 @@ describe('PostgresStore migrations', () => {
       await stores[0].migrate();
       const { rows } = await pg.pool.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-      expect(rows.map((r) => r.table_name)).toEqual(['cbk_attempts', 'cbk_holds', 'cbk_locks', 'cbk_meta', 'cbk_order_ids', 'cbk_records']);
+      expect(rows.map((r) => r.table_name)).toEqual(['cbk_attempts', 'cbk_holds', 'cbk_locks', 'cbk_meta', 'cbk_migrations', 'cbk_order_ids', 'cbk_records']);
     } finally {
       await pg.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     }
