@@ -100,6 +100,7 @@ export function functionsDdl(t: Tables): string[] {
     v_version bigint;
     v_inserted boolean;
     v_first boolean;
+    v_held boolean;
     v_crashed text;
     v_crashed_at timestamptz;
     v_latest json;
@@ -110,8 +111,8 @@ export function functionsDdl(t: Tables): string[] {
   BEGIN
     ${BOUND}
     SELECT CASE WHEN r.key IS NOT NULL THEN json_build_object(${JSON_RECORD('r')}) END, k.order_id IS NOT NULL, k.version,
-        p_begin AND a.key IS NULL
-      INTO v_answer, v_seen, v_snap, v_first
+        p_begin AND a.key IS NULL, k.owner <> '' AND k.expires_at > now()
+      INTO v_answer, v_seen, v_snap, v_first, v_held
       FROM (SELECT 1) AS one LEFT JOIN ${t.records} r ON r.key = p_key AND r.expires_at > now()
         LEFT JOIN ${t.locks} k ON k.order_id = p_order
         LEFT JOIN ${t.attempts} a ON a.key = p_key AND a.expires_at > now();
@@ -121,6 +122,9 @@ export function functionsDdl(t: Tables): string[] {
         FROM ${t.records} r WHERE r.order_id = p_order AND r.payment AND r.expires_at > now() ORDER BY r.seq ASC LIMIT 1;
       IF FOUND THEN RETURN json_build_object('answer', v_answer, 'own', false); END IF;
     END IF;
+    -- Held under a live lease: not claimed, and the row is neither locked nor written (a waiting delivery's
+    -- polls cost no WAL, and never queue behind a save under way that holds the row).
+    IF v_held THEN RETURN json_build_object('claimed', false); END IF;
     INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at, attempt_key)
       VALUES (p_order, p_owner, now(), now() + p_lease_ms * interval '1 millisecond', CASE WHEN v_first THEN p_key END)
       ${CLAIM_CONFLICT}

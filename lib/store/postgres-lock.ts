@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storeKeyPart } from './canonical.js';
-import { LeaseLostError } from './store-errors.js';
+import { isLeaseLost, LeaseLostError } from './store-errors.js';
 import type { KeyedMutex } from './mutex.js';
 import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows.js';
 import type { StatementName } from './postgres-sql.js';
@@ -178,10 +178,17 @@ function lockOf(ctx: Locking, lease: { orderId: string; owner: string; leaseEnds
       }
     },
     saveAndRelease: (record, merchantOrderIds) => once(async () => {
-      await ctx.save({
-        k: record.key, c: record.callback, o: record.orderId, h: record.hash, r: record.response, p: record.payment, t: ctx.ttlMs,
-        i: merchantOrderIds.map(storeKeyPart), w: owner, x: saveBound(ctx, lease.leaseEnds), y: ctx.lockTimeoutMs,
-      });
+      try {
+        await ctx.save({
+          k: record.key, c: record.callback, o: record.orderId, h: record.hash, r: record.response, p: record.payment, t: ctx.ttlMs,
+          i: merchantOrderIds.map(storeKeyPart), w: owner, x: saveBound(ctx, lease.leaseEnds), y: ctx.lockTimeoutMs,
+        });
+      } catch (err) {
+        // A save that failed once its lease may have ended (cancelled at its bound): the lease is lost.
+        // (Had it committed meanwhile, it did within the lease: the caller finds its reply stored.)
+        if (!isLeaseLost(err) && Date.now() >= lease.leaseEnds) throw new LeaseLostError();
+        throw err;
+      }
       ctx.afterSave();
     }),
   };

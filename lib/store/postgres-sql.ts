@@ -18,7 +18,8 @@ export function statements(t: Tables) {
      * $1 order, $2 owner, $3 lease ms, $4 ttl ms.
      */
     acquire: `WITH claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
-        VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+        SELECT $1, $2, now(), now() + $3 * interval '1 millisecond'
+          WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} WHERE order_id = $1 AND owner <> '' AND expires_at > now())
         ${CLAIM_CONFLICT}
         RETURNING taken_over, crashed_key, crashed_started),
       ${crashCte('$4')}
@@ -37,7 +38,8 @@ export function statements(t: Tables) {
      */
     claimAndRead: `WITH snap AS (SELECT version FROM ${t.locks} WHERE order_id = $1),
       claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
-        VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+        SELECT $1, $2, now(), now() + $3 * interval '1 millisecond'
+          WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} WHERE order_id = $1 AND owner <> '' AND expires_at > now())
         ${CLAIM_CONFLICT}
         RETURNING taken_over, version, (xmax = 0) AS inserted, crashed_key, crashed_started),
       ${crashCte('$8')},

@@ -62,7 +62,7 @@ describe('PostgresStore.claimOrReplay', () => {
     expect(await attemptsOf(store.schema!, 'k2')).toBeUndefined();
   });
 
-  test('a claim whose first read predates a release committed while it waited reads nothing from it: the kit reads again, no attempt is begun', async () => {
+  test('a claim made while the holder\'s save-and-release is uncommitted does not claim; once it committed, the claim finds the stored answer, no attempt is begun', async () => {
     const h = await pg.factory();
     const schema = (h.store as PostgresStore).schema!;
     const client = await pg.pool.connect();
@@ -73,16 +73,17 @@ describe('PostgresStore.claimOrReplay', () => {
       const held = (await holder.claimOrReplay('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
       expect(held.lock?.prefetched?.attempt).toEqual({ attempt: 1 });
       await held.lock!.saveAndRelease!({ key: 'k2', callback: 'sendOrderToMerchant', orderId: 'O-2', hash: 'h', response: { Success: true }, payment: false }, []);
-      // The other claim reads (no reply, the lock row's version before the release), then waits on the lock row.
-      const other = h.twin().claimOrReplay!('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') });
+      // The other claim sees the lease held (no reply yet): not claimed, it polls.
+      let settled = false;
+      const other = h.twin().claimOrReplay!('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') }).finally(() => { settled = true; });
       await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
       await client.query('COMMIT');
       const claim = (await other)!;
-      expect(claim.lock).toBeDefined();
-      expect(claim.lock!.prefetched).toBeUndefined();
-      // The holder's first attempt ended with its reply stored (no attempts row); the stale claim began none.
+      expect(claim.lock).toBeUndefined();
+      expect(claim.stored?.record?.response).toEqual({ Success: true });
+      // The holder's first attempt ended with its reply stored (no attempts row); the claim began none.
       expect(await attemptsOf(schema, 'k2')).toBeUndefined();
-      await claim.lock!.release();
       // Through the kit: the same race ends in a replay.
       expect((await h.store.getRecord('k2'))?.response).toEqual({ Success: true });
     } finally {
