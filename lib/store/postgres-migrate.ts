@@ -24,8 +24,9 @@ export interface SchemaObject {
   name: string;
   present: string;
   create: string[];
-  /** An index: its table, and the DDL used when that table was created by this same run (nothing reads it yet). */
+  /** A column's or an index's table (a column of a table created by the same run came with it). */
   table?: string;
+  /** An index's DDL when its table was created by the same run (nothing reads it yet: no CONCURRENTLY). */
   createFresh?: string[];
 }
 
@@ -35,10 +36,9 @@ const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
 export function schemaObjects(t: Tables): SchemaObject[] {
   const s = t.schema;
   const q = (name: string) => (s ? `"${s}".${name}` : name);
-  const table = (name: string, columns: string): SchemaObject =>
-    ({ name, present: `to_regclass(${lit(name)}) IS NOT NULL`, create: [`CREATE TABLE IF NOT EXISTS ${name} (${columns})`] });
   const column = (tbl: string, col: string, type: string): SchemaObject => ({
     name: `${tbl}.${col}`,
+    table: tbl,
     present: `EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass(${lit(tbl)}) AND attname = ${lit(col)} AND NOT attisdropped)`,
     create: [`ALTER TABLE ${tbl} ADD COLUMN IF NOT EXISTS ${col} ${type}`],
   });
@@ -50,33 +50,36 @@ export function schemaObjects(t: Tables): SchemaObject[] {
     table: on.slice(0, on.indexOf(' (')),
     createFresh: [`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`],
   });
+  /** A table and every column of it (each verified, and added when missing); `keys`: its key columns, created with it. */
+  const table = (name: string, keys: string, columns: Array<[string, string]>): SchemaObject[] => [
+    { name, present: `to_regclass(${lit(name)}) IS NOT NULL`, create: [`CREATE TABLE IF NOT EXISTS ${name} (${[keys, ...columns.map((c) => c.join(' '))].join(', ')})`] },
+    ...columns.map(([col, type]) => column(name, col, type)),
+  ];
   return [
     ...(s ? [{ name: `schema ${s}`, present: `to_regnamespace(${lit(`"${s}"`)}) IS NOT NULL`, create: [`CREATE SCHEMA IF NOT EXISTS "${s}"`] }] : []),
-    table(t.meta, 'id int PRIMARY KEY CHECK (id = 1), version int NOT NULL'),
-    table(t.migrations, `id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, version int NOT NULL,
-      applied_at timestamptz NOT NULL DEFAULT now(), created text[] NOT NULL`),
-    table(t.records, `key text PRIMARY KEY, seq bigint GENERATED ALWAYS AS IDENTITY, callback text NOT NULL, order_id text NOT NULL,
-      hash text NOT NULL, response json NOT NULL, payment boolean NOT NULL DEFAULT false, created_at timestamptz NOT NULL DEFAULT now(),
-      expires_at timestamptz NOT NULL, merchant_id1 text, merchant_id2 text`),
-    column(t.records, 'merchant_id1', 'text'),
-    column(t.records, 'merchant_id2', 'text'),
+    ...table(t.meta, 'id int PRIMARY KEY CHECK (id = 1)', [['version', 'int NOT NULL']]),
+    ...table(t.migrations, 'id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY', [
+      ['version', 'int NOT NULL'], ['applied_at', 'timestamptz NOT NULL DEFAULT now()'], ['created', 'text[] NOT NULL']]),
+    ...table(t.records, 'key text PRIMARY KEY', [
+      ['seq', 'bigint GENERATED ALWAYS AS IDENTITY'], ['callback', 'text NOT NULL'], ['order_id', 'text NOT NULL'], ['hash', 'text NOT NULL'],
+      ['response', 'json NOT NULL'], ['payment', 'boolean NOT NULL DEFAULT false'], ['created_at', 'timestamptz NOT NULL DEFAULT now()'],
+      ['expires_at', 'timestamptz NOT NULL'], ['merchant_id1', 'text'], ['merchant_id2', 'text']]),
     index('cbk_records_order_idx', `${t.records} (order_id, callback, seq)`),
     index('cbk_records_payment_idx', `${t.records} (order_id, seq) WHERE payment`),
     index('cbk_records_expires_idx', `${t.records} (expires_at)`),
     index('cbk_records_merchant_id1_idx', `${t.records} (merchant_id1) WHERE merchant_id1 IS NOT NULL`),
     index('cbk_records_merchant_id2_idx', `${t.records} (merchant_id2) WHERE merchant_id2 IS NOT NULL`),
-    table(t.locks, `order_id text PRIMARY KEY, owner text NOT NULL, acquired_at timestamptz NOT NULL, expires_at timestamptz NOT NULL,
-      version bigint NOT NULL DEFAULT 0, taken_over boolean NOT NULL DEFAULT false, attempt_key text, crashed_key text, crashed_started timestamptz`),
-    column(t.locks, 'version', 'bigint NOT NULL DEFAULT 0'),
-    column(t.locks, 'taken_over', 'boolean NOT NULL DEFAULT false'),
-    column(t.locks, 'attempt_key', 'text'),
-    column(t.locks, 'crashed_key', 'text'),
-    column(t.locks, 'crashed_started', 'timestamptz'),
-    table(t.holds, `order_id text PRIMARY KEY, awaiting jsonb, received jsonb NOT NULL DEFAULT '[]', since timestamptz,
-      updated_at timestamptz NOT NULL DEFAULT now(), expires_at timestamptz`),
-    table(t.orderIds, 'merchant_order_id text PRIMARY KEY, order_id text NOT NULL, expires_at timestamptz NOT NULL'),
-    table(t.attempts, `key text PRIMARY KEY, order_id text NOT NULL, attempts int NOT NULL, state text NOT NULL,
-      started_at timestamptz NOT NULL, expires_at timestamptz NOT NULL`),
+    ...table(t.locks, 'order_id text PRIMARY KEY', [
+      ['owner', 'text NOT NULL'], ['acquired_at', 'timestamptz NOT NULL'], ['expires_at', 'timestamptz NOT NULL'],
+      ['version', 'bigint NOT NULL DEFAULT 0'], ['taken_over', 'boolean NOT NULL DEFAULT false'], ['attempt_key', 'text'],
+      ['crashed_key', 'text'], ['crashed_started', 'timestamptz']]),
+    ...table(t.holds, 'order_id text PRIMARY KEY', [
+      ['awaiting', 'jsonb'], ['received', "jsonb NOT NULL DEFAULT '[]'"], ['since', 'timestamptz'],
+      ['updated_at', 'timestamptz NOT NULL DEFAULT now()'], ['expires_at', 'timestamptz']]),
+    ...table(t.orderIds, 'merchant_order_id text PRIMARY KEY', [['order_id', 'text NOT NULL'], ['expires_at', 'timestamptz NOT NULL']]),
+    ...table(t.attempts, 'key text PRIMARY KEY', [
+      ['order_id', 'text NOT NULL'], ['attempts', 'int NOT NULL'], ['state', 'text NOT NULL'],
+      ['started_at', 'timestamptz NOT NULL'], ['expires_at', 'timestamptz NOT NULL']]),
   ];
 }
 
@@ -136,7 +139,8 @@ export async function runMigration(client: MigrationClient, t: Tables, settings:
     const present: boolean[] = (await client.query(presenceQuery(objects))).rows[0].present;
     const created: string[] = [];
     for (const [i, object] of objects.entries()) {
-      if (present[i]) continue;
+      // A column of a table created by this run came with it.
+      if (present[i] || (object.table !== undefined && !object.createFresh && created.includes(object.table))) continue;
       const fresh = object.table !== undefined && object.createFresh && created.includes(object.table);
       for (const text of fresh ? object.createFresh! : object.create) await underLockTimeout(client, text, settings, object.name);
       created.push(object.name);
