@@ -61,7 +61,8 @@ async function checks(client: { query(text: string): Promise<{ rows: any[] }> },
   const tablesNeeded = tableList(t);
   const functions = functionObjects(t);
   const privileges: boolean[] = (await client.query(`SELECT ARRAY[${[
-    ...tablesNeeded.map((n) => `coalesce(has_table_privilege(to_regclass(${lit(n)}), 'SELECT, INSERT, UPDATE, DELETE'), false)`),
+    // One privilege a call: given several, has_table_privilege is true when any one is held.
+    ...tablesNeeded.map((n) => `coalesce(${['SELECT', 'INSERT', 'UPDATE', 'DELETE'].map((p) => `has_table_privilege(to_regclass(${lit(n)}), '${p}')`).join(' AND ')}, false)`),
     ...functions.map((f) => `coalesce(has_function_privilege(${f.present.replace(' IS NOT NULL', '')}, 'EXECUTE'), false)`),
   ].join(', ')}]::boolean[] AS granted`)).rows[0].granted;
   const names = [...tablesNeeded.map((n) => `${n} (SELECT, INSERT, UPDATE, DELETE)`), ...functions.map((f) => `${f.name} (EXECUTE)`)];
