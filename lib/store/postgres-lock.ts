@@ -91,7 +91,7 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
 
 /** First pause between two claim statements of a waiting delivery, in ms; doubled after each to MAX_POLL_DELAY_MS. */
 export const FIRST_POLL_DELAY_MS = 5;
-export const MAX_POLL_DELAY_MS = 50;
+export const MAX_POLL_DELAY_MS = 400;
 
 /**
  * How long a waiting delivery sleeps before its next claim statement: between `delay` and twice
