@@ -21,7 +21,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS, resolvePostgresOptions, type PgPoolLike, type 
 
 export type { PgClientLike, PgPoolLike, PgQuery, PostgresStoreOptions } from './postgres-options.js';
 import { createHash } from 'node:crypto';
-import { withTimeLimit } from '../shared/time-limit.js';
+import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
 import { inlineValues } from './postgres-inline.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from './canonical.js';
@@ -81,8 +81,8 @@ export class PostgresStore implements Store {
   private readonly names: Record<StatementName, string>;
   /** The claim and save statements, batched unless `batchStatements: false`. */
   private readonly claimRunner: BatchRunner<ClaimItem, Record<string, any> | undefined> = {
-    one: async (item) => (await this.query('claim', claimValues(item), item.x))[0]?.r,
-    many: async (items) => (await this.query('claimBatch', [JSON.stringify(items)], boundOf(items)))[0]?.r ?? [],
+    one: async (item) => (await this.query('claim', claimValues(item), item.x, (rows) => this.releaseLate([item], [rows[0]?.r])))[0]?.r,
+    many: async (items) => (await this.query('claimBatch', [JSON.stringify(items)], boundOf(items), (rows) => this.releaseLate(items, rows[0]?.r ?? [])))[0]?.r ?? [],
   };
   private readonly saveRunner: BatchRunner<SaveItem, unknown> = {
     one: async (item) => (await this.bounded('saveAndRelease', saveValues(item), item.x))[0]?.released,
@@ -191,12 +191,15 @@ export class PostgresStore implements Store {
    * side too: a server that never answers fails the statement at its bound (TimeLimitError, code
    * TIMEOUT). The function statements bound themselves on the server (postgres-functions.ts).
    */
-  private async query(name: StatementName, values: unknown[], bound: number = this.statementTimeoutMs): Promise<Record<string, any>[]> {
+  private async query(name: StatementName, values: unknown[], bound: number = this.statementTimeoutMs, late?: (rows: Record<string, any>[]) => void): Promise<Record<string, any>[]> {
     await this.ensure();
     const sent = this.pool.query(this.statement(name, values));
     try {
       return (bound > 0 ? await withTimeLimit(sent, bound + CLIENT_SLACK_MS) : await sent).rows;
     } catch (err) {
+      // Given up on (the client's limit) but maybe still to run, e.g. after waiting for a pool connection:
+      // what it does then is undone (a claim's lock released), or the OrderId would stay locked for a lease.
+      if (late && err instanceof TimeLimitError) sent.then((res) => late(res.rows), () => {});
       throw asStoreError(err);
     }
   }
@@ -220,6 +223,19 @@ export class PostgresStore implements Store {
     } catch (err) {
       throw asStoreError(err);
     }
+  }
+
+  /** Releases the locks that claims given up on took when they ran after all (`results`: the claim function's, per item). */
+  private releaseLate(items: readonly ClaimItem[], results: ReadonlyArray<Record<string, any> | undefined>): void {
+    items.forEach((item, i) => {
+      if (!results[i]?.claimed) return;
+      this.query('release', [item.o, item.w]).catch((err: unknown) => {
+        try {
+          this.logger.error({ err: { type: (err as Error)?.name, message: (err as Error)?.message, code: (err as { code?: unknown })?.code } },
+            'PostgresStore could not release the lock of a claim that ran after it was given up; it is free again when its lease ends');
+        } catch { /* a failing logger must not turn this into an unhandled rejection */ }
+      });
+    });
   }
 
   acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {

@@ -59,6 +59,28 @@ test.each(['cbk_locks', 'cbk_records'])('%s locked ACCESS EXCLUSIVE by another t
   expect(await t.deliver('sendOrderToMerchant', order({ OrderId: 'LOCKED-0' }))).toMatchObject({ status: 200 });
 });
 
+test('a claim given up on while it waited for a pool connection claims nothing lasting: when it runs after all, its lock is released', async () => {
+  const schema = ((await pg.factory()).store as PostgresStore).schema!;
+  const small = new (pg.pool.constructor as typeof import('pg').Pool)({ connectionString: process.env.TEST_DATABASE_URL, max: 1 });
+  try {
+    const store = new PostgresStore({ pool: small, schema, statementTimeoutMs: 150, batchStatements: false });
+    await store.migrate();
+    const busy = await small.connect(); // the pool's only connection, busy elsewhere
+    const prefetch = { key: 'k-q', payment: false, latestOf: 'sendOrderToMerchant', beginAttempt: true };
+    const claim = store.claimOrReplay('O-Q', { waitMs: 1000, leaseMs: 60_000, prefetch }).then(() => 'claimed', (err: { code?: string }) => err.code);
+    expect(await claim).toBe('TIMEOUT');
+    busy.release(); // the claim now runs, and claims the lock: the store releases it
+    const lockRow = async () => (await pg.pool.query(`SELECT owner FROM "${schema}".cbk_locks WHERE order_id = 'O-Q'`)).rows[0];
+    for (let i = 0; i < 40 && (await lockRow())?.owner !== ''; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await lockRow()).toEqual({ owner: '' });
+    const next = await new PostgresStore({ pool: pg.pool, schema }).acquire('O-Q', { waitMs: 0, leaseMs: 5000 });
+    expect(next).not.toBeNull();
+    await next!.release();
+  } finally {
+    await small.end();
+  }
+});
+
 test('a fulfilment hold change waits no longer than lockTimeoutMs for a locked cbk_holds (55P03), set for its transaction only', async () => {
   const { store, hold } = await bounded();
   const unlock = await hold('cbk_holds');
