@@ -33,7 +33,8 @@ export const byOrderId = (a: { o: string }, b: { o: string }): number => (a.o < 
 
 /** What the lock needs of its store. */
 export interface Locking {
-  query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]>;
+  /** A statement; `late`: called with its rows when it runs after the client gave up on it (its time limit). */
+  query(name: StatementName, values: unknown[], late?: (rows: Record<string, any>[]) => void): Promise<Record<string, any>[]>;
   /** The claim statement's JSON result (alone or in a batch). */
   claim(item: ClaimItem): Promise<Record<string, any> | undefined>;
   /** Stores a reply and releases the lock (alone or in a batch). */
@@ -56,9 +57,13 @@ type ClaimTry = { stored: StoredAnswer } | { recovered: boolean; prefetched?: Pr
 export async function acquireLock(ctx: Locking, orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
   const want = options.prefetch;
   const claim = await claimLoop(ctx, orderId, options, async (owner) => {
+    // A claim that runs after it was given up on releases what it claimed.
+    const late = (rows: Record<string, any>[]) => {
+      if (rows[0] && (!want || rows[0].claimed)) ctx.query('release', [orderId, owner]).catch(() => { /* free again when its lease ends */ });
+    };
     const row = want
-      ? (await ctx.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0]
-      : (await ctx.query('acquire', [orderId, owner, options.leaseMs, ctx.ttlMs]))[0];
+      ? (await ctx.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs], late))[0]
+      : (await ctx.query('acquire', [orderId, owner, options.leaseMs, ctx.ttlMs], late))[0];
     if (!row || (want && !row.claimed)) return null;
     return { recovered: Boolean(row.recovered), prefetched: want && row.current ? prefetchedOf(orderId, row) : undefined };
   });

@@ -89,7 +89,7 @@ export class PostgresStore implements Store {
     many: async (items) => (await this.bounded('saveBatch', [JSON.stringify(items)], boundOf(items)))[0]?.r ?? [],
   };
   private readonly locking: Locking = {
-    query: (name, values) => this.query(name, values),
+    query: (name, values, late) => this.query(name, values, this.statementTimeoutMs, late),
     claim: (item) => this.claimRunner.one(item),
     save: (item) => this.saveRunner.one(item),
     mutex: new KeyedMutex(),

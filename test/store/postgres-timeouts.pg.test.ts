@@ -76,6 +76,15 @@ test('a claim given up on while it waited for a pool connection claims nothing l
     const next = await new PostgresStore({ pool: pg.pool, schema }).acquire('O-Q', { waitMs: 0, leaseMs: 5000 });
     expect(next).not.toBeNull();
     await next!.release();
+    // The same through acquire() (its own claim statements).
+    const again = await small.connect();
+    expect(await store.acquire('O-Q', { waitMs: 1000, leaseMs: 60_000 }).then(() => 'claimed', (err: { code?: string }) => err.code)).toBe('TIMEOUT');
+    const releases = async () => Number((await pg.pool.query(`SELECT version FROM "${schema}".cbk_locks WHERE order_id = 'O-Q'`)).rows[0].version);
+    const before = await releases();
+    again.release();
+    for (let i = 0; i < 40 && (await releases()) === before; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await releases()).toBe(before + 1); // it ran, claimed, and was released
+    expect(await lockRow()).toEqual({ owner: '' });
   } finally {
     await small.end();
   }
