@@ -168,7 +168,8 @@ export class PostgresStore implements Store {
    */
   async ping(options: { timeoutMs?: number } = {}): Promise<void> {
     const timeoutMs = options.timeoutMs ?? 2000;
-    await withTimeLimit(probeHealth(this.pool, this.tables, { timeoutMs, lockTimeoutMs: Math.min(this.lockTimeoutMs || timeoutMs, timeoutMs) }), timeoutMs);
+    const lockTimeoutMs = Math.min(this.lockTimeoutMs || timeoutMs, timeoutMs);
+    await withTimeLimit(probeHealth(this.pool, this.tables, { timeoutMs, lockTimeoutMs, purge: this.nextPurge !== Infinity }), timeoutMs);
   }
 
   private ensure(): Promise<void> {

@@ -7,6 +7,8 @@ import pg from 'pg';
 import { checkHealth } from 'crossborder-merchant-kit';
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { databaseUrl } from '../store/harness.js';
+import { order } from '../helpers/orders.js';
+import { kitWith } from '../idempotency/harness.js';
 
 const pools: pg.Pool[] = [];
 const poolAt = (connectionString: string) => {
@@ -57,8 +59,33 @@ describe('item 6: the probe walks the real path and says which check failed', ()
       const pool = poolAt(withUser(role));
       const report = await checkHealth({ store: new PostgresStore({ pool, schema, autoMigrate: false }), timeoutMs: 5000 });
       expect(report.store).toMatchObject({ ok: false, error: 'PRIVILEGES', detail: expect.stringContaining(`"${schema}".cbk_locks (SELECT, INSERT, UPDATE, DELETE)`) });
-      await pool.end();
     } finally {
+      await admin().query(`DROP OWNED BY ${role}; DROP ROLE ${role}`);
+    }
+  });
+
+  test('a role with exactly the grants docs/stores.md lists is healthy and serves deliveries; without DELETE, healthy only with purge: false', async () => {
+    const schema = await migrated();
+    const role = `cbk_app_${schema}`;
+    const q = (n: string) => `"${schema}".${n}`;
+    await admin().query(`CREATE ROLE ${role} LOGIN; GRANT USAGE ON SCHEMA "${schema}" TO ${role};
+      GRANT SELECT ON ${q('cbk_meta')} TO ${role};
+      GRANT SELECT, INSERT, UPDATE ON ${['cbk_records', 'cbk_locks', 'cbk_holds', 'cbk_order_ids', 'cbk_attempts'].map(q).join(', ')} TO ${role};
+      GRANT EXECUTE ON FUNCTION ${q('cbk_claim_v9')}, ${q('cbk_save_v9')} TO ${role}`);
+    const pool = poolAt(withUser(role));
+    try {
+      const noPurge = new PostgresStore({ pool, schema, autoMigrate: false, purge: false });
+      expect((await checkHealth({ store: noPurge, timeoutMs: 5000 })).store).toEqual({ ok: true, latencyMs: expect.any(Number) });
+      const kit = kitWith(noPurge, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-APP' }) });
+      expect((await kit.deliver('sendOrderToMerchant', order({ OrderId: 'APP-1' }))).status).toBe(200);
+      expect((await kit.deliver('sendOrderToMerchant', order({ OrderId: 'APP-1' }))).headers['idempotency-replayed']).toBe('true');
+      const purging = new PostgresStore({ pool, schema, autoMigrate: false });
+      expect((await checkHealth({ store: purging, timeoutMs: 5000 })).store).toMatchObject({ ok: false, error: 'PRIVILEGES', detail: expect.stringContaining('DELETE') });
+      await admin().query(`GRANT DELETE ON ${['cbk_records', 'cbk_locks', 'cbk_holds', 'cbk_order_ids', 'cbk_attempts'].map(q).join(', ')} TO ${role}`);
+      expect((await checkHealth({ store: purging, timeoutMs: 5000 })).store.ok).toBe(true);
+      expect(await purging.purgeExpired()).toBe(0);
+    } finally {
+      await pool.end();
       await admin().query(`DROP OWNED BY ${role}; DROP ROLE ${role}`);
     }
   });
