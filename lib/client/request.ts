@@ -95,7 +95,8 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
     secrets.push(jwt);
     return { headers, secrets, jwt };
   }
-  if (o.accessToken) {
+  // The token call carries the user name and password in its body, and no other credential.
+  if (o.accessToken && call.operation !== 'getAuthenticationToken') {
     let token: unknown;
     try {
       token = await o.accessToken();

@@ -166,6 +166,7 @@ describe('JWT authentication', () => {
     const manifest = svc.received.find((r) => r.path === '/Order/DispatchOrders')!;
     expect(hub.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(hub.headers.username).toBeUndefined();
+    expect(svc.received.find((r) => r.path === TOKEN_PATH)!.headers.authorization).toBeUndefined();
     expect(manifest.headers.authorization).toBe(issued[0]);
     expect(manifest.headers.username).toBe(USER);
   });
