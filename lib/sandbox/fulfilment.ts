@@ -33,6 +33,8 @@ export interface FulfilmentContext {
   settings: FulfilmentSettings;
   /** The sandbox's URL once listening (document links). */
   baseUrl(): string | undefined;
+  /** Tells the merchant an order was shipped (UpdateOrderShippingInfo, shipping-info.ts). */
+  shipped?(orderId: string): void;
 }
 
 export interface FulfilmentReply {
@@ -186,6 +188,7 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
         detail: `on ${manifest.name} with ${orders.length} order(s)${nonEmpty(b.HubCode) ? ` from hub ${b.HubCode}` : ''}`, links: [{ label: manifest.name, href: doc.path }],
       });
     }
+    for (const order of orders) ctx.shipped?.(order.orderId);
     const tracking = orders.flatMap((o) => o.parcels.map((p) => ({ OrderId: o.orderId, ParcelCode: p.parcelCode, TrackingNumber: p.trackingNumber ?? '' })));
     return json('dispatchOrders', 200, { IsSuccess: true, ErrorText: null, Documents: documents, ShipperManifests: documents, ParcelsTracking: tracking }, orders.length === 1 ? orders[0].orderId : undefined);
   }

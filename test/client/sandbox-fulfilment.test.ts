@@ -4,7 +4,11 @@
  * orders move to dispatched; the documented B-codes on their conditions), getOrdersDetails from the
  * sandbox's state, a short-lived token refreshed, and a held order that gets neither label nor manifest.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { createCallbackHandler } from 'crossborder-merchant-kit/node';
+import { recordingAdapter } from '../helpers/recording.js';
 import { createServiceClient, type ServiceClientOptions } from 'crossborder-merchant-kit/client';
 import { createSandbox, SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/sandbox/index.js';
 import { failure } from './setup.js';
@@ -142,5 +146,30 @@ describe('a held order gets neither a label nor a manifest (client guard, sandbo
     expect(await failure(c.dispatchOrders({ OrderIds: ['GE100000002SB', 'GE100000001SB'] }))).toMatchObject({ code: 'FULFILMENT_HOLD', heldOrderIds: ['GE100000001SB'] });
     expect(sandbox.log.list().filter((e) => e.kind === 'getShippingDocuments' || e.kind === 'dispatchOrders')).toEqual([]);
     expect(sandbox.orders.get('GE100000001SB')!.shippingDocuments).toEqual([]);
+  });
+});
+
+describe('the merchant hears of the shipment', () => {
+  test('after DispatchOrders the sandbox sends UpdateOrderShippingInfo with the parcel\'s tracking number to the merchant\'s router', async () => {
+    const adapter = recordingAdapter();
+    const merchant = createServer(createCallbackHandler({ merchantGuid: SANDBOX_MERCHANT_GUID, adapter, store: new MemoryStore() }));
+    await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+    const merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
+    await sandbox.close();
+    sandbox = createSandbox({ port: 0, merchantUrl, documentsDelayMs: 60_000, console: false });
+    url = await sandbox.listen();
+    try {
+      const c = client();
+      const docs = await c.getShippingDocuments({ OrderId: 'GE100000001SB', Parcels: [parcel('GE100000001SB', 'S-1')] });
+      await c.dispatchOrders({ OrderIds: ['GE100000001SB'] });
+      for (let i = 0; i < 100 && !sandbox.orders.get('GE100000001SB')!.timeline.some((t) => t.event.startsWith('shipping-info')); i++) await new Promise((r) => setTimeout(r, 50));
+      const call = adapter.calls.find((x) => x.method === 'updateOrderShippingInfo');
+      expect(call?.input).toMatchObject({ OrderId: 'GE100000001SB', InternationalDetails: { OrderTrackingNumber: docs.Documents[0].TrackingNumber } });
+      expect(sandbox.orders.get('GE100000001SB')!.timeline.map((t) => t.event)).toContain('shipping-info-sent');
+    } finally {
+      await sandbox.close();
+      merchant.closeAllConnections();
+      await new Promise<void>((resolve) => merchant.close(() => resolve()));
+    }
   });
 });

@@ -147,6 +147,7 @@
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
     dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'bad'],
     'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'], 'parcel-voided': ['parcel voided', 'bad'],
+    'shipping-info-sent': ['shipping info sent (UpdateOrderShippingInfo)', 'done'], 'shipping-info-refused': ['shipping info refused by the merchant', 'bad'],
   };
   function chips(o) {
     const out = [];
