@@ -12,6 +12,7 @@
  * Tables are created by `migrate()` (idempotent, safe to run from several processes at once), and
  * lazily on first use unless `autoMigrate: false`.
  */
+import { explainingPool } from './pg-errors.js';
 import { listenForPoolErrors } from './pool-errors.js';
 import { createHash } from 'node:crypto';
 import { checkKeys, fail, parseDuration } from '../shared/options.js';
@@ -142,7 +143,7 @@ export class PostgresStore implements Store {
     if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.error !== 'function')) {
       fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.logger must be a logger with an error(obj, msg) method');
     }
-    this.pool = options.pool;
+    this.pool = explainingPool(options.pool);
     const logger = options.logger ?? stderrLogger;
     this.logger = logger;
     if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);
