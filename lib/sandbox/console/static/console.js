@@ -196,13 +196,29 @@
       type: 'button', class: 'scenario-btn', title: s.description, dataset: { scenario: s.name }, onclick: (e) => runScenario(s.name, e.currentTarget),
     }, s.name)));
   }
+  /** The latest result of each scenario (from this page, the CLI through the sandbox, or before a reload). */
+  function scenarioSummary(r) {
+    const failed = r.steps.filter((s) => s.status === 'fail');
+    return r.ok ? `passed (${r.steps.length} step(s))` : `${failed.length} step(s) failed: ${failed.map((s) => `${s.label}: ${s.detail}`).join('; ')}`;
+  }
+  function showResult(r) {
+    if (r.kind === 'check') {
+      renderCheck(r.data);
+      status('check-status', `${r.data.failed === 0 && !r.data.preflight ? 'No check failed.' : `${r.data.failed} check(s) failed.`} (run at ${time(r.at)})`, r.ok ? 'ok' : 'bad');
+      return;
+    }
+    const list = $('scenario-results');
+    const old = list.querySelector(`li[data-scenario="${CSS.escape(r.name)}"]`);
+    if (old) old.remove();
+    list.prepend(el('li', { class: r.ok ? 'ok' : 'bad', dataset: { scenario: r.name } },
+      el('span', { class: `badge ${r.ok ? 'ok' : 'bad'}` }, r.ok ? 'PASS' : 'FAIL'), ' ', el('b', {}, r.name), ` ${scenarioSummary(r.data)} · ${time(r.at)}`));
+  }
   async function runScenario(name, button) {
     button.disabled = true;
     status('run-status', `Running ${name}…`);
     try {
       const r = await call('POST', `/api/scenarios/${name}`, {});
-      const failed = r.steps.filter((s) => s.status === 'fail');
-      status('run-status', `${name}: ${r.ok ? `passed (${r.steps.length} step(s))` : `${failed.length} step(s) failed: ${failed.map((s) => `${s.label}: ${s.detail}`).join('; ')}`}`, r.ok ? 'ok' : 'bad');
+      status('run-status', `${name}: ${scenarioSummary(r)}`, r.ok ? 'ok' : 'bad');
     } catch (err) {
       status('run-status', `${name}: ${err.message}`, 'bad');
     } finally { button.disabled = false; }
@@ -216,6 +232,7 @@
       el('table', { class: 'checks' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'ID'), el('th', { scope: 'col' }, 'Check'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col', class: 'cdetail' }, 'Detail'))),
         el('tbody', {}, rows)),
       el('p', { class: 'totals', id: 'check-totals' }, `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`));
+    if (report.preflight) $('check-result').prepend(el('p', { class: 'run-status bad', id: 'check-preflight' }, `Preflight: ${report.preflight}`));
   }
   async function runCheck() {
     const button = $('run-check');
@@ -282,7 +299,10 @@
       renderOrders();
       renderScenarios(snap.scenarios);
       renderConfig(snap.config);
+      $('scenario-results').replaceChildren();
+      for (const r of snap.results || []) showResult(r);
     });
+    on('result', showResult);
     on('exchange', (s) => addExchange(s, true));
     on('order', (o) => { state.orders.set(o.orderId, o); renderOrders(); });
     on('config', renderConfig);
