@@ -107,6 +107,9 @@
     const dropped = state.total - state.exchanges.size;
     $('exchange-count').textContent = dropped > 0 ? `${state.exchanges.size} (${dropped} older dropped)` : String(state.exchanges.size);
     $('exchanges-empty').hidden = state.exchanges.size > 0;
+    const onlyFailed = $('failed-only').checked;
+    const anyFailed = [...state.exchanges.values()].some((x) => x.failed);
+    $('no-failed').hidden = !(onlyFailed && state.exchanges.size > 0 && !anyFailed);
   }
 
   async function select(id) {
@@ -145,13 +148,13 @@
     created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'hold-announced': ['on hold', 'hold'],
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
-    dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'bad'],
+    dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'neutral'],
   };
   function chips(o) {
     const out = [];
     const dispatched = o.lines.reduce((n, l) => n + l.dispatched, 0);
     const ordered = o.lines.reduce((n, l) => n + l.ordered, 0);
-    if (o.cancelled) out.push(['cancelled', 'bad']);
+    if (o.cancelled) out.push(['cancelled', 'neutral']); // the merchant accepted the cancellation: a success, not a failure
     else if (o.completed) out.push(['completed', 'ok']);
     if (o.paid) out.push([`paid ${o.paid.amount} ${o.paid.currency}`, 'ok']);
     if (o.holdAnnounced) out.push(o.documentsDelivered ? ['hold released', 'ok'] : ['on hold', 'warn']);
@@ -160,14 +163,34 @@
     if (!o.created && o.source !== 'seed') out.push(['not created', 'bad']);
     return out.map(([t, c]) => el('span', { class: `badge ${c}` }, t));
   }
+  function timelineEntry(o, t) {
+    const [label, cls] = EVENTS[t.event] || [t.event.replace(/-/g, ' '), ''];
+    const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
+    return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
+      t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
+      t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
+  }
+  /** Consecutive entries of one event (a redelivery storm) collapse to one line "delivered again ×21" that expands to them all. */
+  function timelineItems(o) {
+    const items = [];
+    for (let i = 0; i < o.timeline.length;) {
+      let j = i + 1;
+      while (j < o.timeline.length && o.timeline[j].event === o.timeline[i].event) j += 1;
+      const run = o.timeline.slice(i, j);
+      if (run.length < 3) items.push(...run.map((t) => timelineEntry(o, t)));
+      else {
+        const [label, cls] = EVENTS[run[0].event] || [run[0].event.replace(/-/g, ' '), ''];
+        items.push(el('li', { class: `${cls} repeat`, dataset: { event: run[0].event, repeat: String(run.length) } },
+          el('details', {}, el('summary', {}, el('time', { datetime: run[0].at }, time(run[0].at)), el('span', { class: 'ev' }, `${label} ×${run.length}`),
+            el('span', { class: 'det' }, ` — until ${time(run[run.length - 1].at)}`)),
+          el('ol', { class: 'timeline', 'aria-label': `${label}, ${run.length} times` }, run.map((t) => timelineEntry(o, t))))));
+      }
+      i = j;
+    }
+    return items;
+  }
   function orderCard(o) {
-    const timeline = o.timeline.map((t) => {
-      const [label, cls] = EVENTS[t.event] || [t.event.replace(/-/g, ' '), ''];
-      const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
-      return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
-        t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
-        t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
-    });
+    const timeline = timelineItems(o);
     const parcels = o.parcels.map((p) => `${p.parcelCode} (${p.version}): ${p.products.map((x) => `${x.sku} ×${x.quantity}`).join(', ')}${p.trackingNumber ? ` · tracking ${p.trackingNumber}` : ''}`);
     const excepted = o.lines.filter((l) => l.excepted > 0).map((l) => `${l.sku} ×${l.excepted}`);
     return el('li', { class: 'order', id: `order-${o.orderId}`, dataset: { orderId: o.orderId } },
@@ -310,7 +333,7 @@
   }
 
   document.addEventListener('DOMContentLoaded', () => {
-    $('failed-only').addEventListener('change', (e) => $('exchange-list').classList.toggle('only-failed', e.target.checked));
+    $('failed-only').addEventListener('change', (e) => { $('exchange-list').classList.toggle('only-failed', e.target.checked); countExchanges(); });
     $('show-seed').addEventListener('change', renderOrders);
     $('run-check').addEventListener('click', runCheck);
     $('config-form').addEventListener('submit', saveConfig);
