@@ -31,6 +31,8 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,
+  // the kit's default stderr log lines go to test-artifacts/kit-log-lines.ndjson, not into the report
+  setupFiles: ['<rootDir>/test/setup/kit-log-lines.js'],
   // PostgreSQL for the *.pg.test.ts files (throwaway cluster, or TEST_DATABASE_URL); see test/setup/postgres-config.js.
   ...postgres,
   // Chromium for the *.browser.test.ts files (the sandbox web console); see test/setup/browser-config.js.
