@@ -5,7 +5,7 @@
  */
 import type {
   AdapterMethod, AdapterResult, CallbackInput, CallbackResult, CartInfoRequest, CartInfoResult, DocumentsDelivery, MerchantAdapter,
-  MerchantOrder, WireErrorCode,
+  MerchantOrder, ReceivedOrder, WireErrorCode,
 } from 'crossborder-merchant-kit';
 import { WIRE_ERRORS, timingSafeEqualString } from 'crossborder-merchant-kit';
 import type * as Root from 'crossborder-merchant-kit';
@@ -18,7 +18,11 @@ const same = <A, B>(ok: Equal<A, B>): Equal<A, B> => ok;
 
 export function checks(): void {
   // Per-callback input and result types are the ones MerchantAdapter uses.
-  same<CallbackInput<'sendOrderToMerchant'>, MerchantOrder>(true);
+  same<CallbackInput<'sendOrderToMerchant'>, ReceivedOrder>(true);
+  // the ids the service always sends are strings: order.OrderId goes to a string parameter (issue 41)
+  same<CallbackInput<'sendOrderToMerchant'>['OrderId'], string>(true);
+  same<CallbackInput<'receiveAdditionalRequiredDocuments'>['OrderId'], string>(true);
+  same<MerchantOrder['OrderId'], string | number | undefined>(true);
   same<CallbackInput<'getCheckoutCartInfo'>, CartInfoRequest>(true);
   same<CallbackInput<'receiveAdditionalRequiredDocuments'>, DocumentsDelivery>(true);
   same<CallbackResult<'getCheckoutCartInfo'>, CartInfoResult>(true);

@@ -63,17 +63,27 @@ const refuse = (issues: readonly ValidationIssue[]) => {
   return new PipelineFailure('INVALID_REQUEST', `validation failed: ${description}`, description);
 };
 
+/**
+ * The adapter's copy with a numeric OrderId as its decimal text (the adapter types say `string`; the
+ * payload as received keeps its number for the fingerprint). Validation has refused anything else.
+ */
+const orderIdAsText = <T>(input: T): T => {
+  const id = (input as { OrderId?: unknown } | null)?.OrderId;
+  return typeof id === 'number' ? { ...input, OrderId: String(id) } : input;
+};
+
 export const createValidateStep = (validators: RequestValidators): StepFactory => () => {
   return async (state, next) => {
     if (validators.mode === 'strict') {
       const issues = validators.request(state.callback, state.input);
       if (issues && issues.length > 0) throw refuse(issues);
+      state.input = orderIdAsText(state.input);
       return next();
     }
     // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
     const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input, state.nullFree === true);
     if (refused && refused.length > 0) throw refuse(refused);
-    state.input = input;
+    state.input = orderIdAsText(input);
     if (reported.length > 0) {
       const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
       state.context.specDeviations = kept;
