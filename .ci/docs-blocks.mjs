@@ -98,7 +98,7 @@ function main() {
     for (const line of `${r.stdout}${r.stderr}`.split('\n')) {
       const m = /^(?:.*[/\\])?\.docs-blocks[/\\]([^(]+)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line);
       if (m && byPath.has(m[1])) errors.push({ name: m[1], line: Number(m[2]), code: m[4], message: m[5] });
-      else if (line.trim() && !m) errors.push({ name: undefined, line: 0, code: '', message: line });
+      else if (line.trim() && !m && !/^\s/.test(line)) errors.push({ name: undefined, line: 0, code: '', message: line }); // (indented: a continuation)
     }
     return errors;
   };
