@@ -31,6 +31,9 @@ const where = (url: string) => {
   return u.pathname === '/' || u.pathname === '' ? `${u.origin}/crossborder` : `${u.origin}/<where your router is mounted>`;
 };
 
+/** Errors that mean no connection was made (fetch's cause codes; `bad port` is its refusal of a blocked port). */
+const NO_CONNECTION = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'bad port']);
+
 const unreachable = (ctx: CheckContext, e: CheckExchange) => `cannot reach ${ctx.options.merchantUrl} (${e.error ?? 'no reply'}): is your app running?`;
 
 /**
@@ -55,9 +58,10 @@ export async function preflight(ctx: CheckContext, declared?: readonly string[])
       kind: name, method, label: order ? 'an order with --guid' : 'is it mounted?', preflight: true,
       ...(order ? { body: order, orderId: order.OrderId as string } : { expect: 'refusal' as const, ...(method === 'POST' ? { body: {} } : {}) }),
     });
-    // A time-out means something listens (too slowly): the checks run and say so; no connection at all stops them.
+    // No connection at all stops the checks; a time-out or a connection cut after it was made means
+    // something listens (a slow or crashing path): the checks run and say so.
     if (e.status === undefined) {
-      if (e.timedOut) continue;
+      if (e.timedOut || !NO_CONNECTION.has(e.error ?? '')) continue;
       return { problem: unreachable(ctx, e), notMounted };
     }
     probed.push([name, e]);

@@ -29,6 +29,8 @@ export interface Flaws {
    * MerchantGUID, `json` a body that is not JSON, `cart` an unknown cart token.
    */
   refusalAnsweredWith?: { guid?: number; json?: number; cart?: number };
+  /** Paths whose requests get no reply: the connection is dropped (a crashing handler behind a proxy). */
+  dropConnection?: string[];
   /** Not a flaw: paths it does not serve (answered as a framework does: a plain "Cannot POST" 404). */
   unmounted?: string[];
 }
@@ -63,6 +65,7 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/shop/, '');
+    if ((flaws.dropConnection ?? []).includes(path)) { req.socket.destroy(); return; }
     if (!url.pathname.startsWith('/shop/') || (flaws.unmounted ?? []).includes(path) || !KNOWN_PATHS.includes(path)) {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(`<!DOCTYPE html><html><body><pre>Cannot ${req.method} ${url.pathname}</pre></body></html>`);

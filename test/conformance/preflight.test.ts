@@ -169,3 +169,22 @@ test('every check id still runs in the fixed order after the preflight', async (
     await merchant.close();
   }
 });
+
+test('no-leak and response-time judge only the replies that arrived: a path that drops the connection is no slow reply', async () => {
+  const merchant = await startFakeMerchant({ dropConnection: ['/PerformOrderPayment'] });
+  try {
+    const report = await runConformance({ merchantUrl: merchant.url, merchantGuid: FAKE_GUID, cartToken: FAKE_CART, timeoutMs: 5000 });
+    expect(report.preflight).toBeUndefined();
+    expect(statusOf(report, 'payment-replay')).toMatchObject({ status: 'fail', detail: expect.stringMatching(/no reply/) });
+    const leak = statusOf(report, 'no-leak');
+    expect(leak.status).toBe('pass');
+    expect(leak.detail).toMatch(/^\d+ replies checked \(\d+ requests got no reply\)$/);
+    const time = statusOf(report, 'response-time');
+    expect(time.status).toBe('pass');
+    const [, judged] = /^(\d+) replies, slowest/.exec(time.detail)!;
+    const [, checked] = /^(\d+) replies checked/.exec(leak.detail)!;
+    expect(judged).toBe(checked);
+  } finally {
+    await merchant.close();
+  }
+});
