@@ -23,8 +23,10 @@ export interface ExchangeRecord {
   /**
    * `refusal`: the request was sent to be refused (the checker's wrong or missing MerchantGUID, broken
    * JSON, unknown cart token, …); a 4xx or Success false is then the expected outcome, not a failure.
+   * `probe`: the preflight asking whether a callback is mounted (an empty body): any 4xx — a refusal,
+   * or "not found" for a callback the app does not implement — is an answer, not a failure.
    */
-  expected?: 'refusal';
+  expected?: 'refusal' | 'probe';
 }
 
 /** One exchange of the checker, in the shape the sandbox's exchange log records. */
@@ -50,8 +52,8 @@ export interface SendSpec {
   query?: Record<string, string | undefined>;
   body?: unknown;
   orderId?: string;
-  /** The request is meant to be refused (see ExchangeRecord.expected). */
-  expect?: 'refusal';
+  /** The request is meant to be refused, or is the preflight's probe (see ExchangeRecord.expected). */
+  expect?: 'refusal' | 'probe';
   /** Sent by the preflight: goes out even to a callback not known to be mounted. */
   preflight?: boolean;
 }

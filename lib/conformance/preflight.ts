@@ -56,7 +56,7 @@ export async function preflight(ctx: CheckContext, declared?: readonly string[])
     const method = order ? 'POST' : methodOf(name);
     const e = await ctx.send({
       kind: name, method, label: order ? 'an order with --guid' : 'is it mounted?', preflight: true,
-      ...(order ? { body: order, orderId: order.OrderId as string } : { expect: 'refusal' as const, ...(method === 'POST' ? { body: {} } : {}) }),
+      ...(order ? { body: order, orderId: order.OrderId as string } : { expect: 'probe' as const, ...(method === 'POST' ? { body: {} } : {}) }),
     });
     // No connection at all stops the checks; a time-out or a connection cut after it was made means
     // something listens (a slow or crashing path): the checks run and say so.
