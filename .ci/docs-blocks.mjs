@@ -11,6 +11,9 @@
  *       declarations the block assumes (names the surrounding text introduces); repeatable
  *   <!-- docs-block: run -->      also run it (with tsx; it must end by itself within 20 s)
  *   <!-- docs-block: cjs -->      check it as CommonJS (a .cts file)
+ *   <!-- docs-block: fragment Partial<CallbackKitOptions> -->
+ *       the block is the inside of an object literal of that type (`auth: { … }`): checked as
+ *       `const fragment: <type> = { <block> };`, the type's names taken from crossborder-merchant-kit
  *
  * Nothing is skipped. The blocks that do not compile yet are listed in .ci/docs-blocks-known.json
  * (by file and a digest of the block's text, with the first error): they are reported, not failed on;
@@ -33,23 +36,25 @@ const LANGS = new Set(['ts', 'typescript', 'js', 'javascript']);
 export function extractBlocks(file, text) {
   const lines = text.split('\n');
   const blocks = [];
-  let pending = { declares: [], run: false, cjs: false };
+  const none = () => ({ declares: [], run: false, cjs: false, fragment: undefined });
+  let pending = none();
   for (let i = 0; i < lines.length; i++) {
     const directive = /^<!--\s*docs-block:\s*([\s\S]*?)\s*-->\s*$/.exec(lines[i]);
     if (directive) {
       const d = directive[1];
       if (d === 'run') pending.run = true;
       else if (d === 'cjs') pending.cjs = true;
+      else if (d.startsWith('fragment ')) pending.fragment = d.slice('fragment '.length);
       else pending.declares.push(d);
       continue;
     }
     const open = /^```(\w+)\s*$/.exec(lines[i]);
-    if (!open) { if (lines[i].trim() !== '') pending = { declares: [], run: false, cjs: false }; continue; }
+    if (!open) { if (lines[i].trim() !== '') pending = none(); continue; }
     const start = i;
     const body = [];
     for (i += 1; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
     if (LANGS.has(open[1])) blocks.push({ file, line: start + 1, lang: open[1], code: body.join('\n'), ...pending });
-    pending = { declares: [], run: false, cjs: false };
+    pending = none();
   }
   return blocks;
 }
@@ -72,9 +77,11 @@ function main() {
   blocks.forEach((b, n) => {
     const ext = b.cjs ? 'cts' : 'mts';
     const name = `${b.file.replace(/[/.]/g, '_')}_L${b.line}.${ext}`;
-    const prelude = b.declares.join('\n');
+    const fragmentOpen = b.fragment ? `import type * as Kit from 'crossborder-merchant-kit'; const fragment: ${b.fragment.replace(/\b(CallbackKitOptions|AuthOptions|MerchantAdapter)\b/g, 'Kit.$1')} = {` : '';
+    const prelude = [...b.declares, ...(fragmentOpen ? [fragmentOpen] : [])].join('\n');
     // module scope for every block (an import-less block would otherwise share globals with the others)
-    const text = `${prelude}${prelude ? '\n' : ''}${b.code}\n${b.cjs ? '' : 'export {};\n'}`;
+    const code = b.fragment ? `${b.code}\n}; void fragment;` : b.code;
+    const text = `${prelude}${prelude ? '\n' : ''}${code}\n${b.cjs ? '' : 'export {};\n'}`;
     writeFileSync(join(OUT, name), text);
     const key = `${b.file}#${createHash('sha256').update(b.code).digest('hex').slice(0, 12)}`;
     byPath.set(name, { ...b, key, preludeLines: prelude ? prelude.split('\n').length : 0, n });
