@@ -52,7 +52,7 @@ export function checks(): void {
   const store: Store = new MemoryStore();
   const hold: HoldState = applyPlace(emptyHoldState(), [{ DocumentTypeCode: '11' }], new Date());
   holdOf('A', hold);
-  const client: ServiceClient = createServiceClient({ baseUrl: 'https://service.example', merchantGuid: 'g', store });
+  const client: ServiceClient = createServiceClient({ baseUrl: 'https://service.example', merchantGuid: '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6b', store });
   const decision: ExportDeclarationDecision = exportDeclarationRequired({ dispatchCountryCode: 'DE', destinationCountryCode: 'US', currencyCode: 'EUR', lines: [] });
   const compare: boolean = timingSafeEqualString('a', 'b');
   void [typo, adapter, status, notACode, client, decision, compare, PostgresStore, ServiceError];
