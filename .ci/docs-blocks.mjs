@@ -18,12 +18,12 @@
  * Nothing is skipped. The blocks that do not compile yet are listed in .ci/docs-blocks-known.json
  * (by file and a digest of the block's text, with the first error): they are reported, not failed on;
  * any other failing block fails the run, and so does a listed block that now passes (the list only
- * shrinks). Usage: node .ci/docs-blocks.mjs [--list | --write-known]. Exits 1 naming each failing
+ * shrinks). Usage: node .ci/docs-blocks.mjs [--dist] [--list | --write-known]. Exits 1 naming each failing
  * block as file:line. In CI: .ci/run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,6 +64,19 @@ function markdownFiles() {
   return ['README.md', ...docs.sort()];
 }
 
+/** tsconfig paths from package.json "exports": each entry point to its built .d.ts (after npm run build). */
+function distPaths() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const out = {};
+  for (const [sub, target] of Object.entries(pkg.exports)) {
+    if (typeof target !== 'object' || !target.types) continue;
+    const types = target.types.replace(/^\.\//, '');
+    if (!existsSync(join(ROOT, types))) throw new Error(`docs-blocks --dist: ${types} is missing: run npm run build first`);
+    out[sub === '.' ? pkg.name : `${pkg.name}/${sub.replace(/^\.\//, '')}`] = [`./${types}`];
+  }
+  return out;
+}
+
 function main() {
   const blocks = markdownFiles().flatMap((f) => extractBlocks(f, readFileSync(join(ROOT, f), 'utf8')));
   if (process.argv.includes('--list')) {
@@ -87,7 +100,10 @@ function main() {
     byPath.set(name, { ...b, key, preludeLines: prelude ? prelude.split('\n').length : 0, n });
     byKey.set(key, name);
   });
-  const paths = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
+  // --dist: against the built package (npm run build), as a user's project sees it: the "types" of
+  // each "exports" entry; else against lib/ through tsconfig.json's paths (no build needed).
+  const againstDist = process.argv.includes('--dist');
+  const paths = againstDist ? distPaths() : JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths;
   const tsconfig = {
     compilerOptions: {
       target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true,
@@ -143,7 +159,7 @@ function main() {
   }
   const fixed = Object.keys(known).filter((k) => !failures.has(k));
   for (const k of fixed) console.error(`docs-blocks: ${k} is listed in .ci/docs-blocks-known.json but ${byKey.has(k) ? 'now passes' : 'is no longer a block'}: remove it`);
-  console.log(`docs-blocks: ${blocks.length} blocks of README.md and docs/ type-checked, ${ran} run; ${failures.size - (failures.size - bad)} failing, ${failures.size - bad} known (.ci/docs-blocks-known.json)`);
+  console.log(`docs-blocks: ${blocks.length} blocks of README.md and docs/ type-checked against ${againstDist ? 'the built package (dist/)' : 'lib/'}, ${ran} run; ${failures.size - (failures.size - bad)} failing, ${failures.size - bad} known (.ci/docs-blocks-known.json)`);
   if (process.argv.includes('--write-known')) {
     writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries([...failures].map(([k, f]) => [k, known[k] ?? `${f.at}: ${f.problems[0]}`])), null, 2)}\n`);
     return;
