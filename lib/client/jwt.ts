@@ -21,7 +21,7 @@ export function refreshAt(token: string, marginMs: number, now = Date.now()): nu
   let expiresAt = now + DEFAULT_TOKEN_TTL_MS;
   try {
     const { exp } = decodeJwt(token);
-    if (typeof exp === 'number' && Number.isFinite(exp)) expiresAt = exp * 1000;
+    if (Number.isFinite(exp)) expiresAt = (exp as number) * 1000;
   } catch {
     // not a JWT the client can read: the documented default lifetime
   }
@@ -50,13 +50,14 @@ export function createJwtSource(o: ResolvedClientOptions): JwtSource {
     token() {
       if (cached && Date.now() < cached.renewAt) return Promise.resolve(cached.token);
       if (!inflight) {
+        // Nothing else replaces or clears `inflight`: the request that settles is the one in flight.
         const request = requestToken(o).then((token) => {
-          if (inflight === request) cached = { token, renewAt: refreshAt(token, jwt.refreshMarginMs) };
+          cached = { token, renewAt: refreshAt(token, jwt.refreshMarginMs) };
           return token;
         });
-        inflight = request;
-        const done = () => { if (inflight === request) inflight = undefined; };
+        const done = () => { inflight = undefined; };
         request.then(done, done);
+        inflight = request;
       }
       return inflight;
     },

@@ -81,6 +81,9 @@ describe('JWT authentication', () => {
     expect(refreshAt(token, 60_000, now)).toBe(now + 540_000);
     expect(refreshAt(token, 3_600_000, now)).toBe(now + 300_000);
     expect(refreshAt('opaque-token', 60_000, now)).toBe(now + DEFAULT_TOKEN_TTL_MS - 60_000);
+    const unsigned = (payload: string) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(payload).toString('base64url')}.c2ln`;
+    expect(refreshAt(unsigned('{"sub":"x"}'), 60_000, now)).toBe(now + DEFAULT_TOKEN_TTL_MS - 60_000);
+    expect(refreshAt(unsigned('{"exp":1e999}'), 60_000, now)).toBe(now + DEFAULT_TOKEN_TTL_MS - 60_000);
     expect(DEFAULT_TOKEN_TTL_MS).toBe(900_000);
   });
 
@@ -121,6 +124,34 @@ describe('JWT authentication', () => {
     await Promise.all([client.dispatchOrders({ OrderIds: ['GE1'] }), client.dispatchOrders({ OrderIds: ['GE2'] })]);
     expect(svc.count(TOKEN_PATH)).toBe(2);
     expect(svc.received.filter((r) => r.path === '/Order/DispatchOrders').map((r) => r.headers.authorization)).toEqual([issued[0], issued[0], issued[1], issued[1]]);
+  });
+
+  test('two calls refused at once share the refresh: one new token, both resent with it', async () => {
+    const { client } = jwtClient();
+    await client.getActiveHubDetails();
+    svc.answer(async (r) => {
+      if (r.path === TOKEN_PATH) { const t = await jwtFor(issued.length + 1, inAnHour()); issued.push(t); return { status: 200, body: { Token: t }, delayMs: 50 }; }
+      return r.headers.authorization === issued[0] ? { status: 401, body: {} } : { status: 200, body: { IsSuccess: true, Documents: [] } };
+    });
+    await Promise.all([client.dispatchOrders({ OrderIds: ['GE1'] }), client.dispatchOrders({ OrderIds: ['GE2'] })]);
+    expect(svc.count(TOKEN_PATH)).toBe(2);
+  });
+
+  test('the token call is a read: a 503 is retried; an error answer keeps its status and retryability', async () => {
+    let n = 0;
+    svc.answer(async (r) => {
+      if (r.path !== TOKEN_PATH) return { status: 200, body: serviceFixture('hub-details') };
+      if (n++ === 0) return { status: 503, body: { Code: 'BUSY', Error: 'try later' } };
+      const t = await jwtFor(issued.length + 1, inAnHour()); issued.push(t); return { status: 200, body: { Token: t } };
+    });
+    const { client } = jwtClient({ retry: { retries: 1, minDelayMs: 1, maxDelayMs: 5 } });
+    await client.getActiveHubDetails();
+    expect(svc.count(TOKEN_PATH)).toBe(2);
+    svc.answer((r) => (r.path === TOKEN_PATH ? { status: 503, body: { Code: 'BUSY', Error: 'try later' } } : { status: 200, body: {} }));
+    const busy = await failure(jwtClient({ retry: { retries: 0 } }).client.getActiveHubDetails());
+    expect(busy).toMatchObject({ code: 'AUTHENTICATION_FAILED', status: 503, retryable: true, cause: { code: 'BUSY', retryable: true } });
+    svc.answer((r) => (r.path === TOKEN_PATH ? { status: 500, body: 'oops' } : { status: 200, body: {} }));
+    expect(await failure(jwtClient({ retry: { retries: 0 } }).client.getActiveHubDetails())).toMatchObject({ cause: { code: 'HTTP_500' } });
   });
 
   test('a second 401 is the error: one refresh, one resend, no loop', async () => {
