@@ -1,15 +1,18 @@
 /**
- * `@opentelemetry/api` is an optional peer dependency. It is loaded once, synchronously, when this
- * module is first imported, through `createRequire` (a synchronous `require` from ESM: no top-level
- * await, so `require()` of the kit from CommonJS keeps working); when it is not installed the kit
- * records nothing and never tries again. The API keeps its global providers on `globalThis`, so an
- * SDK registered through the ESM build of the API is seen here too.
+ * `@opentelemetry/api` is an optional peer dependency. It is looked for once, when this module is first
+ * imported, with a dynamic `import()` of its name (no `createRequire`, nothing Node-only: the same code
+ * runs on Node, Deno, Bun and in a Worker bundle, where the import fails and the kit records nothing);
+ * a bundler does not follow the import (the name is not a literal), so a bundle without the package
+ * builds. The import settles within the first delivery or service call: until then those wait for it
+ * (once; `otelPending()`), so the first delivery is recorded like every other. When the API is not
+ * installed the kit records nothing and never tries again. The API keeps its global providers on
+ * `globalThis`, so an SDK registered through another copy of the API (its CommonJS build) is seen too.
  *
  * Cost with no provider registered: `tracer()` and `instruments()` are one global lookup and one
  * identity comparison each; nothing is allocated per request.
  */
-import { createRequire } from 'node:module';
 import type * as Api from '@opentelemetry/api';
+import { VERSION } from '../generated/version.js';
 import { INSTRUMENTATION_NAME, METRIC } from './names.js';
 
 export type OtelApi = typeof Api;
@@ -17,27 +20,28 @@ export type Span = Api.Span;
 export type Context = Api.Context;
 export type Tracer = Api.Tracer;
 
-const requireHere = createRequire(import.meta.url);
+const OTEL_API = '@opentelemetry/api';
+/** `import()` of a module by a name that is not a literal: bundlers (esbuild, webpack) leave it to the run time. */
+const importByName = (id: string): Promise<unknown> => import(/* webpackIgnore: true */ /* @vite-ignore */ id);
 
-/** The API, or null when it cannot be loaded (not installed). */
-export function loadOtelApi(load: (id: string) => unknown = requireHere): OtelApi | null {
+/** The API in what an import answered (its namespace, or a CommonJS interop's `default`), or null. */
+export function pickOtelApi(candidate: unknown): OtelApi | null {
+  for (const c of [candidate, (candidate as { default?: unknown } | null)?.default]) {
+    if (typeof (c as Partial<OtelApi> | null | undefined)?.trace?.getTracerProvider === 'function') return c as OtelApi;
+  }
+  return null;
+}
+
+/** The API, or null when it cannot be loaded (not installed, or not the API). */
+export async function loadOtelApi(load: (id: string) => Promise<unknown> | unknown = importByName): Promise<OtelApi | null> {
   try {
-    const api = load('@opentelemetry/api') as OtelApi;
-    return typeof api?.trace?.getTracerProvider === 'function' ? api : null;
+    return pickOtelApi(await load(OTEL_API));
   } catch {
     return null;
   }
 }
 
-function packageVersion(): string | undefined {
-  try {
-    return (requireHere('../../package.json') as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
-}
-
-export const VERSION = packageVersion();
+export { VERSION };
 
 export interface Instruments {
   callbackDuration: Api.Histogram;
@@ -47,7 +51,7 @@ export interface Instruments {
   clientDuration: Api.Histogram;
 }
 
-let api: OtelApi | null = loadOtelApi();
+let api: OtelApi | null = null;
 let noopTracerProvider: unknown;
 let noopMeter: unknown;
 let lastTracerProvider: unknown;
@@ -64,9 +68,30 @@ function reset(): void {
 }
 reset();
 
+/** The search for the API while it has not settled, else null. */
+let pending: Promise<void> | null = null;
+
+/** Looks for the API (`load`: how; at import time, the import() above); deliveries and calls wait until it settles. */
+export function searchOtelApi(load?: (id: string) => Promise<unknown> | unknown): Promise<void> {
+  const search: Promise<void> = loadOtelApi(load).then((found) => {
+    if (pending !== search) return; // useOtelApi, or a later search, decided meanwhile
+    pending = null;
+    api = found;
+    reset();
+    instruments(); // a meter provider registered already gets the observable gauges now, not at the first delivery
+  });
+  pending = search;
+  return search;
+}
+void searchOtelApi();
+
+/** A promise to wait for while the API is still being looked for (the first delivery or call of the process), else null. */
+export const otelPending = (): Promise<void> | null => pending;
+
 /** For tests: pretend the API is absent (null) or use another copy; returns the one used before. */
 export function useOtelApi(next: OtelApi | null): OtelApi | null {
   const before = api;
+  pending = null;
   api = next;
   reset();
   return before;

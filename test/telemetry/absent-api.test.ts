@@ -17,17 +17,22 @@ const post = { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content
 
 test('a process where @opentelemetry/api cannot be resolved: the kit loads, answers and checks health', () => {
   const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-  const child = spawnSync(process.execPath, ['--require', here('./fixtures/without-otel.cjs'), '--import', 'tsx', here('./fixtures/without-otel.ts')], {
+  const child = spawnSync(process.execPath, ['--import', here('./fixtures/without-otel.mjs'), '--import', 'tsx', here('./fixtures/without-otel.ts')], {
     encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000,
   });
   expect(child.stderr).toBe('');
   expect(JSON.parse(child.stdout)).toEqual({ apiLoadable: false, status: 200, health: true });
 });
 
-test('the loader answers null when the package is missing or is not the API', () => {
-  expect(loadOtelApi(() => { throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' }); })).toBeNull();
-  expect(loadOtelApi(() => ({}))).toBeNull();
-  expect(loadOtelApi()).not.toBeNull();
+test('the loader answers null when the package is missing or is not the API, the API from a namespace or a CommonJS default', async () => {
+  expect(await loadOtelApi(() => { throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' }); })).toBeNull();
+  expect(await loadOtelApi(() => Promise.reject(new Error('No such module "@opentelemetry/api"')))).toBeNull();
+  expect(await loadOtelApi(() => ({}))).toBeNull();
+  expect(await loadOtelApi(() => ({ default: {} }))).toBeNull();
+  const api = await loadOtelApi();
+  expect(api).not.toBeNull();
+  expect(await loadOtelApi(() => ({ default: api }))).toBe(api);
+  expect(await loadOtelApi(() => api)).toBe(api);
 });
 
 test('API absent (simulated in this process) while an SDK is registered: deliveries work, nothing is recorded', async () => {
