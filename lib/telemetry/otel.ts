@@ -1,12 +1,14 @@
 /**
- * `@opentelemetry/api` is an optional peer dependency. It is looked for once, when this module is first
- * imported, with a dynamic `import()` of its name (no `createRequire`, nothing Node-only: the same code
- * runs on Node, Deno, Bun and in a Worker bundle, where the import fails and the kit records nothing);
- * a bundler does not follow the import (the name is not a literal), so a bundle without the package
- * builds. The import settles within the first delivery or service call: until then those wait for it
- * (once; `otelPending()`), so the first delivery is recorded like every other. When the API is not
- * installed the kit records nothing and never tries again. The API keeps its global providers on
- * `globalThis`, so an SDK registered through another copy of the API (its CommonJS build) is seen too.
+ * `@opentelemetry/api` is an optional peer dependency. It is imported, once, with a dynamic `import()`
+ * of its name (no `createRequire`, nothing Node-only: the same code runs on Node, Deno, Bun and in a
+ * Worker bundle, where the import fails and the kit records nothing); a bundler does not follow the
+ * import (the name is not a literal), so a bundle without the package builds. It is imported only once
+ * a tracer or meter provider has been registered: the API keeps its registered providers on `globalThis`
+ * (under `Symbol.for('opentelemetry.js.api.1')`), so while none is there no span or metric could be
+ * recorded and nothing is loaded (a cold start without an SDK pays nothing). The first delivery or
+ * service call that finds a provider registered waits for the import (`otelPending()`), and is
+ * recorded like every other. An SDK registered through another copy of the API (its CommonJS build)
+ * is seen too: the providers are global.
  *
  * Cost with no provider registered: `tracer()` and `instruments()` are one global lookup and one
  * identity comparison each; nothing is allocated per request.
@@ -68,11 +70,16 @@ function reset(): void {
 }
 reset();
 
-/** The search for the API while it has not settled, else null. */
+/** The search for the API while it has not settled, else null; `searched`: one was started (or useOtelApi decided). */
 let pending: Promise<void> | null = null;
+let searched = false;
 
-/** Looks for the API (`load`: how; at import time, the import() above); deliveries and calls wait until it settles. */
+/** Where the API (any copy of major version 1) keeps the providers registered through it. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** Looks for the API (`load`: how; by default the import() above); deliveries and calls wait until it settles. */
 export function searchOtelApi(load?: (id: string) => Promise<unknown> | unknown): Promise<void> {
+  searched = true;
   const search: Promise<void> = loadOtelApi(load).then((found) => {
     if (pending !== search) return; // useOtelApi, or a later search, decided meanwhile
     pending = null;
@@ -83,15 +90,23 @@ export function searchOtelApi(load?: (id: string) => Promise<unknown> | unknown)
   pending = search;
   return search;
 }
-void searchOtelApi();
 
-/** A promise to wait for while the API is still being looked for (the first delivery or call of the process), else null. */
-export const otelPending = (): Promise<void> | null => pending;
+/**
+ * A promise to wait for while the API is being looked for, else null. The search starts here, the first
+ * time a provider is found registered; with none registered there is nothing to record and nothing to wait for.
+ */
+export function otelPending(): Promise<void> | null {
+  if (pending || searched) return pending;
+  const registered = (globalThis as Record<symbol, { trace?: unknown; metrics?: unknown } | undefined>)[API_GLOBAL];
+  if (!registered?.trace && !registered?.metrics) return null;
+  return searchOtelApi();
+}
 
 /** For tests: pretend the API is absent (null) or use another copy; returns the one used before. */
 export function useOtelApi(next: OtelApi | null): OtelApi | null {
   const before = api;
   pending = null;
+  searched = true;
   api = next;
   reset();
   return before;

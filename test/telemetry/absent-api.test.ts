@@ -10,7 +10,7 @@ import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { installOtel } from '../helpers/otel.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { observeDelivery } from '../../lib/telemetry/callback.js';
-import { instruments, loadOtelApi, tracer, useOtelApi } from '../../lib/telemetry/otel.js';
+import { instruments, loadOtelApi, otelPending, tracer, useOtelApi } from '../../lib/telemetry/otel.js';
 import { instrumentStore } from '../../lib/telemetry/store.js';
 
 const post = { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {} };
@@ -36,15 +36,16 @@ test('the loader answers null when the package is missing or is not the API, the
 });
 
 test('API absent (simulated in this process) while an SDK is registered: deliveries work, nothing is recorded', async () => {
+  const realApi = await loadOtelApi();
   const otel = installOtel();
-  const before = useOtelApi(null);
+  useOtelApi(null);
   try {
     const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
     expect((await kit.handle('sendOrderToMerchant', { ...post, body: order() })).status).toBe(200);
     expect(otel.spans()).toEqual([]);
     expect(await otel.points()).toEqual([]);
   } finally {
-    useOtelApi(before);
+    useOtelApi(realApi);
     await otel.uninstall();
   }
 });
@@ -59,7 +60,10 @@ test('no provider registered: no tracer, no instruments; the wrappers hand back 
   const store = instrumentStore({ getRecord: () => read });
   expect(store.getRecord()).toBe(read);
 
+  expect(otelPending()).toBeNull(); // nothing registered: the API is not even looked for
   const otel = installOtel();
+  await otelPending(); // a provider registered: the API is imported, once
+  expect(otelPending()).toBeNull();
   expect(tracer()).not.toBeNull();
   expect(instruments()).not.toBeNull();
   await otel.uninstall();
