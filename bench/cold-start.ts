@@ -7,6 +7,7 @@
  * figure is the median wall time, and "over node -e 0" subtracts the floor's median.
  *
  *   npm run build && node --import tsx bench/cold-start.ts [--runs 15] [--json bench/results/cold-start.json]
+ *   BENCH_BASELINE=<checkout with dist/ built> ...: that checkout's /lambda and /fetch too ("before").
  *
  * Each probe also reports, from inside (performance.now(): ms since the process started), when the
  * import finished, when the binding was constructed and when the first reply was complete.
@@ -20,7 +21,9 @@ import { bodyTemplate, MERCHANT_GUID, ORDER_ID_PLACEHOLDER } from './fixtures.js
 import { fmt, median } from './load.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = (p: string) => pathToFileURL(path.join(root, 'dist', p)).href;
+const dist = (p: string, checkout = root) => pathToFileURL(path.join(checkout, 'dist', p)).href;
+/** BENCH_BASELINE=<another checkout, built>: its /lambda and /fetch run in the same rounds (before/after). */
+const BASELINE = process.env.BENCH_BASELINE;
 const args = process.argv.slice(2);
 const flag = (name: string) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
 const RUNS = Number(flag('--runs') ?? 15);
@@ -40,7 +43,7 @@ const EVENT = `{ version: '2.0', rawPath: '/SendOrderToMerchant', rawQueryString
 const PRELUDE = `import fs from 'node:fs';
 const BODY = fs.readFileSync(process.argv[2], 'utf8');
 const mark = {};
-const done = (status) => { mark.reply = performance.now(); if (status !== 200) { console.error('status', status); process.exit(1); } process.stdout.write(JSON.stringify(mark)); };
+const done = (status) => { mark.reply = performance.now(); const ru = process.resourceUsage(); mark.cpu = (ru.userCPUTime + ru.systemCPUTime) / 1000; if (status !== 200) { console.error('status', status); process.exit(1); } process.stdout.write(JSON.stringify(mark)); };
 `;
 /** One request over loopback with node:http (no fetch: undici is not loaded for it), then the server closes. */
 const HTTP_CLIENT = `import http from 'node:http';
@@ -57,6 +60,8 @@ function once(server) {
 
 const PROBES: Record<string, string | null> = {
   'node -e 0': null,
+  // The CPU floor: an empty script that reports the process's CPU time (wall: about node -e 0's).
+  'empty script (CPU floor)': `const ru = process.resourceUsage(); process.stdout.write(JSON.stringify({ cpu: (ru.userCPUTime + ru.systemCPUTime) / 1000 }));\n`,
   'hand-written (Lambda event)': `${PRELUDE}mark.imported = mark.constructed = performance.now();
 const handler = async (event) => { const order = JSON.parse(event.body); return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Success: true, InternalOrderId: 'INT-' + order.OrderId }) }; };
 handler(${EVENT}).then((r) => done(r.statusCode));
@@ -96,7 +101,14 @@ once(server);
 `,
 };
 
-interface Run { wall: number; imported?: number; constructed?: number; reply?: number }
+if (BASELINE) {
+  if (!fs.existsSync(path.join(BASELINE, 'dist', 'index.js'))) throw new Error(`BENCH_BASELINE=${BASELINE} has no dist/: build it first`);
+  for (const entry of ['/lambda', '/fetch']) {
+    PROBES[`before: ${entry}`] = PROBES[entry]!.replace(dist(`${entry.slice(1)}/index.js`), dist(`${entry.slice(1)}/index.js`, BASELINE));
+  }
+}
+
+interface Run { wall: number; imported?: number; constructed?: number; reply?: number; cpu?: number }
 
 function runOnce(file: string | null, bodyFile: string): Promise<Run> {
   const argv = file ? [file, bodyFile] : ['-e', '0'];
@@ -135,16 +147,18 @@ async function main(): Promise<void> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const floor = median(runs['node -e 0'].map((r) => r.wall));
+  const cpuFloor = median(runs['empty script (CPU floor)'].map((r) => r.cpu as number));
   const rows = Object.entries(runs).map(([name, rs]) => {
     const wall = median(rs.map((r) => r.wall));
-    const inside = (k: 'imported' | 'constructed' | 'reply') => (rs[0][k] === undefined ? NaN : median(rs.map((r) => r[k] as number)));
-    return { name, wall, overFloor: wall - floor, imported: inside('imported'), constructed: inside('constructed'), reply: inside('reply') };
+    const inside = (k: 'imported' | 'constructed' | 'reply' | 'cpu') => (rs[0][k] === undefined ? NaN : median(rs.map((r) => r[k] as number)));
+    const cpu = inside('cpu');
+    return { name, wall, overFloor: wall - floor, imported: inside('imported'), constructed: inside('constructed'), reply: inside('reply'), cpu, cpuOverFloor: cpu - cpuFloor };
   });
   const load = os.loadavg();
   process.stdout.write(`cold start, ${RUNS} runs each, medians (ms); node ${process.version}, ${os.cpus().length} CPUs, load average ${load.map((l) => l.toFixed(2)).join(' ')}\n`);
-  process.stdout.write(`${'probe'.padEnd(30)}${'wall'.padStart(8)}${'over -e 0'.padStart(11)}${'imported'.padStart(10)}${'built'.padStart(8)}${'replied'.padStart(9)}\n`);
+  process.stdout.write(`${'probe'.padEnd(30)}${'wall'.padStart(8)}${'over -e 0'.padStart(11)}${'imported'.padStart(10)}${'built'.padStart(8)}${'replied'.padStart(9)}${'CPU'.padStart(8)}${'CPU over floor'.padStart(16)}\n`);
   for (const r of rows) {
-    process.stdout.write(`${r.name.padEnd(30)}${fmt(r.wall, 1).padStart(8)}${fmt(r.overFloor, 1).padStart(11)}${fmt(r.imported, 1).padStart(10)}${fmt(r.constructed, 1).padStart(8)}${fmt(r.reply, 1).padStart(9)}\n`);
+    process.stdout.write(`${r.name.padEnd(30)}${fmt(r.wall, 1).padStart(8)}${fmt(r.overFloor, 1).padStart(11)}${fmt(r.imported, 1).padStart(10)}${fmt(r.constructed, 1).padStart(8)}${fmt(r.reply, 1).padStart(9)}${fmt(r.cpu, 1).padStart(8)}${fmt(r.cpuOverFloor, 1).padStart(16)}\n`);
   }
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, `${JSON.stringify({ node: process.version, runs: RUNS, loadavg: load, rows }, null, 2)}\n`);
 }
