@@ -46,12 +46,12 @@ const ASYMMETRIC = [...new Set(Object.values(BY_KEY_TYPE).flat())];
 const BEARER = /^ *bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const KEYS = ['secret', 'publicKey', 'jwksUrl', 'algorithms', 'issuer', 'audience', 'clockTolerance', 'maxTokenAge', 'requiredClaims'];
 
-let jose: Promise<typeof import('jose')> | undefined;
+let jose: Promise<typeof import('./jose-verify.js')> | undefined;
 /**
  * jose is imported at the first verification with a public key or key set, not when the kit is
  * imported: a kit without JWT auth, or with an HMAC secret (jwt-hmac.ts), never loads it (cold start).
  */
-const loadJose = (): Promise<typeof import('jose')> => (jose ??= import('jose'));
+const loadJose = (): Promise<typeof import('./jose-verify.js')> => (jose ??= import('./jose-verify.js'));
 
 /** Seconds of a duration option (a string is rounded to whole seconds, as jose rounds it). */
 function duration(value: unknown, where: string): number | undefined {

@@ -3,7 +3,8 @@
  *   - types.ts:   TypeScript types (json-schema-to-typescript), one per schema title, from the
  *                 tolerant form of the callback schemas (lib/validation/tolerant.ts): a field the
  *                 service may omit is optional, whatever the spec calls required;
- *   - schemas.ts: every schema as a module (`validate.schema`, the schema paths by title);
+ *   - schemas.ts: every schema as a module, without its prose (`validate.schema`, the schema paths by
+ *                 title, the known keys of a reply);
  *   - validators-{strict,tolerant,report}.ts: the AJV validators, compiled now (AJV standalone code,
  *                 schemas/tools/generate-validators.ts): nothing is compiled at run time;
  *   - validator-roots.ts: the request schemas the tolerant validators were generated for;
@@ -18,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
 import { tolerantSchema } from '../../lib/validation/tolerant.js';
-import { GENERATED_KINDS, rootsModule, validatorsModule } from './generate-validators.js';
+import { GENERATED_KINDS, PROSE, rootsModule, validatorsModule, withoutAnnotations } from './generate-validators.js';
 
 /** The callback request schemas (from the registry): their top-level `required` is kept in the tolerant form. */
 const REQUEST_ROOTS = Object.values(CALLBACK_SCHEMAS).map((s) => s.request);
@@ -108,7 +109,8 @@ async function typesModule(files: SchemaFile[]): Promise<string> {
 }
 
 function schemasModule(files: SchemaFile[]): string {
-  const lines = files.map(({ schema }) => `  ${JSON.stringify(schema)},`);
+  // Without their prose (descriptions, comments, examples: schemas/ has it; the run time reads none of it).
+  const lines = files.map(({ schema }) => `  ${JSON.stringify(withoutAnnotations(schema, PROSE))},`);
   return [
     HEADER,
     '',

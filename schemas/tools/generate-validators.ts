@@ -31,23 +31,25 @@ export const SCHEMA_ID_BASE = 'https://schemas.crossborder-merchant-kit.invalid/
 export type GeneratedKind = 'strict' | 'tolerant' | 'report';
 export const GENERATED_KINDS: readonly GeneratedKind[] = ['strict', 'tolerant', 'report'];
 
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples']);
+const ANNOTATIONS: ReadonlySet<string> = new Set(['title', 'description', '$comment', 'examples']);
+/** What the embedded copy (lib/generated/schemas.ts) leaves out: the titles stay (they name the types). */
+export const PROSE: ReadonlySet<string> = new Set(['description', '$comment', 'examples']);
 /** Keywords whose value is data, not a schema (kept as they are). */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'required']);
 /** Keywords whose value maps names to schemas (a property named `title` is not the keyword). */
 const MAP_KEYWORDS = new Set(['properties', '$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
 
-/** A copy of a schema without its annotations (they validate nothing). */
-export function withoutAnnotations(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutAnnotations);
+/** A copy of a schema without its annotations (they validate nothing), or without those of `drop`. */
+export function withoutAnnotations(node: unknown, drop: ReadonlySet<string> = ANNOTATIONS): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutAnnotations(n, drop));
   if (node === null || typeof node !== 'object') return node;
   const out: Schema = {};
   for (const [k, v] of Object.entries(node as Schema)) {
-    if (ANNOTATIONS.has(k)) continue;
+    if (drop.has(k)) continue;
     if (DATA_KEYWORDS.has(k)) out[k] = v;
     else if (MAP_KEYWORDS.has(k) && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      out[k] = Object.fromEntries(Object.entries(v as Schema).map(([name, s]) => [name, withoutAnnotations(s)]));
-    } else out[k] = withoutAnnotations(v);
+      out[k] = Object.fromEntries(Object.entries(v as Schema).map(([name, s]) => [name, withoutAnnotations(s, drop)]));
+    } else out[k] = withoutAnnotations(v, drop);
   }
   return out;
 }
