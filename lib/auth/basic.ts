@@ -17,7 +17,7 @@ let safeCompareOf: Promise<SafeCompare> | undefined;
  * Basic auth never loads the package).
  */
 const loadSafeCompare = (): Promise<SafeCompare> =>
-  (safeCompareOf ??= import('express-basic-auth').then((m) => (m.default ?? m).safeCompare));
+  (safeCompareOf ??= import('express-basic-auth').then((m) => m.default.safeCompare));
 
 export interface BasicAuthOptions {
   /** `{ user: password }`; a password may be [current, previous] while rotating. */
