@@ -16,6 +16,7 @@
  * Tables are created by `migrate()` (postgres-migrate.ts: a deploy step, idempotent, safe to run from
  * several processes at once), and lazily on first use unless `autoMigrate: false`.
  */
+import { explainingPool } from './pg-errors.js';
 import { listenForPoolErrors } from './pool-errors.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, resolvePostgresOptions, type PgPoolLike, type PgQuery, type PostgresStoreOptions } from './postgres-options.js';
 
@@ -115,7 +116,7 @@ export class PostgresStore implements Store {
     this.locking.statementTimeoutMs = this.statementTimeoutMs;
     this.locking.lockTimeoutMs = this.lockTimeoutMs;
     this.nextPurge = options.purge === false ? Infinity : Date.now() + Math.random() * FIRST_PURGE_JITTER_MS;
-    this.pool = options.pool;
+    this.pool = explainingPool(options.pool);
     const logger = options.logger ?? stderrLogger;
     this.logger = logger;
     if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);

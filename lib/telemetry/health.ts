@@ -57,7 +57,9 @@ export async function checkHealth(options: HealthOptions): Promise<HealthReport>
     };
     await withTimeLimit(probe(), timeoutMs);
   } catch (err) {
-    error = errorType(err);
+    // PostgresStore's connection errors (ERR_CBK_STORE_CONNECTION) carry pg's own code as their cause: ECONNREFUSED, 3D000, …
+    const e = err as { code?: unknown; cause?: unknown } | null;
+    error = errorType(e?.code === 'ERR_CBK_STORE_CONNECTION' && e.cause !== undefined ? e.cause : err);
     const said = (err as { name?: unknown; detail?: unknown } | null);
     if (said?.name === 'StoreHealthError' && typeof said.detail === 'string') detail = said.detail;
   }
