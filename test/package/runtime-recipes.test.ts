@@ -1,6 +1,7 @@
 /**
  * docs/bindings.md's runtime recipes are the files the runtime matrix runs (.ci/runtimes.mjs,
- * `npm run test:runtimes`): every `<!-- recipe: path -->` block is that file, verbatim, and every
+ * `npm run test:runtimes`): every `<!-- docs-block: recipe path -->` block is that file, verbatim (also
+ * checked by .ci/docs-blocks.mjs), and every
  * file of examples/runtimes/ is shown.
  */
 import fs from 'node:fs';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const docs = fs.readFileSync(path.join(root, 'docs/bindings.md'), 'utf8');
-const blocks = [...docs.matchAll(/<!-- recipe: (\S+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]] as const);
+const blocks = [...docs.matchAll(/<!-- docs-block: recipe (\S+) -->\n```js\n([\s\S]*?)```/g)].map((m) => [m[1], m[2]] as const);
 const files = (fs.readdirSync(path.join(root, 'examples/runtimes'), { recursive: true, encoding: 'utf8' }) as string[])
   .filter((f) => f.endsWith('.mjs')).map((f) => `examples/runtimes/${f.split(path.sep).join('/')}`).sort();
 
