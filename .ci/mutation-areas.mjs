@@ -80,6 +80,11 @@ export const AREAS = {
     mutate: ['lib/store/memory.ts', 'lib/store/memory-entries.ts'],
     tests: ['test/store/memory.test.ts', 'test/store/memory-limits.test.ts', 'test/store/memory-options.test.ts', 'test/store/conformance.test.ts'],
   },
+  'hold-guard': {
+    // the client's fulfilment-hold guard: every id of a guarded call read as the service's and the merchant's order id (issue 34 item 3)
+    mutate: ['lib/client/hold-guard.ts'],
+    tests: ['test/client/hold-guard.test.ts'],
+  },
   'postgres-lock': {
     mutate: ['lib/store/postgres-lock.ts'],
     tests: ['test/store/postgres-lock.test.ts', 'test/store/postgres-lock.pg.test.ts', 'test/store/postgres-claim.pg.test.ts', 'test/store/conformance.pg.test.ts'],
