@@ -34,7 +34,7 @@ export const AREAS = {
   },
   'merchant-guid': {
     mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
-    tests: ['test/callbacks/merchant-guid.test.ts', 'test/auth/merchant-guid.test.ts'],
+    tests: ['test/callbacks/merchant-guid.test.ts', 'test/callbacks/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
     mutate: ['lib/callbacks/delivery/card-mask.ts'],
