@@ -96,4 +96,14 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     expect(adapter.calls[0].input.AdditionalRequiredDocuments[0].DocumentTypeCode).toBe('EAD');
     expect(await store.getFulfilmentHold('GE12345678GB')).not.toBeNull();
   });
+
+  test('an adapter answering the webhook with the page\'s documented reply (Success as text) gets Success: true (a boolean) on the wire', async () => {
+    const pageReply = fixture('real-world-3/gedocs-sendadditionalrequireddocuments-merchant-response.json');
+    const adapter = recordingAdapter({ receiveAdditionalRequiredDocuments: () => pageReply });
+    const app = mount({ merchantGuid: [GUID, UDG_GUID], adapter } as never);
+    const res = await request(app).post(WEBHOOK).set('MerchantGUID', GUID).send(pageDelivery());
+    expect(res.status).toBe(200);
+    expect(res.body.Success).toBe(true);
+    expect(res.body).not.toHaveProperty('ErrorText'); // not a ResponseInfo field: dropped
+  });
 });

@@ -4,9 +4,15 @@
  * every binding, also with every text value in lower case and in upper case (`"canceled"` /
  * `"CANCELLED"`, `"cad"`, `"pdf"`, `"ead"`): no enum, pattern or case rule of the schemas refuses a
  * documented order. Round 2 holds no service → merchant delivery (merchant replies and a merchant →
- * service body), so it adds none.
+ * service body), so it adds none to the deliveries; the unit audit below reads every fixture file of the
+ * three rounds (replies, merchant → service bodies, the RMA and M2GE status examples the kit has no
+ * endpoint for yet) against every callback request schema: no value sits at an enum-governed place
+ * outside the enum in any case.
  */
+import fs from 'node:fs';
 import request from 'supertest';
+import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { createValidators } from '../../lib/validation/index.js';
 import { BINDINGS } from '../helpers/bindings.js';
 import { recordingAdapter } from '../helpers/recording.js';
 import { fixture } from '../fixtures/index.js';
@@ -62,4 +68,35 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     await request(app).post('/cb/UpdateOrderStatus').send({ ...minimal, OrderId: 'GE10047946955SG', StatusCode: 'CANCELLED' }).expect(200);
     expect(adapter.calls.map((c) => c.input.StatusCode)).toEqual(['canceled', 'CANCELLED']);
   });
+});
+
+/** Every JSON value a fixture file of the three rounds holds: its body, or the JSON texts of its query. */
+function fixtureValues(): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const dir of ['real-world', 'real-world-2', 'real-world-3']) {
+    for (const name of fs.readdirSync(new URL(`../fixtures/${dir}/`, import.meta.url)).filter((n) => n.endsWith('.json')).sort()) {
+      const raw = fixture(`${dir}/${name}`);
+      if (!raw._request) { out.push([`${dir}/${name}`, raw]); continue; }
+      if (raw.body !== undefined) out.push([`${dir}/${name}`, raw.body]);
+      for (const [k, v] of Object.entries(raw._request.query ?? {})) {
+        if (typeof v === 'string' && /^[[{]/.test(v)) out.push([`${dir}/${name} ?${k}`, JSON.parse(v)]);
+      }
+    }
+  }
+  return out;
+}
+
+test('unit audit: no fixture value of the three rounds is refused by an enum of any callback request schema', () => {
+  const validators = createValidators(CALLBACK_SCHEMAS, 'tolerant');
+  const values = fixtureValues();
+  expect(values.length).toBeGreaterThanOrEqual(30);
+  const refusedByEnum: string[] = [];
+  for (const [file, value] of values) {
+    for (const callback of Object.keys(CALLBACK_SCHEMAS)) {
+      if (value === null || typeof value !== 'object') continue;
+      const { refused } = validators.tolerate(callback, structuredClone(value));
+      for (const issue of refused ?? []) if (/must be one of/.test(issue.rule)) refusedByEnum.push(`${file} as ${callback}: ${issue.pointer}`);
+    }
+  }
+  expect(refusedByEnum).toEqual([]);
 });
