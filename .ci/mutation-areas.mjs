@@ -83,7 +83,7 @@ export const AREAS = {
   'hold-guard': {
     // the client's fulfilment-hold guard: every id of a guarded call read as the service's and the merchant's order id (issue 34 item 3)
     mutate: ['lib/client/hold-guard.ts'],
-    tests: ['test/client/hold-guard.test.ts'],
+    tests: ['test/client/hold-guard.test.ts', 'test/client/hold-guard-unit.test.ts'],
   },
   'postgres-lock': {
     mutate: ['lib/store/postgres-lock.ts'],
