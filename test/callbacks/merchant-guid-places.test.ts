@@ -8,10 +8,10 @@
  * test per callback; two different GUIDs in two places → 401.
  */
 import request from 'supertest';
-import type { CallbackKitOptions } from 'crossborder-merchant-kit';
+import { createCallbackKit, type CallbackKitOptions } from 'crossborder-merchant-kit';
 import { BINDINGS } from '../helpers/bindings.js';
 import { documentsDelivery, MERCHANT_GUID, order, OTHER_GUID, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { recordingAdapter } from '../helpers/recording.js';
+import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
 import { fixture } from '../fixtures/index.js';
 
@@ -117,6 +117,53 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     const { adapter, server } = app();
     const res = await request(server).post(`/cb/SendOrderToMerchant?merchantGUID=${MERCHANT_GUID.toUpperCase()}`).set('MerchantGUID', MERCHANT_GUID).send(order());
     expect(res.status).toBe(200);
+    expect(adapter.calls).toHaveLength(1);
+  });
+});
+
+describe('where a refusal came from (the log line\'s reason; the reply never says)', () => {
+  const setup = () => {
+    const logger = captureLogger();
+    const adapter = recordingAdapter();
+    const kit = createCallbackKit({ merchantGuid: [MERCHANT_GUID, OTHER_GUID], adapter, logger });
+    const deliver = (callback: 'sendOrderToMerchant' | 'notifyOrderRefunded', body: Json, extra: { headers?: Json; query?: Json } = {}) => kit.handle(callback, {
+      method: 'POST', path: '/', headers: { 'content-type': 'application/json', ...extra.headers } as never, query: (extra.query ?? {}) as never,
+      body: Buffer.from(JSON.stringify(body)),
+    });
+    const reason = () => logger.lines.filter((l) => l.msg === 'callback refused').map((l) => l.obj.reason).pop();
+    return { adapter, deliver, reason };
+  };
+
+  test.each([
+    ['the top level and the header', { headers: { merchantguid: OTHER_GUID } }, order()],
+    ['the header and the query', { headers: { MerchantGUID: MERCHANT_GUID }, query: { merchantGUID: OTHER_GUID } }, withoutGuid(order())],
+    ['the top level and the query', { query: { MerchantGuid: OTHER_GUID } }, order()],
+  ])('two GUIDs: "differs between %s"', async (where, extra, body) => {
+    const { deliver, reason } = setup();
+    expect((await deliver('sendOrderToMerchant', body, extra)).status).toBe(401);
+    expect(reason()).toBe(`MerchantGUID differs between ${where}`);
+  });
+
+  test('none, on a callback that may go without it but has no strategy: the reason says so', async () => {
+    const { deliver, reason } = setup();
+    expect((await deliver('notifyOrderRefunded', withoutGuid(refundNotice()))).status).toBe(401);
+    expect(reason()).toBe('MerchantGUID missing, and no auth strategy is configured for this callback');
+  });
+
+  test('a repeated parameter or header: each value is a candidate (the same GUID twice passes, two different ones do not)', async () => {
+    const { adapter, deliver, reason } = setup();
+    const body = withoutGuid(order());
+    expect((await deliver('sendOrderToMerchant', body, { query: { merchantGUID: [MERCHANT_GUID, MERCHANT_GUID] } })).status).toBe(200);
+    expect((await deliver('sendOrderToMerchant', { ...body, OrderId: 'GE-2' }, { query: { merchantGUID: [MERCHANT_GUID, OTHER_GUID] } })).status).toBe(401);
+    expect(reason()).toBe('MerchantGUID differs between the query and the query');
+    expect((await deliver('sendOrderToMerchant', { ...body, OrderId: 'GE-3' }, { headers: { merchantguid: [OTHER_GUID, OTHER_GUID] } })).status).toBe(200);
+    expect(adapter.calls).toHaveLength(2);
+  });
+
+  test('a parameter present without a value is no candidate', async () => {
+    const { adapter, deliver } = setup();
+    expect((await deliver('sendOrderToMerchant', order(), { query: { merchantGUID: undefined } })).status).toBe(200);
+    expect((await deliver('sendOrderToMerchant', withoutGuid(order({ OrderId: 'GE-4' })), { query: { merchantGUID: undefined } })).status).toBe(401);
     expect(adapter.calls).toHaveLength(1);
   });
 });

@@ -24,7 +24,7 @@ const NAME = 'merchantguid';
 /** The values of every header or query parameter named MerchantGUID in any case, with where each came from. */
 function fromMap(map: HeaderMap | QueryMap, where: string, out: Array<[string, unknown]>): void {
   for (const key of Object.keys(map)) {
-    if (key.length !== NAME.length || key.toLowerCase() !== NAME) continue;
+    if (key.toLowerCase() !== NAME) continue;
     const v = map[key];
     if (Array.isArray(v)) for (const item of v) out.push([where, item]);
     else if (v !== undefined) out.push([where, v]);
