@@ -1,4 +1,5 @@
 /** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
+import { guidProblem } from '../shared/guid.js';
 import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
 import { probeStore } from '../store/capabilities.js';
@@ -108,6 +109,8 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   const baseUrl = url(options.baseUrl, 'baseUrl');
   const merchantApiBaseUrl = options.merchantApiBaseUrl === undefined ? baseUrl : url(options.merchantApiBaseUrl, 'merchantApiBaseUrl');
   if (typeof options.merchantGuid !== 'string' || options.merchantGuid.trim() === '') required('Option merchantGuid is required: your MerchantGUID');
+  const guidWrong = guidProblem(options.merchantGuid);
+  if (guidWrong) invalid(`Option merchantGuid ${guidWrong}`);
   const secrets = [options.merchantGuid];
   const merchantGuidIn = options.merchantGuidIn ?? 'both';
   if (!PLACEMENTS.includes(merchantGuidIn)) invalid(`Option merchantGuidIn must be one of ${PLACEMENTS.map((p) => `'${p}'`).join(', ')}`);
