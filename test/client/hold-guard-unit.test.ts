@@ -24,7 +24,7 @@ function spied(store: Store, drop: string[] = []) {
 }
 const options = (store: Store) => {
   const logger = captureLogger();
-  return { o: resolveClientOptions({ baseUrl: 'https://api.example.com', merchantGuid: 'g', store, logger }), logger };
+  return { o: resolveClientOptions({ baseUrl: 'https://api.example.com', merchantGuid: '6a3c1f52-0d7e-4b9a-8f21-5c4e9d0b7a13', store, logger }), logger };
 };
 
 test('only non-empty string ids are looked up, each both ways; a null mapping is not looked up', async () => {
