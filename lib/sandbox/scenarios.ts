@@ -3,7 +3,7 @@
  * step checked against what the service expects back. Callable as functions (the CLI's `trigger`
  * and the sandbox's `runScenario` are thin shells over `runScenario`).
  */
-import { cartLines } from './cart-lines.js';
+import { cartLines } from '../conformance/cart-lines.js';
 import {
   DEFAULT_LINES, documentsDelivery, eadDocument, encodedCustomer, malformedEncodedCustomer, newServiceOrderId,
   paymentDetails, serviceOrder, trackingNumberFor, type Json, type OrderLineInput,

@@ -39,6 +39,13 @@ test('check: a product without OrderedQuantity and SalePrice fails both cart-inf
   expect(fixed.checks[0]).toMatchObject({ status: 'pass', detail: 'HTTP 200, 1 product(s)' });
 });
 
+test('check\'s own orders carry what the cart says too (the same reading as the sandbox)', async () => {
+  products = [{ ProductCode: 'TEE-1', Name: 'Tee', Quantity: 2, Price: '19.90' }, { ProductCode: 'MUG-1', OrderedQuantity: 3, OriginalSalePrice: 7.5 }];
+  await runConformance({ merchantUrl: url, merchantGuid: MERCHANT_GUID, cartToken: 'c-1', only: ['order-create'] });
+  const order = adapter.calls.find((c) => c.method === 'sendOrderToMerchant')!.input;
+  expect(order.Products.map((p: any) => [p.Sku, p.Quantity, p.Price])).toEqual([['TEE-1', 2, 19.9], ['MUG-1', 3, 7.5]]);
+});
+
 test('sandbox: orders what the cart says and logs which fields it read; defaults only where nothing is usable, said so', async () => {
   products = [
     { ProductCode: 'TEE-1', Name: 'Tee', Quantity: 2, Price: '19.90' },

@@ -1,11 +1,11 @@
 /**
- * The order lines the sandbox builds from a merchant's cart reply (issue 34 item 6): it orders what the
- * cart says and says where each value came from. Quantity: `OrderedQuantity`, else a `Quantity` key
+ * The order lines the sandbox (and the checker) build from a merchant's cart reply (issue 34 item 6): what the
+ * cart says, and where each value came from. Quantity: `OrderedQuantity`, else a `Quantity` key
  * (not an interface field), else 1; price: `SalePrice`, `OriginalSalePrice`, else a `Price` key (not an
  * interface field), else 10. A value given as numeric text is read as its number. Each product's note
  * names the fields read and every default used, for the scenario log.
  */
-import type { Json, OrderLineInput } from '../conformance/payloads.js';
+import type { Json, OrderLineInput } from './payloads.js';
 import { PRICE_FIELDS, QUANTITY_FIELD } from '../validation/cart-product.js';
 
 const DEFAULT_QUANTITY = 1;
