@@ -16,6 +16,9 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
+/** Where the client puts the MerchantGUID on {base_url} operations. */
+export type MerchantGuidPlacement = 'both' | 'header' | 'query';
+
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** JWT authentication (docs.global-e.com `jwt-authentication`): a token from /Authentication/GetAuthenticationToken. */
@@ -59,8 +62,14 @@ export interface ServiceClientOptions {
   baseUrl: string;
   /** {merchant_api_base_url}: host of the additional-documents operation; default `baseUrl`. */
   merchantApiBaseUrl?: string;
-  /** Your MerchantGUID: the `merchantGUID` query parameter on {base_url} operations, the `MerchantGUID` header on additional documents. Required. */
+  /** Your MerchantGUID: sent as the `MerchantGUID` header and the `merchantGUID` query parameter on {base_url} operations (see `merchantGuidIn`), the `MerchantGUID` header on additional documents; never in a path. Required. */
   merchantGuid: string;
+  /**
+   * Where {base_url} operations carry the MerchantGUID: `'both'` (default: the `MerchantGUID` header the
+   * service's authentication page asks for, and the `merchantGUID` query parameter older pages and every
+   * integration seen use), `'header'` or `'query'`. Additional documents always use the header.
+   */
+  merchantGuidIn?: MerchantGuidPlacement;
   /** Sent as `Authorization: Bearer …` on every operation: a string, or a function called per request (tokens may rotate). */
   accessToken?: string | (() => string | Promise<string>);
   /** Static headers added to every request (the client's own Authorization, MerchantGUID and Content-Type win). */
@@ -86,6 +95,7 @@ export interface ResolvedClientOptions {
   baseUrl: string;
   merchantApiBaseUrl: string;
   merchantGuid: string;
+  merchantGuidIn: MerchantGuidPlacement;
   accessToken?: () => Promise<string>;
   headers: Record<string, string>;
   timeoutMs: number;
@@ -104,7 +114,7 @@ export interface ResolvedClientOptions {
   jwtSource?: JwtSource;
 }
 
-const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes', 'jwt'];
+const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'merchantGuidIn', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes', 'jwt'];
 const JWT_KEYS = ['userName', 'password', 'operations', 'authorizationScheme', 'refreshMarginMs'];
 /** The operations `jwt.operations` may name. */
 const JWT_OPERATIONS: readonly ServiceOperation[] = [
@@ -113,6 +123,7 @@ const JWT_OPERATIONS: readonly ServiceOperation[] = [
 ];
 const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
 const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type', 'username'];
+const PLACEMENTS: readonly MerchantGuidPlacement[] = ['both', 'header', 'query'];
 
 function url(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') return required(`Option ${name} is required: the service's address, e.g. 'https://api.example.com'`);
@@ -176,6 +187,8 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   const guidWrong = guidProblem(options.merchantGuid);
   if (guidWrong) invalid(`Option merchantGuid ${guidWrong}`);
   const secrets = [options.merchantGuid];
+  const merchantGuidIn = options.merchantGuidIn ?? 'both';
+  if (!PLACEMENTS.includes(merchantGuidIn)) invalid(`Option merchantGuidIn must be one of ${PLACEMENTS.map((p) => `'${p}'`).join(', ')}`);
 
   let accessToken: ResolvedClientOptions['accessToken'];
   const token = options.accessToken;
@@ -195,7 +208,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     for (const [name, value] of Object.entries(options.headers)) {
       if (typeof value !== 'string') invalid(`Option headers.${name} must be a string`);
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) invalid(`Option headers: ${JSON.stringify(name)} is not a header name`);
-      if (OWN_HEADERS.includes(name.toLowerCase())) invalid(`Option headers.${name} is set by the client (use accessToken / merchantGuid)`);
+      if (OWN_HEADERS.includes(name.toLowerCase())) invalid(`Option headers.${name} is set by the client (use accessToken / merchantGuid; merchantGuidIn chooses header, query or both)`);
       headers[name] = value;
     }
   }
@@ -224,6 +237,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     baseUrl,
     merchantApiBaseUrl,
     merchantGuid: options.merchantGuid,
+    merchantGuidIn,
     accessToken,
     headers,
     timeoutMs: ms(options.timeoutMs, 'timeoutMs', 10_000),

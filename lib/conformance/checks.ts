@@ -5,6 +5,7 @@
  */
 import { CheckContext, describe, isAccepted, type CheckExchange } from './context.js';
 import { findLeaks } from './leaks.js';
+import { missingCartFields } from '../validation/cart-product.js';
 import { isRefusal, notRefusedBecause, type RefusalKind } from './refusal.js';
 import { documentsDelivery, eadDocument, malformedEncodedCustomer, paymentDetails, trackingNumberFor, type Json } from './payloads.js';
 
@@ -20,8 +21,11 @@ const internalId = (e: CheckExchange) => e.responseInfo?.InternalOrderId;
 
 function productsListed(e: CheckExchange): CheckOutcome {
   const list = (e.body as { productsList?: unknown } | undefined)?.productsList;
-  if (e.status === 200 && Array.isArray(list)) return pass(`HTTP 200, ${list.length} product(s)`);
-  return fail(`expected HTTP 200 with a productsList array; got ${describe(e)}`);
+  if (e.status !== 200 || !Array.isArray(list)) return fail(`expected HTTP 200 with a productsList array; got ${describe(e)}`);
+  // The service orders what the interface fields say: a product without them would be ordered wrong (issue 34 item 6).
+  const gaps = list.flatMap((p, i) => missingCartFields(p).map((f) => `product ${i + 1} has no ${f}`));
+  if (gaps.length > 0) return fail(`HTTP 200, ${list.length} product(s), but ${gaps.join('; ')} (the service reads OrderedQuantity and SalePrice)`);
+  return pass(`HTTP 200, ${list.length} product(s)`);
 }
 
 const accepted = (e: CheckExchange, what: string): CheckOutcome | undefined =>

@@ -3,6 +3,7 @@
  * (for the report, the no-store / no-leak / response-time checks and the sandbox's log), and
  * order builders.
  */
+import { cartLines } from './cart-lines.js';
 import { joinUrl, responseInfoOf, sendHttp, type HttpExchange } from './http.js';
 import type { CallbackPathName, CallbackPaths } from './paths.js';
 import { DEFAULT_LINES, newServiceOrderId, serviceOrder, trackingNumberFor, type Json, type OrderLineInput } from './payloads.js';
@@ -114,10 +115,9 @@ export class CheckContext {
     const e = await this.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'cart products for the orders', query: { merchantCartToken: token } });
     const list = (e.body as { productsList?: unknown } | undefined)?.productsList;
     if (e.status === 200 && Array.isArray(list) && list.length > 0) {
-      this.cartLines = (list as Json[]).filter((p) => typeof p.ProductCode === 'string').map((p, i) => ({
-        sku: p.ProductCode as string, quantity: Number(p.OrderedQuantity ?? 1) || 1, price: Number(p.SalePrice ?? 10) || 10,
-        cartItemId: typeof p.CartItemId === 'string' ? p.CartItemId : `sbx-ci-${i + 1}`,
-      }));
+      // What the cart says, as the sandbox reads it (cart-lines.ts); the cart-info checks name what a product lacks.
+      const { lines } = cartLines(list as Json[]);
+      if (lines.length > 0) this.cartLines = lines;
     }
     return this.cartLines;
   }

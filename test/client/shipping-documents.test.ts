@@ -131,7 +131,7 @@ describe('getShippingDocuments and the fulfilment hold: an order awaiting its cu
     expect(svc.count()).toBe(2);
   });
 
-  test('a store without findOrderId cannot find an order by merchant id: refused (INVALID_ARGUMENT, nothing sent) unless forced', async () => {
+  test('a store without findOrderId cannot rule out a merchant order number: refused (INVALID_ARGUMENT, nothing sent) unless a hold is found or forced', async () => {
     const store = new MemoryStore();
     for (const m of ['findOrderId', 'saveMerchantOrderIds']) Object.defineProperty(store, m, { value: undefined });
     await store.placeFulfilmentHold('GE1001CH', [ead]);
@@ -141,13 +141,13 @@ describe('getShippingDocuments and the fulfilment hold: an order awaiting its cu
     expect(err.description).toMatch(/the store has no findOrderId/);
     expect(await failure(client.getShippingDocuments({ OrderId: 'GE1001CH', Parcels: [parcel] }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
     expect(svc.count()).toBe(0);
-    // with the service OrderId given as well, the guard checks that one: not held, sent
-    await client.getShippingDocuments({ OrderId: 'GE-FREE', MerchantOrderId: 'A-1', Parcels: [parcel] });
-    expect(svc.count()).toBe(1);
+    // an OrderId may be a merchant order number too (the service accepts either): without findOrderId, refused as well
+    expect(await failure(client.getShippingDocuments({ OrderId: 'GE-FREE', Parcels: [parcel] }))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(svc.count()).toBe(0);
     await client.getShippingDocuments({ MerchantOrderId: 'A-1', Parcels: [parcel] }, { force: true });
-    expect(svc.count()).toBe(2);
+    expect(svc.count()).toBe(1);
     expect(log.lines.filter((l) => l.level === 'warn')).toEqual([
-      { level: 'warn', obj: expect.objectContaining({ operation: 'getShippingDocuments' }), msg: expect.stringContaining('cannot find an order by merchant order id') },
+      { level: 'warn', obj: expect.objectContaining({ operation: 'getShippingDocuments' }), msg: expect.stringContaining('the store has no findOrderId') },
     ]);
   });
 
