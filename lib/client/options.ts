@@ -1,5 +1,6 @@
 /** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
-import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
+import { credentialPatterns } from '../shared/credentials.js';
+import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger, type Secret } from '../shared/logger.js';
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
 import { probeStore } from '../store/capabilities.js';
 import type { Store } from '../store/types.js';
@@ -56,8 +57,8 @@ export interface ResolvedClientOptions {
   store?: Store;
   hubCacheTtlMs: number;
   maxResponseBytes: number;
-  /** Secret values masked in every log line and error message. */
-  secrets: string[];
+  /** The MerchantGUID and a static token as masking patterns (any case; the GUID also without braces or hyphens): masked in every log line and error message. */
+  secrets: Secret[];
 }
 
 const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes'];
@@ -97,13 +98,13 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   const baseUrl = url(options.baseUrl, 'baseUrl');
   const merchantApiBaseUrl = options.merchantApiBaseUrl === undefined ? baseUrl : url(options.merchantApiBaseUrl, 'merchantApiBaseUrl');
   if (typeof options.merchantGuid !== 'string' || options.merchantGuid.trim() === '') required('Option merchantGuid is required: your MerchantGUID');
-  const secrets = [options.merchantGuid];
+  const plain: string[] = [];
 
   let accessToken: ResolvedClientOptions['accessToken'];
   const token = options.accessToken;
   if (typeof token === 'string') {
     if (token === '') invalid('Option accessToken must not be empty');
-    secrets.push(token);
+    plain.push(token);
     accessToken = async () => token;
   } else if (typeof token === 'function') {
     accessToken = async () => token();
@@ -137,6 +138,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     invalid('Option logger must have info, warn and error methods (pino-style)');
   }
 
+  const secrets = credentialPatterns([options.merchantGuid], plain);
   if (options.store !== undefined) {
     probeStore(options.store);
   }
