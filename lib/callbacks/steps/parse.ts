@@ -93,8 +93,8 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
 }
 
 export const parseStep: StepFactory = (options) => {
-  // The configured MerchantGUIDs are masked by every logger of the kit already.
-  const knownGuids = new Set(options.merchantGuids);
+  // The configured MerchantGUIDs are masked by every logger of the kit already, in any letter case.
+  const knownGuids = new Set(options.merchantGuids.map((g) => g.toLowerCase()));
   return async (state, next) => {
     const { entry } = state;
     const found: Found = { secrets: [], cards: [], cvvs: [] };
@@ -114,7 +114,7 @@ export const parseStep: StepFactory = (options) => {
     state.cardMask = createCardMask(found.cards, found.cvvs);
     if (state.cardMask) secrets.push(state.cardMask.pattern);
     // A child logger only when the payload has something the call's logger does not mask yet.
-    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
+    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s.toLowerCase()))) {
       state.log = state.log.child({}, secrets);
       state.context.log = state.log;
     }
