@@ -13,6 +13,7 @@ import type { CallbackEntry } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../store/canonical.js';
+import { createCardDigester } from '../delivery/card-digest.js';
 import { createCardMask } from '../delivery/card-mask.js';
 import { payloadProblem, readOrderId, textMayHaveProblem } from '../delivery/payload-rules.js';
 
@@ -95,6 +96,7 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
 export const parseStep: StepFactory = (options) => {
   // The configured MerchantGUIDs are masked by every logger of the kit already, in any letter case.
   const knownGuids = new Set(options.merchantGuids.map((g) => g.toLowerCase()));
+  const cardDigest = createCardDigester(options.merchantGuids);
   return async (state, next) => {
     const { entry } = state;
     const found: Found = { secrets: [], cards: [], cvvs: [] };
@@ -112,6 +114,9 @@ export const parseStep: StepFactory = (options) => {
     if (orderId !== undefined) state.orderId = orderId;
     const secrets: (string | RegExp)[] = found.secrets;
     state.cardMask = createCardMask(found.cards, found.cvvs);
+    // Another card is another payment request (its own idempotency key): the fingerprint step adds this.
+    const digest = entry.exactlyOnce ? cardDigest(found.cards, found.cvvs) : undefined;
+    if (digest !== undefined) state.cardDigest = digest;
     if (state.cardMask) secrets.push(state.cardMask.pattern);
     // A child logger only when the payload has something the call's logger does not mask yet.
     if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s.toLowerCase()))) {
