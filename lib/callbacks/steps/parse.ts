@@ -6,6 +6,7 @@
  * makes the adapter input.
  */
 import * as nodeBuffer from 'node:buffer';
+import { cutText, MAX_LOGGED_HEADER, MAX_LOGGED_ID } from '../../shared/bounded.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
@@ -54,11 +55,13 @@ interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
 
 function parseJson(state: PipelineState, limit: number, found: Found): Record<string, unknown> {
   if (!isJsonContentType(header(state, 'content-type'))) {
-    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${JSON.stringify(header(state, 'content-type') ?? null)} is not JSON`, 'Send the body as application/json');
+    const sent = header(state, 'content-type');
+    const quoted = sent === undefined ? 'null' : JSON.stringify(cutText(sent, MAX_LOGGED_HEADER));
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${quoted} is not JSON`, 'Send the body as application/json');
   }
   const encoding = header(state, 'content-encoding');
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${encoding} is not supported`, 'Send the body without content-encoding');
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${JSON.stringify(cutText(encoding, MAX_LOGGED_HEADER))} is not supported`, 'Send the body without content-encoding');
   }
   let value = state.request.body;
   // A binding that could not read the body (over the limit, aborted) hands the failure over here.
@@ -135,7 +138,8 @@ export const parseStep: StepFactory = (options) => {
 function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
   const field = entry.idField;
   const raw = (input as Record<string, unknown>)[field];
-  if (!entry.exactlyOnce) return typeof raw === 'string' ? raw : undefined;
+  // Only logged (and a span attribute): cut at the kit's id limit, marked.
+  if (!entry.exactlyOnce) return typeof raw === 'string' ? cutText(raw, MAX_LOGGED_ID) : undefined;
   const orderId = readOrderId(raw, field);
   if (orderId === undefined) {
     const description = describeIssues([{ pointer: `/${field}`, rule: raw === undefined || raw === null ? 'is required' : 'must be string or number' }]);
