@@ -5,9 +5,8 @@
  */
 import fc from 'fast-check';
 import { payloadHash } from '../../lib/store/canonical.js';
-import { holds, shuffled } from './settings.js';
+import { holds, paths, shuffled, type Json } from './settings.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const key = fc.string({ maxLength: 8 }).filter((k) => !['MerchantGUID', 'CardNumber', 'CVVNumber'].includes(k));
 const { json } = fc.letrec<{ json: Json; object: Record<string, Json> }>((tie) => ({
@@ -23,14 +22,6 @@ function reordered(value: Json, seed: number): Json {
   if (Array.isArray(value)) return value.map((v, i) => reordered(v, seed + i + 1));
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(shuffled(Object.entries(value), seed).map(([k, v], i) => [k, reordered(v, seed * 31 + i)]));
-}
-
-/** Every path to a value in `value` (objects by key, arrays by index). */
-function paths(value: Json, at: (string | number)[] = []): (string | number)[][] {
-  const here = at.length > 0 ? [at] : [];
-  if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => paths(v, [...at, i]))];
-  if (value !== null && typeof value === 'object') return [...here, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))];
-  return here;
 }
 
 function get(value: Json, path: readonly (string | number)[]): Json {

@@ -45,3 +45,13 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
   }
   return out;
 }
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Every path to a value in `value` (objects by key, arrays by index), the top itself left out. */
+export function paths(value: Json, at: (string | number)[] = []): (string | number)[][] {
+  const here = at.length > 0 ? [at] : [];
+  if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => paths(v, [...at, i]))];
+  if (value !== null && typeof value === 'object') return [...here, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))];
+  return here;
+}

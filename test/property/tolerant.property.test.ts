@@ -8,9 +8,8 @@ import fc from 'fast-check';
 import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
 import { createValidators } from '../../lib/validation/index.js';
 import { fixture } from '../fixtures/index.js';
-import { holds } from './settings.js';
+import { holds, paths, type Json } from './settings.js';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 const strict = createValidators(CALLBACK_SCHEMAS, 'strict');
 const tolerant = createValidators(CALLBACK_SCHEMAS, 'tolerant');
@@ -25,13 +24,6 @@ const BASES: Array<[string, Json]> = [
   ['notifyOrderRefunded', fixture('callbacks/notify-order-refunded.json')],
 ];
 // getCheckoutCartInfo's schema describes the input the kit builds from the query and body (method, token, …), not a payload: left out.
-
-function paths(value: Json, at: (string | number)[] = []): (string | number)[][] {
-  const here = at.length > 0 ? [at] : [];
-  if (Array.isArray(value)) return [...here, ...value.flatMap((v, i) => paths(v, [...at, i]))];
-  if (value !== null && typeof value === 'object') return [...here, ...Object.entries(value).flatMap(([k, v]) => paths(v, [...at, k]))];
-  return here;
-}
 
 type Edit = { kind: 'remove' | 'set' | 'text' | 'add'; path: (string | number)[]; value: Json; key: string };
 
