@@ -65,12 +65,12 @@ function mount(instance: FastifyInstance, kit: CallbackKit): void {
   // What Fastify refuses before the raw-body parser runs (a Content-Type it cannot parse: empty, `;;;`,
   // `application/json, text/plain`) is the kit's to answer, as on every binding: its reply, headers and
   // log line (the body is not read; the kit refuses the Content-Type, or answers an auth failure first).
-  // Anything else that fails inside the plugin's scope is the binding's failure (kit.fail).
-  instance.setErrorHandler((err: { code?: unknown }, request, reply) => {
+  // Any other error (the app's own hooks refusing a request, …) goes on to the app's error handler, as before.
+  instance.setErrorHandler((err: Error & { code?: unknown }, request, reply) => {
     if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_') && routeOf(request) !== undefined) {
       return answer(request, reply, () => Buffer.alloc(0));
     }
-    return send(reply, kit.fail(err, routeOf(request)?.callback));
+    throw err;
   });
   const seen = new Set<string>();
   for (const route of kit.routes) {

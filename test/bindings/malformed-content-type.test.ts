@@ -67,3 +67,26 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     }
   });
 });
+
+test('fastify: an error of the app\'s own hook still goes to the app\'s error handler (only Content-Type errors are the kit\'s)', async () => {
+  const { default: Fastify } = await import('fastify');
+  const { fastifyCallbacks } = await import('crossborder-merchant-kit/fastify');
+  const app = Fastify();
+  app.setErrorHandler((err: Error & { statusCode?: number }, _request, reply) => { void reply.code(err.statusCode ?? 500).send({ app: err.message }); });
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['x-block'] === '1') throw Object.assign(new Error('blocked by the app'), { statusCode: 403 });
+  });
+  await app.register(fastifyCallbacks, { prefix: '/cb', merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: false });
+  await app.ready();
+  const server = app.server;
+  try {
+    const blocked = await post(server, 'application/json', JSON.stringify(order()), { 'x-block': '1' });
+    expect(blocked.status).toBe(403);
+    expect(JSON.parse(blocked.body)).toEqual({ app: 'blocked by the app' });
+    const malformed = await post(server, ';;;', JSON.stringify(order()));
+    expect(malformed.status).toBe(415);
+    expect(JSON.parse(malformed.body)).toMatchObject({ ErrorCode: 'UNSUPPORTED_MEDIA_TYPE' });
+  } finally {
+    await app.close();
+  }
+});
