@@ -77,7 +77,10 @@ export const AREAS = {
   'parse-step': {
     // The parse step: JSON only, limits, pollution keys, the exactly-once id, the secrets walk, the card digest.
     mutate: ['lib/callbacks/steps/parse.ts'],
-    tests: ['test/callbacks/parse.test.ts', 'test/callbacks/collect-secrets.test.ts', 'test/callbacks/payload-walks.test.ts', 'test/idempotency/card-key.test.ts'],
+    tests: [
+      'test/callbacks/parse-logger.test.ts', 'test/callbacks/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
+      'test/callbacks/parse.test.ts', 'test/callbacks/collect-secrets.test.ts', 'test/callbacks/payload-walks.test.ts',
+    ],
   },
   'auth-header': {
     mutate: ['lib/auth/header.ts', 'lib/auth/url-parameter.ts'],

@@ -130,18 +130,22 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
       throw new ServiceError({ code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, description: 'the accessToken function returned no string; nothing was sent' });
     }
     headers.authorization = `Bearer ${token}`;
+    // A token too short to mask (MIN_SECRET_LENGTH) has no pattern; a rotated token adds its own.
     const pattern = anyCasePattern(token);
-    if (pattern && !secrets.some((s) => typeof s !== 'string' && s.source === pattern.source)) secrets.push(pattern);
+    if (pattern) secrets.push(pattern);
   }
   return headers;
 }
 
-/** Settles as `work`, or rejects when `signal` aborts first (a fetch that ignores its signal cannot hold the call). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles as `work`, or rejects with the signal's reason when it aborts first (also when it already
+ * has): a fetch that ignores its signal cannot hold the call. Leaves no listener on the signal.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason ?? new Error('aborted'));
+    const stop = () => reject(signal.reason);
     if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
+    signal.addEventListener('abort', stop);
     work.then((v) => { signal.removeEventListener('abort', stop); resolve(v); },
       (e: unknown) => { signal.removeEventListener('abort', stop); reject(e); });
   });

@@ -93,3 +93,22 @@ test('cutText: a text already cut at the bound stays as it is (an id cut where r
   expect(cutText(once, 200)).toBe(once);
   expect(cutText(`${'z'.repeat(300)}…[cut, 9 chars]`, 200)).toBe(`${'z'.repeat(200)}…[cut, 315 chars]`);
 });
+
+test('a cart without OrderID (GET) logs none; a numeric OrderID is logged as its text', async () => {
+  const logger = captureLogger();
+  const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger });
+  const get = await kit.handle('getCheckoutCartInfo', { method: 'GET', path: '/GetCheckoutCartInfo', query: { merchantCartToken: 'c1' }, headers: {} });
+  expect(get.status).toBe(200);
+  expect(logger.summaries()[0].obj).not.toHaveProperty('orderId');
+  const numeric = await kit.handle('getCheckoutCartInfo', { ...post('/GetCheckoutCartInfo', { MerchantGUID: MERCHANT_GUID, OrderID: 12345 }), query: { merchantCartToken: 'c1' } });
+  expect(numeric.status).toBe(200);
+  expect(logger.summaries()[1].obj.orderId).toBe('12345');
+});
+
+test('a request without a Content-Type: refused 415, the reason says null', async () => {
+  const logger = captureLogger();
+  const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger });
+  const res = await kit.handle('updateOrderStatus', { method: 'POST', path: '/UpdateOrderStatus', query: {}, headers: {}, body: '{}' });
+  expect(res.status).toBe(415);
+  expect(logger.lines.find((l) => l.msg === 'callback refused')?.obj.reason).toBe('content-type null is not JSON');
+});

@@ -131,3 +131,9 @@ describe('item 4: credentials in every letter case; the GUID with or without bra
     expect(err.description).toBe('token [REDACTED] expired');
   });
 });
+
+test('a token too short to mask (2 characters) masks nothing else either', async () => {
+  svc.answer(() => ({ status: 400, body: { Code: 'INVALID_REQUEST', Error: 'undefined value ab' } }));
+  const err = await failure(client({ accessToken: async () => 'ab' }).getShipmentInformation('T1'));
+  expect(err.description).toBe('undefined value ab');
+});

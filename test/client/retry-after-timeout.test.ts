@@ -3,7 +3,8 @@
  * count as Retry-After, capped at one day; the time-out bounds the call whatever a custom fetch does.
  */
 import { createServiceClient, type FetchLike } from 'crossborder-merchant-kit/client';
-import { MAX_RETRY_AFTER_MS, retryAfterMs } from '../../lib/client/request.js';
+import { getEventListeners } from 'node:events';
+import { MAX_RETRY_AFTER_MS, retryAfterMs, untilAborted } from '../../lib/client/request.js';
 import { captureLogger } from '../helpers/recording.js';
 import { fakeService, type FakeService } from './fake-service.js';
 import { failure, fixture, GUID } from './setup.js';
@@ -35,6 +36,11 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs('86401', NOW)).toBe(86_400_000);
     expect(retryAfterMs('99999999999999999999999', NOW)).toBe(86_400_000);
     expect(retryAfterMs('Sat, 01 Jan 9999 00:00:00 GMT', NOW)).toBe(86_400_000);
+  });
+
+  test('a date in the right form that is no date (day 99, hour 25) is not a Retry-After', () => {
+    expect(retryAfterMs('Fri, 99 Nov 2026 12:00:00 GMT', NOW)).toBeUndefined();
+    expect(retryAfterMs('Fri, 27 Nov 2026 25:00:00 GMT', NOW)).toBeUndefined();
   });
 
   test('absent: undefined', () => {
@@ -87,5 +93,24 @@ describe('the time-out bounds the call whatever the fetch does', () => {
     const fetch: FetchLike = async () => new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"a":')); } }), { status: 200 });
     const client = createServiceClient({ baseUrl: 'http://127.0.0.1:9', merchantGuid: GUID, fetch, timeoutMs: 50, retry: { retries: 0 } });
     expect(await failure(client.getShipmentInformation('T1'))).toMatchObject({ code: 'TIMEOUT' });
+  });
+});
+
+describe('untilAborted', () => {
+  test('settles as the work when it settles first, and leaves no listener on the signal', async () => {
+    const c = new AbortController();
+    await expect(untilAborted(Promise.resolve('done'), c.signal)).resolves.toBe('done');
+    await expect(untilAborted(Promise.reject(new Error('refused')), c.signal)).rejects.toThrow('refused');
+    expect(getEventListeners(c.signal, 'abort')).toHaveLength(0);
+  });
+
+  test('rejects with the signal\'s reason when it aborts first, also when it already has', async () => {
+    const c = new AbortController();
+    const never = new Promise<string>(() => undefined);
+    const pending = untilAborted(never, c.signal);
+    const reason = new Error('time-out');
+    c.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    await expect(untilAborted(never, c.signal)).rejects.toBe(reason);
   });
 });

@@ -118,8 +118,8 @@ export const parseStep: StepFactory = (options) => {
     const secrets: (string | RegExp)[] = found.secrets;
     state.cardMask = createCardMask(found.cards, found.cvvs);
     // Another card is another payment request (its own idempotency key): the fingerprint step adds this.
-    const digest = entry.exactlyOnce ? cardDigest(found.cards, found.cvvs) : undefined;
-    if (digest !== undefined) state.cardDigest = digest;
+    // (Only the fingerprint step of exactly-once chains reads it; undefined without card data.)
+    state.cardDigest = cardDigest(found.cards, found.cvvs);
     if (state.cardMask) secrets.push(state.cardMask.pattern);
     // A child logger only when the payload has something the call's logger does not mask yet.
     if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s.toLowerCase()))) {
