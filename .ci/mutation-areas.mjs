@@ -64,7 +64,7 @@ export const AREAS = {
     // The client's time-out and Retry-After (issue 36): the abort race around a fetch that ignores its signal, the
     // body read that stops at the time-out and the size limit, and Retry-After's strict reading and cap.
     mutate: [
-      functionRange('lib/client/request.ts', 'function untilAborted<'), functionRange('lib/client/request.ts', 'async function readBody('),
+      functionRange('lib/client/request.ts', 'export function untilAborted<'), functionRange('lib/client/request.ts', 'async function readBody('),
       functionRange('lib/client/request.ts', 'export function retryAfterMs('),
     ],
     tests: ['test/client/retry-after-timeout.test.ts', 'test/client/hostile-service.test.ts'],
