@@ -56,6 +56,21 @@ describe.each([
     expect(jsonCalls(() => copy(nested(65)))).toBeGreaterThan(0);
   });
 
+  test('arrays count towards the depth as objects do: 64 levels of arrays are walked, one more goes through JSON', () => {
+    const arrays = (levels: number): unknown => { let a: unknown = ['leaf']; for (let i = 0; i < levels; i++) a = [a]; return a; };
+    expect(jsonCalls(() => copy(arrays(64)))).toBe(0);
+    expect(jsonCalls(() => copy(arrays(65)))).toBeGreaterThan(0);
+  });
+
+  test('an array that holds itself fails as JSON fails (a TypeError about the cycle), never by running out of stack', () => {
+    const cyclic: unknown[] = ['x'];
+    cyclic.push(cyclic);
+    let thrown: unknown;
+    try { copy({ list: cyclic }); } catch (err) { thrown = err; }
+    expect(String((thrown as Error).message)).toMatch(/circular|TypeError/i);
+    expect(String((thrown as Error).message)).not.toMatch(/call stack/i);
+  });
+
   test('an array of MAX_LENGTH (65,536) elements is walked; a longer one goes through JSON', () => {
     const long = new Array<number>(65_536).fill(1);
     expect(jsonCalls(() => copy(long))).toBe(0);
