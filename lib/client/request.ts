@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { anyCasePattern } from '../shared/credentials.js';
-import { isMaskableSecret, maskSecrets, type Secret } from '../shared/logger.js';
+import { maskSecrets, type Secret } from '../shared/logger.js';
 import { observeServiceCall, type ServiceCallObserver } from '../telemetry/client.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -58,11 +58,8 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
  * a pattern (the MerchantGUID's, lib/shared/credentials.ts) as it matches.
  */
 export function mask(text: string, secrets: readonly Secret[]): string {
-  const patterns: Secret[] = [];
-  for (const s of secrets) {
-    if (typeof s !== 'string') patterns.push(s);
-    else if (isMaskableSecret(s)) patterns.push(anyCasePattern(s)!);
-  }
+  // anyCasePattern gives none for a string too short to mask (MIN_SECRET_LENGTH).
+  const patterns = secrets.map((s) => (typeof s === 'string' ? anyCasePattern(s) : s)).filter((p): p is RegExp => p !== undefined);
   return maskSecrets(text, patterns);
 }
 

@@ -30,7 +30,7 @@ export function guidPattern(guid: string): RegExp | undefined {
 }
 
 /** The masking patterns of configured MerchantGUIDs and other credentials (tokens, passwords). */
-export function credentialPatterns(guids: readonly string[], others: readonly string[] = []): Secret[] {
+export function credentialPatterns(guids: readonly string[], others: readonly string[]): Secret[] {
   const out: Secret[] = [];
   for (const g of guids) {
     const p = guidPattern(g);

@@ -46,11 +46,11 @@ describe('credential patterns (lib/shared/credentials.ts) as the client masks wi
 
   test('the configured GUID as written is masked, whatever it holds; with or without braces and hyphens', () => {
     for (const value of ['ab{cd-ef}gh', '{x-y-z}', 'plain-text-guid', '  spaced-guid  ', '{A1B2-C3}']) {
-      const patterns = credentialPatterns([value]);
+      const patterns = credentialPatterns([value], []);
       expect(mask(`[${value.trim()}]`, patterns)).toBe('[[REDACTED]]');
     }
-    expect(mask('x 5B0E6C2A1F3D y {5b0e6c2a-1f3d} z', credentialPatterns(['5b0e6c2a-1f3d']))).toBe('x [REDACTED] y [REDACTED] z');
-    expect(mask('x {5b0e6c2a-1f3d} y', credentialPatterns([' {5B0E6C2A-1F3D} ']))).toBe('x [REDACTED] y');
+    expect(mask('x 5B0E6C2A1F3D y {5b0e6c2a-1f3d} z', credentialPatterns(['5b0e6c2a-1f3d'], []))).toBe('x [REDACTED] y [REDACTED] z');
+    expect(mask('x {5b0e6c2a-1f3d} y', credentialPatterns([' {5B0E6C2A-1F3D} '], []))).toBe('x [REDACTED] y');
   });
 
   test('values too short to mask give no pattern (and mask nothing, not even the word undefined)', () => {
@@ -58,6 +58,7 @@ describe('credential patterns (lib/shared/credentials.ts) as the client masks wi
     expect(anyCasePattern('ab')).toBeUndefined();
     expect(guidPattern('{-a-}')).toBeUndefined();
     expect(mask('undefined ab xy', credentialPatterns(['ab'], ['xy']))).toBe('undefined ab xy');
+    expect(mask('undefined ab xy', ['ab', 'xy', ''])).toBe('undefined ab xy');
     expect(credentialPatterns(['abc'], ['xyz'])).toHaveLength(2);
   });
 });
