@@ -47,11 +47,15 @@ describe.each(CALLBACKS)('%s with a 300 kB id', (callback) => {
     const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger });
     const path = kit.routes.find((r) => r.callback === callback)!.path;
     const sub = channelOrderIds();
+    let status: number;
     try {
-      await kit.handle(callback, { ...post(path, order({ MerchantGUID: guid, OrderId: HUGE, OrderID: HUGE })), query: { merchantCartToken: 'c1' } });
+      ({ status } = await kit.handle(callback, { ...post(path, order({ MerchantGUID: guid, OrderId: HUGE, OrderID: HUGE })), query: { merchantCartToken: 'c1' } }));
     } finally {
       sub.stop();
     }
+    // An exactly-once OrderId longer than the id limit is refused (never cut and used); the cart's is only logged.
+    if (callback !== 'getCheckoutCartInfo') expect(status).toBe(400);
+    expect(status).toBeLessThan(500);
     for (const line of logger.lines) expect(JSON.stringify(line).length).toBeLessThan(5_000);
     for (const id of sub.ids) if (id !== undefined) expect((id as string).length).toBeLessThanOrEqual(MAX_LOGGED_ID + 30);
     const summary = logger.summaries()[0];
@@ -86,6 +90,11 @@ test('a 100 kB Content-Type or Content-Encoding is cut in the refusal\'s reason'
     expect(reason.length).toBeLessThan(300);
     expect(reason).toContain('…[cut, 100005 chars]');
   }
+  // The reply says what to send instead.
+  const type = await kit.handle('updateOrderStatus', post('/UpdateOrderStatus', {}, { 'content-type': 'text/plain' }));
+  const encoding = await kit.handle('updateOrderStatus', post('/UpdateOrderStatus', {}, { 'content-encoding': 'gzip' }));
+  expect(type.body).toMatchObject({ ErrorCode: 'UNSUPPORTED_MEDIA_TYPE', Description: 'Send the body as application/json' });
+  expect(encoding.body).toMatchObject({ ErrorCode: 'UNSUPPORTED_MEDIA_TYPE', Description: 'Send the body without content-encoding' });
 });
 
 test('cutText: a text already cut at the bound stays as it is (an id cut where read, then logged)', () => {

@@ -41,7 +41,13 @@ test('another GUID or card data: a child logger with those values to mask', asyn
   const paid = deliver('performOrderPayment', paymentOrder());
   await paid.run();
   expect(paid.child).toHaveBeenCalledTimes(1);
-  expect([...(paid.child.mock.calls[0][1] ?? [])]).toContain(CARD_NUMBER);
+  const given = [...(paid.child.mock.calls[0][1] ?? [])];
+  expect(given).toContain(CARD_NUMBER);
+  // …and the card mask's pattern, so the card in any other spelling is masked too.
+  const pattern = given.find((x): x is RegExp => x instanceof RegExp);
+  expect('4111 1111-1111.1111'.replace(pattern!, '#')).toBe('#');
+  // Without card data, only the values themselves (no pattern).
+  expect([...(other.child.mock.calls[0][1] ?? [])].some((x) => x instanceof RegExp)).toBe(false);
 });
 
 test('the card digest: set with card data, undefined without', async () => {

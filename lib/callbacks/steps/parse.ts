@@ -115,15 +115,14 @@ export const parseStep: StepFactory = (options) => {
     if (envelope) state.context.envelope = envelope;
     const orderId = orderIdOf(entry, input);
     if (orderId !== undefined) state.orderId = orderId;
-    const secrets: (string | RegExp)[] = found.secrets;
     state.cardMask = createCardMask(found.cards, found.cvvs);
     // Another card is another payment request (its own idempotency key): the fingerprint step adds this.
     // (Only the fingerprint step of exactly-once chains reads it; undefined without card data.)
     state.cardDigest = cardDigest(found.cards, found.cvvs);
-    if (state.cardMask) secrets.push(state.cardMask.pattern);
-    // A child logger only when the payload has something the call's logger does not mask yet.
-    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s.toLowerCase()))) {
-      state.log = state.log.child({}, secrets);
+    // A child logger only when the payload has something the call's logger does not mask yet: a value
+    // that is no configured GUID (card data always brings its values, which are none).
+    if (!found.secrets.every((s) => knownGuids.has(s.toLowerCase()))) {
+      state.log = state.log.child({}, state.cardMask ? [...found.secrets, state.cardMask.pattern] : found.secrets);
       state.context.log = state.log;
     }
     return next();
