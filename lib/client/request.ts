@@ -7,7 +7,7 @@
  * to the configured hosts only).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { anyCasePattern } from '../shared/credentials.js';
+import { anyCasePattern, credentialPatterns } from '../shared/credentials.js';
 import { maskSecrets, type Secret } from '../shared/logger.js';
 import { observeServiceCall, type ServiceCallObserver } from '../telemetry/client.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
@@ -127,9 +127,8 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
       throw new ServiceError({ code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, description: 'the accessToken function returned no string; nothing was sent' });
     }
     headers.authorization = `Bearer ${token}`;
-    // A token too short to mask (MIN_SECRET_LENGTH) has no pattern; a rotated token adds its own.
-    const pattern = anyCasePattern(token);
-    if (pattern) secrets.push(pattern);
+    // A rotated token adds its own pattern (none for a token too short to mask: MIN_SECRET_LENGTH).
+    secrets.push(...credentialPatterns([], [token]));
   }
   return headers;
 }

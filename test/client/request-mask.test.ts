@@ -54,7 +54,9 @@ describe('credential patterns (lib/shared/credentials.ts) as the client masks wi
   });
 
   test('values too short to mask give no pattern (and mask nothing, not even the word undefined)', () => {
-    expect(credentialPatterns(['{a-b}', 'ab', ''], ['xy', ''])).toEqual([]);
+    expect(credentialPatterns(['{a-b}', 'ab', ''], ['xy', ''])).toStrictEqual([]);
+    expect(credentialPatterns(['{a-b}'], [])).toHaveLength(0);
+    expect(credentialPatterns([], ['xy'])).toHaveLength(0);
     expect(anyCasePattern('ab')).toBeUndefined();
     expect(guidPattern('{-a-}')).toBeUndefined();
     expect(mask('undefined ab xy', credentialPatterns(['ab'], ['xy']))).toBe('undefined ab xy');
