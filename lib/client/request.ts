@@ -16,7 +16,7 @@ import type { ResolvedClientOptions } from './options.js';
 export interface Call {
   operation: ServiceOperation;
   method: 'GET' | 'POST';
-  /** Which host: {base_url} (MerchantGUID as query parameter) or {merchant_api_base_url} (MerchantGUID header). */
+  /** Which host: {base_url} (MerchantGUID as `merchantGuidIn` says) or {merchant_api_base_url} (MerchantGUID header). */
   host: 'base' | 'merchantApi';
   /** Path below the host, segments already percent-encoded. */
   path: string;
@@ -115,7 +115,7 @@ function causeCode(err: unknown): string | undefined {
 async function credentials(o: ResolvedClientOptions, call: Call, attempts: number, secrets: Secret[]): Promise<Record<string, string>> {
   const headers: Record<string, string> = { ...o.headers, accept: 'application/json' };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
-  if (call.host === 'merchantApi') headers.MerchantGUID = o.merchantGuid;
+  if (call.host === 'merchantApi' || o.merchantGuidIn !== 'query') headers.MerchantGUID = o.merchantGuid;
   if (o.accessToken) {
     let token: unknown;
     try {
@@ -173,6 +173,7 @@ async function readBody(res: Response, limit: number, signal: AbortSignal): Prom
 
 function target(o: ResolvedClientOptions, call: Call): string {
   if (call.host === 'merchantApi') return `${o.merchantApiBaseUrl}${call.path}`;
+  if (o.merchantGuidIn === 'header') return `${o.baseUrl}${call.path}`;
   return `${o.baseUrl}${call.path}?merchantGUID=${encodeURIComponent(o.merchantGuid)}`;
 }
 

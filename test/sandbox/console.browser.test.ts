@@ -192,7 +192,8 @@ test('the configuration panel changes where callbacks go; a failed exchange stan
 test('keyboard: every control is reachable with Tab, and Enter opens an exchange', async () => {
   await page.locator('body').focus();
   const reached = new Set<string>();
-  for (let i = 0; i < 80; i += 1) {
+  // the check's orders (with their exchange links) and exchanges are many stops: room for all of them
+  for (let i = 0; i < 250; i += 1) {
     await page.keyboard.press('Tab');
     reached.add(await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;

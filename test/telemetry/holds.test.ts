@@ -10,6 +10,7 @@ import { createSafeLogger } from '../../lib/shared/logger.js';
 import { observeActiveHolds } from '../../lib/telemetry/holds.js';
 import { MERCHANT_GUID } from '../helpers/orders.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';
+import { otelPending } from '../../lib/telemetry/otel.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { DELIVERIES } from './deliveries.js';
 
@@ -18,7 +19,8 @@ beforeEach(() => { otel = installOtel(); });
 afterEach(() => otel.uninstall());
 
 const EAD = [{ DocumentTypeCode: '11', TrackingNumber: 'T-1' }];
-const holds = async () => (await otel.points()).filter((p) => p.name === 'cbk.holds.active');
+// The API is imported once a provider is registered (lib/telemetry/otel.ts): the gauge exists once that import settled.
+const holds = async () => { await otelPending(); return (await otel.points()).filter((p) => p.name === 'cbk.holds.active'); };
 const kitOver = (store: Store, logger = captureLogger(), merchantGuid = MERCHANT_GUID) => createCallbackKit({ merchantGuid, adapter: recordingAdapter(), store, logger });
 const delivered = async (kit: ReturnType<typeof kitOver>) => {
   const d = DELIVERIES.find((x) => x.wire === 'UpdateOrderStatus')!;
@@ -106,8 +108,8 @@ test('namespacedStore views over one store: one series per namespace (cbk.store.
   const shared = new MemoryStore();
   const eu = namespacedStore(shared, 'eu');
   const us = namespacedStore(shared, 'us');
-  kitOver(eu, captureLogger(), 'guid-eu-0000');
-  kitOver(us, captureLogger(), 'guid-us-0000');
+  kitOver(eu, captureLogger(), 'e0e0e0e0-0000-4000-8000-0000000000e0');
+  kitOver(us, captureLogger(), 'a5a5a5a5-0000-4000-8000-0000000000a5');
   await eu.placeFulfilmentHold('GE-1', EAD);
   await eu.placeFulfilmentHold('GE-2', EAD);
   await us.placeFulfilmentHold('GE-1', EAD);
