@@ -1,6 +1,7 @@
 /** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
+import { credentialPatterns } from '../shared/credentials.js';
 import { guidProblem } from '../shared/guid.js';
-import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
+import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger, type Secret } from '../shared/logger.js';
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
 import { probeStore } from '../store/capabilities.js';
 import type { Store } from '../store/types.js';
@@ -67,8 +68,8 @@ export interface ResolvedClientOptions {
   store?: Store;
   hubCacheTtlMs: number;
   maxResponseBytes: number;
-  /** Secret values masked in every log line and error message. */
-  secrets: string[];
+  /** The MerchantGUID and a static token as masking patterns (any case; the GUID also without braces or hyphens): masked in every log line and error message. */
+  secrets: Secret[];
 }
 
 const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'merchantGuidIn', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes'];
@@ -111,7 +112,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   if (typeof options.merchantGuid !== 'string' || options.merchantGuid.trim() === '') required('Option merchantGuid is required: your MerchantGUID');
   const guidWrong = guidProblem(options.merchantGuid);
   if (guidWrong) invalid(`Option merchantGuid ${guidWrong}`);
-  const secrets = [options.merchantGuid];
+  const plain: string[] = [];
   const merchantGuidIn = options.merchantGuidIn ?? 'both';
   if (!PLACEMENTS.includes(merchantGuidIn)) invalid(`Option merchantGuidIn must be one of ${PLACEMENTS.map((p) => `'${p}'`).join(', ')}`);
 
@@ -119,7 +120,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   const token = options.accessToken;
   if (typeof token === 'string') {
     if (token === '') invalid('Option accessToken must not be empty');
-    secrets.push(token);
+    plain.push(token);
     accessToken = async () => token;
   } else if (typeof token === 'function') {
     accessToken = async () => token();
@@ -153,6 +154,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     invalid('Option logger must have info, warn and error methods (pino-style)');
   }
 
+  const secrets = credentialPatterns([options.merchantGuid], plain);
   if (options.store !== undefined) {
     probeStore(options.store);
   }

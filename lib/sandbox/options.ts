@@ -65,6 +65,8 @@ export interface ResolvedSandboxOptions {
   callbackTimeoutMs: number;
   cartToken?: string;
   callbackHeaders: Record<string, string>;
+  /** How many exchanges the log keeps (a positive integer). */
+  logLimit: number;
 }
 
 /** What `Sandbox.configure` may change at run time (the web console's configuration panel). */
@@ -120,7 +122,17 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
     callbackTimeoutMs: nonNegative('callbackTimeoutMs', options.callbackTimeoutMs, 10_000) || 10_000,
     ...(options.cartToken ? { cartToken: options.cartToken } : {}),
     callbackHeaders: { ...(options.callbackHeaders ?? {}) },
+    logLimit: logLimit(options.logLimit),
   };
+}
+
+/** The `logLimit` option: a positive integer (NaN, text or a negative number would make the log unbounded or empty). */
+function logLimit(value: unknown): number {
+  if (value === undefined) return 1000;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    return invalid(`sandbox option logLimit must be a positive integer, the exchanges the log keeps (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`);
+  }
+  return value;
 }
 
 /** Applies a run-time change (checked like the options, same errors) to `resolved` in place; returns it. */
