@@ -48,11 +48,40 @@ export const AREAS = {
     // stripCardData and the copying walk it shares with the store's jsonCopy (lib/store/json-copy.ts, jsonCopyWith):
     // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
     mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/store/json-copy.ts'],
-    tests: ['test/callbacks/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts'],
+    // json-copy-fast-path: plain values never go through JSON (the walk's promise; it killed the fast-path "equivalents").
+    tests: ['test/callbacks/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/store/json-copy-fast-path.test.ts'],
   },
   'client-mask': {
-    mutate: [functionRange('lib/client/request.ts', 'export function mask(')],
-    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts'],
+    // The client's masking (issue 36): mask, the channel's public answer, the tokens of every attempt, and the
+    // credential patterns (any case; the GUID with or without braces and hyphens) it shares with the kit's logger.
+    mutate: [
+      functionRange('lib/client/request.ts', 'export function mask('), functionRange('lib/client/request.ts', 'export function publicAnswer('),
+      functionRange('lib/client/request.ts', 'async function credentials('), 'lib/shared/credentials.ts',
+    ],
+    // jwt.test.ts: the JWT branch of credentials (issue 39: UserName and Authorization, the token masked, no accessToken on the token call).
+    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts', 'test/client/hostile-credentials.test.ts', 'test/client/jwt.test.ts'],
+  },
+  'client-timeout': {
+    // The client's time-out and Retry-After (issue 36): the abort race around a fetch that ignores its signal, the
+    // body read that stops at the time-out and the size limit, and Retry-After's strict reading and cap.
+    mutate: [
+      functionRange('lib/client/request.ts', 'export function untilAborted<'), functionRange('lib/client/request.ts', 'async function readBody('),
+      functionRange('lib/client/request.ts', 'export function retryAfterMs('),
+    ],
+    tests: ['test/client/retry-after-timeout.test.ts', 'test/client/hostile-service.test.ts'],
+  },
+  'form-decode': {
+    // URL decoding of payload fields: never throws, never changes an undecodable value, decodes once.
+    mutate: ['lib/callbacks/form-decode.ts'],
+    tests: ['test/callbacks/form-decode.test.ts', 'test/property/decode.property.test.ts'],
+  },
+  'parse-step': {
+    // The parse step: JSON only, limits, pollution keys, the exactly-once id, the secrets walk, the card digest.
+    mutate: ['lib/callbacks/steps/parse.ts'],
+    tests: [
+      'test/callbacks/parse-logger.test.ts', 'test/callbacks/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
+      'test/callbacks/parse.test.ts', 'test/callbacks/collect-secrets.test.ts', 'test/callbacks/payload-walks.test.ts',
+    ],
   },
   'client-hold-guard': {
     // the fulfilment-hold guard of the client: dispatch V1/V2, getShippingDocuments (no label for a held

@@ -26,3 +26,4 @@ export * from './payloads.js';
 export { validatePayload } from './validation/index.js';
 export type { ValidationIssue } from './validation/issues.js';
 export { checkHealth, type HealthOptions, type HealthReport, type HealthCheckedStore } from './telemetry/health.js';
+export type { CallbackChannelMessage } from './telemetry/callback.js';

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BINDING_FAILURE } from '../shared/http.js';
+import { credentialPatterns } from '../shared/credentials.js';
 import { createSafeLogger } from '../shared/logger.js';
 import { observeDelivery } from '../telemetry/callback.js';
 import { observeActiveHolds } from '../telemetry/holds.js';
@@ -65,7 +66,8 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
   const options: ResolvedOptions = { ...resolved, idempotency: { ...resolved.idempotency, store: instrumentStore(resolved.idempotency.store) } };
   const validators = createValidators(registry.schemas, options.validation);
   const chains = buildChains(options, validators);
-  const baseLog = createSafeLogger(options.logger, {}, [...options.merchantGuids, ...options.auth.secrets]);
+  // Credentials masked in every letter case, the GUIDs also with or without braces and hyphens.
+  const baseLog = createSafeLogger(options.logger, {}, credentialPatterns(options.merchantGuids, options.auth.secrets));
   const silent = baseLog.child({}) === baseLog;
   // cbk.holds.active asks the store itself (countActiveHolds), not a delivery: the undecorated store.
   observeActiveHolds(resolved.idempotency.store, baseLog);

@@ -29,6 +29,8 @@ export interface PipelineState<N extends CallbackName = CallbackName> {
   nullFree?: true;
   /** Masks the request's card numbers (any spelling) and CVV in a text; set by parse when the payload has any. */
   cardMask?: CardMask;
+  /** Keyed hash of the request's card numbers and CVVs (parse step; undefined without card data): part of an exactly-once fingerprint. */
+  cardDigest?: string | undefined;
   context: CallbackContext;
   /** The payload hash (fingerprint step, exactly-once callbacks only). */
   fingerprint?: string;

@@ -1,6 +1,7 @@
 /** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
+import { credentialPatterns } from '../shared/credentials.js';
 import { guidProblem } from '../shared/guid.js';
-import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
+import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger, type Secret } from '../shared/logger.js';
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
 import { probeStore } from '../store/capabilities.js';
 import type { Store } from '../store/types.js';
@@ -107,8 +108,8 @@ export interface ResolvedClientOptions {
   store?: Store;
   hubCacheTtlMs: number;
   maxResponseBytes: number;
-  /** Secret values masked in every log line and error message. */
-  secrets: string[];
+  /** The MerchantGUID, a static token and the JWT password as masking patterns (any case; the GUID also without braces or hyphens): masked in every log line and error message. */
+  secrets: Secret[];
   jwt?: ResolvedJwt;
   /** Set by createServiceClient when `jwt` is given. */
   jwtSource?: JwtSource;
@@ -152,12 +153,12 @@ function byteLimit(value: unknown): number {
   return value as number;
 }
 
-function resolveJwt(value: unknown, secrets: string[]): ResolvedJwt | undefined {
+function resolveJwt(value: unknown, secrets: Secret[]): ResolvedJwt | undefined {
   if (value === undefined) return undefined;
   const jwt = checkObject(value, 'jwt', JWT_KEYS);
   if (typeof jwt.userName !== 'string' || jwt.userName.trim() === '') required('Option jwt.userName is required: the API user name the service gave you');
   if (typeof jwt.password !== 'string' || jwt.password === '') required('Option jwt.password is required: the password of jwt.userName');
-  secrets.push(jwt.password as string);
+  secrets.push(...credentialPatterns([], [jwt.password as string]));
   let operations: Set<ServiceOperation> | undefined;
   if (jwt.operations !== undefined) {
     if (!Array.isArray(jwt.operations) || jwt.operations.length === 0) invalid('Option jwt.operations must be a non-empty array of operation names (leave it out for every operation)');
@@ -186,7 +187,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   if (typeof options.merchantGuid !== 'string' || options.merchantGuid.trim() === '') required('Option merchantGuid is required: your MerchantGUID');
   const guidWrong = guidProblem(options.merchantGuid);
   if (guidWrong) invalid(`Option merchantGuid ${guidWrong}`);
-  const secrets = [options.merchantGuid];
+  const plain: string[] = [];
   const merchantGuidIn = options.merchantGuidIn ?? 'both';
   if (!PLACEMENTS.includes(merchantGuidIn)) invalid(`Option merchantGuidIn must be one of ${PLACEMENTS.map((p) => `'${p}'`).join(', ')}`);
 
@@ -194,7 +195,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   const token = options.accessToken;
   if (typeof token === 'string') {
     if (token === '') invalid('Option accessToken must not be empty');
-    secrets.push(token);
+    plain.push(token);
     accessToken = async () => token;
   } else if (typeof token === 'function') {
     accessToken = async () => token();
@@ -228,6 +229,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     invalid('Option logger must have info, warn and error methods (pino-style)');
   }
 
+  const secrets = credentialPatterns([options.merchantGuid], plain);
   if (options.store !== undefined) {
     probeStore(options.store);
   }

@@ -7,7 +7,8 @@
  * to the configured hosts only).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isMaskableSecret, maskSecrets } from '../shared/logger.js';
+import { anyCasePattern, credentialPatterns } from '../shared/credentials.js';
+import { maskSecrets, type Secret } from '../shared/logger.js';
 import { observeServiceCall, type ServiceCallObserver } from '../telemetry/client.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -31,10 +32,21 @@ export interface Outcome {
   attempts: number;
   /** The last answer's Retry-After, in ms, when it had one. */
   retryAfterMs?: number;
-  /** The values to mask in anything built from this answer (the MerchantGUID and the tokens sent). */
-  secrets: string[];
+  /**
+   * What to mask in anything built from this answer: the MerchantGUID (any case, with or without
+   * braces and hyphens) and every token of the call's attempts (any case). Never published.
+   */
+  secrets: Secret[];
   /** The JWT the last attempt was sent with (the `jwt` option). */
   jwt?: string;
+}
+
+/** The answer as the client's diagnostics channel publishes it (`result`): the body with every credential masked. */
+export interface PublicAnswer {
+  status: number;
+  attempts: number;
+  retryAfterMs?: number;
+  body: string;
 }
 
 /** Statuses worth another attempt (the answer says: not now). */
@@ -43,16 +55,49 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 5
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
 
 
-export function mask(text: string, secrets: readonly string[]): string {
-  return maskSecrets(text, secrets.filter(isMaskableSecret));
+/**
+ * `text` with every secret masked: a string secret in any letter case (MIN_SECRET_LENGTH and more),
+ * a pattern (the MerchantGUID's, lib/shared/credentials.ts) as it matches.
+ */
+export function mask(text: string, secrets: readonly Secret[]): string {
+  // anyCasePattern gives none for a string too short to mask (MIN_SECRET_LENGTH).
+  const patterns = secrets.map((s) => (typeof s === 'string' ? anyCasePattern(s) : s)).filter((p): p is RegExp => p !== undefined);
+  return maskSecrets(text, patterns);
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+/** The answer published on the client channel: never the secrets list, the body masked. */
+export function publicAnswer(outcome: Outcome): PublicAnswer {
+  return {
+    status: outcome.status, attempts: outcome.attempts, body: mask(outcome.text, outcome.secrets),
+    ...(outcome.retryAfterMs !== undefined ? { retryAfterMs: outcome.retryAfterMs } : {}),
+  };
+}
+
+/** The longest Retry-After the client reports (one day): a longer or absurd value reads as this. */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+/** The three HTTP-date forms (RFC 9110 §5.6.7): IMF-fixdate, RFC 850, asctime. */
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+const IMF_FIXDATE = new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`);
+const RFC_850 = new RegExp(`^${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`);
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`);
+
+/**
+ * Retry-After as milliseconds: non-negative delta-seconds or an HTTP date (a past date is 0);
+ * undefined when absent or anything else (`-86400`, `1e3`, `soon`). At most MAX_RETRY_AFTER_MS.
+ */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Math.min(MAX_RETRY_AFTER_MS, Number(v) * 1000);
+  let date: number;
+  if (IMF_FIXDATE.test(v) || RFC_850.test(v)) date = Date.parse(v);
+  else if (ASCTIME.test(v)) date = Date.parse(`${v} GMT`);
+  else return undefined;
+  return Number.isNaN(date) ? undefined : Math.min(MAX_RETRY_AFTER_MS, Math.max(0, date - now));
 }
 
 /** Exponential back-off with jitter: a random delay in [d/2, d], d = min(maxDelayMs, minDelayMs · 2^retry). */
@@ -82,9 +127,9 @@ async function jwtFor(o: ResolvedClientOptions, call: Call, attempts: number): P
   }
 }
 
-async function credentials(o: ResolvedClientOptions, call: Call, attempts: number): Promise<{ headers: Record<string, string>; secrets: string[]; jwt?: string }> {
+/** The attempt's headers (and its JWT); its token joins `secrets` (every token of the call's attempts stays masked). */
+async function credentials(o: ResolvedClientOptions, call: Call, attempts: number, secrets: Secret[]): Promise<{ headers: Record<string, string>; jwt?: string }> {
   const headers: Record<string, string> = { ...o.headers, accept: 'application/json' };
-  const secrets = [...o.secrets];
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   if (call.host === 'merchantApi' || o.merchantGuidIn !== 'query') headers.MerchantGUID = o.merchantGuid;
   if (o.jwtSource?.uses(call.operation)) {
@@ -92,8 +137,8 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
     const jwt = await jwtFor(o, call, attempts);
     headers.UserName = o.jwtSource.userName;
     headers.authorization = o.jwtSource.scheme === 'Bearer' ? `Bearer ${jwt}` : jwt;
-    secrets.push(jwt);
-    return { headers, secrets, jwt };
+    secrets.push(...credentialPatterns([], [jwt]));
+    return { headers, jwt };
   }
   // The token call carries the user name and password in its body, and no other credential.
   if (o.accessToken && call.operation !== 'getAuthenticationToken') {
@@ -107,9 +152,24 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
       throw new ServiceError({ code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, description: 'the accessToken function returned no string; nothing was sent' });
     }
     headers.authorization = `Bearer ${token}`;
-    secrets.push(token);
+    // A rotated token adds its own pattern (none for a token too short to mask: MIN_SECRET_LENGTH).
+    secrets.push(...credentialPatterns([], [token]));
   }
-  return { headers, secrets };
+  return { headers };
+}
+
+/**
+ * Settles as `work`, or rejects with the signal's reason when it aborts first (also when it already
+ * has): a fetch that ignores its signal cannot hold the call. Leaves no listener on the signal.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop);
+    work.then((v) => { signal.removeEventListener('abort', stop); resolve(v); },
+      (e: unknown) => { signal.removeEventListener('abort', stop); reject(e); });
+  });
 }
 
 /** The body as text, or undefined when it is longer than `limit` bytes (then it is not read further). Stops when `signal` aborts. */
@@ -142,35 +202,37 @@ function target(o: ResolvedClientOptions, call: Call): string {
   return `${o.baseUrl}${call.path}?merchantGUID=${encodeURIComponent(o.merchantGuid)}`;
 }
 
+/** What the channel publishes of an answer: publicAnswer, except the token call's body (it is the token). */
+const published = (call: Call) => (outcome: Outcome): PublicAnswer =>
+  (call.operation === 'getAuthenticationToken' ? { ...publicAnswer(outcome), body: '[REDACTED]' } : publicAnswer(outcome));
+
 /**
  * Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK.
  * A 401 to a call sent with a JWT: the token is forgotten and the call sent once more with a new one
  * (a request refused at authentication was not processed: safe to resend, even a POST).
  */
-export async function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
+export function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
   const url = target(o, call);
-  let last: Outcome | undefined;
   // One CLIENT span, metric and channel event per operation; retries are events (docs/observability.md).
-  // The channel's `result` is { status, attempts } only: never the body, the tokens or the MerchantGUID.
-  await observeServiceCall({ operation: call.operation, method: call.method, url }, async (observer) => {
-    let outcome = await attempts(o, call, url, observer);
-    if (outcome.status === 401 && outcome.jwt !== undefined && o.jwtSource) {
-      o.jwtSource.invalidate(outcome.jwt);
-      o.log.info({ operation: call.operation }, 'service answered 401 to the JWT; sending once more with a new token');
-      observer.retry(outcome.attempts, 0, { status: 401 });
-      outcome = await attempts(o, call, url, observer, outcome.attempts);
-    }
-    last = outcome;
-    return { status: outcome.status, attempts: outcome.attempts };
-  });
-  return last!;
+  // The channel's `result` is publicAnswer: the body masked, never the secrets list.
+  return observeServiceCall({ operation: call.operation, method: call.method, url }, async (observer) => {
+    const first = await attempts(o, call, url, observer);
+    if (first.status !== 401 || first.jwt === undefined || !o.jwtSource) return first;
+    o.jwtSource.invalidate(first.jwt);
+    o.log.info({ operation: call.operation }, 'service answered 401 to the JWT; sending once more with a new token');
+    observer.retry(first.attempts, 0, { status: 401 });
+    const again = await attempts(o, call, url, observer, first.attempts);
+    // The refused token stays masked in anything built from the second answer.
+    return { ...again, secrets: [...first.secrets, ...again.secrets] };
+  }, published(call));
 }
 
 async function attempts(o: ResolvedClientOptions, call: Call, url: string, observer: ServiceCallObserver, before = 0): Promise<Outcome> {
   const path = new URL(url).pathname;
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  const secrets: Secret[] = [...o.secrets];
   for (let attempt = before; ; attempt++) {
-    const { headers, secrets, jwt } = await credentials(o, call, attempt);
+    const { headers, jwt } = await credentials(o, call, attempt, secrets);
     observer.inject(headers);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), o.timeoutMs);
@@ -178,7 +240,10 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
     const line = { operation: call.operation, method: call.method, path, attempt: attempt + 1 };
     const canRetry = attempt - before < o.retries;
     try {
-      const res = await o.fetch(url, { method: call.method, headers, body, signal: controller.signal, redirect: 'manual' });
+      const pending = o.fetch(url, { method: call.method, headers, body, signal: controller.signal, redirect: 'manual' });
+      // A fetch that answers after the time-out: its body is dropped, unread.
+      pending.then((late) => { if (controller.signal.aborted) late.body?.cancel().catch(() => undefined); }, () => undefined);
+      const res = await untilAborted(pending, controller.signal);
       const redirected = res.status >= 300 && res.status < 400;
       const text = redirected ? '' : await readBody(res, o.maxResponseBytes, controller.signal);
       if (redirected) await res.body?.cancel().catch(() => undefined);
@@ -204,7 +269,10 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
         await sleep(delay);
         continue;
       }
-      return { status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets, ...(after !== undefined ? { retryAfterMs: after } : {}), ...(jwt !== undefined ? { jwt } : {}) };
+      return {
+        status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets: [...secrets],
+        ...(after !== undefined ? { retryAfterMs: after } : {}), ...(jwt !== undefined ? { jwt } : {}),
+      };
     } catch (err) {
       clearTimeout(timer);
       if (err instanceof ServiceError) throw err;

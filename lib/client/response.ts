@@ -22,11 +22,17 @@ const codeText = (v: unknown): string | undefined => (typeof v === 'number' && N
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;
 
+/** The service's Code, else its ErrorCode, masked (a service may echo a credential in it): it becomes err.code and err.message. */
+export function serviceCode(body: Record<string, unknown>, outcome: Pick<Outcome, 'secrets'>): string | undefined {
+  const code = codeText(body.Code) ?? codeText(body.ErrorCode);
+  return code === undefined ? undefined : mask(code, outcome.secrets);
+}
+
 /** A ServiceError for an error answer: the service's own Code (or ErrorCode) when its body has one, else HTTP_<status>. */
 export function errorFromAnswer(operation: ServiceOperation, outcome: Outcome, note?: string): ServiceError {
   const parsed = parseJson(outcome.text);
   const body = parsed.ok && isObject(parsed.value) ? parsed.value : {};
-  const code = codeText(body.Code) ?? codeText(body.ErrorCode) ?? `HTTP_${outcome.status}`;
+  const code = serviceCode(body, outcome) ?? `HTTP_${outcome.status}`;
   const described = text(body.Description) ?? text(body.Error) ?? text(body.Message) ?? `the service answered HTTP ${outcome.status}`;
   return new ServiceError({
     code,
@@ -55,7 +61,7 @@ export function serviceText(body: Record<string, unknown>): string | undefined {
 export function errorShaped(operation: ServiceOperation, outcome: Outcome, body: unknown, successFields: readonly string[]): ServiceError | undefined {
   if (!isObject(body) || successFields.some((f) => f in body)) return undefined;
   // The callbacks' envelope ({ Success: false, ErrorCode, Message }) is read the same way.
-  const code = codeText(body.Code) ?? codeText(body.ErrorCode);
+  const code = serviceCode(body, outcome);
   if (code === undefined && text(body.Error) === undefined && body.Success !== false) return undefined;
   const described = serviceText(body) ?? 'the service answered with an error code and no text';
   return new ServiceError({

@@ -27,21 +27,23 @@ function send(reply: FastifyReply, response: CallbackResponse): FastifyReply {
   return reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
 }
 
-function routeOf(request: FastifyRequest): CallbackRoute {
-  return (request.routeOptions.config as unknown as RouteConfig).crossborderRoute;
+/** The kit's route of a request (undefined only for a request Fastify failed before routing it). */
+function routeOf(request: FastifyRequest): CallbackRoute | undefined {
+  return (request.routeOptions.config as unknown as Partial<RouteConfig> | undefined)?.crossborderRoute;
 }
 
 function mount(instance: FastifyInstance, kit: CallbackKit): void {
   // The raw body, read up to the callback's limit; the kit parses it (415, 413, 400 as on every binding).
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('*', (request, payload, done) => {
-    readBody(payload, kit.bodyLimit(routeOf(request).callback), request.headers['content-length']).then(
+    readBody(payload, kit.bodyLimit(routeOf(request)!.callback), request.headers['content-length']).then(
       (body) => done(null, body),
       (err: unknown) => (err instanceof PipelineFailure ? done(null, err) : done(err as Error)),
     );
   });
-  const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const route = routeOf(request);
+  /** The kit's answer to a request; `body`: what the binding read (the raw-body parser's result). */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, body: () => unknown): Promise<FastifyReply> => {
+    const route = routeOf(request)!;
     try {
       const url = request.url;
       const q = url.indexOf('?');
@@ -52,12 +54,24 @@ function mount(instance: FastifyInstance, kit: CallbackKit): void {
         // Fastify defines request.ips only when its trustProxy option is set.
         trustProxy: request.ips !== undefined,
       };
-      const core = await buildRequest(kit, route, parts, () => request.body ?? Buffer.alloc(0));
+      const core = await buildRequest(kit, route, parts, body);
       return send(reply, await kit.handle(route.callback, core));
     } catch (err) {
       return send(reply, kit.fail(err, route.callback));
     }
   };
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
+    answer(request, reply, () => request.body ?? Buffer.alloc(0));
+  // What Fastify refuses before the raw-body parser runs (a Content-Type it cannot parse: empty, `;;;`,
+  // `application/json, text/plain`) is the kit's to answer, as on every binding: its reply, headers and
+  // log line (the body is not read; the kit refuses the Content-Type, or answers an auth failure first).
+  // Any other error (the app's own hooks refusing a request, …) goes on to the app's error handler, as before.
+  instance.setErrorHandler((err: Error & { code?: unknown }, request, reply) => {
+    if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_') && routeOf(request) !== undefined) {
+      return answer(request, reply, () => Buffer.alloc(0));
+    }
+    throw err;
+  });
   const seen = new Set<string>();
   for (const route of kit.routes) {
     // The first route of a method and path wins, as with kit.match.

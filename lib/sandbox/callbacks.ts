@@ -27,6 +27,11 @@ export interface CallbackCall {
   orderId?: string;
 }
 
+/** What the log keeps of a reply cut at MAX_REPLY_BYTES: its first 2 000 characters and the marker (docs/sandbox.md "Bounded memory"). */
+export function cutReply(text: string): string {
+  return `${text.slice(0, 2000)}… [cut: the reply was larger than ${MAX_REPLY_BYTES} bytes]`;
+}
+
 export async function sendCallback(target: MerchantTarget, log: ExchangeLog, call: CallbackCall): Promise<Exchange> {
   const url = joinUrl(target.merchantUrl, target.paths[call.kind], call.query);
   const at = new Date().toISOString();
@@ -38,7 +43,7 @@ export async function sendCallback(target: MerchantTarget, log: ExchangeLog, cal
     ...(call.orderId ? { orderId: call.orderId } : {}),
     request: { method: http.request.method, url, headers: http.request.headers, ...(call.body !== undefined ? { body: call.body } : {}) },
     ...(http.status !== undefined
-      ? { response: { status: http.status, headers: http.headers, body: http.truncated ? `${http.bodyText.slice(0, 2000)}… [cut: the reply was larger than ${MAX_REPLY_BYTES} bytes]` : http.body ?? (http.bodyText || undefined) } }
+      ? { response: { status: http.status, headers: http.headers, body: http.truncated ? cutReply(http.bodyText) : http.body ?? (http.bodyText || undefined) } }
       : {}),
     ...(responseInfo ? { responseInfo } : {}),
     durationMs: http.durationMs,

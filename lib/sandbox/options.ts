@@ -73,6 +73,8 @@ export interface ResolvedSandboxOptions {
   callbackTimeoutMs: number;
   cartToken?: string;
   callbackHeaders: Record<string, string>;
+  /** How many exchanges the log keeps (a positive integer). */
+  logLimit: number;
   jwtUserName: string;
   jwtPassword: string;
   jwtTtlMs: number;
@@ -131,10 +133,20 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
     callbackTimeoutMs: nonNegative('callbackTimeoutMs', options.callbackTimeoutMs, 10_000) || 10_000,
     ...(options.cartToken ? { cartToken: options.cartToken } : {}),
     callbackHeaders: { ...(options.callbackHeaders ?? {}) },
+    logLimit: logLimit(options.logLimit),
     jwtUserName: options.jwtUserName ?? SANDBOX_JWT_USER,
     jwtPassword: options.jwtPassword ?? SANDBOX_JWT_PASSWORD,
     jwtTtlMs: nonNegative('jwtTtlMs', options.jwtTtlMs, 900_000) || 900_000,
   };
+}
+
+/** The `logLimit` option: a positive integer (NaN, text or a negative number would make the log unbounded or empty). */
+function logLimit(value: unknown): number {
+  if (value === undefined) return 1000;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    return invalid(`sandbox option logLimit must be a positive integer, the exchanges the log keeps (got ${typeof value === 'string' ? JSON.stringify(value) : String(value)})`);
+  }
+  return value;
 }
 
 /** Applies a run-time change (checked like the options, same errors) to `resolved` in place; returns it. */

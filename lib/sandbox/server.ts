@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { toJson } from '../conformance/report.js';
 import { runConformance, type ConformanceOptions, type ConformanceReport } from '../conformance/runner.js';
 import { invalid } from '../shared/options.js';
-import type { MerchantTarget } from './callbacks.js';
+import type { RecordedCall } from '../conformance/context.js';
+import { cutReply, type MerchantTarget } from './callbacks.js';
 import { createConsole } from './console/index.js';
 import { createDocumentDeliveries } from './deliveries.js';
 import { recordCheckOrder } from './check-orders.js';
@@ -98,6 +99,16 @@ function listenOn(server: Server, resolved: ResolvedSandboxOptions): Promise<str
   });
 }
 
+/**
+ * A checker's exchange as the log keeps it: a reply cut at the size limit (the checker's HTTP layer
+ * sets `error` beside a status only then) keeps 2 000 characters and the marker, as a scenario's does.
+ */
+function keptOf(call: RecordedCall): RecordedCall {
+  const body = call.response?.body;
+  if (call.response === undefined || call.error === undefined || typeof body !== 'string') return call;
+  return { ...call, response: { ...call.response, body: cutReply(body) } };
+}
+
 /** The conformance checker against the merchant, its exchanges and its outcome in the log as run `check`. */
 function checkMerchant(log: ExchangeLog, orders: OrderBook, resolved: ResolvedSandboxOptions, checkOptions: Partial<ConformanceOptions>): Promise<ConformanceReport> {
   const t = merchantTarget(resolved);
@@ -105,7 +116,7 @@ function checkMerchant(log: ExchangeLog, orders: OrderBook, resolved: ResolvedSa
   return runConformance({
     merchantUrl: t.merchantUrl, merchantGuid: t.merchantGuid, paths: t.paths, headers: t.headers, timeoutMs: resolved.callbackTimeoutMs,
     ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...checkOptions,
-    onExchange: (call) => { recordCheckOrder(orders, log.record({ ...call, scenario: 'check' })); checkOptions.onExchange?.(call); },
+    onExchange: (call) => { recordCheckOrder(orders, log.record({ ...keptOf(call), scenario: 'check' })); checkOptions.onExchange?.(call); },
   }).then((report) => {
     log.finishRun(run, report.ok, `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`);
     return report;
@@ -118,7 +129,7 @@ function checkMerchant(log: ExchangeLog, orders: OrderBook, resolved: ResolvedSa
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveSandboxOptions(options);
   const seed = loadSeed(options, resolved);
-  const log = new ExchangeLog(options.logLimit ?? 1000);
+  const log = new ExchangeLog(resolved.logLimit);
   const orders = new OrderBook((order) => log.emit({ type: 'order', order }));
   for (const o of seed.orders) orders.add({ ...o, source: 'seed' });
   const routes: SandboxRoute[] = [];

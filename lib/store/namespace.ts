@@ -93,10 +93,13 @@ const guidsOfStore = new WeakMap<object, ReadonlySet<string>>();
 /**
  * Refuses, at construction, a second router on the same store object for other MerchantGUIDs
  * (another shop): without a namespace each, the shops would replay each other's replies for the
- * same OrderId. Routers sharing a GUID (a rebuilt router, a GUID rotation) may share the store.
+ * same OrderId. Routers sharing a GUID (a rebuilt router, a GUID rotation, the GUID in another
+ * letter case) may share the store.
  */
 export function claimStoreFor(store: Store, merchantGuids: unknown): void {
-  const guids = (Array.isArray(merchantGuids) ? merchantGuids : [merchantGuids]).filter((g): g is string => typeof g === 'string');
+  // Compared as the kit's MerchantGUID check compares them (auth/merchant-guid.ts): trimmed, any letter case.
+  const guids = (Array.isArray(merchantGuids) ? merchantGuids : [merchantGuids]).filter((g): g is string => typeof g === 'string')
+    .map((g) => g.trim().toLowerCase());
   if (guids.length === 0) return;
   const known = guidsOfStore.get(store);
   if (known && !guids.some((g) => known.has(g))) {

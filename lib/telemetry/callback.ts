@@ -6,6 +6,7 @@
  * no channel subscriber) both wrappers call through after three checks.
  */
 import diagnostics from 'node:diagnostics_channel';
+import { cutText, MAX_LOGGED_ID } from '../shared/bounded.js';
 import { WIRE_ERRORS } from '../shared/errors.js';
 import { classifyDelivery, currentDelivery, deliveries, type Delivery } from './delivery.js';
 import { ATTR, CALLBACK_CHANNEL, type CallbackOutcome } from './names.js';
@@ -56,7 +57,7 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
   const message: CallbackChannelMessage = { callback };
   const finish = (status: number, body: unknown, thrown?: unknown, learnt?: string) => {
     const outcome = classifyDelivery(status, learnt);
-    message.orderId = state.orderId;
+    message.orderId = state.orderId === undefined ? undefined : cutText(state.orderId, MAX_LOGGED_ID);
     message.outcome = outcome;
     message.status = status;
     m?.callbackDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: callback, [ATTR.outcome]: outcome });
@@ -82,7 +83,7 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
 function endDeliverySpan(span: Span, state: DeliveryFacts, outcome: CallbackOutcome, status: number, body: unknown, adapterRan: boolean, thrown: unknown): void {
   span.setAttribute(ATTR.outcome, outcome);
   span.setAttribute(ATTR.status, status);
-  if (state.orderId !== undefined) span.setAttribute(ATTR.orderId, state.orderId);
+  if (state.orderId !== undefined) span.setAttribute(ATTR.orderId, cutText(state.orderId, MAX_LOGGED_ID));
   if (adapterRan && state.context.attempt !== undefined) span.setAttribute(ATTR.attempt, state.context.attempt);
   if (status >= 500) {
     const code = (body as { ErrorCode?: unknown } | null)?.ErrorCode;

@@ -47,10 +47,16 @@ export function clientOutcome(status: number | undefined, err?: unknown): Client
   return status < 400 ? 'ok' : status < 500 ? 'client_error' : 'server_error';
 }
 
-/** Runs one service operation (`work`: all its attempts) under its span, metric and channel events. */
-export function observeServiceCall<R extends { status: number; attempts: number }>(info: ServiceCallInfo, work: (observer: ServiceCallObserver) => Promise<R>): Promise<R> {
+/**
+ * Runs one service operation (`work`: all its attempts) under its span, metric and channel events.
+ * The channel's `result` is `publish(result)` (what may leave the process: the client masks its
+ * credentials there), never `work`'s own result.
+ */
+export function observeServiceCall<R extends { status: number; attempts: number }>(
+  info: ServiceCallInfo, work: (observer: ServiceCallObserver) => Promise<R>, publish: (result: R) => unknown,
+): Promise<R> {
   const waiting = otelPending();
-  if (waiting) return waiting.then(() => observeServiceCall(info, work));
+  if (waiting) return waiting.then(() => observeServiceCall(info, work, publish));
   const t = tracer();
   const m = instruments();
   if (!t && !m && !clientChannel.hasSubscribers) return work(NOOP);
@@ -103,5 +109,7 @@ export function observeServiceCall<R extends { status: number; attempts: number 
     finish(undefined, (err as { attempts?: number } | null)?.attempts ?? retries + 1, err);
     throw err;
   });
-  return clientChannel.hasSubscribers ? clientChannel.tracePromise(run, message) : run();
+  if (!clientChannel.hasSubscribers) return run();
+  let result!: R;
+  return clientChannel.tracePromise(async () => publish(result = await run()), message).then(() => result);
 }

@@ -2,6 +2,7 @@
  * The docs-blocks check of CI (.ci/docs-blocks.mjs, issue 41 item 5): which blocks it takes from a
  * Markdown file and what the `docs-block` comments above a block add.
  */
+import { readFileSync } from 'node:fs';
 // @ts-expect-error: a plain .mjs script of CI, no types
 import { extractBlocks } from '../../.ci/docs-blocks.mjs';
 
@@ -34,4 +35,12 @@ test('a recipe directive names the repository file the block is, verbatim (run b
   const [block] = extractBlocks('docs/x.md', md) as Array<Block & { recipe?: string }>;
   expect(block.recipe).toBe('examples/runtimes/bun.mjs');
   expect(block.code).toBe('Bun.serve({});');
+});
+
+test("docs/stores.md's custom store is examples/custom-store/map-store.ts (the store the kit's tests prove), less its header comment", () => {
+  const file = readFileSync(new URL('../../examples/custom-store/map-store.ts', import.meta.url), 'utf8');
+  const blocks = extractBlocks('docs/stores.md', readFileSync(new URL('../../docs/stores.md', import.meta.url), 'utf8')) as Block[];
+  const shown = blocks.filter((b) => b.code.includes('class MapStore implements StoreCore'));
+  expect(shown).toHaveLength(1);
+  expect(`${shown[0].code}\n`).toBe(file.slice(file.indexOf('import ')));
 });

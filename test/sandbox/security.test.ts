@@ -114,6 +114,11 @@ describe('bounded memory', () => {
     expect(sandbox.log.total).toBe(8);
   });
 
+  test.each([[Number.NaN], ['lots'], [-1], [0], [2.5], [Infinity], [null]])('logLimit %p is refused at construction (issue 36)', (logLimit) => {
+    expect(() => createSandbox({ port: 0, logLimit: logLimit as never, console: false }))
+      .toThrow(expect.objectContaining({ code: 'ERR_CBK_OPTION_INVALID', message: expect.stringMatching(/logLimit must be a positive integer/) }));
+  });
+
   test('an order timeline keeps the latest events and counts the dropped ones', () => {
     sandbox = createSandbox({ port: 0, console: false });
     const order = sandbox.orders.add({ orderId: 'GE-T', lines: [{ sku: 'A', quantity: 1 }] });
@@ -176,6 +181,21 @@ describe('hostile merchants', () => {
     expect(String(exchange.response?.body).length).toBeLessThan(3000);
     // the server pushed what the socket buffers took, not the gigabyte
     expect(hostile.bytesSent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  test('the conformance run against a 1 GB answer keeps the cut and the marker in the log, as a scenario does (issue 36)', async () => {
+    hostile = await startHostile('huge');
+    sandbox = createSandbox({ port: 0, merchantUrl: hostile.url, callbackTimeoutMs: 2000, console: false });
+    const seen: unknown[] = [];
+    await sandbox.runCheck({ only: ['order-create'], onExchange: (call) => { seen.push(call); } });
+    const kept = sandbox.log.list({ scenario: 'check' });
+    expect(kept.length).toBeGreaterThan(0);
+    for (const exchange of kept) {
+      expect(exchange.error).toMatch(new RegExp(`larger than ${MAX_REPLY_BYTES} bytes`));
+      expect(String(exchange.response?.body)).toMatch(/… \[cut: the reply was larger than \d+ bytes\]$/);
+      expect(String(exchange.response?.body).length).toBeLessThan(3000);
+    }
+    expect(seen).toHaveLength(kept.length);
   });
 
   test('a redirect to another host is recorded, not followed, and not accepted', async () => {

@@ -38,4 +38,14 @@ describe.each([
     build({ merchantGuid: US_GUID, adapter, store: view, logger: false });
     expect(() => build({ merchantGuid: EU_GUID, adapter, store: view, logger: false })).toThrow(/already used by a router for another MerchantGUID/);
   });
+
+  test('the same GUID in another letter case is the same shop: the store may be shared (issue 36)', () => {
+    const store = new MemoryStore();
+    build({ merchantGuid: EU_GUID.toLowerCase(), adapter, store, logger: false });
+    expect(() => build({ merchantGuid: EU_GUID.toUpperCase(), adapter, store, logger: false })).not.toThrow();
+    expect(() => build({ merchantGuid: [US_GUID, EU_GUID.toUpperCase()], adapter, store, logger: false })).not.toThrow();
+    expect(() => build({ merchantGuid: OTHER_CASE_STRANGER, adapter, store, logger: false })).toThrow(/already used by a router for another MerchantGUID/);
+  });
 });
+
+const OTHER_CASE_STRANGER = '0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D';

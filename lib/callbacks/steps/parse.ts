@@ -6,6 +6,7 @@
  * makes the adapter input.
  */
 import * as nodeBuffer from 'node:buffer';
+import { cutText, MAX_LOGGED_HEADER, MAX_LOGGED_ID } from '../../shared/bounded.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../read-body.js';
@@ -13,6 +14,7 @@ import type { CallbackEntry } from '../registry.js';
 import type { PipelineState, StepFactory } from '../state.js';
 import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../store/canonical.js';
+import { createCardDigester } from '../delivery/card-digest.js';
 import { createCardMask } from '../delivery/card-mask.js';
 import { payloadProblem, readOrderId, textMayHaveProblem } from '../delivery/payload-rules.js';
 
@@ -53,11 +55,13 @@ interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
 
 function parseJson(state: PipelineState, limit: number, found: Found): Record<string, unknown> {
   if (!isJsonContentType(header(state, 'content-type'))) {
-    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${JSON.stringify(header(state, 'content-type') ?? null)} is not JSON`, 'Send the body as application/json');
+    const sent = header(state, 'content-type');
+    const quoted = sent === undefined ? 'null' : JSON.stringify(cutText(sent, MAX_LOGGED_HEADER));
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${quoted} is not JSON`, 'Send the body as application/json');
   }
   const encoding = header(state, 'content-encoding');
   if (encoding && encoding.toLowerCase() !== 'identity') {
-    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${encoding} is not supported`, 'Send the body without content-encoding');
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${JSON.stringify(cutText(encoding, MAX_LOGGED_HEADER))} is not supported`, 'Send the body without content-encoding');
   }
   let value = state.request.body;
   // A binding that could not read the body (over the limit, aborted) hands the failure over here.
@@ -93,8 +97,9 @@ function parseJson(state: PipelineState, limit: number, found: Found): Record<st
 }
 
 export const parseStep: StepFactory = (options) => {
-  // The configured MerchantGUIDs are masked by every logger of the kit already.
-  const knownGuids = new Set(options.merchantGuids);
+  // The configured MerchantGUIDs are masked by every logger of the kit already, in any letter case.
+  const knownGuids = new Set(options.merchantGuids.map((g) => g.toLowerCase()));
+  const cardDigest = createCardDigester(options.merchantGuids);
   return async (state, next) => {
     const { entry } = state;
     const found: Found = { secrets: [], cards: [], cvvs: [] };
@@ -110,12 +115,14 @@ export const parseStep: StepFactory = (options) => {
     if (envelope) state.context.envelope = envelope;
     const orderId = orderIdOf(entry, input);
     if (orderId !== undefined) state.orderId = orderId;
-    const secrets: (string | RegExp)[] = found.secrets;
     state.cardMask = createCardMask(found.cards, found.cvvs);
-    if (state.cardMask) secrets.push(state.cardMask.pattern);
-    // A child logger only when the payload has something the call's logger does not mask yet.
-    if (!secrets.every((s) => typeof s === 'string' && knownGuids.has(s))) {
-      state.log = state.log.child({}, secrets);
+    // Another card is another payment request (its own idempotency key): the fingerprint step adds this.
+    // (Only the fingerprint step of exactly-once chains reads it; undefined without card data.)
+    state.cardDigest = cardDigest(found.cards, found.cvvs);
+    // A child logger only when the payload has something the call's logger does not mask yet: a value
+    // that is no configured GUID (card data always brings its values, which are none).
+    if (!found.secrets.every((s) => knownGuids.has(s.toLowerCase()))) {
+      state.log = state.log.child({}, state.cardMask ? [...found.secrets, state.cardMask.pattern] : found.secrets);
       state.context.log = state.log;
     }
     return next();
@@ -130,7 +137,8 @@ export const parseStep: StepFactory = (options) => {
 function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
   const field = entry.idField;
   const raw = (input as Record<string, unknown>)[field];
-  if (!entry.exactlyOnce) return typeof raw === 'string' ? raw : undefined;
+  // Only logged (and a span attribute): cut at the kit's id limit, marked.
+  if (!entry.exactlyOnce) return typeof raw === 'string' ? cutText(raw, MAX_LOGGED_ID) : undefined;
   const orderId = readOrderId(raw, field);
   if (orderId === undefined) {
     const description = describeIssues([{ pointer: `/${field}`, rule: raw === undefined || raw === null ? 'is required' : 'must be string or number' }]);

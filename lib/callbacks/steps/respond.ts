@@ -2,6 +2,7 @@
  * Outermost step: turns failures into a ResponseInfo with `Success: false`, adds the JSON,
  * no-store and helmet headers, and writes the one log line of the callback.
  */
+import { cutText, MAX_LOGGED_ID, MAX_LOGGED_REASON } from '../../shared/bounded.js';
 import { PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import { JSON_NO_STORE } from '../../shared/http.js';
 import { computeHelmetHeaders } from '../helmet-headers.js';
@@ -13,7 +14,8 @@ export function failureBody(f: PipelineFailure) {
 
 /** The reply of a refusal (the `Success: false` body of its wire error, its headers), logged as a warning. */
 export function refusal(state: PipelineState, err: PipelineFailure, outcome?: string): StepReply {
-  state.log.warn({ reason: err.logReason, status: err.status }, 'callback refused');
+  // A reason may quote what the request sent (a header, a strategy's words): bounded, marked.
+  state.log.warn({ reason: cutText(err.logReason, MAX_LOGGED_REASON), status: err.status }, 'callback refused');
   return { status: err.status, headers: { ...err.extraHeaders }, body: failureBody(err), ...(outcome ? { outcome } : {}) };
 }
 
@@ -37,7 +39,7 @@ export const respondStep: StepFactory = (options) => {
     }
     const status = res.status;
     state.log.info({
-      orderId: state.orderId,
+      orderId: state.orderId === undefined ? undefined : cutText(state.orderId, MAX_LOGGED_ID),
       outcome: res.outcome ?? outcomeOf(status),
       status,
       durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,

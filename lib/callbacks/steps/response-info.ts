@@ -9,6 +9,7 @@ import type { CallbackName } from '../types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
+import { createReplyValueCheck } from '../delivery/reply-values.js';
 import { isObject } from '../../shared/options.js';
 import { jsonCopyWith } from '../../store/json-copy.js';
 import { refusal } from './respond.js';
@@ -58,20 +59,23 @@ function declined(state: PipelineState, err: CallbackError): StepReply {
   return { status: err.status, headers: {}, body, outcome: 'declined' };
 }
 
-type ToReply = (state: PipelineState, result: unknown, validateResult: ResultValidator, tidy: ReplyTidier) => StepReply;
+/** Validates a reply body (values real integrations write read the tolerant way first: delivery/reply-values.ts); the failing field or null. */
+type ReplyCheck = (state: PipelineState, body: Record<string, unknown>) => string | null;
+
+type ToReply = (state: PipelineState, result: unknown, check: ReplyCheck, tidy: ReplyTidier) => StepReply;
 
 /** A cart-info result: the CheckoutCartInfo as returned (card data stripped, nulls dropped), validated. */
-const cartInfoReply: ToReply = (state, result, validateResult, tidy) => {
+const cartInfoReply: ToReply = (state, result, check, tidy) => {
   if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
   const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
   tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
-  const field = validateResult(state.callback, body);
+  const field = check(state, body);
   if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
   return { status: 200, headers: {}, body };
 };
 
 /** A ResponseInfo result: `Success: true` set by the kit, `Success: false` a decline, the payment checked when one is expected. */
-const responseInfoReply: ToReply = (state, result, validateResult, tidy) => {
+const responseInfoReply: ToReply = (state, result, check, tidy) => {
   if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
   const fields = stripCardData(result ?? {}, state.cardMask) as Record<string, unknown>;
   tidy(state, fields);
@@ -91,7 +95,7 @@ const responseInfoReply: ToReply = (state, result, validateResult, tidy) => {
     if (typeof fields.PaymentAmount !== 'string' || fields.PaymentAmount.trim() === '') throw merchantBug(`${state.callback} processed a payment but returned no PaymentAmount string`);
     if (typeof fields.PaymentCurrencyCode !== 'string' || !/^[A-Z]{3}$/.test(fields.PaymentCurrencyCode)) throw merchantBug(`${state.callback} processed a payment but returned no 3-letter PaymentCurrencyCode`);
   }
-  const field = validateResult(state.callback, fields);
+  const field = check(state, fields);
   if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
   return { status: 200, headers: {}, body: { Success: true, ...fields } };
 };
@@ -104,6 +108,8 @@ export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'r
   const toReply = kind === 'cartInfo' ? cartInfoReply : responseInfoReply;
   const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
   const tidy = createReplyTidier();
+  const replyValues = createReplyValueCheck();
+  const check: ReplyCheck = (state, body) => replyValues(state, body, validateResult);
   return async (state) => {
     let result: unknown;
     try {
@@ -114,7 +120,7 @@ export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'r
       const failed: StepReply = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
       if (err instanceof AdapterTimeout) {
         // What the call would have answered; the idempotency step stores a late success.
-        failed.late = err.late.then((late) => toReply(state, late, validateResult, tidy), (lateErr: unknown) => {
+        failed.late = err.late.then((late) => toReply(state, late, check, tidy), (lateErr: unknown) => {
           if (lateErr instanceof CallbackError) return declined(state, lateErr);
           throw lateErr;
         });
@@ -123,7 +129,7 @@ export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'r
       return failed;
     }
     try {
-      return toReply(state, result, validateResult, tidy);
+      return toReply(state, result, check, tidy);
     } catch (err) {
       if (!(err instanceof PipelineFailure)) throw err;
       state.log.error({ reason: err.logReason }, 'adapter result rejected');
