@@ -46,6 +46,12 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
   readonly createsOrder: boolean;
   /** The order's AdditionalRequiredDocuments place it on fulfilment hold. */
   readonly placesHold: boolean;
+  /**
+   * What makes a delivery one event of its order, when not the whole payload: the idempotency key
+   * hashes only these fields (each required: a delivery without one is refused, 400). A return is
+   * one per OrderId + RMANumber, however the redelivery's other fields differ.
+   */
+  readonly keyFields?: readonly string[];
 }
 
 const RESPONSE_INFO = 'callbacks/response-info.schema.json';
@@ -91,6 +97,11 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
   notifyOrderRefunded: {
     ...ORDER, name: 'notifyOrderRefunded', required: false, defaultPath: '/NotifyOrderRefunded',
     requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never',
+  },
+  // SendRMAInfoToMerchant (docs.global-e.com "RMA Notifications (from Global-e)"): one delivery per return.
+  receiveRmaInfo: {
+    ...ORDER, name: 'receiveRmaInfo', required: false, defaultPath: '/SendRMAInfoToMerchant',
+    requestSchema: 'callbacks/send-rma-info.request.schema.json', payment: 'never', keyFields: ['RMANumber'],
   },
 });
 

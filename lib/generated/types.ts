@@ -1221,6 +1221,37 @@ export interface ResponseInfo {
   [k: string]: unknown;
 }
 /**
+ * A returned line of SendRMAInfoToMerchant (the service's MerchantReturnProduct; docs.global-e.com "RMA Notifications (from Global-e)").
+ */
+export interface ReturnedProduct {
+  /**
+   * The product's SKU as in the cart.
+   */
+  SKU?: string;
+  Name?: string;
+  /**
+   * The cart line (a string in the documentation; a number is accepted too).
+   */
+  CartItemId: string | number;
+  /**
+   * How many were returned: a number in the example, a String in the documented table (text such as "1" is read as the number in tolerant validation).
+   */
+  ReturnQuantity: number;
+  /**
+   * The return reason the customer chose.
+   */
+  ReturnReasonName?: string;
+  /**
+   * Your return reason code, when mapped on the service's side (null: read as absent).
+   */
+  MerchantReturnReasonCode?: string;
+  /**
+   * Your return reason name, when mapped (null: read as absent).
+   */
+  MerchantReturnReasonName?: string;
+  [k: string]: unknown;
+}
+/**
  * SendOrderToMerchant: a full Merchant.Order; OrderId is mandatory.
  */
 export interface SendOrderToMerchantRequest {
@@ -1339,6 +1370,55 @@ export interface SendOrderToMerchantRequest {
   ShippingMethodCode?: string;
   UrlParameters?: unknown;
   EffectiveFXRate?: number;
+  [k: string]: unknown;
+}
+/**
+ * SendRMAInfoToMerchant (also SendRMAToMerchant, SendRMAInfoMerchant): the service posts a return (RMA) after the customer printed a return label (docs.global-e.com "RMA Notifications (from Global-e)"; shared fixture gedocs-sendrmainfomerchant-request.json). Delivered exactly once per OrderId + RMANumber.
+ */
+export interface RmaInfoRequest {
+  /**
+   * Unique merchant identifier (checked by the kit; never logged).
+   */
+  MerchantGUID?: string;
+  /**
+   * Service order id.
+   */
+  OrderId: string | number;
+  /**
+   * Your order id (returned by SendOrderToMerchant).
+   */
+  MerchantOrderId?: string | number;
+  /**
+   * The return's unique number: with OrderId, what makes a return one delivery (a redelivery of the same RMANumber is replayed).
+   */
+  RMANumber: string | number;
+  /**
+   * The carrier of the return.
+   */
+  ShipperName?: string;
+  ReturnTrackingNumber?: string;
+  /**
+   * The return tracking URL, URL-decoded by the kit; the documented example has no scheme ("www.dhl.com/Tracking?...").
+   */
+  TrackingURL?: string;
+  /**
+   * Who created the return ("Customer" in the example; the table calls it the date of the RMA request).
+   */
+  CreatedBy?: string;
+  /**
+   * The returned lines.
+   */
+  ReturnedProducts: ReturnedProduct[];
+  /**
+   * Currency of ReturnShippingCost.
+   */
+  CurrencyCode?: string;
+  /**
+   * Cost of the return shipping (a decimal number in the examples; one table names it ReturnedShippingCosts).
+   */
+  ReturnShippingCost?: number | string;
+  WebStoreCode?: string;
+  WebStoreInstanceCode?: string;
   [k: string]: unknown;
 }
 /**

@@ -1,5 +1,5 @@
 /**
- * The two newer callbacks (UpdateOrderShippingInfo, the refund notification) through the same
+ * The newer callbacks (UpdateOrderShippingInfo, the refund notification, the return) through the same
  * hostile suites as the first five: auth bypasses (MerchantGUID spellings, credentials), exactly-once
  * (redelivery, concurrent duplicates, a failed attempt), and a cancellation and a refund of the same
  * order arriving together: serialised on the OrderId's lock, both answered. The fuzz suite
@@ -9,11 +9,12 @@ import { type CallbackName, type CallbackRequest } from 'crossborder-merchant-ki
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { kitWith, sleep } from '../idempotency/harness.js';
 import { MERCHANT_GUID, OTHER_GUID, statusUpdate } from '../helpers/orders.js';
-import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
+import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 
 const NEW: ReadonlyArray<[CallbackName, (o?: Record<string, unknown>) => Record<string, unknown>]> = [
   ['updateOrderShippingInfo', shippingInfo],
   ['notifyOrderRefunded', refundNotice],
+  ['receiveRmaInfo', rmaInfo],
 ];
 const PASSWORD = 'correct horse battery staple';
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;

@@ -1,15 +1,32 @@
 /**
  * Fingerprint (exactly-once chains only): SHA-256 of the canonical JSON of the payload as received
  * (before URL decoding; of the adapter input for a delivery without a body), for the idempotency
- * key. Runs before the decode step, which changes the order in place.
+ * key. Runs before the decode step, which changes the order in place. An entry with `keyFields`
+ * (a return: OrderId + RMANumber) is fingerprinted by those fields of its input only, each required.
  */
 import { PipelineFailure } from '../../shared/errors.js';
+import { isObject } from '../../shared/options.js';
 import { payloadHash, PayloadTooDeep } from '../../store/canonical.js';
 import type { StepFactory } from '../state.js';
 
+/** The key fields of an input as text (a number and its decimal text are the same event); 400 when one is missing. */
+function keyOf(input: unknown, fields: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of fields) {
+    const value = isObject(input) ? input[field] : undefined;
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+    if (text === '' || text.length > 200) {
+      throw new PipelineFailure('INVALID_REQUEST', `${field} missing or not a string`, `${field} is required (a non-empty string of at most 200 characters)`);
+    }
+    out[field] = text;
+  }
+  return out;
+}
+
 export const fingerprintStep: StepFactory = () => async (state, next) => {
+  const fields = state.entry.keyFields;
   try {
-    state.fingerprint = payloadHash(state.payload ?? state.input);
+    state.fingerprint = payloadHash(fields ? { keyFields: keyOf(state.input, fields) } : state.payload ?? state.input);
   } catch (err) {
     if (!(err instanceof PayloadTooDeep)) throw err;
     throw new PipelineFailure('INVALID_REQUEST', err.message, 'The request body is nested too deeply');
