@@ -1232,11 +1232,11 @@ export interface ReturnedProduct {
   /**
    * The cart line (a string in the documentation; a number is accepted too).
    */
-  CartItemId: string | number;
+  CartItemId?: string | number;
   /**
    * How many were returned: a number in the example, a String in the documented table (text such as "1" is read as the number in tolerant validation).
    */
-  ReturnQuantity: number;
+  ReturnQuantity?: number;
   /**
    * The return reason the customer chose.
    */
