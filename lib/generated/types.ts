@@ -1777,6 +1777,203 @@ export interface HubDetails {
   [k: string]: unknown;
 }
 /**
+ * The order part of CreateOrderRefund (OrderRefundDetails, docs.global-e.com "Implementation").
+ */
+export interface OrderRefundDetails {
+  /**
+   * The service's order id.
+   */
+  OrderId: string | number;
+  /**
+   * Refund the whole order (no product list then).
+   */
+  FullRefund?: boolean;
+  /**
+   * Total in the customer's currency (preferred). Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  TotalRefundAmount?: string | number;
+  /**
+   * Total in the merchant's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  OriginalTotalRefundAmount?: string | number;
+  ProductsDutiesRefund?: boolean;
+  ShippingRefund?: boolean;
+  RefundReason?: {
+    /**
+     * Your code, mapped on the service's side.
+     */
+    OrderRefundReasonCode?: string;
+    Name?: string;
+    [k: string]: unknown;
+  };
+  /**
+   * Goodwill on top of the other components, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  ServiceGestureAmount?: string | number;
+  /**
+   * Shipping refunded, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  ShippingAmount?: string | number;
+  /**
+   * Duties, taxes and CCF refunded, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  DutiesAmount?: string | number;
+  RefundComments?: string;
+  /**
+   * Your reference of the refund (at most 255 characters); GetRefundDetails lists it, which is how the client confirms a refund's absence before sending it again.
+   */
+  ExternalReference?: string;
+  [k: string]: unknown;
+}
+/**
+ * A product line of CreateOrderRefund (RefundProduct, docs.global-e.com "Implementation").
+ */
+export interface OrderRefundProduct {
+  /**
+   * The cart line (or give ProductCode / SKU as in the cart).
+   */
+  CartItemId?: string | number;
+  ProductCode?: string;
+  /**
+   * How many of the line are refunded (text in the service's answers).
+   */
+  RefundQuantity?: string | number;
+  /**
+   * Refunded amount of the line in the customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  RefundAmount?: string | number;
+  /**
+   * Refunded amount of the line in the merchant's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  OriginalRefundAmount?: string | number;
+  RefundReason?: {
+    /**
+     * Your code, mapped on the service's side.
+     */
+    OrderRefundReasonCode?: string;
+    Name?: string;
+    [k: string]: unknown;
+  };
+  RefundComments?: string;
+  [k: string]: unknown;
+}
+/**
+ * The body of CreateOrderRefund (POST {base_url}/Order/CreateOrderRefund): the two documented arguments by name.
+ */
+export interface OrderRefundRequest {
+  orderRefund: OrderRefundDetails;
+  refundProductsList?: OrderRefundProduct[];
+  [k: string]: unknown;
+}
+/**
+ * What UpdateOrderStatus (merchant → service) sends: the orderStatus query parameter as JSON (docs.global-e.com "Order Status Updates (from Merchant)"); the older page's body form names the status StatusCode.
+ */
+export interface OrderStatusDetails {
+  /**
+   * The service's order id.
+   */
+  OrderId: string | number;
+  OrderStatus?: {
+    /**
+     * e.g. "cancelled", as mapped on the service's side.
+     */
+    OrderStatusCode: string;
+    Name?: string;
+    [k: string]: unknown;
+  };
+  OrderStatusReason?: {
+    /**
+     * Your reason code (e.g. "1010"), mapped on the service's side so the customer is told.
+     */
+    OrderStatusReasonCode?: string;
+    Name?: string;
+    [k: string]: unknown;
+  };
+  /**
+   * The body form of the older page ("canceled"): accepted by the sandbox, not sent by the client.
+   */
+  StatusCode?: string;
+  [k: string]: unknown;
+}
+/**
+ * The answer of GetRefundDetails (GET {base_url}/v1/orders/{orderId}/refunds; docs.global-e.com "Refunds Details API (M to GE)"): the order's refunds, amounts as text.
+ */
+export interface RefundDetailsResponse {
+  OrderId?: string | number;
+  MerchantOrderId?: string | null;
+  MerchantInternalOrderId?: string | null;
+  WebStoreCode?: string | null;
+  WebStoreInstanceCode?: string | null;
+  RefundableAmount?: {
+    [k: string]: unknown;
+  } | null;
+  /**
+   * Items: One refund; the page's example writes every value as text, ids may be null.
+   */
+  Refunds: {
+    RefundID?: string | number | null;
+    RMANumber?: string | number | null;
+    MerchantRMANumber?: string | number | null;
+    FullRefund?: boolean | null;
+    ProductsDutiesRefund?: boolean | null;
+    ShippingRefund?: boolean | null;
+    /**
+     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     */
+    TotalRefundAmount?: string | number | null;
+    /**
+     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     */
+    OriginalTotalRefundAmount?: string | number | null;
+    /**
+     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     */
+    ServiceGestureAmount?: string | number | null;
+    /**
+     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     */
+    TotalMoneyRefundAmount?: string | number | null;
+    /**
+     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     */
+    DutiesAmount?: string | number | null;
+    /**
+     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     */
+    ShippingAmount?: string | number | null;
+    ExternalReference?: string | null;
+    InitiatedBy?: string | null;
+    CurrencyCode?: string | null;
+    OriginalCurrencyCode?: string | null;
+    RefundReason?: {
+      [k: string]: unknown;
+    } | null;
+    RefundProducts?:
+      | {
+          [k: string]: unknown;
+        }[]
+      | null;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * The service's answer to UpdateOrderStatus and CreateOrderRefund (ResponseInfo); Success as a boolean or as text.
+ */
+export interface ServiceResponseInfo {
+  /**
+   * True: accepted. The pages show it as a boolean and as text ("true"); both are read.
+   */
+  Success?: boolean | string;
+  Message?: string;
+  Description?: string;
+  /**
+   * CreateOrderRefund: the refund's id, when the answer carries it.
+   */
+  RefundId?: string | number;
+  [k: string]: unknown;
+}
+/**
  * The 200 body of getShipmentInformation (GET /api/shipments/{trackingNumber}).
  */
 export interface ShipmentInformation {
@@ -1872,5 +2069,39 @@ export interface ShipmentProduct {
    * Customs value of one unit in exportDeclaration.currencyCode; 0 for a free line.
    */
   discountedPriceForCustomsInClearanceCurrency: number;
+  [k: string]: unknown;
+}
+/**
+ * The body of the address change (PUT {base_url}/api/v1/orders/shipping-address; docs.global-e.com "Updating an order's shipping address via API"): camelCase fields as the page writes them.
+ */
+export interface ShippingAddressRequest {
+  /**
+   * The service's order id.
+   */
+  orderId: string | number;
+  primaryShipping: {
+    firstName?: string;
+    lastName?: string;
+    middleName?: string;
+    salutation?: string;
+    company?: string;
+    shippingAddress1?: string;
+    shippingAddress2?: string;
+    city?: string;
+    stateOrProvince?: string;
+    stateCode?: string;
+    zipCode?: string;
+    countryName?: string;
+    countryCode?: string;
+    email?: string;
+    phone1?: string;
+    phone2?: string;
+    fax?: string;
+    [k: string]: unknown;
+  };
+  extraDetails?: {
+    customerComments?: string;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
