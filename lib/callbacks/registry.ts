@@ -52,6 +52,11 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
    * one per OrderId + RMANumber, however the redelivery's other fields differ.
    */
   readonly keyFields?: readonly string[];
+  /**
+   * The merchant's own call through the service client this callback may follow (a cancellation, a
+   * refund): recognised from the order's record in the store, shown as `context.merchantInitiated`.
+   */
+  readonly merchantAction?: 'cancel' | 'refund';
 }
 
 const RESPONSE_INFO = 'callbacks/response-info.schema.json';
@@ -76,7 +81,7 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
   },
   updateOrderStatus: {
     ...ORDER, name: 'updateOrderStatus', required: true, defaultPath: '/UpdateOrderStatus',
-    requestSchema: 'callbacks/update-order-status.request.schema.json', payment: 'never',
+    requestSchema: 'callbacks/update-order-status.request.schema.json', payment: 'never', merchantAction: 'cancel',
   },
   performOrderPayment: {
     ...ORDER, name: 'performOrderPayment', required: false, defaultPath: '/PerformOrderPayment',
@@ -96,7 +101,7 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
   },
   notifyOrderRefunded: {
     ...ORDER, name: 'notifyOrderRefunded', required: false, defaultPath: '/NotifyOrderRefunded',
-    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never',
+    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', merchantAction: 'refund',
   },
   // SendRMAInfoToMerchant (docs.global-e.com "RMA Notifications (from Global-e)"): one delivery per return.
   receiveRmaInfo: {

@@ -17,6 +17,9 @@ import { storeKeyPart } from './canonical.js';
 import type { ResponseInfo } from '../payloads.js';
 import type { StoreCore, StoredRecord } from './types.js';
 
+/** The service-client operation that records each kind the callbacks look for. */
+export const ORDER_ACTION_OPERATIONS = { cancel: 'updateOrderStatus', refund: 'createOrderRefund' } as const;
+
 export type OrderActionKind = 'dispatched' | 'cancel' | 'refund' | 'refundRef' | 'address';
 
 /** Kinds an order may have many of (numbered 1, 2, …); the others are one per order (or per reference). */
