@@ -12,6 +12,7 @@ import type { MerchantTarget } from './callbacks.js';
 import { createConsole } from './console/index.js';
 import { createDocumentDeliveries } from './deliveries.js';
 import { ExchangeLog } from './exchange-log.js';
+import { createFollowUps } from './follow-ups.js';
 import { trustedHost } from './host-guard.js';
 import { applyConfigChange, resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxConfigChange, type SandboxOptions } from './options.js';
 import { OrderBook } from './orders.js';
@@ -126,7 +127,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return p;
   };
   const documents = createDocumentDeliveries({ resolved, log, orders, target, track, baseUrl: () => url });
-  const api = createServiceApiHandler({ seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver });
+  const followUps = createFollowUps({ resolved, log, orders, target, track });
+  const api = createServiceApiHandler({
+    seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, followUp: followUps.schedule,
+  });
   const server = createServer(requestListener(resolved, routes, api));
 
   const sandbox: Sandbox = {
@@ -146,6 +150,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     runCheck(checkOptions = {}) { return track(checkMerchant(log, resolved, checkOptions)); },
     async close() {
       documents.cancel();
+      followUps.cancel();
       await Promise.allSettled([...inFlight]);
       if (!server.listening) return;
       await new Promise<void>((resolve) => {
