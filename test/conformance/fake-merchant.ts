@@ -88,7 +88,8 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
         if (String(body.StatusCode).toLowerCase().includes('cancel')) cancelled.add(orderId);
         return reply(res, 200, { Success: true, InternalOrderId: id });
       }
-      case '/SendAdditionalRequiredDocumentsToMerchant': {
+      case '/SendAdditionalRequiredDocumentsToMerchant':
+      case '/SendRMAInfoToMerchant': {
         const id = orders.get(orderId);
         return id ? reply(res, 200, { Success: true, InternalOrderId: id }) : declined(res, 404, 'unknown order');
       }
