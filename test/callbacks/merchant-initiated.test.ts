@@ -4,6 +4,7 @@
  * cancellation the merchant sent, the NotifyOrderRefunded of a refund the merchant created (matched
  * by RefundId, else by total). Callbacks the merchant did not start carry no such field.
  */
+import { readFileSync } from 'node:fs';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { kitWith } from '../idempotency/harness.js';
@@ -79,4 +80,15 @@ test('a store that fails while looking is a 503 (retryable), the adapter not cal
   const res = await t.deliver('updateOrderStatus', statusUpdate('canceled', { OrderId: 'GE-MI-6' }));
   expect(res.status).toBe(503);
   expect(t.calls('updateOrderStatus')).toHaveLength(0);
+});
+
+test('the service\'s documented NotifyOrderRefund example (RefundId 789 as a number) is matched to the refund the merchant created', async () => {
+  const documented = JSON.parse(readFileSync(new URL('../fixtures/real-world-3/gedocs-notifyorderrefund-request.json', import.meta.url), 'utf8'));
+  const store = new MemoryStore();
+  const client = createServiceClient({ baseUrl: svc.url, merchantGuid: 'g-1', store, retry: { retries: 0 } });
+  const t = kitWith(store, {}, { merchantGuid: documented.MerchantGUID });
+  await client.createOrderRefund({ OrderId: documented.OrderId, TotalRefundAmount: documented.TotalRefundAmount, Products: [{ CartItemId: 12365, RefundQuantity: '3', RefundAmount: '170.1000' }] });
+  const res = await t.deliver('notifyOrderRefunded', documented);
+  expect(res.status).toBe(200);
+  expect(t.calls('notifyOrderRefunded')[0].context.merchantInitiated).toMatchObject({ operation: 'createOrderRefund', details: { RefundId: '789', amount: '170.10' } });
 });

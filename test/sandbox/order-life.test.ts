@@ -135,3 +135,31 @@ describe('scenarios', () => {
     expect(result.steps.filter((s) => s.status === 'fail')).toEqual([]);
   }, 30_000);
 });
+
+describe('the new endpoints are guarded like the others', () => {
+  // Every row has all five values: jest hands a missing trailing parameter the `done` callback.
+  const ENDPOINTS: Array<[string, string, string, unknown, Record<string, string>]> = [
+    ['UpdateOrderStatus', 'POST', `/Order/UpdateOrderStatus?orderStatus=${encodeURIComponent(JSON.stringify({ OrderId: 'GE900000001SB', StatusCode: 'cancelled' }))}`, undefined, {}],
+    ['CreateOrderRefund', 'POST', '/Order/CreateOrderRefund', { orderRefund: { OrderId: 'GE900000001SB', TotalRefundAmount: '1.00' } }, {}],
+    ['GetRefundDetails', 'GET', '/v1/orders/GE900000001SB/refunds', undefined, {}],
+    ['shipping address', 'PUT', '/api/v1/orders/shipping-address', { orderId: 'GE900000001SB', primaryShipping: { city: 'x' } }, { 'idempotency-key': '3b241101-e2bb-4255-8caf-4136c566a962' }],
+  ];
+  let guarded: Sandbox;
+  beforeEach(async () => {
+    guarded = createSandbox({ port: 0, accessToken: 'the-token', console: false });
+    await guarded.listen();
+  });
+  afterEach(() => guarded.close());
+  const call = (method: string, path: string, body: unknown, headers: Record<string, string>) => fetch(`${guarded.url}${path}`, {
+    method, headers: { 'content-type': 'application/json', ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+  test.each(ENDPOINTS)('%s: 401 without the token or with a wrong one; another merchant\'s order is not found (B001), unchanged', async (_name, method, path, body, headers) => {
+    for (const auth of [{}, { authorization: 'Bearer wrong' }] as Array<Record<string, string>>) expect((await call(method, path, body, { ...headers, ...auth })).status).toBe(401);
+    const res = await call(method, path, body, { ...headers, authorization: 'Bearer the-token' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ Code: 'B001' });
+    const order = guarded.orders.get('GE900000001SB')!;
+    expect([order.cancelled, order.refunds.length, order.shippingAddress]).toEqual([false, 0, undefined]);
+  });
+});
