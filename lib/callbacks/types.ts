@@ -64,7 +64,8 @@ export interface MerchantInitiated {
   /** When the service accepted it. */
   at: Date;
   /**
-   * What the client recorded: a cancellation's `StatusCode` and `OrderStatusReason`; a refund's
+   * What the client recorded: a cancellation's `StatusCode`, `OrderStatusReason` and the service's
+   * `answer` (`{ status, Message? }`); a refund's
    * `amount` (text), `RefundId` (when the service answered one), `ExternalReference`, `FullRefund`.
    */
   details: Record<string, unknown>;

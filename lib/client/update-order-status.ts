@@ -16,7 +16,7 @@ import { checkSchema, knownFields, orderIdOf } from './check-input.js';
 import { invalidArgument } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
 import { dispatchGuard, remember } from './order-record.js';
-import { send } from './request.js';
+import { mask, send } from './request.js';
 import { errorFromAnswer, errorShaped, isSuccess, parseJson } from './response.js';
 
 const OPERATION = 'updateOrderStatus';
@@ -78,8 +78,11 @@ export async function updateOrderStatus(o: ResolvedClientOptions, input: OrderSt
     throw errorShaped(OPERATION, outcome, { ...body, Success: false }, []) ?? errorFromAnswer(OPERATION, outcome, 'the service answered Success: false');
   }
   if (cancel) {
+    // The call and the service's answer (its words, never a credential: masked like every description).
+    const said = typeof body.Message === 'string' ? mask(body.Message, outcome.secrets) : undefined;
     await remember(o, OPERATION, 'cancel', orderId, {
       StatusCode: details.OrderStatus!.OrderStatusCode, ...(details.OrderStatusReason ? { OrderStatusReason: details.OrderStatusReason } : {}),
+      answer: { status: outcome.status, ...(said !== undefined ? { Message: said } : {}) },
     });
   }
   return { ...body, Success: true, sent: details };

@@ -32,7 +32,7 @@ test('a cancellation the merchant sent: the service\'s UpdateOrderStatus for it 
   const ctx = t.calls('updateOrderStatus')[0].context;
   expect(ctx.merchantInitiated).toEqual({
     operation: 'updateOrderStatus', at: expect.any(Date),
-    details: { StatusCode: 'cancelled', OrderStatusReason: { OrderStatusReasonCode: '1010', Name: 'CustomerCancel' } },
+    details: { StatusCode: 'cancelled', OrderStatusReason: { OrderStatusReasonCode: '1010', Name: 'CustomerCancel' }, answer: { status: 200 } },
   });
 });
 
