@@ -114,3 +114,13 @@ test('a cancellation and a refund of the same order arriving together are serial
   expect(t.calls('notifyOrderRefunded')).toHaveLength(1);
   expect(overlap).toBe(false);
 });
+
+test('a return is one delivery per OrderId + RMANumber: 20 concurrent redeliveries that differ elsewhere run the adapter once; another RMANumber runs it again', async () => {
+  const t = kitWith(new MemoryStore(), { receiveRmaInfo: async () => { await sleep(30); return { InternalOrderId: 'INT-R' }; } });
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => t.deliver('receiveRmaInfo', rmaInfo({ OrderId: 'GE-RMA-1', CreatedBy: `agent ${i}`, RMANumber: i % 2 ? 555 : '555' }))));
+  expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
+  expect(t.calls('receiveRmaInfo')).toHaveLength(1);
+  await t.deliver('receiveRmaInfo', rmaInfo({ OrderId: 'GE-RMA-1', RMANumber: '556' }));
+  expect(t.calls('receiveRmaInfo').map((c) => String(c.input.RMANumber))).toEqual(expect.arrayContaining(['556']));
+  expect(t.calls('receiveRmaInfo')).toHaveLength(2);
+});
