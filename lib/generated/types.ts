@@ -1798,14 +1798,7 @@ export interface OrderRefundDetails {
   OriginalTotalRefundAmount?: string | number;
   ProductsDutiesRefund?: boolean;
   ShippingRefund?: boolean;
-  RefundReason?: {
-    /**
-     * Your code, mapped on the service's side.
-     */
-    OrderRefundReasonCode?: string;
-    Name?: string;
-    [k: string]: unknown;
-  };
+  RefundReason?: RefundReason;
   /**
    * Goodwill on top of the other components, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
    */
@@ -1846,14 +1839,7 @@ export interface OrderRefundProduct {
    * Refunded amount of the line in the merchant's currency. Decimal text ("170.10"); a number is accepted on the way in.
    */
   OriginalRefundAmount?: string | number;
-  RefundReason?: {
-    /**
-     * Your code, mapped on the service's side.
-     */
-    OrderRefundReasonCode?: string;
-    Name?: string;
-    [k: string]: unknown;
-  };
+  RefundReason?: RefundReason;
   RefundComments?: string;
   [k: string]: unknown;
 }
@@ -1881,14 +1867,7 @@ export interface OrderStatusDetails {
     Name?: string;
     [k: string]: unknown;
   };
-  OrderStatusReason?: {
-    /**
-     * Your reason code (e.g. "1010"), mapped on the service's side so the customer is told.
-     */
-    OrderStatusReasonCode?: string;
-    Name?: string;
-    [k: string]: unknown;
-  };
+  OrderStatusReason?: OrderStatusReason;
   /**
    * The body form of the older page ("canceled"): accepted by the sandbox, not sent by the client.
    */
@@ -1918,27 +1897,27 @@ export interface RefundDetailsResponse {
     ProductsDutiesRefund?: boolean | null;
     ShippingRefund?: boolean | null;
     /**
-     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     * The refund in the customer's currency (decimal text, "170.10").
      */
     TotalRefundAmount?: string | number | null;
     /**
-     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     * The refund in the merchant's currency.
      */
     OriginalTotalRefundAmount?: string | number | null;
     /**
-     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     * Goodwill on top of the other components.
      */
     ServiceGestureAmount?: string | number | null;
     /**
-     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     * What went back as money (not gift cards or points).
      */
     TotalMoneyRefundAmount?: string | number | null;
     /**
-     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     * Duties, taxes and CCF refunded.
      */
     DutiesAmount?: string | number | null;
     /**
-     * A decimal amount; the service writes it as text ("170.10"); the client sends text.
+     * Shipping refunded.
      */
     ShippingAmount?: string | number | null;
     ExternalReference?: string | null;
