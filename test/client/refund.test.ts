@@ -127,6 +127,19 @@ describe('createOrderRefund: never sent twice', () => {
     expect(log.text()).toMatch(/confirms it was not made/);
   });
 
+  test('a refund the service is still making when the answer is lost is found, not made twice: the client gives it a back-off before looking', async () => {
+    // The service commits the refund 100 ms after the request arrived; the client times out at 50 ms.
+    let committed = false;
+    svc.answer((req) => {
+      if (req.path === DETAILS_PATH) return { status: 200, body: details(committed ? [{ ExternalReference: 'ref-slow' }] : []) };
+      setTimeout(() => { committed = true; }, 100);
+      return { delayMs: 1_000, status: 200, body: { Success: true } };
+    });
+    const { client } = clientFor(svc, { timeoutMs: 50, retry: { retries: 2, minDelayMs: 600, maxDelayMs: 600 } });
+    expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-slow' }))).toMatchObject({ confirmedBy: 'getRefundDetails' });
+    expect(svc.count(REFUND_PATH)).toBe(1);
+  });
+
   test('with an ExternalReference, GetRefundDetails failing too: REFUND_OUTCOME_UNKNOWN, one POST', async () => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 400, body: { Code: 'B001', Message: 'Order ID not found' } } : { status: 500 }));
     const { client } = clientFor(svc);
