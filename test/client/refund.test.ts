@@ -5,6 +5,7 @@
  * first looked up with GetRefundDetails and found absent.
  */
 import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { orderActions } from '../../lib/store/order-actions.js';
 import { fakeService, refusingUrl, type FakeService } from './fake-service.js';
 import { clientFor, failure, GUID, TOKEN } from './setup.js';
 
@@ -108,11 +109,17 @@ describe('createOrderRefund: never sent twice', () => {
 
   test('with an ExternalReference, a lost answer is looked up: GetRefundDetails lists it → resolved once, not sent again', async () => {
     svc.answer((req) => (req.path === REFUND_PATH ? { destroy: true } : { status: 200, body: details([{ RefundID: '790', ExternalReference: 'ref-7' }]) }));
-    const { client } = clientFor(svc);
+    const store = new MemoryStore();
+    const { client, log } = clientFor(svc, { store });
     const res = await client.createOrderRefund(partial({ ExternalReference: 'ref-7' }));
     expect(res).toMatchObject({ Success: true, confirmedBy: 'getRefundDetails', RefundId: '790', refund: { ExternalReference: 'ref-7' } });
     expect(svc.count(REFUND_PATH)).toBe(1);
     expect(svc.count(DETAILS_PATH)).toBe(1);
+    // recorded like any accepted refund: its RefundId (for NotifyOrderRefunded) and its reference (no second one)
+    expect((await orderActions(store, 'refund', 'GE69488861GB')).map((a) => a.details)).toEqual([
+      expect.objectContaining({ RefundId: '790', ExternalReference: 'ref-7', amount: '170.10' }),
+    ]);
+    expect(log.lines.some((l) => l.level === 'warn' && l.obj.operation === 'createOrderRefund' && /GetRefundDetails lists it/.test(l.msg ?? ''))).toBe(true);
   });
 
   test('with an ExternalReference, absence confirmed first, then sent again: GET before the second POST', async () => {
@@ -124,7 +131,7 @@ describe('createOrderRefund: never sent twice', () => {
     expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-8' }))).toEqual({ Success: true, RefundId: 791 });
     expect(svc.received.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${REFUND_PATH}`, `GET ${DETAILS_PATH}`, `POST ${REFUND_PATH}`]);
     expect(svc.received[2].json).toEqual(svc.received[0].json);
-    expect(log.text()).toMatch(/confirms it was not made/);
+    expect(log.lines.some((l) => l.obj.operation === 'createOrderRefund' && l.obj.attempt === 1 && /confirms it was not made/.test(l.msg ?? ''))).toBe(true);
   });
 
   test('a refund the service is still making when the answer is lost is found, not made twice: the client gives it a back-off before looking', async () => {
@@ -161,7 +168,7 @@ describe('createOrderRefund: never sent twice', () => {
     const { client } = clientFor(svc, { retry: { retries: 1, minDelayMs: 1, maxDelayMs: 5 } });
     const err = await failure(client.createOrderRefund(partial({ ExternalReference: 'ref-11' })));
     expect(err.code).toBe('REFUND_OUTCOME_UNKNOWN');
-    expect(err.description).toMatch(/sending it again is safe/);
+    expect(err.description).toMatch(/does not list it \(after 2 attempt\(s\)\); the refund was not made: sending it again is safe/);
     expect(svc.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST', 'GET']);
   });
 
