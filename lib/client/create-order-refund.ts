@@ -179,14 +179,22 @@ async function guard(o: ResolvedClientOptions, c: Checked, force: boolean): Prom
     if (c.reference !== undefined && await orderAction(store, 'refundRef', c.orderId, c.reference)) {
       throw new ServiceError({ code: 'DUPLICATE_REFUND', operation: OPERATION, description: `a refund with this ExternalReference was already accepted for order ${c.orderId}; nothing was sent` });
     }
-    if (c.amount === undefined) return;
-    const paid = await (store.getPayment ? store.getPayment(c.orderId) : store.getRecord(paymentKey(c.orderId)));
-    const total = paid ? readAmount(paid.response.PaymentAmount) : undefined;
-    if (!total) return;
-    const earlier = (await orderActions(store, 'refund', c.orderId)).map((a) => readAmount(a.details.amount)).filter((d): d is Decimal => d !== undefined);
-    const after = sumAmounts([...earlier, c.amount]);
-    if (!moreThan(after, total)) return;
-    const what = `the refund (${amountText(c.amount)}) with the ${earlier.length} accepted before (${amountText(sumAmounts(earlier))}) is more than the paid total ${amountText(total)} ${String(paid!.response.PaymentCurrencyCode ?? '')}`.trim();
+    const accepted = await orderActions(store, 'refund', c.orderId);
+    // A full refund accepted before left nothing to refund (whatever its amount, which the service computed).
+    const full = accepted.find((a) => a.details.FullRefund === true);
+    let what: string;
+    if (full) {
+      what = `order ${c.orderId} was fully refunded (accepted at ${full.at.toISOString()})`;
+    } else {
+      if (c.amount === undefined) return; // a full refund, or lines whose amounts the service computes
+      const paid = await (store.getPayment ? store.getPayment(c.orderId) : store.getRecord(paymentKey(c.orderId)));
+      const total = paid ? readAmount(paid.response.PaymentAmount) : undefined;
+      if (!total) return;
+      const earlier = accepted.map((a) => readAmount(a.details.amount)).filter((d): d is Decimal => d !== undefined);
+      if (!moreThan(sumAmounts([...earlier, c.amount]), total)) return;
+      const currency = typeof paid!.response.PaymentCurrencyCode === 'string' ? ` ${paid!.response.PaymentCurrencyCode}` : '';
+      what = `the refund (${amountText(c.amount)}) with the ${earlier.length} accepted before (${amountText(sumAmounts(earlier))}) is more than the paid total ${amountText(total)}${currency}`;
+    }
     if (force) {
       o.log.warn({ operation: OPERATION }, `${what}; sending anyway (force: true)`);
       return;
@@ -213,8 +221,12 @@ async function sendOnce(o: ResolvedClientOptions, c: Checked): Promise<Sent> {
   try {
     outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/CreateOrderRefund', body: c.body, resend: false });
   } catch (err) {
-    if (err instanceof ServiceError && (err.code === 'TIMEOUT' || err.code === 'NETWORK') && err.mayHaveReached !== false) return { ok: false, unknown: err };
-    throw err;
+    if (!(err instanceof ServiceError)) throw err;
+    // Lost: no answer after the request may have left, or a 2xx (the refund made) whose body could not be read.
+    const lost = ((err.code === 'TIMEOUT' || err.code === 'NETWORK') && err.mayHaveReached !== false)
+      || (err.code === 'INVALID_RESPONSE' && err.status !== undefined && isSuccess(err.status));
+    if (lost) return { ok: false, unknown: err };
+    throw err; // nothing sent (a refused connection after retries, no access token) or a redirect (not followed, not made)
   }
   if (!isSuccess(outcome.status)) {
     const error = errorFromAnswer(OPERATION, outcome);
@@ -222,6 +234,10 @@ async function sendOnce(o: ResolvedClientOptions, c: Checked): Promise<Sent> {
     throw error;
   }
   const parsed = parseJson(outcome.text);
+  // An empty 2xx is the refund made; a 2xx body that is not a JSON object (a proxy's page) says nothing: lost.
+  if (outcome.text.trim() !== '' && !(parsed.ok && isObject(parsed.value))) {
+    return { ok: false, unknown: new ServiceError({ code: 'INVALID_RESPONSE', operation: OPERATION, status: outcome.status, attempts: outcome.attempts, description: 'the 2xx answer is not a JSON object' }) };
+  }
   const body = parsed.ok && isObject(parsed.value) ? parsed.value : {};
   const shaped = errorShaped(OPERATION, outcome, body, ['RefundId', 'RefundID']);
   const success = successOf(body.Success);

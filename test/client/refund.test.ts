@@ -194,10 +194,46 @@ describe('createOrderRefund: never sent twice', () => {
       expect(svc.count()).toBe(1);
     });
 
-  test('Success as text ("true", as one page writes it) is success', async () => {
-    svc.answer(() => ({ status: 200, body: { Success: 'true' } }));
+  test.each<[string, unknown]>([
+    ['Success as text, as one page writes it', { Success: 'true' }],
+    ['Success as text in another case', { Success: ' True ' }],
+    ['only the RefundId', { RefundId: 789 }],
+    ['a RefundId beside a Code', { RefundId: 789, Code: 'OK', Message: 'created' }],
+    ['Success true beside a warning Code', { Success: true, Code: 'W001', Error: 'a warning' }],
+    ['no body at all (the refund made)', undefined],
+  ])('%s is success, sent once', async (_what, body) => {
+    svc.answer(() => ({ status: 200, body }));
     const { client } = clientFor(svc);
-    expect(await client.createOrderRefund(partial())).toEqual({ Success: true });
+    expect(await client.createOrderRefund(partial())).toMatchObject({ Success: true });
+    expect(svc.count()).toBe(1);
+  });
+
+  test.each<[string, unknown]>([['Success "False"', { Success: 'False', Message: 'no' }], ['Success " false "', { Success: ' false ' }]])('%s is a refusal', async (_what, body) => {
+    svc.answer(() => ({ status: 200, body }));
+    const { client } = clientFor(svc);
+    expect((await failure(client.createOrderRefund(partial()))).code).not.toBe('REFUND_OUTCOME_UNKNOWN');
+  });
+
+  test.each<[string, () => object]>([
+    ['a 501', () => ({ status: 501 })],
+    ['a 2xx whose body is a proxy\'s page', () => ({ status: 200, body: '<html>ok</html>' })],
+    ['a 2xx whose body is larger than maxResponseBytes', () => ({ status: 200, body: { Success: true, Padding: 'x'.repeat(5_000) } })],
+  ])('%s: the refund may have been made: REFUND_OUTCOME_UNKNOWN, one request; with an ExternalReference it is looked up', async (_what, reply) => {
+    svc.answer((req) => (req.path === DETAILS_PATH ? { status: 200, body: details([{ ExternalReference: 'ref-big' }]) } : reply()));
+    const { client } = clientFor(svc, { maxResponseBytes: 4_000 });
+    expect((await failure(client.createOrderRefund(partial()))).code).toBe('REFUND_OUTCOME_UNKNOWN');
+    expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-big' }))).toMatchObject({ confirmedBy: 'getRefundDetails' });
+    expect(svc.count(REFUND_PATH)).toBe(2);
+  });
+
+  test('no access token (nothing sent) and a redirect (not followed) are what they are, not "unknown"', async () => {
+    const { client } = clientFor(svc, { accessToken: () => { throw new Error('vault down'); } });
+    expect(await failure(client.createOrderRefund(partial({ ExternalReference: 'r-t' })))).toMatchObject({ code: 'ACCESS_TOKEN_UNAVAILABLE' });
+    svc.answer(() => ({ status: 307, headers: { location: 'http://127.0.0.1:9/' } }));
+    const other = clientFor(svc).client;
+    expect(await failure(other.createOrderRefund(partial({ ExternalReference: 'r-r' })))).toMatchObject({ code: 'HTTP_307' });
+    expect(svc.count(REFUND_PATH)).toBe(1);
+    expect(svc.count(DETAILS_PATH)).toBe(0);
   });
 });
 
@@ -230,6 +266,27 @@ describe('createOrderRefund with the kit\'s store', () => {
     const results = await Promise.allSettled([1, 2, 3].map(() => client.createOrderRefund(partial({ TotalRefundAmount: '40.00' }))));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
     expect(svc.count()).toBe(2);
+  });
+
+  test('after a full refund, nothing is left: a partial or a second full refund is refused locally', async () => {
+    const store = await paidStore('100.00');
+    const { client } = clientFor(svc, { store });
+    await client.createOrderRefund({ OrderId: 'GE69488861GB', FullRefund: true });
+    for (const refund of [{ OrderId: 'GE69488861GB', TotalRefundAmount: '1.00' }, { OrderId: 'GE69488861GB', FullRefund: true }]) {
+      const err = await failure(client.createOrderRefund(refund));
+      expect(err).toMatchObject({ code: 'REFUND_EXCEEDS_PAID' });
+      expect(err.description).toMatch(/was fully refunded/);
+    }
+    expect(svc.count()).toBe(1);
+  });
+
+  test('a full refund after partial ones, and lines whose amounts the service computes, are left to the service', async () => {
+    const store = await paidStore('100.00');
+    const { client } = clientFor(svc, { store });
+    await client.createOrderRefund(partial({ TotalRefundAmount: '60.00' }));
+    await client.createOrderRefund({ OrderId: 'GE69488861GB', Products: [{ CartItemId: '12365', RefundQuantity: 1 }] });
+    await client.createOrderRefund({ OrderId: 'GE69488861GB', FullRefund: true });
+    expect(svc.count()).toBe(3);
   });
 
   test('an unknown paid total (no payment stored) is no reason to refuse', async () => {
