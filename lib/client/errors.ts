@@ -13,9 +13,9 @@ export const SERVICE_ERROR_CODES = {
   TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
   NETWORK: 'The request failed below HTTP (connection refused, reset, DNS).',
   ORDER_DISPATCHED: 'The order is dispatched (a dispatch of it was accepted, as the store records): a cancellation or an address change is refused; nothing was sent. Pass { force: true } to override.',
-  REFUND_EXCEEDS_PAID: 'The refund, with the refunds already accepted for the order, is more than the order\'s paid total known to the store; nothing was sent. Pass { force: true } to override.',
+  REFUND_EXCEEDS_PAID: 'The refund, with the refunds already accepted for the order, is more than the order\'s paid total known to the store (or the order was fully refunded); nothing was sent. Pass { force: true } to override.',
   DUPLICATE_REFUND: 'A refund with this externalReference was already accepted for the order (the store records it, or GetRefundDetails lists it); nothing was sent.',
-  REFUND_OUTCOME_UNKNOWN: 'CreateOrderRefund failed after the request may have reached the service (time-out, connection reset, 5xx): it was not sent again. Check getRefundDetails before refunding again; with an externalReference the client checks it itself.',
+  REFUND_OUTCOME_UNKNOWN: 'CreateOrderRefund failed after the request may have reached the service (time-out, connection reset, 5xx, 408, 429, an unreadable 2xx): it was not sent again. Check getRefundDetails before refunding again; with an ExternalReference the client checks it itself.',
   'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
 } as const;
 
