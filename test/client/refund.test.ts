@@ -199,6 +199,7 @@ describe('createOrderRefund: never sent twice', () => {
     ['Success as text in another case', { Success: ' True ' }],
     ['only the RefundId', { RefundId: 789 }],
     ['a RefundId beside a Code', { RefundId: 789, Code: 'OK', Message: 'created' }],
+    ['a RefundID (the details\' spelling) beside a Code', { RefundID: '789', Code: 'OK' }],
     ['Success true beside a warning Code', { Success: true, Code: 'W001', Error: 'a warning' }],
     ['no body at all (the refund made)', undefined],
   ])('%s is success, sent once', async (_what, body) => {
@@ -217,6 +218,7 @@ describe('createOrderRefund: never sent twice', () => {
   test.each<[string, () => object]>([
     ['a 501', () => ({ status: 501 })],
     ['a 2xx whose body is a proxy\'s page', () => ({ status: 200, body: '<html>ok</html>' })],
+    ['a 2xx whose body is JSON but no object', () => ({ status: 200, body: '["ok"]' })],
     ['a 2xx whose body is larger than maxResponseBytes', () => ({ status: 200, body: { Success: true, Padding: 'x'.repeat(5_000) } })],
   ])('%s: the refund may have been made: REFUND_OUTCOME_UNKNOWN, one request; with an ExternalReference it is looked up', async (_what, reply) => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 200, body: details([{ ExternalReference: 'ref-big' }]) } : reply()));
