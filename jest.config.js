@@ -31,6 +31,12 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,
+  // Every core (jest's default leaves one for itself: on a 2-core machine that is ONE worker, the whole
+  // suite in series). The main process only reports; most files spend their first second compiling the
+  // kit's validators, which is CPU work two workers do side by side (issue 41, item 8: docs/safety-tests.md).
+  maxWorkers: '100%',
+  // the kit's default stderr log lines go to test-artifacts/kit-log-lines.ndjson, not into the report
+  setupFiles: ['<rootDir>/test/setup/kit-log-lines.js'],
   // PostgreSQL for the *.pg.test.ts files (throwaway cluster, or TEST_DATABASE_URL); see test/setup/postgres-config.js.
   ...postgres,
   // Chromium for the *.browser.test.ts files (the sandbox web console); see test/setup/browser-config.js.

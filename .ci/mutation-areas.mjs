@@ -34,7 +34,7 @@ export const AREAS = {
   },
   'merchant-guid': {
     mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
-    tests: ['test/callbacks/merchant-guid.test.ts', 'test/auth/merchant-guid.test.ts'],
+    tests: ['test/callbacks/merchant-guid.test.ts', 'test/callbacks/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
     mutate: ['lib/callbacks/delivery/card-mask.ts'],
@@ -85,6 +85,11 @@ export const AREAS = {
   'store-memory': {
     mutate: ['lib/store/memory.ts', 'lib/store/memory-entries.ts'],
     tests: ['test/store/memory.test.ts', 'test/store/memory-limits.test.ts', 'test/store/memory-options.test.ts', 'test/store/conformance.test.ts'],
+  },
+  'hold-guard': {
+    // the client's fulfilment-hold guard: every id of a guarded call read as the service's and the merchant's order id (issue 34 item 3)
+    mutate: ['lib/client/hold-guard.ts'],
+    tests: ['test/client/hold-guard.test.ts', 'test/client/hold-guard-unit.test.ts'],
   },
   'postgres-lock': {
     mutate: ['lib/store/postgres-lock.ts'],

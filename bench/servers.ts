@@ -65,7 +65,7 @@ export function build(kind: ServerKind): { server: http.Server; features?: KitFe
     return {
       server: http.createServer(createCallbackHandler({ ...options, store, basePath: '/cb' })),
       features: { ...features, store: `PostgresStore (pool max ${process.env.BENCH_PG_POOL ?? 10}${batchStatements ? '' : ', batchStatements: false'})` },
-      ready: store.migrate(),
+      ready: store.migrate().then(() => {}),
     };
   }
   if (kind === 'kit-node') return { server: http.createServer(createCallbackHandler({ ...options, basePath: '/cb' })), features };

@@ -66,8 +66,15 @@ export async function startLoop(options: LoopOptions = {}): Promise<Loop> {
     ...(consoleUp ? [`  web console                 ${sandboxUrl}/`] : []),
     '',
     'Next, in another terminal:',
-    `  npm run cli -- trigger full --merchant-url ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN}`,
-    `  npm run cli -- check ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN}`,
+    ...(consoleUp ? [
+      // through the sandbox: the web console shows their exchanges, orders and results
+      `  npm run cli -- trigger full --sandbox ${sandboxUrl}`,
+      `  npm run cli -- check --sandbox ${sandboxUrl}`,
+      `  (or straight at the merchant: npm run cli -- check ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN})`,
+    ] : [
+      `  npm run cli -- trigger full --merchant-url ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN}`,
+      `  npm run cli -- check ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN}`,
+    ]),
     `  curl -s -H 'Authorization: Bearer any' ${sandboxUrl}/api/shipments/${SEED_TRACKING_NUMBERS.ok}`,
     '  (scenarios: cart-info, order, order-with-payment, order-update, cancel, payment, documents, redelivery, full; docs/sandbox.md)',
     '',

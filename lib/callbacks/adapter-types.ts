@@ -54,8 +54,18 @@ export interface ReceivedDocument extends OrderDocument {
   Content?: Buffer;
 }
 
+/**
+ * T with the service's `OrderId` as the adapter receives it: always there (the kit refuses a delivery
+ * without one) and a string — the service sends a string; a JSON number is accepted and handed over
+ * as its decimal text (`1001` → `"1001"`), so `order.OrderId` goes straight to a `string` parameter.
+ */
+export type WithOrderId<T> = T & { OrderId: string };
+
+/** An order as the order callbacks' adapter methods receive it (MerchantOrder, its OrderId a string). */
+export type ReceivedOrder = WithOrderId<MerchantOrder>;
+
 /** The documents webhook as the adapter receives it: the documents always under `Documents`, decoded. */
-export type DocumentsDelivery = AdditionalDocumentsDelivery & { Documents?: ReceivedDocument[] };
+export type DocumentsDelivery = WithOrderId<AdditionalDocumentsDelivery> & { Documents?: ReceivedDocument[] };
 
 /**
  * Input, result and presence of each callback's adapter method. MerchantAdapter is derived from
@@ -63,16 +73,16 @@ export type DocumentsDelivery = AdditionalDocumentsDelivery & { Documents?: Rece
  */
 export interface CallbackTypes {
   getCheckoutCartInfo: { input: CartInfoRequest; result: CartInfoResult; required: false };
-  sendOrderToMerchant: { input: MerchantOrder; result: AdapterResult; required: true };
-  updateOrderStatus: { input: MerchantOrder; result: AdapterResult | void; required: true };
-  performOrderPayment: { input: MerchantOrder; result: AdapterResult; required: false };
+  sendOrderToMerchant: { input: ReceivedOrder; result: AdapterResult; required: true };
+  updateOrderStatus: { input: ReceivedOrder; result: AdapterResult | void; required: true };
+  performOrderPayment: { input: ReceivedOrder; result: AdapterResult; required: false };
   receiveAdditionalRequiredDocuments: { input: DocumentsDelivery; result: AdapterResult | void; required: false };
   /** UpdateOrderShippingInfo: not in the interface specification; shape from existing integrations. */
-  updateOrderShippingInfo: { input: UpdateOrderShippingInfoRequest; result: AdapterResult | void; required: false };
+  updateOrderShippingInfo: { input: WithOrderId<UpdateOrderShippingInfoRequest>; result: AdapterResult | void; required: false };
   /** Order-refund notification: not in the interface specification; shape from existing integrations. */
-  notifyOrderRefunded: { input: NotifyOrderRefundedRequest; result: AdapterResult | void; required: false };
+  notifyOrderRefunded: { input: WithOrderId<NotifyOrderRefundedRequest>; result: AdapterResult | void; required: false };
   /** SendRMAInfoToMerchant: a return (RMA), exactly once per OrderId + RMANumber. */
-  receiveRmaInfo: { input: RmaInfoRequest; result: AdapterResult | void; required: false };
+  receiveRmaInfo: { input: WithOrderId<RmaInfoRequest>; result: AdapterResult | void; required: false };
 }
 
 /** The name of a callback: the adapter method that answers it. */

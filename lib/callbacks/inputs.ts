@@ -53,7 +53,8 @@ export const cartInfoInput: InputBuilder<CartInfoRequest> = (req, payload, optio
   const { query } = req;
   const token = cartToken(req, payload, options.cartTokenParameter);
   const params: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) params[k] = v;
+  // A MerchantGUID query parameter (any case) is a credential, checked by the merchantGuid step: not handed on.
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && k.toLowerCase() !== 'merchantguid') params[k] = v;
   const request: CartInfoRequest = { method: req.method === 'POST' ? 'POST' : 'GET', merchantCartToken: token, params };
   const countryCode = singleParam(query, 'countryCode');
   const currencyCode = singleParam(query, 'currencyCode');

@@ -6,6 +6,7 @@
 import type { HelmetOptions } from 'helmet';
 import { createAuthResolver, type AuthOptions, type AuthResolver } from '../auth/index.js';
 import { didYouMean, unknownKeyMessage } from '../shared/did-you-mean.js';
+import { guidProblem } from '../shared/guid.js';
 import { resolveLogger, type LoggerLike } from '../shared/logger.js';
 import { fail, invalid, isPlainObject, methodNames, parseByteSize, required } from '../shared/options.js';
 import { resolveStoreSettings, type StoreSettings } from '../store/options.js';
@@ -101,7 +102,11 @@ function resolveGuids(value: unknown): string[] {
   if (list.length === 0 || !list.every((g) => typeof g === 'string' && g.trim().length > 0)) {
     fail('ERR_CBK_OPTION_INVALID', 'Option merchantGuid must be a non-empty string (or a non-empty array of them, for rotation)');
   }
-  return list.map((g: string) => g.trim());
+  list.forEach((g: string, i) => {
+    const problem = guidProblem(g);
+    if (problem) fail('ERR_CBK_OPTION_INVALID', `Option merchantGuid${Array.isArray(value) ? `[${i}]` : ''} ${problem}`);
+  });
+  return list as string[];
 }
 
 /**

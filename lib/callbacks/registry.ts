@@ -57,6 +57,12 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
    * refund): recognised from the order's record in the store, shown as `context.merchantInitiated`.
    */
   readonly merchantAction?: 'cancel' | 'refund';
+  /**
+   * `required`: a POST delivery must carry the MerchantGUID (payload, `MerchantGUID` header or query
+   * parameter); `optional`: one without it passes only when an auth strategy configured for the callback
+   * authenticated it (steps/merchant-guid.ts). A GUID that is sent is always checked.
+   */
+  readonly merchantGuid: 'required' | 'optional';
 }
 
 const RESPONSE_INFO = 'callbacks/response-info.schema.json';
@@ -64,6 +70,7 @@ const RESPONSE_INFO = 'callbacks/response-info.schema.json';
 const ORDER = {
   methods: ['POST'], bodyLimit: 'bodyLimit', resultSchema: RESPONSE_INFO, result: 'responseInfo',
   input: orderInput, exactlyOnce: true, idField: 'OrderId', documents: false, decode: true, createsOrder: false, placesHold: false,
+  merchantGuid: 'required',
 } as const;
 
 export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Object.freeze({
@@ -72,7 +79,7 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
     defaultPath: '/GetCheckoutCartInfo', bodyLimit: 'bodyLimit',
     requestSchema: 'callbacks/cart-info-request.schema.json', resultSchema: 'callbacks/checkout-cart-info.schema.json',
     result: 'cartInfo', input: cartInfoInput, idField: 'OrderID', decode: false, payment: 'never',
-    createsOrder: false, placesHold: false,
+    createsOrder: false, placesHold: false, merchantGuid: 'required',
   },
   sendOrderToMerchant: {
     ...ORDER, name: 'sendOrderToMerchant', required: true, defaultPath: '/SendOrderToMerchant',
@@ -92,16 +99,16 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
     defaultPath: '/SendAdditionalRequiredDocumentsToMerchant', bodyLimit: 'documentsBodyLimit',
     requestSchema: 'callbacks/additional-documents-delivery.schema.json', resultSchema: RESPONSE_INFO,
     result: 'responseInfo', input: documentsInput, idField: 'OrderId', decode: false, payment: 'never',
-    createsOrder: false, placesHold: false,
+    createsOrder: false, placesHold: false, merchantGuid: 'optional',
   },
   // Not in the interface specification; shapes from existing integrations (issue 15, docs/callbacks.md).
   updateOrderShippingInfo: {
     ...ORDER, name: 'updateOrderShippingInfo', required: false, defaultPath: '/UpdateOrderShippingInfo',
-    requestSchema: 'callbacks/update-order-shipping-info.request.schema.json', payment: 'never',
+    requestSchema: 'callbacks/update-order-shipping-info.request.schema.json', payment: 'never', merchantGuid: 'optional',
   },
   notifyOrderRefunded: {
     ...ORDER, name: 'notifyOrderRefunded', required: false, defaultPath: '/NotifyOrderRefunded',
-    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', merchantAction: 'refund',
+    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', merchantGuid: 'optional', merchantAction: 'refund',
   },
   // SendRMAInfoToMerchant (docs.global-e.com "RMA Notifications (from Global-e)"): one delivery per return.
   receiveRmaInfo: {

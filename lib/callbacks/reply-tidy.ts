@@ -11,6 +11,7 @@ import { didYouMean } from '../shared/did-you-mean.js';
 import { unknownKeys } from '../validation/known-keys.js';
 import { withoutNulls } from '../validation/tolerant.js';
 import type { PipelineState } from './state.js';
+import { createCartReplyCheck, PRODUCT_AT } from './cart-reply-check.js';
 
 /** How many distinct unknown keys are remembered (each is reported once); later ones are not reported. */
 const MAX_REMEMBERED = 256;
@@ -19,11 +20,17 @@ export type ReplyTidier = (state: PipelineState, body: Record<string, unknown>) 
 
 export function createReplyTidier(): ReplyTidier {
   const reported = new Set<string>();
+  const cartCheck = createCartReplyCheck();
   return (state, body) => {
     const nulls = withoutNulls(body);
     if (nulls.length > 0) state.log.debug({ dropped: nulls.slice(0, 50), droppedCount: nulls.length }, 'adapter reply had null values; dropped them');
     const drop = state.entry.result === 'responseInfo';
-    for (const u of unknownKeys(state.entry.resultSchema, body)) {
+    const unknown = unknownKeys(state.entry.resultSchema, body);
+    const cart = state.entry.result === 'cartInfo';
+    // A cart's products: their gaps and unknown keys in one warning per shape (cart-reply-check.ts).
+    if (cart) cartCheck(state, body, unknown);
+    for (const u of unknown) {
+      if (cart && u.at === PRODUCT_AT) continue;
       const dropped = drop && u.at === '';
       if (dropped) delete body[u.key];
       const id = `${state.callback}:${u.at}/${u.key}`;

@@ -11,6 +11,7 @@ import type { CallbackName, CallbackTypes } from './adapter-types.js';
 export type { CallbackRequest, CallbackResponse, HeaderMap, QueryMap } from '../shared/http.js';
 export type {
   AdapterResult, CallbackName, CallbackTypes, CartInfoRequest, CartInfoResult, DocumentsDelivery, Exact, ReceivedDocument,
+  ReceivedOrder, WithOrderId,
 } from './adapter-types.js';
 
 /** Per-call information handed to every adapter method as its second argument. */
@@ -71,7 +72,7 @@ export interface MerchantInitiated {
   details: Record<string, unknown>;
 }
 
-/** What a callback's adapter method receives: `CallbackInput<'sendOrderToMerchant'>` is MerchantOrder. */
+/** What a callback's adapter method receives: `CallbackInput<'sendOrderToMerchant'>` is ReceivedOrder (MerchantOrder, its OrderId a string). */
 export type CallbackInput<N extends CallbackName> = CallbackTypes[N]['input'];
 /** What a callback's adapter method returns (exact): `CallbackResult<'getCheckoutCartInfo'>` is CartInfoResult. */
 export type CallbackResult<N extends CallbackName> = CallbackTypes[N]['result'];

@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parsePathFlags, PathsError, type CallbackPaths } from '../conformance/paths.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 
 export class UsageError extends Error {
   readonly code = 'USAGE';
@@ -21,7 +22,11 @@ export function parse(argv: string[], options: Options, allowPositionals: boolea
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true }) as { values: FlagValues; positionals: string[] };
   } catch (err) {
-    throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    const message = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    // an unknown flag gets a did-you-mean, like an unknown command does
+    const flag = /^Unknown option '--([^']+)'/.exec(message)?.[1];
+    const guess = flag ? didYouMean(flag, [...Object.keys(options), 'help']) : undefined;
+    throw new UsageError(guess ? `${message}; did you mean "--${guess}"?` : message);
   }
 }
 

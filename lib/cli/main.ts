@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
 import { check, CHECK_USAGE } from './check.js';
+import { migrateCommand, MIGRATE_USAGE } from './migrate.js';
 import type { CliIo } from './io.js';
 import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
 import { trigger, TRIGGER_USAGE } from './trigger.js';
@@ -16,14 +17,16 @@ Commands:
   sandbox              run the service's API locally (and deliver documents to the merchant)
   trigger <scenario>   send one scenario of callbacks to the merchant and print each exchange
   check <url>          run the conformance checks against a merchant's callbacks
+  migrate              create or upgrade PostgresStore's tables (a deploy step)
 
-Run a command with --help for its flags. Docs: docs/sandbox.md, docs/conformance.md
+Run a command with --help for its flags. Docs: docs/sandbox.md, docs/conformance.md, docs/stores.md
 `;
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; usage: string }> = {
   sandbox: { run: sandboxCommand, usage: SANDBOX_USAGE },
   trigger: { run: trigger, usage: TRIGGER_USAGE },
   check: { run: check, usage: CHECK_USAGE },
+  migrate: { run: (argv, io) => migrateCommand(argv, io), usage: MIGRATE_USAGE },
 };
 
 function version(): string {

@@ -46,7 +46,8 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   try {
     url = await sandbox.listen();
   } catch (err) {
-    io.stderr(`sandbox: cannot listen on ${sandbox.options.host}:${sandbox.options.port}: ${(err as Error).message}\n`);
+    const inUse = (err as { code?: string }).code === 'EADDRINUSE';
+    io.stderr(`sandbox: cannot listen on ${sandbox.options.host}:${sandbox.options.port}: ${(err as Error).message}${inUse ? `\n  the port is in use (another sandbox, or npm start?): choose another with --port, e.g. --port ${sandbox.options.port + 1}, or --port 0 for any free port` : ''}\n`);
     return 1;
   }
   const o = sandbox.options;
@@ -54,7 +55,9 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   io.stdout([
     `crossborder-merchant-kit sandbox listening on ${url}`,
     `  MerchantGUID ${o.merchantGuid}; access token: ${o.accessToken ? 'the one given by --access-token' : 'any Bearer token'}`,
+    `  web console: ${url}/`,
     `  merchant callbacks: ${o.merchantUrl ?? 'none (no --merchant-url: the service API works, nothing is sent to a merchant)'}`,
+    ...(o.merchantUrl ? [`  run through it (shown in the console): crossborder-merchant-kit trigger full --sandbox ${url}; crossborder-merchant-kit check --sandbox ${url}`] : []),
     `  try: curl -H 'Authorization: Bearer ${o.accessToken ? '<your token>' : 'any'}' ${url}/api/shipments/${t.ok}`,
     `  seed: ${t.ok} (ok), ${t.otherMerchant} (A810), ${t.missingEori} (409), ${t.internalError} (500); token ${SEED_TOKENS.apiDisabled} → 403; docs/sandbox.md`,
     '',

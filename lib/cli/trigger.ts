@@ -4,21 +4,41 @@ import { SCENARIO_DESCRIPTIONS, SCENARIO_NAMES } from '../sandbox/scenarios.js';
 import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, UsageError, urlFlag } from './args.js';
 import type { CliIo } from './io.js';
 import { describeExchange } from '../sandbox/describe.js';
+import type { ScenarioResult } from '../sandbox/scenarios.js';
+import { callSandbox, refuseMerchantFlags, sandboxFlag } from './via-sandbox.js';
+
+function printSteps(name: string, result: ScenarioResult, io: CliIo): void {
+  for (const s of result.steps) io.stdout(`${s.status === 'pass' ? 'PASS' : s.status === 'skip' ? 'SKIP' : 'FAIL'}  ${s.scenario}: ${s.label} — ${s.detail}\n`);
+  const failed = result.steps.filter((s) => s.status === 'fail').length;
+  io.stdout(result.ok ? `\nScenario ${name}: all ${result.steps.length} step(s) as the service expects.\n` : `\nScenario ${name}: ${failed} step(s) not as the service expects.\n`);
+}
+
+async function viaSandbox(name: string, sandboxUrl: string, values: Record<string, unknown>, io: CliIo): Promise<number> {
+  refuseMerchantFlags(values, ['merchant-url', 'guid', 'cart-token', 'paths', 'header', 'timeout-ms']);
+  if (!values.json) io.stdout(`Scenario ${name} through the sandbox at ${sandboxUrl} (its console: ${sandboxUrl}/)\n\n`);
+  const result = await callSandbox<ScenarioResult>(sandboxUrl, `/scenarios/${name}`);
+  if (values.json) io.stdout(`${JSON.stringify({ scenario: result.name, ok: result.ok, steps: result.steps, sandbox: sandboxUrl }, null, 2)}\n`);
+  else printSteps(name, result, io);
+  return result.ok ? 0 : 1;
+}
 
 export const TRIGGER_USAGE = `Usage: crossborder-merchant-kit trigger <scenario> --merchant-url <callback base URL> [--guid <MerchantGUID>]
        [--cart-token <token>] [--paths name=/path,...] [--header 'Name: value'] [--timeout-ms 10000] [--json]
+   or: crossborder-merchant-kit trigger <scenario> --sandbox <running sandbox URL> [--json]
+       (through a running sandbox: its console shows the exchanges, orders and result)
 
 Scenarios:
 ${SCENARIO_NAMES.map((n) => `  ${n.padEnd(19)}${SCENARIO_DESCRIPTIONS[n]}`).join('\n')}
 `;
 
 export async function trigger(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { ...MERCHANT_FLAGS, json: { type: 'boolean' } }, true);
+  const { values, positionals } = parse(argv, { ...MERCHANT_FLAGS, json: { type: 'boolean' }, sandbox: { type: 'string' } }, true);
   if (values.help) { io.stdout(TRIGGER_USAGE); return 0; }
   const name = positionals[0];
   if (!name) throw new UsageError('trigger needs a scenario name');
   if (positionals.length > 1) throw new UsageError(`trigger takes one scenario (got ${positionals.join(' ')})`);
   if (!(SCENARIO_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+  if (values.sandbox !== undefined) return viaSandbox(name, sandboxFlag(values.sandbox), values, io);
   if (values['merchant-url'] === undefined) throw new UsageError('trigger needs --merchant-url (the base URL of the merchant\'s callbacks)');
   const sandbox = createSandbox({
     merchantUrl: urlFlag(values['merchant-url'], '--merchant-url'), paths: pathsFlag(values.paths),
@@ -35,9 +55,7 @@ export async function trigger(argv: string[], io: CliIo): Promise<number> {
       io.stdout(`${JSON.stringify({ scenario: result.name, ok: result.ok, steps: result.steps, exchanges: sandbox.log.list() }, null, 2)}\n`);
     } else {
       io.stdout('\n');
-      for (const s of result.steps) io.stdout(`${s.status === 'pass' ? 'PASS' : s.status === 'skip' ? 'SKIP' : 'FAIL'}  ${s.scenario}: ${s.label} — ${s.detail}\n`);
-      const failed = result.steps.filter((s) => s.status === 'fail').length;
-      io.stdout(result.ok ? `\nScenario ${name}: all ${result.steps.length} step(s) as the service expects.\n` : `\nScenario ${name}: ${failed} step(s) not as the service expects.\n`);
+      printSteps(name, result, io);
     }
     return result.ok ? 0 : 1;
   } finally {

@@ -44,6 +44,9 @@ export async function requestAdditionalRequiredDocuments(
     operation: OPERATION, method: 'POST', host: 'merchantApi', path: '/additional-required-documents', body: { Orders }, resend: options.retry === true,
   });
   if (!isSuccess(outcome.status)) throw errorFromAnswer(OPERATION, outcome);
+  // "202 — request was accepted, and document will be provided when ready" (GD createadditionalrequireddocuments):
+  // a 202 without a body is that acceptance (docs/compatibility.md row R3-5). Any other 2xx needs its body.
+  if (outcome.status === 202 && outcome.text.trim() === '') return { Success: true };
   const body = validBody<AdditionalDocumentsResponse>(OPERATION, outcome, 'service/additional-documents-response.schema.json');
   if (body.Success !== true) throw errorFromAnswer(OPERATION, outcome, 'the service answered Success: false');
   return body as AdditionalDocumentsResponse & { Success: true };

@@ -72,7 +72,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 }
 
 export { ServiceError, SERVICE_ERROR_CODES, type ServiceErrorCode, type ServiceOperation } from './errors.js';
-export type { ServiceClientOptions, RetryOptions, FetchLike } from './options.js';
+export type { ServiceClientOptions, RetryOptions, FetchLike, MerchantGuidPlacement } from './options.js';
 export type { AdditionalDocumentsOrder, AdditionalDocumentsOptions } from './additional-documents.js';
 export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {

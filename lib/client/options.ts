@@ -1,4 +1,5 @@
 /** The options of createServiceClient, checked once at construction (did-you-mean on typos). */
+import { guidProblem } from '../shared/guid.js';
 import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger } from '../shared/logger.js';
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
 import { probeStore } from '../store/capabilities.js';
@@ -13,6 +14,9 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
+/** Where the client puts the MerchantGUID on {base_url} operations. */
+export type MerchantGuidPlacement = 'both' | 'header' | 'query';
+
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface ServiceClientOptions {
@@ -20,8 +24,14 @@ export interface ServiceClientOptions {
   baseUrl: string;
   /** {merchant_api_base_url}: host of the additional-documents operation; default `baseUrl`. */
   merchantApiBaseUrl?: string;
-  /** Your MerchantGUID: the `merchantGUID` query parameter on {base_url} operations, the `MerchantGUID` header on additional documents. Required. */
+  /** Your MerchantGUID: sent as the `MerchantGUID` header and the `merchantGUID` query parameter on {base_url} operations (see `merchantGuidIn`), the `MerchantGUID` header on additional documents; never in a path. Required. */
   merchantGuid: string;
+  /**
+   * Where {base_url} operations carry the MerchantGUID: `'both'` (default: the `MerchantGUID` header the
+   * service's authentication page asks for, and the `merchantGUID` query parameter older pages and every
+   * integration seen use), `'header'` or `'query'`. Additional documents always use the header.
+   */
+  merchantGuidIn?: MerchantGuidPlacement;
   /** Sent as `Authorization: Bearer …` on every operation: a string, or a function called per request (tokens may rotate). */
   accessToken?: string | (() => string | Promise<string>);
   /** Static headers added to every request (the client's own Authorization, MerchantGUID and Content-Type win). */
@@ -45,6 +55,7 @@ export interface ResolvedClientOptions {
   baseUrl: string;
   merchantApiBaseUrl: string;
   merchantGuid: string;
+  merchantGuidIn: MerchantGuidPlacement;
   accessToken?: () => Promise<string>;
   headers: Record<string, string>;
   timeoutMs: number;
@@ -60,9 +71,10 @@ export interface ResolvedClientOptions {
   secrets: string[];
 }
 
-const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes'];
+const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'merchantGuidIn', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes'];
 const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
 const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type'];
+const PLACEMENTS: readonly MerchantGuidPlacement[] = ['both', 'header', 'query'];
 
 function url(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') return required(`Option ${name} is required: the service's address, e.g. 'https://api.example.com'`);
@@ -97,7 +109,11 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   const baseUrl = url(options.baseUrl, 'baseUrl');
   const merchantApiBaseUrl = options.merchantApiBaseUrl === undefined ? baseUrl : url(options.merchantApiBaseUrl, 'merchantApiBaseUrl');
   if (typeof options.merchantGuid !== 'string' || options.merchantGuid.trim() === '') required('Option merchantGuid is required: your MerchantGUID');
+  const guidWrong = guidProblem(options.merchantGuid);
+  if (guidWrong) invalid(`Option merchantGuid ${guidWrong}`);
   const secrets = [options.merchantGuid];
+  const merchantGuidIn = options.merchantGuidIn ?? 'both';
+  if (!PLACEMENTS.includes(merchantGuidIn)) invalid(`Option merchantGuidIn must be one of ${PLACEMENTS.map((p) => `'${p}'`).join(', ')}`);
 
   let accessToken: ResolvedClientOptions['accessToken'];
   const token = options.accessToken;
@@ -117,7 +133,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     for (const [name, value] of Object.entries(options.headers)) {
       if (typeof value !== 'string') invalid(`Option headers.${name} must be a string`);
       if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) invalid(`Option headers: ${JSON.stringify(name)} is not a header name`);
-      if (OWN_HEADERS.includes(name.toLowerCase())) invalid(`Option headers.${name} is set by the client (use accessToken / merchantGuid)`);
+      if (OWN_HEADERS.includes(name.toLowerCase())) invalid(`Option headers.${name} is set by the client (use accessToken / merchantGuid; merchantGuidIn chooses header, query or both)`);
       headers[name] = value;
     }
   }
@@ -145,6 +161,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     baseUrl,
     merchantApiBaseUrl,
     merchantGuid: options.merchantGuid,
+    merchantGuidIn,
     accessToken,
     headers,
     timeoutMs: ms(options.timeoutMs, 'timeoutMs', 10_000),

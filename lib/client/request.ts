@@ -15,7 +15,7 @@ import type { ResolvedClientOptions } from './options.js';
 export interface Call {
   operation: ServiceOperation;
   method: 'GET' | 'POST' | 'PUT';
-  /** Which host: {base_url} (MerchantGUID as query parameter) or {merchant_api_base_url} (MerchantGUID header). */
+  /** Which host: {base_url} (MerchantGUID as `merchantGuidIn` says) or {merchant_api_base_url} (MerchantGUID header). */
   host: 'base' | 'merchantApi';
   /** Path below the host, segments already percent-encoded. */
   path: string;
@@ -74,7 +74,7 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
   const headers: Record<string, string> = { ...o.headers, ...call.headers, accept: 'application/json' };
   const secrets = [...o.secrets];
   if (call.body !== undefined) headers['content-type'] = 'application/json';
-  if (call.host === 'merchantApi') headers.MerchantGUID = o.merchantGuid;
+  if (call.host === 'merchantApi' || o.merchantGuidIn !== 'query') headers.MerchantGUID = o.merchantGuid;
   if (o.accessToken) {
     let token: unknown;
     try {
@@ -117,8 +117,11 @@ async function readBody(res: Response, limit: number, signal: AbortSignal): Prom
 
 function target(o: ResolvedClientOptions, call: Call): string {
   if (call.host === 'merchantApi') return `${o.merchantApiBaseUrl}${call.path}`;
-  const extra = Object.entries(call.query ?? {}).map(([k, v]) => `&${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('');
-  return `${o.baseUrl}${call.path}?merchantGUID=${encodeURIComponent(o.merchantGuid)}${extra}`;
+  const params = [
+    ...(o.merchantGuidIn === 'header' ? [] : [`merchantGUID=${encodeURIComponent(o.merchantGuid)}`]),
+    ...Object.entries(call.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
+  ];
+  return `${o.baseUrl}${call.path}${params.length > 0 ? `?${params.join('&')}` : ''}`;
 }
 
 /** Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK. */

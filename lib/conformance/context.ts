@@ -3,6 +3,7 @@
  * (for the report, the no-store / no-leak / response-time checks and the sandbox's log), and
  * order builders.
  */
+import { cartLines } from './cart-lines.js';
 import { joinUrl, responseInfoOf, sendHttp, type HttpExchange } from './http.js';
 import type { CallbackPathName, CallbackPaths } from './paths.js';
 import { DEFAULT_LINES, newServiceOrderId, serviceOrder, trackingNumberFor, type Json, type OrderLineInput } from './payloads.js';
@@ -23,8 +24,10 @@ export interface ExchangeRecord {
   /**
    * `refusal`: the request was sent to be refused (the checker's wrong or missing MerchantGUID, broken
    * JSON, unknown cart token, …); a 4xx or Success false is then the expected outcome, not a failure.
+   * `probe`: the preflight asking whether a callback is mounted (an empty body): any 4xx — a refusal,
+   * or "not found" for a callback the app does not implement — is an answer, not a failure.
    */
-  expected?: 'refusal';
+  expected?: 'refusal' | 'probe';
 }
 
 /** One exchange of the checker, in the shape the sandbox's exchange log records. */
@@ -50,13 +53,28 @@ export interface SendSpec {
   query?: Record<string, string | undefined>;
   body?: unknown;
   orderId?: string;
-  /** The request is meant to be refused (see ExchangeRecord.expected). */
-  expect?: 'refusal';
+  /** The request is meant to be refused, or is the preflight's probe (see ExchangeRecord.expected). */
+  expect?: 'refusal' | 'probe';
+  /** Sent by the preflight: goes out even to a callback not known to be mounted. */
+  preflight?: boolean;
+}
+
+/**
+ * Thrown by `send` for a callback the preflight found not mounted (or `--callbacks` left out): the
+ * runner reports the check that needed it as skipped, with `reason`.
+ */
+export class NotMountedError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'NotMountedError';
+  }
 }
 
 export class CheckContext {
   readonly exchanges: CheckExchange[] = [];
   currentCheck = '';
+  /** Callbacks not to call, each with the reason (filled by the preflight). */
+  notMounted: Partial<Record<CallbackPathName, string>> = {};
   private cartLines: OrderLineInput[] | undefined;
 
   constructor(readonly options: {
@@ -64,7 +82,14 @@ export class CheckContext {
     headers: Record<string, string>; onExchange?: (call: RecordedCall) => void;
   }) {}
 
+  /** Whether `kind` is to be called (the preflight found it mounted, or it was not probed). */
+  isMounted(kind: CallbackPathName): boolean {
+    return this.notMounted[kind] === undefined;
+  }
+
   async send(spec: SendSpec): Promise<CheckExchange> {
+    const reason = this.notMounted[spec.kind];
+    if (reason !== undefined && !spec.preflight) throw new NotMountedError(reason);
     const url = joinUrl(this.options.merchantUrl, this.options.paths[spec.kind], spec.query);
     const at = new Date().toISOString();
     const http = await sendHttp({ method: spec.method ?? 'POST', url, headers: { ...this.options.headers }, body: spec.body }, this.options.timeoutMs);
@@ -86,14 +111,13 @@ export class CheckContext {
     if (this.cartLines) return this.cartLines;
     this.cartLines = [...DEFAULT_LINES];
     const token = this.options.cartToken;
-    if (!token) return this.cartLines;
+    if (!token || !this.isMounted('getCheckoutCartInfo')) return this.cartLines;
     const e = await this.send({ kind: 'getCheckoutCartInfo', method: 'GET', label: 'cart products for the orders', query: { merchantCartToken: token } });
     const list = (e.body as { productsList?: unknown } | undefined)?.productsList;
     if (e.status === 200 && Array.isArray(list) && list.length > 0) {
-      this.cartLines = (list as Json[]).filter((p) => typeof p.ProductCode === 'string').map((p, i) => ({
-        sku: p.ProductCode as string, quantity: Number(p.OrderedQuantity ?? 1) || 1, price: Number(p.SalePrice ?? 10) || 10,
-        cartItemId: typeof p.CartItemId === 'string' ? p.CartItemId : `sbx-ci-${i + 1}`,
-      }));
+      // What the cart says, as the sandbox reads it (cart-lines.ts); the cart-info checks name what a product lacks.
+      const { lines } = cartLines(list as Json[]);
+      if (lines.length > 0) this.cartLines = lines;
     }
     return this.cartLines;
   }
@@ -113,13 +137,6 @@ export function isAccepted(e: HttpExchange & { responseInfo?: Record<string, unk
   if (e.error) return false; // a reply cut at the size limit is no answer
   if (e.status === undefined || e.status < 200 || e.status > 299) return false;
   return e.responseInfo ? e.responseInfo.Success === true : true;
-}
-
-/** Refused: a 4xx, or a 2xx whose ResponseInfo has Success false. Never a 2xx with Success true, never a 5xx. */
-export function isRefused(e: HttpExchange & { responseInfo?: Record<string, unknown> }): boolean {
-  if (e.status === undefined) return false;
-  if (e.status >= 400 && e.status <= 499) return true;
-  return e.status >= 200 && e.status <= 299 && e.responseInfo?.Success === false;
 }
 
 /** A short account of a reply for a report's detail column (never the body itself). */

@@ -25,6 +25,8 @@ export interface HttpExchange {
   error?: string;
   /** The reply was larger than the limit: `bodyText` holds its first bytes only and `body` is undefined. */
   truncated?: boolean;
+  /** No (whole) reply within the time-out: a missed budget, unlike a refused connection. */
+  timedOut?: boolean;
 }
 
 /** Largest merchant reply read whole (1 MiB); anything past it is not read, and the exchange is marked cut. */
@@ -80,9 +82,9 @@ export async function sendHttp(request: HttpRequest, timeoutMs: number, maxBytes
     }
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    recorded.error = e.name === 'TimeoutError' || e.name === 'AbortError'
-      ? `no reply within ${timeoutMs} ms`
-      : (e.cause?.code ?? e.cause?.message ?? e.message);
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+    if (timedOut) recorded.timedOut = true;
+    recorded.error = timedOut ? `no reply within ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
   }
   recorded.durationMs = Math.round((performance.now() - started) * 10) / 10;
   return recorded;

@@ -16,6 +16,7 @@ export function formatTable(report: ConformanceReport): string {
   const lines = [
     `Conformance of ${report.merchantUrl}`,
     '',
+    ...(report.preflight ? [`PREFLIGHT FAILED: ${report.preflight}`, ''] : []),
     `${'ID'.padEnd(idWidth)}  ${'CHECK'.padEnd(titleWidth)}  RESULT  DETAIL`,
     ...report.checks.map((c) => `${c.id.padEnd(idWidth)}  ${clip(c.title, titleWidth)}  ${MARK[c.status].padEnd(6)}  ${c.detail}`),
     '',
@@ -24,11 +25,12 @@ export function formatTable(report: ConformanceReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The --json document: { checks: [{ id, title, status, detail }], passed, failed, skipped }. */
-export function toJson(report: ConformanceReport): { checks: Array<{ id: string; title: string; status: string; detail: string }>; passed: number; failed: number; skipped: number } {
+/** The --json document: { checks: [{ id, title, status, detail }], passed, failed, skipped, preflight? }. */
+export function toJson(report: ConformanceReport): { checks: Array<{ id: string; title: string; status: string; detail: string }>; passed: number; failed: number; skipped: number; preflight?: string } {
   return {
     checks: report.checks.map(({ id, title, status, detail }) => ({ id, title, status, detail })),
     passed: report.passed, failed: report.failed, skipped: report.skipped,
+    ...(report.preflight ? { preflight: report.preflight } : {}),
   };
 }
 

@@ -3,8 +3,10 @@
  * the report (the CLI's `check` prints it; the sandbox's `runCheck` records its exchanges).
  */
 import { CHECKS, CHECK_IDS, type CheckStatus } from './checks.js';
-import { CheckContext, type RecordedCall } from './context.js';
+import { CheckContext, NotMountedError, type RecordedCall } from './context.js';
 import { resolvePaths, type CallbackPaths } from './paths.js';
+import { preflight } from './preflight.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { checkKeys, invalid } from '../shared/options.js';
 
 export interface ConformanceOptions {
@@ -22,6 +24,12 @@ export interface ConformanceOptions {
   headers?: Record<string, string>;
   /** Run only these check ids (default: all, in order). */
   only?: readonly string[];
+  /**
+   * The callbacks the merchant implements (names as in `DEFAULT_PATHS`; the required ones are always
+   * in). Default: found by the preflight — a callback answering "not found" is not mounted. Checks
+   * that need a callback not mounted are skipped with the reason.
+   */
+  callbacks?: readonly string[];
   /** Hears every exchange (card data masked), e.g. to record it in the sandbox's log. */
   onExchange?: (call: RecordedCall) => void;
 }
@@ -36,11 +44,16 @@ export interface ConformanceReport {
   passed: number;
   failed: number;
   skipped: number;
-  /** True when no check failed. */
+  /** True when the preflight found nothing wrong and no check failed. */
   ok: boolean;
+  /**
+   * What the preflight found that stops every check, in one line (nothing listening, nothing mounted,
+   * the MerchantGUID refused); the checks then did not run and each fails with this line.
+   */
+  preflight?: string;
 }
 
-const KNOWN = ['merchantUrl', 'merchantGuid', 'cartToken', 'paths', 'timeoutMs', 'headers', 'only', 'onExchange'];
+const KNOWN = ['merchantUrl', 'merchantGuid', 'cartToken', 'paths', 'timeoutMs', 'headers', 'only', 'callbacks', 'onExchange'];
 
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   checkKeys('', options as unknown as Record<string, unknown>, KNOWN);
@@ -55,6 +68,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   let paths: CallbackPaths;
   try { paths = resolvePaths(options.paths ?? {}); } catch (err) { return invalid(`paths: ${(err as Error).message}`); }
 
+  const callbacks = options.callbacks;
+  if (callbacks !== undefined) {
+    const names = Object.keys(paths);
+    for (const name of callbacks) {
+      if (!names.includes(name)) {
+        const guess = didYouMean(name, names);
+        return invalid(`callbacks: unknown callback "${name}"${guess ? `; did you mean "${guess}"?` : ''} (known: ${names.join(', ')})`);
+      }
+    }
+  }
+
   const ctx = new CheckContext({
     merchantUrl: options.merchantUrl.replace(/\/+$/, ''), merchantGuid: options.merchantGuid, paths, timeoutMs,
     headers: { ...(options.headers ?? {}) }, ...(options.cartToken ? { cartToken: options.cartToken } : {}),
@@ -63,15 +87,24 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const startedAt = new Date().toISOString();
   const started = performance.now();
   const checks: CheckResult[] = [];
+  ctx.currentCheck = 'preflight';
+  const found = await preflight(ctx, callbacks);
+  ctx.notMounted = found.notMounted;
   for (const check of CHECKS) {
     if (options.only && !options.only.includes(check.id)) continue;
+    if (found.problem) {
+      checks.push({ id: check.id, title: check.title, status: 'fail', detail: `not run: ${found.problem}`, durationMs: 0 });
+      continue;
+    }
     ctx.currentCheck = check.id;
     const t0 = performance.now();
     let outcome;
     try {
       outcome = await check.run(ctx);
     } catch (err) {
-      outcome = { status: 'fail' as const, detail: `the checker could not run this check: ${(err as Error).message}` };
+      outcome = err instanceof NotMountedError
+        ? { status: 'skip' as const, detail: err.reason }
+        : { status: 'fail' as const, detail: `the checker could not run this check: ${(err as Error).message}` };
     }
     checks.push({ id: check.id, title: check.title, ...outcome, durationMs: Math.round(performance.now() - t0) });
   }
@@ -79,6 +112,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const failed = count('fail');
   return {
     merchantUrl: options.merchantUrl, startedAt, durationMs: Math.round(performance.now() - started), checks,
-    passed: count('pass'), failed, skipped: count('skip'), ok: failed === 0,
+    passed: count('pass'), failed, skipped: count('skip'), ok: failed === 0 && !found.problem,
+    ...(found.problem ? { preflight: found.problem } : {}),
   };
 }

@@ -38,7 +38,15 @@ export type NewExchange = Omit<Exchange, 'id'>;
 export interface ScenarioEvent { name: string; runId: number; at: string; ok?: boolean; summary?: string }
 
 /** Everything a subscriber hears, in order. */
+/**
+ * The outcome of the latest run of a scenario or of the conformance check, kept by the sandbox so
+ * that a page opened (or reloaded) later still shows it; `data` is the ScenarioResult, or the
+ * check's `--json` document.
+ */
+export interface RunResult { kind: 'check' | 'scenario'; name: string; at: string; ok: boolean; data: unknown }
+
 export type SandboxEvent =
+  | { type: 'result'; result: RunResult }
   | { type: 'exchange'; exchange: Exchange }
   | { type: 'order'; order: OrderState }
   | { type: 'scenario-started'; scenario: ScenarioEvent }

@@ -52,7 +52,8 @@ export interface OrderState {
   internalOrderId?: string;
   /** Id of the seed merchant the order belongs to (`default` is the sandbox's own merchant). */
   merchant: string;
-  source: 'seed' | 'scenario';
+  /** Where it came from: the seed data, a scenario, or a conformance check run through the sandbox. */
+  source: 'seed' | 'scenario' | 'check';
   trackingNumbers: string[];
   lines: OrderLineState[];
   created: boolean;
@@ -81,7 +82,7 @@ export interface NewOrder {
   orderId: string;
   merchant?: string;
   merchantOrderId?: string;
-  source?: 'seed' | 'scenario';
+  source?: 'seed' | 'scenario' | 'check';
   trackingNumbers?: string[];
   lines: Array<{ sku: string; quantity: number; cartItemId?: string; name?: string }>;
 }

@@ -3,6 +3,7 @@
  * step checked against what the service expects back. Callable as functions (the CLI's `trigger`
  * and the sandbox's `runScenario` are thin shells over `runScenario`).
  */
+import { cartLines } from '../conformance/cart-lines.js';
 import {
   DEFAULT_LINES, documentsDelivery, eadDocument, encodedCustomer, malformedEncodedCustomer, newServiceOrderId,
   paymentDetails, serviceOrder, trackingNumberFor, type Json, type OrderLineInput,
@@ -114,12 +115,10 @@ class Run {
     });
     const list = (e.response?.body as { productsList?: unknown } | undefined)?.productsList;
     if (e.response?.status === 200 && Array.isArray(list) && list.length > 0) {
-      this.cartLines = (list as Json[]).filter((p) => typeof p.ProductCode === 'string').map((p, i) => ({
-        sku: p.ProductCode as string, quantity: Number(p.OrderedQuantity ?? 1) || 1,
-        price: Number(p.SalePrice ?? p.OriginalSalePrice ?? 10) || 10,
-        cartItemId: typeof p.CartItemId === 'string' ? p.CartItemId : `sbx-ci-${i + 1}`,
-        ...(typeof p.Name === 'string' ? { name: p.Name } : {}),
-      }));
+      const { lines, notes } = cartLines(list as Json[]);
+      if (lines.length > 0) this.cartLines = lines;
+      // Which fields of the cart were read, and where a default stood in (cart-lines.ts).
+      this.step(scenario, 'cart products read', [e], undefined, notes.join(' | ') || 'no product with a ProductCode: the default products are ordered');
     }
     return this.cartLines;
   }

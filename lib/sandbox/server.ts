@@ -6,12 +6,14 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { toJson } from '../conformance/report.js';
 import { runConformance, type ConformanceOptions, type ConformanceReport } from '../conformance/runner.js';
 import { invalid } from '../shared/options.js';
 import type { MerchantTarget } from './callbacks.js';
 import { createConsole } from './console/index.js';
 import { createDocumentDeliveries } from './deliveries.js';
-import { ExchangeLog } from './exchange-log.js';
+import { recordCheckOrder } from './check-orders.js';
+import { ExchangeLog, type RunResult } from './exchange-log.js';
 import { createFollowUps } from './follow-ups.js';
 import { trustedHost } from './host-guard.js';
 import { applyConfigChange, resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxConfigChange, type SandboxOptions } from './options.js';
@@ -38,8 +40,10 @@ export interface Sandbox {
   configure(change: SandboxConfigChange): ResolvedSandboxOptions;
   /** Runs a scenario against the merchant (needs merchantUrl). */
   runScenario(name: string): Promise<ScenarioResult>;
-  /** Runs the conformance checker against the merchant (needs merchantUrl); its exchanges go to the log as scenario `check`. */
+  /** Runs the conformance checker against the merchant (needs merchantUrl); its exchanges go to the log as scenario `check`, its orders to `orders`. */
   runCheck(options?: Partial<ConformanceOptions>): Promise<ConformanceReport>;
+  /** The latest result of each scenario run and of the check, oldest first (what the console shows after a reload). */
+  results(): RunResult[];
   /** Stops listening, cancels pending document deliveries and waits for those under way. */
   close(): Promise<void>;
 }
@@ -94,13 +98,13 @@ function listenOn(server: Server, resolved: ResolvedSandboxOptions): Promise<str
 }
 
 /** The conformance checker against the merchant, its exchanges and its outcome in the log as run `check`. */
-function checkMerchant(log: ExchangeLog, resolved: ResolvedSandboxOptions, checkOptions: Partial<ConformanceOptions>): Promise<ConformanceReport> {
+function checkMerchant(log: ExchangeLog, orders: OrderBook, resolved: ResolvedSandboxOptions, checkOptions: Partial<ConformanceOptions>): Promise<ConformanceReport> {
   const t = merchantTarget(resolved);
   const run = log.startRun('check');
   return runConformance({
     merchantUrl: t.merchantUrl, merchantGuid: t.merchantGuid, paths: t.paths, headers: t.headers, timeoutMs: resolved.callbackTimeoutMs,
     ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...checkOptions,
-    onExchange: (call) => { log.record({ ...call, scenario: 'check' }); checkOptions.onExchange?.(call); },
+    onExchange: (call) => { recordCheckOrder(orders, log.record({ ...call, scenario: 'check' })); checkOptions.onExchange?.(call); },
   }).then((report) => {
     log.finishRun(run, report.ok, `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`);
     return report;
@@ -121,6 +125,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   let url: string | undefined;
 
   const target = () => merchantTarget(resolved);
+  // the latest result per scenario and of the check, re-inserted so the map stays in run order
+  const results = new Map<string, RunResult>();
+  const keep = <T>(result: RunResult, value: T): T => {
+    results.delete(`${result.kind}:${result.name}`);
+    results.set(`${result.kind}:${result.name}`, result);
+    log.emit({ type: 'result', result });
+    return value;
+  };
   const track = <T>(p: Promise<T>): Promise<T> => {
     inFlight.add(p);
     p.finally(() => inFlight.delete(p)).catch(() => undefined);
@@ -145,9 +157,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return track(runScenario({
         log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}),
         onNewOrder: (order) => { seed.shipments.push(shipmentForOrder(order)); },
-      }, name));
+      }, name).then((r) => keep({ kind: 'scenario', name, at: new Date().toISOString(), ok: r.ok, data: r }, r)));
     },
-    runCheck(checkOptions = {}) { return track(checkMerchant(log, resolved, checkOptions)); },
+    runCheck(checkOptions = {}) {
+      return track(checkMerchant(log, orders, resolved, checkOptions)
+        .then((r) => keep({ kind: 'check', name: 'check', at: new Date().toISOString(), ok: r.ok, data: toJson(r) }, r)));
+    },
+    results: () => [...results.values()],
     async close() {
       documents.cancel();
       followUps.cancel();

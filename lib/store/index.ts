@@ -7,6 +7,8 @@
  */
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike, type PgQuery } from './postgres.js';
+export { LeaseLostError, StoreSchemaError } from './store-errors.js';
+export { StoreHealthError, type HealthCheckCode } from './postgres-health.js';
 export type {
   Store, StoreCore, StoreCapabilities, StoreCapability, StoreLock, AcquireOptions, PrefetchRequest, Prefetched, Claim, ClaimOptions, StoredAnswer, StoredRecord, NewRecord,
   DocumentRef, FulfilmentHold, AttemptOutcome, AttemptStart, PreviousAttempt, CountHoldsOptions,

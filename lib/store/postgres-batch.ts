@@ -11,9 +11,11 @@
  *
  * A batch is one statement and so one transaction: its items run one after another, in the order
  * given (the store sorts them by OrderId, so two processes' batches take row locks in one order).
- * When the batch statement fails (a deadlock with another process, one bad item), nothing of it was
- * kept, and every item is sent again on its own: each then succeeds or fails exactly as it would
- * have without batching. A batch of one is always sent as the single statement.
+ * When the batch statement fails because of one item (a deadlock with another process, one bad item:
+ * `perItem(err)`), nothing of it was kept, and every item is sent again on its own: each then
+ * succeeds or fails exactly as it would have without batching. Any other failure (the connection,
+ * a time-out, a cancel) is every item's: they all fail at once, without a second wait. A batch of
+ * one is always sent as the single statement.
  */
 
 import { setImmediate } from 'node:timers';
@@ -43,6 +45,7 @@ export class StatementBatcher<I, R> {
     private readonly maxInFlight: number,
     private readonly maxBatch: number,
     private readonly order?: (a: I, b: I) => number,
+    private readonly perItem: (err: unknown) => boolean = () => true,
   ) {}
 
   push(item: I): Promise<R> {
@@ -88,7 +91,12 @@ export class StatementBatcher<I, R> {
         }
         done();
       },
-      () => {
+      (err: unknown) => {
+        if (!this.perItem(err)) {
+          for (const w of batch) w.reject(err);
+          done();
+          return;
+        }
         // Nothing of the batch was kept (one transaction): each item on its own, as without batching.
         void Promise.allSettled(batch.map((w) => this.runner.one(w.item).then(w.resolve, w.reject))).then(done);
       },

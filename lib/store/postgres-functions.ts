@@ -1,5 +1,5 @@
 /**
- * PostgresStore's two PL/pgSQL functions (claim: schema 8, save: schema 7): a first delivery is one call of each.
+ * PostgresStore's two PL/pgSQL functions (both schema 9): a first delivery is one call of each.
  * A function runs only the statements its case needs (a replay reads one row and claims nothing),
  * which costs PostgreSQL far less than one statement of many CTEs, where every part is set up and
  * run whatever the case. Both run as their caller (SECURITY INVOKER) and are versioned by name, so
@@ -35,8 +35,32 @@ export function recordCrash(t: Tables, rows: string): string {
 /** Function names in a table namespace. */
 export function functionNames(t: Tables): { claim: string; save: string } {
   const q = (name: string) => (t.schema ? `"${t.schema}".${name}` : name);
-  return { claim: q('cbk_claim_v8'), save: q('cbk_save_v7') };
+  return { claim: q(FUNCTIONS.claim.name), save: q(FUNCTIONS.save.name) };
 }
+
+/** This version's functions: their names and argument types (to_regprocedure checks them). */
+export const FUNCTIONS = {
+  claim: { name: 'cbk_claim_v9', args: 'text, text, double precision, text, boolean, text, boolean, double precision, double precision, double precision' },
+  save: { name: 'cbk_save_v9', args: 'text, text, text, text, json, boolean, double precision, text[], text, double precision, double precision' },
+} as const;
+
+/** The SQLSTATE the save function raises when the lease is no longer this attempt's (the save is rolled back). */
+export const LEASE_LOST_SQLSTATE = 'CBK01';
+
+/**
+ * The start of both functions: a call that starts past its bound (it waited that long, e.g. for a
+ * table lock while being bound) is refused as a statement time-out (57014); lock waits inside it
+ * are bounded by the lock time-out, and by what is left of its bound (set for its transaction only).
+ * p_bound_ms / p_lock_ms: 0 for none.
+ */
+const BOUND = `IF p_bound_ms > 0 AND clock_timestamp() - now() > p_bound_ms * interval '1 millisecond' THEN
+      RAISE EXCEPTION 'crossborder-merchant-kit: the statement ran past its bound (% ms)', p_bound_ms USING ERRCODE = '57014';
+    END IF;
+    IF p_lock_ms > 0 OR p_bound_ms > 0 THEN
+      PERFORM set_config('lock_timeout', greatest(1, least(
+        CASE WHEN p_lock_ms > 0 THEN p_lock_ms ELSE 'infinity'::float8 END,
+        CASE WHEN p_bound_ms > 0 THEN p_bound_ms - extract(epoch FROM clock_timestamp() - now()) * 1000 ELSE 'infinity'::float8 END))::bigint || 'ms', true);
+    END IF;`;
 
 /**
  * claim: a delivery's stored answer, else its OrderId's lock and what the kit reads under it.
@@ -57,15 +81,16 @@ export function functionNames(t: Tables): { claim: string; save: string } {
  *    It returns one JSON object (one column parses cheaper than many): { answer, own } when an
  *    answer is stored, else { claimed, recovered, current, latest, hold, attempt, prev_state,
  *    prev_started_at, in_lock }, nulls left out.
- * save: stores a successful reply, ends its attempt cleanly (a later attempt's row 'done'; a first
+ * save: fenced by the lease (the lock row must be this attempt's and unexpired, before and after the
+ * writes, else SQLSTATE CBK01 and nothing is kept); stores a successful reply, ends its attempt cleanly (a later attempt's row 'done'; a first
  * attempt has none), keeps the merchant order ids (the first two on the reply's row,
  * merchant_id1/2: no row of their own to write) and releases the lock; one transaction (all or
- * nothing). Returns whether the lock was released.
+ * nothing). Returns true (the lock was released).
  */
 export function functionsDdl(t: Tables): string[] {
   const f = functionNames(t);
   const claim = `CREATE OR REPLACE FUNCTION ${f.claim}(p_order text, p_owner text, p_lease_ms float8, p_key text, p_payment boolean,
-    p_latest_of text, p_begin boolean, p_ttl_ms float8) RETURNS json
+    p_latest_of text, p_begin boolean, p_ttl_ms float8, p_bound_ms float8, p_lock_ms float8) RETURNS json
   LANGUAGE plpgsql VOLATILE AS $fn$
   DECLARE
     v_answer json;
@@ -75,6 +100,7 @@ export function functionsDdl(t: Tables): string[] {
     v_version bigint;
     v_inserted boolean;
     v_first boolean;
+    v_held boolean;
     v_crashed text;
     v_crashed_at timestamptz;
     v_latest json;
@@ -83,9 +109,10 @@ export function functionsDdl(t: Tables): string[] {
     v_prev_state text;
     v_prev_started timestamptz;
   BEGIN
+    ${BOUND}
     SELECT CASE WHEN r.key IS NOT NULL THEN json_build_object(${JSON_RECORD('r')}) END, k.order_id IS NOT NULL, k.version,
-        p_begin AND a.key IS NULL
-      INTO v_answer, v_seen, v_snap, v_first
+        p_begin AND a.key IS NULL, k.owner <> '' AND k.expires_at > now()
+      INTO v_answer, v_seen, v_snap, v_first, v_held
       FROM (SELECT 1) AS one LEFT JOIN ${t.records} r ON r.key = p_key AND r.expires_at > now()
         LEFT JOIN ${t.locks} k ON k.order_id = p_order
         LEFT JOIN ${t.attempts} a ON a.key = p_key AND a.expires_at > now();
@@ -95,6 +122,9 @@ export function functionsDdl(t: Tables): string[] {
         FROM ${t.records} r WHERE r.order_id = p_order AND r.payment AND r.expires_at > now() ORDER BY r.seq ASC LIMIT 1;
       IF FOUND THEN RETURN json_build_object('answer', v_answer, 'own', false); END IF;
     END IF;
+    -- Held under a live lease: not claimed, and the row is neither locked nor written (a waiting delivery's
+    -- polls cost no WAL, and never queue behind a save under way that holds the row).
+    IF v_held THEN RETURN json_build_object('claimed', false); END IF;
     INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at, attempt_key)
       VALUES (p_order, p_owner, now(), now() + p_lease_ms * interval '1 millisecond', CASE WHEN v_first THEN p_key END)
       ${CLAIM_CONFLICT}
@@ -126,9 +156,18 @@ export function functionsDdl(t: Tables): string[] {
       'attempt', v_attempt, 'prev_state', v_prev_state, 'prev_started_at', v_prev_started, 'in_lock', v_first));
   END $fn$`;
   const save = `CREATE OR REPLACE FUNCTION ${f.save}(p_key text, p_callback text, p_order text, p_hash text, p_response json,
-    p_payment boolean, p_ttl_ms float8, p_ids text[], p_owner text) RETURNS boolean
+    p_payment boolean, p_ttl_ms float8, p_ids text[], p_owner text, p_bound_ms float8, p_lock_ms float8) RETURNS boolean
   LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    v_expires timestamptz;
   BEGIN
+    ${BOUND}
+    -- The fence: the lease must be this attempt's and unexpired. The row stays locked to the end, so no
+    -- one can take the lease over while this runs; past its end, everything is rolled back.
+    SELECT l.expires_at INTO v_expires FROM ${t.locks} l WHERE l.order_id = p_order AND l.owner = p_owner FOR UPDATE;
+    IF NOT FOUND OR v_expires <= clock_timestamp() THEN
+      RAISE EXCEPTION 'crossborder-merchant-kit: the lease is no longer this attempt''s; nothing was stored' USING ERRCODE = '${LEASE_LOST_SQLSTATE}';
+    END IF;
     INSERT INTO ${t.records} AS r (key, callback, order_id, hash, response, payment, created_at, expires_at, merchant_id1, merchant_id2)
       VALUES (p_key, p_callback, p_order, p_hash, p_response, p_payment, now(), now() + p_ttl_ms * interval '1 millisecond', p_ids[1], p_ids[2])
       ON CONFLICT (key) DO UPDATE SET callback = EXCLUDED.callback, order_id = EXCLUDED.order_id, hash = EXCLUDED.hash,
@@ -146,9 +185,13 @@ export function functionsDdl(t: Tables): string[] {
         ON CONFLICT (merchant_order_id) DO UPDATE SET order_id = EXCLUDED.order_id, expires_at = EXCLUDED.expires_at;
     END IF;
     UPDATE ${t.attempts} SET state = 'done' WHERE key = p_key;
-    UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1, attempt_key = NULL
+    UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1, attempt_key = NULL, taken_over = false
       WHERE order_id = p_order AND owner = p_owner;
-    RETURN FOUND;
+    -- A save that stalled (a slow trigger, I/O) past the lease is rolled back, not committed late.
+    IF v_expires <= clock_timestamp() THEN
+      RAISE EXCEPTION 'crossborder-merchant-kit: the lease ended while the reply was being stored; nothing was stored' USING ERRCODE = '${LEASE_LOST_SQLSTATE}';
+    END IF;
+    RETURN true;
   END $fn$`;
   return [claim, save];
 }

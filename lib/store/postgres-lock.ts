@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storeKeyPart } from './canonical.js';
+import { isLeaseLost, LeaseLostError } from './store-errors.js';
 import type { KeyedMutex } from './mutex.js';
 import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows.js';
 import type { StatementName } from './postgres-sql.js';
@@ -15,26 +16,34 @@ import type { AcquireOptions, Claim, ClaimOptions, Prefetched, StoredAnswer, Sto
 /**
  * One delivery's claim, as the claim statements take it (one-letter names: the batch statement
  * reads them from a JSON array): OrderId, owner, lease ms, key, payment wanted, latest-of
- * callback, begin the attempt, ttl ms.
+ * callback, begin the attempt, ttl ms, the statement's bound and lock time-out in ms (0: none).
  */
-export interface ClaimItem { o: string; w: string; l: number; k: string; p: boolean; c: string; b: boolean; t: number }
-/** One save-and-release: key, callback, OrderId, hash, response, payment, ttl ms, merchant ids, owner. */
-export interface SaveItem { k: string; c: string; o: string; h: string; r: unknown; p: boolean; t: number; i: string[]; w: string }
+export interface ClaimItem { o: string; w: string; l: number; k: string; p: boolean; c: string; b: boolean; t: number; x: number; y: number }
+/**
+ * One save-and-release: key, callback, OrderId, hash, response, payment, ttl ms, merchant ids,
+ * owner, the statement's bound (the lease's remaining time, at most the statement time-out) and
+ * lock time-out in ms.
+ */
+export interface SaveItem { k: string; c: string; o: string; h: string; r: unknown; p: boolean; t: number; i: string[]; w: string; x: number; y: number }
 
-export const claimValues = (i: ClaimItem): unknown[] => [i.o, i.w, i.l, i.k, i.p, i.c, i.b, i.t];
-export const saveValues = (i: SaveItem): unknown[] => [i.k, i.c, i.o, i.h, JSON.stringify(i.r), i.p, i.t, i.i, i.w];
+export const claimValues = (i: ClaimItem): unknown[] => [i.o, i.w, i.l, i.k, i.p, i.c, i.b, i.t, i.x, i.y];
+export const saveValues = (i: SaveItem): unknown[] => [i.k, i.c, i.o, i.h, JSON.stringify(i.r), i.p, i.t, i.i, i.w, i.x, i.y];
 /** Batches run in OrderId order, so two processes' batches take the lock rows in one order. */
 export const byOrderId = (a: { o: string }, b: { o: string }): number => (a.o < b.o ? -1 : a.o > b.o ? 1 : 0);
 
 /** What the lock needs of its store. */
 export interface Locking {
-  query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]>;
+  /** A statement; `late`: called with its rows when it runs after the client gave up on it (its time limit). */
+  query(name: StatementName, values: unknown[], late?: (rows: Record<string, any>[]) => void): Promise<Record<string, any>[]>;
   /** The claim statement's JSON result (alone or in a batch). */
   claim(item: ClaimItem): Promise<Record<string, any> | undefined>;
   /** Stores a reply and releases the lock (alone or in a batch). */
   save(item: SaveItem): Promise<unknown>;
   readonly mutex: KeyedMutex;
   ttlMs: number;
+  /** The statement bound and lock time-out of the store, in ms (0: none). */
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
   /** First attempts that live in their lock row (no attempts row yet): key -> OrderId, while the lock is held. */
   readonly firstAttempts: Map<string, string>;
   /** Called after a reply was stored (the store's purge, now and then). */
@@ -48,9 +57,13 @@ type ClaimTry = { stored: StoredAnswer } | { recovered: boolean; prefetched?: Pr
 export async function acquireLock(ctx: Locking, orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
   const want = options.prefetch;
   const claim = await claimLoop(ctx, orderId, options, async (owner) => {
+    // A claim that runs after it was given up on releases what it claimed.
+    const late = (rows: Record<string, any>[]) => {
+      if (rows[0] && (!want || rows[0].claimed)) ctx.query('release', [orderId, owner]).catch(() => { /* free again when its lease ends */ });
+    };
     const row = want
-      ? (await ctx.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs]))[0]
-      : (await ctx.query('acquire', [orderId, owner, options.leaseMs, ctx.ttlMs]))[0];
+      ? (await ctx.query('claimAndRead', [orderId, owner, options.leaseMs, want.key, want.payment, want.latestOf, want.beginAttempt, ctx.ttlMs], late))[0]
+      : (await ctx.query('acquire', [orderId, owner, options.leaseMs, ctx.ttlMs], late))[0];
     if (!row || (want && !row.claimed)) return null;
     return { recovered: Boolean(row.recovered), prefetched: want && row.current ? prefetchedOf(orderId, row) : undefined };
   });
@@ -71,6 +84,7 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
   return claimLoop(ctx, orderId, options, async (owner) => {
     const r = await ctx.claim({
       o: orderId, w: owner, l: options.leaseMs, k: want.key, p: want.payment, c: want.latestOf, b: want.beginAttempt, t: ctx.ttlMs,
+      x: ctx.statementTimeoutMs, y: ctx.lockTimeoutMs,
     });
     const stored = storedAnswerOf(r);
     if (stored) return { stored };
@@ -82,7 +96,7 @@ export async function claimOrReplay(ctx: Locking, orderId: string, options: Clai
 
 /** First pause between two claim statements of a waiting delivery, in ms; doubled after each to MAX_POLL_DELAY_MS. */
 export const FIRST_POLL_DELAY_MS = 5;
-export const MAX_POLL_DELAY_MS = 50;
+export const MAX_POLL_DELAY_MS = 400;
 
 /**
  * How long a waiting delivery sleeps before its next claim statement: between `delay` and twice
@@ -110,12 +124,14 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
   let delay = FIRST_POLL_DELAY_MS;
   try {
     for (;;) {
+      // The lease ends at the latest leaseMs after the claim was sent (PostgreSQL counts from later).
+      const leaseEnds = Date.now() + options.leaseMs;
       const got = await once(owner);
       if (got && 'stored' in got) {
         local.release();
         return got;
       }
-      if (got) return { lock: lockOf(ctx, orderId, owner, got.recovered || local.recovered, local.release, got.prefetched, got.key) };
+      if (got) return { lock: lockOf(ctx, { orderId, owner, leaseEnds }, got.recovered || local.recovered, local.release, got.prefetched, got.key) };
       const left = deadline - Date.now();
       if (left <= 0) {
         local.release();
@@ -130,8 +146,19 @@ async function claimLoop(ctx: Locking, orderId: string, options: AcquireOptions,
   }
 }
 
+/**
+ * A save's bound: what is left of the lease (at most the statement time-out). A save is never sent
+ * once its lease may have ended: it could only be refused.
+ */
+export function saveBound(ctx: Pick<Locking, 'statementTimeoutMs'>, leaseEnds: number, now = Date.now()): number {
+  const left = leaseEnds - now;
+  if (left <= 0) throw new LeaseLostError('the lease of this attempt ended before its reply could be stored; nothing was stored');
+  return ctx.statementTimeoutMs > 0 ? Math.min(ctx.statementTimeoutMs, left) : left;
+}
+
 /** `key`: the delivery whose attempt may live in the lock row (forgotten with the lock). */
-function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched, key?: string): StoreLock {
+function lockOf(ctx: Locking, lease: { orderId: string; owner: string; leaseEnds: number }, recovered: boolean, releaseLocal: () => void, prefetched?: Prefetched, key?: string): StoreLock {
+  const { orderId, owner } = lease;
   let done = false;
   const ended = () => {
     if (key !== undefined && ctx.firstAttempts.get(key) === orderId) ctx.firstAttempts.delete(key);
@@ -156,10 +183,17 @@ function lockOf(ctx: Locking, orderId: string, owner: string, recovered: boolean
       }
     },
     saveAndRelease: (record, merchantOrderIds) => once(async () => {
-      await ctx.save({
-        k: record.key, c: record.callback, o: record.orderId, h: record.hash, r: record.response, p: record.payment, t: ctx.ttlMs,
-        i: merchantOrderIds.map(storeKeyPart), w: owner,
-      });
+      try {
+        await ctx.save({
+          k: record.key, c: record.callback, o: record.orderId, h: record.hash, r: record.response, p: record.payment, t: ctx.ttlMs,
+          i: merchantOrderIds.map(storeKeyPart), w: owner, x: saveBound(ctx, lease.leaseEnds), y: ctx.lockTimeoutMs,
+        });
+      } catch (err) {
+        // A save that failed once its lease may have ended (cancelled at its bound): the lease is lost.
+        // (Had it committed meanwhile, it did within the lease: the caller finds its reply stored.)
+        if (!isLeaseLost(err) && Date.now() >= lease.leaseEnds) throw new LeaseLostError();
+        throw err;
+      }
       ctx.afterSave();
     }),
   };

@@ -1,74 +1,8 @@
 /**
- * PostgresStore SQL: the schema (versioned, created under an advisory lock so concurrent
- * `migrate()` calls from several processes are safe) and the statements, for one table namespace.
+ * PostgresStore SQL: the statements, for one table namespace (the schema: postgres-migrate.ts).
  */
-import { CLAIM_CONFLICT, functionNames, functionsDdl, recordCrash } from './postgres-functions.js';
+import { CLAIM_CONFLICT, functionNames, recordCrash } from './postgres-functions.js';
 import type { Tables } from './postgres-tables.js';
-
-const quote = (id: string) => `"${id}"`;
-
-export const SCHEMA_VERSION = 8;
-
-/**
- * DDL of version 8 (1 + cbk_order_ids in 2 + cbk_attempts in 3 + the lock row's version and
- * taken_over in 4: a released lock row stays, owner '', its version counting releases + the
- * functions of postgres-functions.ts in 5 + in 6 a created order's merchant ids kept on its reply's
- * row, merchant_id1/merchant_id2, instead of two cbk_order_ids rows + in 7 a first attempt kept in
- * its lock row, attempt_key, and the attempt of a lease taken over, crashed_key/crashed_started + in
- * 8 the claim function returning one JSON column); every statement is idempotent.
- */
-export function ddl(t: Tables): string[] {
-  return [
-    ...(t.schema ? [`CREATE SCHEMA IF NOT EXISTS ${quote(t.schema)}`] : []),
-    `CREATE TABLE IF NOT EXISTS ${t.meta} (id int PRIMARY KEY CHECK (id = 1), version int NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS ${t.records} (
-      key text PRIMARY KEY,
-      seq bigint GENERATED ALWAYS AS IDENTITY,
-      callback text NOT NULL,
-      order_id text NOT NULL,
-      hash text NOT NULL,
-      response json NOT NULL,
-      payment boolean NOT NULL DEFAULT false,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      expires_at timestamptz NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS cbk_records_order_idx ON ${t.records} (order_id, callback, seq)`,
-    `CREATE INDEX IF NOT EXISTS cbk_records_payment_idx ON ${t.records} (order_id, seq) WHERE payment`,
-    `CREATE INDEX IF NOT EXISTS cbk_records_expires_idx ON ${t.records} (expires_at)`,
-    `ALTER TABLE ${t.records} ADD COLUMN IF NOT EXISTS merchant_id1 text, ADD COLUMN IF NOT EXISTS merchant_id2 text`,
-    `CREATE INDEX IF NOT EXISTS cbk_records_merchant_id1_idx ON ${t.records} (merchant_id1) WHERE merchant_id1 IS NOT NULL`,
-    `CREATE INDEX IF NOT EXISTS cbk_records_merchant_id2_idx ON ${t.records} (merchant_id2) WHERE merchant_id2 IS NOT NULL`,
-    `CREATE TABLE IF NOT EXISTS ${t.locks} (
-      order_id text PRIMARY KEY,
-      owner text NOT NULL,
-      acquired_at timestamptz NOT NULL,
-      expires_at timestamptz NOT NULL)`,
-    `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0`,
-    `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS taken_over boolean NOT NULL DEFAULT false`,
-    `ALTER TABLE ${t.locks} ADD COLUMN IF NOT EXISTS attempt_key text, ADD COLUMN IF NOT EXISTS crashed_key text,
-      ADD COLUMN IF NOT EXISTS crashed_started timestamptz`,
-    `CREATE TABLE IF NOT EXISTS ${t.holds} (
-      order_id text PRIMARY KEY,
-      awaiting jsonb,
-      received jsonb NOT NULL DEFAULT '[]',
-      since timestamptz,
-      updated_at timestamptz NOT NULL DEFAULT now(),
-      expires_at timestamptz)`,
-    `CREATE TABLE IF NOT EXISTS ${t.orderIds} (
-      merchant_order_id text PRIMARY KEY,
-      order_id text NOT NULL,
-      expires_at timestamptz NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS ${t.attempts} (
-      key text PRIMARY KEY,
-      order_id text NOT NULL,
-      attempts int NOT NULL,
-      state text NOT NULL,
-      started_at timestamptz NOT NULL,
-      expires_at timestamptz NOT NULL)`,
-    ...functionsDdl(t),
-    `INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
-      ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`,
-  ];
-}
 
 const RECORD_COLUMNS = 'key, callback, order_id, hash, response, payment, created_at, expires_at';
 
@@ -78,22 +12,20 @@ export function statements(t: Tables) {
   const crashCte = (ttl: string) => `crash AS (${recordCrash(t,
     `SELECT c.crashed_key, $1, 1, 'running', c.crashed_started, now() + ${ttl} * interval '1 millisecond' FROM claim c WHERE c.crashed_key IS NOT NULL`)})`;
   return {
-    migrateLock: `SELECT pg_advisory_xact_lock(hashtext($1))`,
-    version: `SELECT version FROM ${t.meta} WHERE id = 1`,
-    metaExists: `SELECT to_regclass($1) IS NOT NULL AS present`,
     /*
      * Claims the lock when free or its lease expired; taken_over: a holder's lease expired (owner
      * not ''), whose first attempt, if it lived in the lock row, is recorded as crashed.
      * $1 order, $2 owner, $3 lease ms, $4 ttl ms.
      */
     acquire: `WITH claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
-        VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+        SELECT $1, $2, now(), now() + $3 * interval '1 millisecond'
+          WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} WHERE order_id = $1 AND owner <> '' AND expires_at > now())
         ${CLAIM_CONFLICT}
         RETURNING taken_over, crashed_key, crashed_started),
       ${crashCte('$4')}
       SELECT taken_over AS recovered FROM claim`,
     // A released row stays (owner '', claimable at once); its version counts the releases.
-    release: `UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1, attempt_key = NULL
+    release: `UPDATE ${t.locks} SET owner = '', expires_at = '-infinity', version = version + 1, attempt_key = NULL, taken_over = false
       WHERE order_id = $1 AND owner = $2`,
     /*
      * Claims the lock and reads what the kit reads under it, in one statement. Reads see the
@@ -106,7 +38,8 @@ export function statements(t: Tables) {
      */
     claimAndRead: `WITH snap AS (SELECT version FROM ${t.locks} WHERE order_id = $1),
       claim AS (INSERT INTO ${t.locks} AS l (order_id, owner, acquired_at, expires_at)
-        VALUES ($1, $2, now(), now() + $3 * interval '1 millisecond')
+        SELECT $1, $2, now(), now() + $3 * interval '1 millisecond'
+          WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} WHERE order_id = $1 AND owner <> '' AND expires_at > now())
         ${CLAIM_CONFLICT}
         RETURNING taken_over, version, (xmax = 0) AS inserted, crashed_key, crashed_started),
       ${crashCte('$8')},
@@ -134,8 +67,8 @@ export function statements(t: Tables) {
     claim: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $4 AND expires_at > now())
       SELECT json_build_object('answer', row_to_json(rec), 'own', true) AS r FROM rec
       UNION ALL
-      SELECT ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
-    saveAndRelease: `SELECT ${fn.save}($1, $2, $3, $4, $5, $6, $7, $8, $9) AS released`,
+      SELECT ${fn.claim}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) WHERE NOT EXISTS (SELECT 1 FROM rec)`,
+    saveAndRelease: `SELECT ${fn.save}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS released`,
     /*
      * Batches (postgres-batch.ts): several deliveries' claims, or saves, in one statement and one
      * transaction, run in the order of the array $1 (the functions are called as the elements are
@@ -143,10 +76,10 @@ export function statements(t: Tables) {
      * claim function's JSON, saveBatch whether the lock was released.
      */
     claimBatch: `SELECT json_agg(${fn.claim}(e->>'o', e->>'w', (e->>'l')::float8, e->>'k', (e->>'p')::boolean, e->>'c',
-        (e->>'b')::boolean, (e->>'t')::float8) ORDER BY n) AS r
+        (e->>'b')::boolean, (e->>'t')::float8, (e->>'x')::float8, (e->>'y')::float8) ORDER BY n) AS r
       FROM json_array_elements($1::json) WITH ORDINALITY AS x(e, n)`,
     saveBatch: `SELECT json_agg(${fn.save}(e->>'k', e->>'c', e->>'o', e->>'h', e->'r', (e->>'p')::boolean, (e->>'t')::float8,
-        ARRAY(SELECT json_array_elements_text(e->'i')), e->>'w') ORDER BY n) AS r
+        ARRAY(SELECT json_array_elements_text(e->'i')), e->>'w', (e->>'x')::float8, (e->>'y')::float8) ORDER BY n) AS r
       FROM json_array_elements($1::json) WITH ORDINALITY AS x(e, n)`,
     // A delivery's stored answer alone: $2 key's own reply (own) or, when $3, the order $1's first payment.
     lookup: `WITH rec AS (SELECT ${RECORD_COLUMNS} FROM ${t.records} WHERE key = $2 AND expires_at > now())
@@ -184,7 +117,7 @@ export function statements(t: Tables) {
         UNION ALL (SELECT order_id, expires_at FROM ${t.records} WHERE merchant_id2 = $1 AND expires_at > now() ORDER BY expires_at DESC LIMIT 1)
         UNION ALL SELECT order_id, expires_at FROM ${t.orderIds} WHERE merchant_order_id = $1 AND expires_at > now()) AS found
       ORDER BY expires_at DESC LIMIT 1`,
-    purgeOrderIds: `DELETE FROM ${t.orderIds} WHERE expires_at <= now()`,
+    purgeOrderIds: `DELETE FROM ${t.orderIds} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${t.orderIds} WHERE expires_at <= now() LIMIT $1))`,
     // The CTE reads the row as it was before this statement (one snapshot): the previous attempt.
     beginAttempt: `WITH prev AS (SELECT state, started_at FROM ${t.attempts} WHERE key = $1 AND expires_at > now())
       INSERT INTO ${t.attempts} AS a (key, order_id, attempts, state, started_at, expires_at)
@@ -207,10 +140,14 @@ export function statements(t: Tables) {
           expires_at = CASE WHEN a.expires_at > now() THEN a.expires_at ELSE EXCLUDED.expires_at END
         RETURNING 1)
       UPDATE ${t.attempts} SET state = $2 WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM held)`,
-    purgeAttempts: `DELETE FROM ${t.attempts} WHERE expires_at <= now()`,
-    purgeRecords: `DELETE FROM ${t.records} WHERE expires_at <= now()`,
-    purgeHolds: `DELETE FROM ${t.holds} WHERE awaiting IS NULL AND expires_at <= now()`,
-    purgeLocks: `DELETE FROM ${t.locks} WHERE expires_at <= now() - interval '1 hour'`,
+    purgeAttempts: `DELETE FROM ${t.attempts} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${t.attempts} WHERE expires_at <= now() LIMIT $1))`,
+    // The purges delete at most $1 rows each (bounded batches, run again while they fill).
+    purgeElect: `SELECT pg_try_advisory_lock(hashtext($1)) AS elected`,
+    purgeResign: `SELECT pg_advisory_unlock(hashtext($1))`,
+    purgeRecords: `DELETE FROM ${t.records} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${t.records} WHERE expires_at <= now() LIMIT $1))`,
+    purgeHolds: `DELETE FROM ${t.holds} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${t.holds} WHERE awaiting IS NULL AND expires_at <= now() LIMIT $1))`,
+    // Lock rows released or expired over an hour ago (a released row's expires_at is -infinity: its last claim counts).
+    purgeLocks: `DELETE FROM ${t.locks} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${t.locks} WHERE greatest(acquired_at, expires_at) <= now() - interval '1 hour' LIMIT $1))`,
   };
 }
 

@@ -7,11 +7,12 @@ export interface Tables {
   holds: string;
   orderIds: string;
   attempts: string;
+  migrations: string;
 }
 
 const quote = (id: string) => `"${id}"`;
 
 export function tables(schema?: string): Tables {
   const q = (name: string) => (schema ? `${quote(schema)}.${name}` : name);
-  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids'), attempts: q('cbk_attempts') };
+  return { schema, meta: q('cbk_meta'), records: q('cbk_records'), locks: q('cbk_locks'), holds: q('cbk_holds'), orderIds: q('cbk_order_ids'), attempts: q('cbk_attempts'), migrations: q('cbk_migrations') };
 }

@@ -9,19 +9,31 @@
  *   release).
  * - Replies: primary key on the idempotency key, `INSERT ... ON CONFLICT` (first write wins).
  * - Holds: one row per order, changed in a transaction under `SELECT ... FOR UPDATE`.
- * Tables are created by `migrate()` (idempotent, safe to run from several processes at once), and
- * lazily on first use unless `autoMigrate: false`.
+ * - Every statement is bounded (`statementTimeoutMs`, `lockTimeoutMs`): a store that does not answer
+ *   in time fails the delivery (503 STORE_UNAVAILABLE) instead of holding it.
+ * - The save is fenced by the lease: it fails and keeps nothing when the lock is no longer its
+ *   attempt's and unexpired (LeaseLostError), and is bounded by the lease's remaining time.
+ * Tables are created by `migrate()` (postgres-migrate.ts: a deploy step, idempotent, safe to run from
+ * several processes at once), and lazily on first use unless `autoMigrate: false`.
  */
+import { explainingPool } from './pg-errors.js';
 import { listenForPoolErrors } from './pool-errors.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, resolvePostgresOptions, type PgPoolLike, type PgQuery, type PostgresStoreOptions } from './postgres-options.js';
+
+export type { PgClientLike, PgPoolLike, PgQuery, PostgresStoreOptions } from './postgres-options.js';
 import { createHash } from 'node:crypto';
-import { checkKeys, fail, parseDuration } from '../shared/options.js';
-import { withTimeLimit } from '../shared/time-limit.js';
-import { DEFAULT_TTL_MS } from './types.js';
+import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
+import { inlineValues } from './postgres-inline.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from './canonical.js';
 import { KeyedMutex } from './mutex.js';
-import { ddl, SCHEMA_VERSION, statements, type StatementName } from './postgres-sql.js';
-import { tables } from './postgres-tables.js';
+import { statements, type StatementName } from './postgres-sql.js';
+import { tables, type Tables } from './postgres-tables.js';
+import { runMigration } from './postgres-migrate.js';
+import { isPerItemError } from './postgres-errors.js';
+import { LEASE_LOST_SQLSTATE } from './postgres-functions.js';
+import { LeaseLostError } from './store-errors.js';
+import { probeHealth } from './postgres-health.js';
 import { acquireLock, byOrderId, claimOrReplay, claimValues, saveValues, type ClaimItem, type Locking, type SaveItem } from './postgres-lock.js';
 import { StatementBatcher, type BatchRunner } from './postgres-batch.js';
 import { attemptStart, toRecord } from './postgres-rows.js';
@@ -29,53 +41,14 @@ import type {
   AcquireOptions, AttemptOutcome, AttemptStart, Claim, ClaimOptions, CountHoldsOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
 } from './types.js';
 
-/** The part of a `pg` Pool the store uses. */
-/** A query as text, or as pg's query config (a `name` makes it a prepared statement, parsed once per connection). */
-export type PgQuery = string | { name?: string; text: string; values?: unknown[] };
-
-export interface PgPoolLike {
-  query(query: PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
-  connect(): Promise<PgClientLike>;
-  /** The store listens for the pool's 'error' events (an idle client lost), which would otherwise crash the process. */
-  on?(event: 'error', listener: (err: Error) => void): unknown;
-}
-export interface PgClientLike {
-  query(query: PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
-  release(err?: Error | boolean): void;
-}
-
-export interface PostgresStoreOptions {
-  /** A `pg` Pool (new Pool({ connectionString })). The store never ends it. */
-  pool: PgPoolLike;
-  /** Schema of the kit's tables (created if missing); default: the connection's search_path. */
-  schema?: string;
-  /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
-  ttl?: number | string;
-  /** Create the tables on first use; default true. Set false if the app's database user may not run DDL. */
-  autoMigrate?: boolean;
-  /**
-   * Where the pool's 'error' events and failed background purges are logged (pino-style: `error(obj, msg)`); default: one line on
-   * stderr. The store always listens for them: without a listener an idle client's error (PostgreSQL
-   * restarting) would kill the process.
-   */
-  logger?: { error(obj: object, msg?: string): void };
-  /**
-   * Run the store's statements as named prepared statements (parsed and planned once per
-   * connection; pg's `{ name, text, values }` query config); default true. Set false for a pool
-   * that does not take query configs, or behind a pooler in transaction mode without prepared
-   * statement support.
-   */
-  preparedStatements?: boolean;
-  /**
-   * Send the claims (and the saves) of concurrent deliveries together: one statement for those that
-   * come within one event-loop turn or while two batches are on their way; default true. A delivery
-   * alone is sent as its own statement, as without batching. Set false for one statement per claim
-   * and per save. See docs/stores.md (Batching).
-   */
-  batchStatements?: boolean;
-}
-
-const KEYS = ['pool', 'schema', 'ttl', 'autoMigrate', 'logger', 'preparedStatements', 'batchStatements'];
+/**
+ * The client's own limit on a statement comes this much after its bound: PostgreSQL's own time-out
+ * answers first when the server is alive; the client's when it does not answer at all.
+ */
+const CLIENT_SLACK_MS = 100;
+/** Rows one purge statement deletes at most, and statements of one kind one purge runs at most. */
+export const PURGE_BATCH = 5_000;
+const PURGE_MAX_BATCHES = 200;
 /** Batches of one kind under way at once, and deliveries in one batch (measured in docs/performance.md). */
 const BATCH_IN_FLIGHT = 2;
 const BATCH_MAX = 32;
@@ -87,6 +60,16 @@ const stderrLogger: { error(obj: object, msg?: string): void } = {
   },
 };
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+/** The first purge of a process comes after a random delay of up to this (processes started together do not purge together). */
+const FIRST_PURGE_JITTER_MS = 60 * 1000;
+/** Raises PostgreSQL's lost-lease error (the save function's CBK01) as LeaseLostError. */
+const asStoreError = (err: unknown): unknown => ((err as { code?: unknown } | null)?.code === LEASE_LOST_SQLSTATE ? new LeaseLostError() : err);
+
+/** A batch's bound: its items' shortest (0: none). */
+const boundOf = (items: ReadonlyArray<{ x: number }>): number => {
+  const bounds = items.map((i) => i.x).filter((x) => x > 0);
+  return bounds.length > 0 ? Math.min(...bounds) : 0;
+};
 
 export class PostgresStore implements Store {
   readonly ttlMs: number;
@@ -97,105 +80,107 @@ export class PostgresStore implements Store {
   private readonly prepared: boolean;
   /** Prepared statement names: the statement's name and a digest of its text (schemas differ). */
   private readonly names: Record<StatementName, string>;
-  private readonly ddl: string[];
   /** The claim and save statements, batched unless `batchStatements: false`. */
   private readonly claimRunner: BatchRunner<ClaimItem, Record<string, any> | undefined> = {
-    one: async (item) => (await this.query('claim', claimValues(item)))[0]?.r,
-    many: async (items) => (await this.query('claimBatch', [JSON.stringify(items)]))[0]?.r ?? [],
+    one: async (item) => (await this.query('claim', claimValues(item), item.x, (rows) => this.releaseLate([item], [rows[0]?.r])))[0]?.r,
+    many: async (items) => (await this.query('claimBatch', [JSON.stringify(items)], boundOf(items), (rows) => this.releaseLate(items, rows[0]?.r ?? [])))[0]?.r ?? [],
   };
   private readonly saveRunner: BatchRunner<SaveItem, unknown> = {
-    one: async (item) => (await this.query('saveAndRelease', saveValues(item)))[0]?.released,
-    many: async (items) => (await this.query('saveBatch', [JSON.stringify(items)]))[0]?.r ?? [],
+    one: async (item) => (await this.bounded('saveAndRelease', saveValues(item), item.x))[0]?.released,
+    many: async (items) => (await this.bounded('saveBatch', [JSON.stringify(items)], boundOf(items)))[0]?.r ?? [],
   };
   private readonly locking: Locking = {
-    query: (name, values) => this.query(name, values),
+    query: (name, values, late) => this.query(name, values, this.statementTimeoutMs, late),
     claim: (item) => this.claimRunner.one(item),
     save: (item) => this.saveRunner.one(item),
     mutex: new KeyedMutex(),
     ttlMs: 0,
+    statementTimeoutMs: 0,
+    lockTimeoutMs: 0,
     firstAttempts: new Map(),
     afterSave: () => this.purgeNowAndThen(),
   };
   private ready?: Promise<void>;
   private readonly logger: { error(obj: object, msg?: string): void };
-  private lastPurge = Date.now();
+  /** When this process purges next (ms since the epoch); Infinity with `purge: false`. */
+  private nextPurge: number;
+  /** The statement bound and lock time-out, in ms (0: none). */
+  readonly statementTimeoutMs: number;
+  readonly lockTimeoutMs: number;
+  private readonly tables: Tables;
 
   constructor(options: PostgresStoreOptions) {
-    if (typeof options !== 'object' || options === null) fail('ERR_CBK_OPTION_REQUIRED', 'PostgresStore needs options: { pool }');
-    checkKeys('PostgresStore.', options as unknown as Record<string, unknown>, KEYS);
-    const pool = options.pool as unknown as Record<string, unknown> | undefined;
-    if (!pool || typeof pool.query !== 'function' || typeof pool.connect !== 'function') {
-      fail('ERR_CBK_OPTION_REQUIRED', 'Option PostgresStore.pool is required: a pg Pool (new Pool({ connectionString }))');
-    }
-    if (options.schema !== undefined && (typeof options.schema !== 'string' || !/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema))) {
-      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.schema must be a lower-case SQL identifier (letters, digits, _; at most 63)');
-    }
-    if (options.autoMigrate !== undefined && typeof options.autoMigrate !== 'boolean') {
-      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.autoMigrate must be a boolean');
-    }
-    if (options.preparedStatements !== undefined && typeof options.preparedStatements !== 'boolean') {
-      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.preparedStatements must be a boolean');
-    }
-    if (options.batchStatements !== undefined && typeof options.batchStatements !== 'boolean') {
-      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.batchStatements must be a boolean');
-    }
-    if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null || typeof options.logger.error !== 'function')) {
-      fail('ERR_CBK_OPTION_INVALID', 'Option PostgresStore.logger must be a logger with an error(obj, msg) method');
-    }
-    this.pool = options.pool;
+    const o = resolvePostgresOptions(options);
+    this.statementTimeoutMs = o.statementTimeoutMs;
+    this.lockTimeoutMs = o.lockTimeoutMs;
+    this.locking.statementTimeoutMs = this.statementTimeoutMs;
+    this.locking.lockTimeoutMs = this.lockTimeoutMs;
+    this.nextPurge = options.purge === false ? Infinity : Date.now() + Math.random() * FIRST_PURGE_JITTER_MS;
+    this.pool = explainingPool(options.pool);
     const logger = options.logger ?? stderrLogger;
     this.logger = logger;
     if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);
     this.schema = options.schema;
-    this.ttlMs = parseDuration(options.ttl, 'PostgresStore.ttl', DEFAULT_TTL_MS);
+    this.ttlMs = o.ttlMs;
     this.locking.ttlMs = this.ttlMs;
     this.autoMigrate = options.autoMigrate ?? true;
     const t = tables(options.schema);
+    this.tables = t;
     this.sql = statements(t);
     this.prepared = options.preparedStatements ?? true;
     this.names = Object.fromEntries(Object.entries(this.sql).map(([name, text]) =>
       [name, `cbk_${name}_${createHash('sha256').update(text).digest('hex').slice(0, 12)}`])) as Record<StatementName, string>;
-    this.ddl = ddl(t);
     if (options.batchStatements ?? true) {
-      const claim = new StatementBatcher(this.claimRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId);
-      const save = new StatementBatcher(this.saveRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId);
+      const claim = new StatementBatcher(this.claimRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId, isPerItemError);
+      const save = new StatementBatcher(this.saveRunner, BATCH_IN_FLIGHT, BATCH_MAX, byOrderId, isPerItemError);
       this.locking.claim = (item) => claim.push(item);
       this.locking.save = (item) => save.push(item);
     }
   }
 
-  /** Creates or upgrades the tables; idempotent, and safe from several processes at once. */
-  async migrate(): Promise<void> {
+  /**
+   * Creates or upgrades the tables, and (re)creates this version's functions; idempotent, and safe
+   * from several processes at once. Creates only what is missing (each DDL statement under
+   * `lockTimeoutMs`, retried; indexes CONCURRENTLY), then verifies every object this version needs
+   * and rejects with StoreSchemaError naming what is missing. Run it as a deploy step
+   * (`crossborder-merchant-kit migrate`, docs/stores.md); returns the objects it created.
+   */
+  async migrate(): Promise<{ created: string[] }> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      await client.query(this.sql.migrateLock, [`crossborder-merchant-kit:migrate:${this.schema ?? ''}`]);
-      const meta = this.schema ? `"${this.schema}".cbk_meta` : 'cbk_meta';
-      const present = (await client.query(this.sql.metaExists, [meta])).rows[0]?.present;
-      const version = present ? (await client.query(this.sql.version)).rows[0]?.version ?? 0 : 0;
-      if (version < SCHEMA_VERSION) for (const statement of this.ddl) await client.query(statement);
-      await client.query('COMMIT');
+      const result = await runMigration(client, this.tables, { lockTimeoutMs: this.lockTimeoutMs || DEFAULT_LOCK_TIMEOUT_MS, tries: 10 });
+      this.ready = Promise.resolve();
+      return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      // A connection that failed mid-way may hold the session advisory lock: it is not given back to the pool.
+      if (!(err as { code?: unknown }).code || /^(08|57P)/.test(String((err as { code?: unknown }).code))) broken = err as Error;
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
-    this.ready = Promise.resolve();
   }
 
-  /** One round trip (`SELECT 1`, no migration); rejects when it fails or takes longer than `timeoutMs` (default 2000). */
+  /**
+   * The health check's probe (checkHealth calls it): rejects, with a code naming the failed check,
+   * unless the store's real path works: connected, writable (not read-only, not a standby), the
+   * privileges its statements need, this version's schema and functions, and no table locked past
+   * `lockTimeoutMs`; all within `timeoutMs` (default 2000). See docs/observability.md.
+   */
   async ping(options: { timeoutMs?: number } = {}): Promise<void> {
-    await withTimeLimit(this.pool.query('SELECT 1'), options.timeoutMs ?? 2000);
+    const timeoutMs = options.timeoutMs ?? 2000;
+    const lockTimeoutMs = Math.min(this.lockTimeoutMs || timeoutMs, timeoutMs);
+    await withTimeLimit(probeHealth(this.pool, this.tables, { timeoutMs, lockTimeoutMs, purge: this.nextPurge !== Infinity }), timeoutMs);
   }
 
   private ensure(): Promise<void> {
     if (!this.autoMigrate) return Promise.resolve();
-    this.ready ??= this.migrate().catch((err) => {
+    const ready = this.ready ?? this.migrate().then(() => {}, (err: unknown) => {
       this.ready = undefined;
       throw err;
     });
-    return this.ready;
+    this.ready ??= ready;
+    return ready;
   }
 
   /** One of the store's statements as a query: named (prepared) unless `preparedStatements: false`. */
@@ -203,9 +188,56 @@ export class PostgresStore implements Store {
     return this.prepared ? { name: this.names[name], text: this.sql[name], values } : { text: this.sql[name], values };
   }
 
-  private async query(name: StatementName, values: unknown[]): Promise<Record<string, any>[]> {
+  /**
+   * One statement, bounded by `bound` ms (default the statement time-out; 0: none) on the client's
+   * side too: a server that never answers fails the statement at its bound (TimeLimitError, code
+   * TIMEOUT). The function statements bound themselves on the server (postgres-functions.ts).
+   */
+  private async query(name: StatementName, values: unknown[], bound: number = this.statementTimeoutMs, late?: (rows: Record<string, any>[]) => void): Promise<Record<string, any>[]> {
     await this.ensure();
-    return (await this.pool.query(this.statement(name, values))).rows;
+    const sent = this.pool.query(this.statement(name, values));
+    try {
+      return (bound > 0 ? await withTimeLimit(sent, bound + CLIENT_SLACK_MS) : await sent).rows;
+    } catch (err) {
+      // Given up on (the client's limit) but maybe still to run, e.g. after waiting for a pool connection:
+      // what it does then is undone (a claim's lock released), or the OrderId would stay locked for a lease.
+      if (late && err instanceof TimeLimitError) sent.then((res) => late(res.rows), () => {});
+      throw asStoreError(err);
+    }
+  }
+
+  /**
+   * One statement in a transaction of its own whose `statement_timeout` is `bound` ms and whose
+   * `lock_timeout` the store's (SET LOCAL: this transaction only), in one round trip: the saves,
+   * bounded by what is left of their lease, so a save that stalls (a slow trigger, I/O) is cancelled
+   * and rolled back by PostgreSQL before anyone may take its lease over. Sent as one simple-protocol
+   * query (the values written in as literals: postgres-inline.ts), named by a leading comment.
+   */
+  private async bounded(name: StatementName, values: unknown[], bound: number): Promise<Record<string, any>[]> {
+    await this.ensure();
+    const ms = Math.max(1, Math.floor(bound));
+    const lock = this.lockTimeoutMs > 0 ? ` SET LOCAL lock_timeout = '${Math.max(1, Math.floor(this.lockTimeoutMs))}ms';` : '';
+    const text = `/* ${this.names[name]} */ SET LOCAL statement_timeout = '${ms}ms';${lock} ${inlineValues(this.sql[name], values)}`;
+    try {
+      const results = await withTimeLimit(this.pool.query(text) as Promise<unknown>, ms + CLIENT_SLACK_MS);
+      const last = (Array.isArray(results) ? results[results.length - 1] : results) as { rows: Record<string, any>[] };
+      return last.rows;
+    } catch (err) {
+      throw asStoreError(err);
+    }
+  }
+
+  /** Releases the locks that claims given up on took when they ran after all (`results`: the claim function's, per item). */
+  private releaseLate(items: readonly ClaimItem[], results: ReadonlyArray<Record<string, any> | undefined>): void {
+    items.forEach((item, i) => {
+      if (!results[i]?.claimed) return;
+      this.query('release', [item.o, item.w]).catch((err: unknown) => {
+        try {
+          this.logger.error({ err: { type: (err as Error)?.name, message: (err as Error)?.message, code: (err as { code?: unknown })?.code } },
+            'PostgresStore could not release the lock of a claim that ran after it was given up; it is free again when its lease ends');
+        } catch { /* a failing logger must not turn this into an unhandled rejection */ }
+      });
+    });
   }
 
   acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
@@ -243,15 +275,37 @@ export class PostgresStore implements Store {
   }
 
   private purgeNowAndThen(): void {
-    if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
-      this.lastPurge = Date.now();
-      // Expired rows are filtered on read and the next purge retries, but a failing purge is never silent.
-      this.purgeExpired().catch((err: unknown) => {
-        try {
-          this.logger.error({ err: { type: (err as Error)?.name, message: (err as Error)?.message, code: (err as { code?: unknown })?.code } },
-            'PostgresStore failed to purge expired rows; expired rows are ignored on read and the next purge retries');
-        } catch { /* a failing logger must not turn a purge failure into an unhandled rejection */ }
-      });
+    if (Date.now() < this.nextPurge) return;
+    this.nextPurge = Date.now() + PURGE_EVERY_MS;
+    // Expired rows are filtered on read and the next purge retries, but a failing purge is never silent.
+    this.purgeElected().catch((err: unknown) => {
+      try {
+        this.logger.error({ err: { type: (err as Error)?.name, message: (err as Error)?.message, code: (err as { code?: unknown })?.code } },
+          'PostgresStore failed to purge expired rows; expired rows are ignored on read and the next purge retries');
+      } catch { /* a failing logger must not turn a purge failure into an unhandled rejection */ }
+    });
+  }
+
+  /**
+   * The background purge: only the process holding the purge's advisory lock purges (the others
+   * skip this round); resolves whether this process purged.
+   */
+  async purgeElected(): Promise<boolean> {
+    await this.ensure();
+    const client = await this.pool.connect();
+    const key = `crossborder-merchant-kit:purge:${this.schema ?? ''}`;
+    let broken: Error | undefined;
+    try {
+      const elected = (await client.query(this.statement('purgeElect', [key]))).rows[0]?.elected === true;
+      if (!elected) return false;
+      try {
+        await this.purgeExpired();
+      } finally {
+        await client.query(this.statement('purgeResign', [key])).catch((err: Error) => { broken = err; });
+      }
+      return true;
+    } finally {
+      client.release(broken);
     }
   }
 
@@ -265,20 +319,30 @@ export class PostgresStore implements Store {
     else await this.query('endAttempt', [key, outcome ?? 'done']);
   }
 
-  /** Deletes expired replies and merchant order ids, inactive hold rows past the ttl and long-expired locks (also run hourly by itself). */
-  async purgeExpired(): Promise<void> {
-    await this.query('purgeRecords', []);
-    await this.query('purgeHolds', []);
-    await this.query('purgeLocks', []);
-    await this.query('purgeOrderIds', []);
-    await this.query('purgeAttempts', []);
+  /**
+   * Deletes expired replies and merchant order ids, inactive hold rows past the ttl and lock rows
+   * released or expired over an hour ago, in batches of at most PURGE_BATCH rows (each its own short
+   * statement); resolves the number of rows deleted. Also run by the store itself unless `purge: false`.
+   */
+  async purgeExpired(): Promise<number> {
+    let deleted = 0;
+    for (const name of ['purgeRecords', 'purgeHolds', 'purgeLocks', 'purgeOrderIds', 'purgeAttempts'] as const) {
+      for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
+        await this.ensure();
+        const sent = this.pool.query(this.statement(name, [PURGE_BATCH]));
+        const n = (this.statementTimeoutMs > 0 ? await withTimeLimit(sent, this.statementTimeoutMs + CLIENT_SLACK_MS) : await sent).rowCount ?? 0;
+        deleted += n;
+        if (n < PURGE_BATCH) break;
+      }
+    }
+    return deleted;
   }
 
   private async changeHold(orderId: string, change: (state: HoldState) => HoldState): Promise<FulfilmentHold | null> {
     await this.ensure();
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      await client.query(this.beginBounded());
       await client.query(this.statement('ensureHold', [orderId, this.ttlMs]));
       const row = (await client.query(this.statement('lockHold', [orderId]))).rows[0];
       const current: HoldState = !row || row.stale ? emptyHoldState()
@@ -295,6 +359,12 @@ export class PostgresStore implements Store {
     } finally {
       client.release();
     }
+  }
+
+  /** BEGIN, with the time-outs set for the transaction (one round trip); `statementMs` the statement time-out's. */
+  private beginBounded(statementMs = this.statementTimeoutMs): string {
+    const set = (name: string, ms: number) => (ms > 0 ? `; SET LOCAL ${name} = '${Math.max(1, Math.floor(ms))}ms'` : '');
+    return `BEGIN${set('statement_timeout', statementMs)}${set('lock_timeout', this.lockTimeoutMs)}`;
   }
 
   placeFulfilmentHold(orderId: string, required: readonly DocumentRef[]): Promise<FulfilmentHold | null> {

@@ -1,6 +1,7 @@
 /**
- * `checkHealth({ store, timeoutMs })`: is this instance ready to take callbacks? One store round
- * trip (`store.ping()`, or a read of a key that never exists for a store without ping), answered
+ * `checkHealth({ store, timeoutMs })`: is this instance ready to take callbacks? The store's probe
+ * (`store.ping()`: PostgresStore's probes the real path, writable, privileges, schema and functions,
+ * under a lock time-out; or a read of a key that never exists for a store without ping), answered
  * within `timeoutMs` whatever the store does. Mount it as a readiness endpoint (docs/observability.md).
  */
 import { checkObject, invalid, positiveMs, required } from '../shared/options.js';
@@ -26,8 +27,13 @@ export interface HealthReport {
     ok: boolean;
     /** How long the store took to answer (or until the time-out), in ms. */
     latencyMs: number;
-    /** Why it is not ok: an error code or class name ('TIMEOUT', 'ECONNREFUSED', …), never a message. */
+    /** Why it is not ok: an error code or class name ('TIMEOUT', 'ECONNREFUSED', 'READ_ONLY', …), never a message. */
     error?: string;
+    /**
+     * Which check failed and on what, when the store says (PostgresStore's probe: the missing tables,
+     * columns or functions, the privileges lacking, the locked table); object names only, never a value.
+     */
+    detail?: string;
   };
 }
 
@@ -43,6 +49,7 @@ export async function checkHealth(options: HealthOptions): Promise<HealthReport>
   const timeoutMs = positiveMs(o.timeoutMs, 'checkHealth.timeoutMs', 2000);
   const started = performance.now();
   let error: string | undefined;
+  let detail: string | undefined;
   try {
     const probe = async () => {
       if (typeof store!.ping === 'function') await store!.ping({ timeoutMs });
@@ -50,9 +57,13 @@ export async function checkHealth(options: HealthOptions): Promise<HealthReport>
     };
     await withTimeLimit(probe(), timeoutMs);
   } catch (err) {
-    error = errorType(err);
+    // PostgresStore's connection errors (ERR_CBK_STORE_CONNECTION) carry pg's own code as their cause: ECONNREFUSED, 3D000, …
+    const e = err as { code?: unknown; cause?: unknown } | null;
+    error = errorType(e?.code === 'ERR_CBK_STORE_CONNECTION' && e.cause !== undefined ? e.cause : err);
+    const said = (err as { name?: unknown; detail?: unknown } | null);
+    if (said?.name === 'StoreHealthError' && typeof said.detail === 'string') detail = said.detail;
   }
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
   const ok = error === undefined;
-  return { ok, store: { ok, latencyMs, ...(ok ? {} : { error }) } };
+  return { ok, store: { ok, latencyMs, ...(ok ? {} : { error }), ...(detail === undefined ? {} : { detail }) } };
 }

@@ -30,8 +30,8 @@ export interface Coercion {
   /** JSON pointer of the value, as received. */
   pointer: string;
   tokens: string[];
-  /** The value it becomes, or ABSENT (the property is removed). */
-  value: number | boolean | typeof ABSENT;
+  /** The value it becomes, or ABSENT (the property is removed); a string is a listed value of an enum (enum-case.ts). */
+  value: number | boolean | string | typeof ABSENT;
 }
 
 /** What `text` reads as where one of `types` (AJV's list, e.g. `integer` or `number,null`) is expected (`inObject`: it is an object's property). */

@@ -15,6 +15,7 @@ export { SCHEMA_BASE, SCHEMA_PATHS } from './ajv.js';
 export { describeIssues, listIssues, toIssue, type ValidationIssue } from './issues.js';
 export { NULL_RULE, type Tolerated } from './tolerate.js';
 export { COERCED_RULE, EMPTY_RULE } from './coerce.js';
+export { ENUM_CASE_RULE } from './enum-case.js';
 
 /** `'tolerant'` (default): the tolerant form of the request schemas, deviations reported; `'strict'`: the schemas as written. */
 export type ValidationMode = 'tolerant' | 'strict';

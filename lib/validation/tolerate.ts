@@ -2,7 +2,8 @@
  * The tolerant reading of one request (validation: 'tolerant', docs/compatibility.md), in one place:
  * 1. the deviations from the schemas as written are listed on the payload as received (AJV `allErrors`);
  *    a payload without any costs this one validation;
- * 2. typed values sent as text are read as their type (lib/validation/coerce.ts), copy-on-write;
+ * 2. typed values sent as text are read as their type (lib/validation/coerce.ts), and listed values
+ *    written in another case as the listed value (enum-case.ts), copy-on-write;
  * 3. nulls are removed (properties and array elements): null means absent;
  * 4. the result is checked against the tolerant form of the schemas: its first failure is refused.
  * The deviations are reported by pointer (as received) and rule, never by value: the others first,
@@ -10,6 +11,7 @@
  */
 import type { ValidateFunction } from './ajv.js';
 import { applyCoercions, coercionIssue, coercionsOf } from './coerce.js';
+import { ENUM_CASE_RULE, enumReadingsOf } from './enum-case.js';
 import { listIssues, toIssue, type ValidationIssue } from './issues.js';
 import { withoutNulls } from './tolerant.js';
 
@@ -34,7 +36,9 @@ export function tolerate<T>(report: ValidateFunction, tolerant: ValidateFunction
     return { input, deviations: [], refused: null };
   }
   const errors = report.errors ?? [];
-  const coercions = coercionsOf(errors, input);
+  const typed = coercionsOf(errors, input);
+  const readings = enumReadingsOf(errors, input);
+  const coercions = readings.length === 0 ? typed : [...typed, ...readings];
   const copied: object[] = [];
   const read = applyCoercions(input, coercions, copied);
   const nulls = new Set(withoutNulls(read, '', [], ELEMENTS));
@@ -48,7 +52,8 @@ export function tolerate<T>(report: ValidateFunction, tolerant: ValidateFunction
     input: read,
     deviations: [
       ...issues.filter((d) => !nulls.has(d.pointer)),
-      ...coercions.map(coercionIssue),
+      ...typed.map(coercionIssue),
+      ...readings.map((r) => ({ pointer: r.pointer, rule: ENUM_CASE_RULE })),
       ...[...new Set(issues.filter((d) => nulls.has(d.pointer)).map((d) => d.pointer))].map((pointer) => ({ pointer, rule: NULL_RULE })),
     ],
     refused: null,

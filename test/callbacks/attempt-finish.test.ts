@@ -3,7 +3,7 @@
  * delivery gets, what the store keeps, and the log line an operator reads when the store fails at the
  * end of an attempt (the reply is still answered, the lock still released or bounded).
  */
-import { MemoryStore, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
+import { LeaseLostError, MemoryStore, type AcquireOptions, type NewRecord, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
 import { isSuccess } from '../../lib/callbacks/delivery/attempt-finish.js';
 import { BatchingMemoryStore } from '../idempotency/batching-store.js';
 import { documentsDelivery, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
@@ -281,6 +281,110 @@ describe('the end of an attempt on a batching store (saveAndRelease)', () => {
     expect(store.used.saveAndRelease).toBe(2);
     expect((await t.deliver('performOrderPayment', paymentOrder({ OrderId: 'GE-LATE' }))).headers['idempotency-replayed']).toBe('true');
     expect(t.log.lines.filter((l) => /now stored|still failing/.test(l.msg ?? ''))).toEqual([]);
+  });
+});
+
+/**
+ * A batching store fencing its saves by the lease, as PostgresStore does: each saveAndRelease does
+ * what `saves` says next ('lost': refused, LeaseLostError, after `winner` (another attempt's reply) was
+ * stored, if any; 'fail': a store error; 'ok': stored), and counts its tries.
+ */
+class FencingStore extends BatchingMemoryStore {
+  saves: Array<'lost' | 'fail' | 'ok'> = [];
+  tries = 0;
+  winner?: (key: string) => NewRecord;
+  override async acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
+    const lock = await super.acquire(orderId, options);
+    if (!lock?.saveAndRelease) return lock;
+    const save = lock.saveAndRelease.bind(lock);
+    return {
+      ...lock,
+      saveAndRelease: async (record: NewRecord, ids: readonly string[]) => {
+        this.tries++;
+        const next = this.saves.shift() ?? 'ok';
+        if (next === 'fail') throw new Error('connection terminated');
+        if (next === 'lost') {
+          if (this.winner) await this.saveRecord(this.winner(record.key));
+          throw new LeaseLostError();
+        }
+        await save(record, ids);
+      },
+    };
+  }
+}
+
+describe('a save refused because the lease was lost (a fencing store, e.g. PostgresStore after a stall)', () => {
+  const lostLines = (log: CapturingLogger) => log.lines.filter((l) => l.level === 'error' && /lost its lease/.test(l.msg ?? ''));
+
+  test('nothing stored anywhere: 503 STORE_UNAVAILABLE, not its own reply; reported; not retried; the next attempt is told "unsaved"', async () => {
+    const store = new FencingStore();
+    store.saves = ['lost'];
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-LOST' }) });
+    const res = await t.deliver('sendOrderToMerchant', order());
+    expect(res).toMatchObject({ status: 503, body: { ErrorCode: 'STORE_UNAVAILABLE' } });
+    expect(JSON.stringify(res.body)).not.toContain('INT-LOST');
+    expect(lostLines(t.log).map((l) => [l.msg, l.obj])).toEqual([[
+      'this attempt lost its lease before its reply was stored (it stalled past leaseMs); its reply is not stored nor sent (503): the next attempt is told previousAttempt.outcome = unsaved',
+      expect.objectContaining({ internalOrderId: 'INT-LOST', storedInternalOrderId: null })]]);
+    await sleep(100);
+    expect(store.tries).toBe(1);
+    expect(await store.findOrderId('INT-LOST')).toBeNull();
+    // The lock was released, and the next delivery runs told what happened.
+    const again = await t.deliver('sendOrderToMerchant', order());
+    expect(again).toMatchObject({ status: 200, body: { InternalOrderId: 'INT-LOST' } });
+    expect(t.calls('sendOrderToMerchant').map((c) => [c.context.attempt, c.context.previousAttempt?.outcome])).toEqual([[1, undefined], [2, 'unsaved']]);
+  });
+
+  test('another attempt took over and stored its reply: the delivery is answered with that reply; both ids are reported', async () => {
+    const store = new FencingStore();
+    store.saves = ['lost'];
+    store.winner = (key) => ({ key, callback: 'sendOrderToMerchant', orderId: 'GE1001CH', hash: 'h', payment: false, response: { Success: true, InternalOrderId: 'INT-WINNER' } });
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-LOSER' }) });
+    const res = await t.deliver('sendOrderToMerchant', order());
+    expect(res).toMatchObject({ status: 200, body: { Success: true, InternalOrderId: 'INT-WINNER' } });
+    expect(res.headers['idempotency-replayed']).toBe('true');
+    const [line] = lostLines(t.log);
+    expect(line.obj).toMatchObject({ internalOrderId: 'INT-LOSER', storedInternalOrderId: 'INT-WINNER' });
+    expect(line.msg).toMatch(/another attempt took over and its reply is the order's; this attempt's reply is not stored nor sent: undo what it did/);
+    // Its attempt was not marked 'unsaved' over the winner's (this fake winner left the attempt as it found it: running).
+    const key = t.calls('sendOrderToMerchant')[0].context.idempotencyKey as string;
+    expect((await store.beginAttempt(key, 'GE1001CH')).previousAttempt?.outcome).toBe('crashed');
+    expect((await t.deliver('sendOrderToMerchant', order())).body).toMatchObject({ InternalOrderId: 'INT-WINNER' });
+  });
+
+  test('its own reply turns out stored (the save committed though its answer was lost): answered as stored, nothing reported', async () => {
+    const store = new FencingStore();
+    store.saves = ['lost'];
+    store.winner = (key) => ({ key, callback: 'sendOrderToMerchant', orderId: 'GE1001CH', hash: 'h', payment: false, response: { Success: true, InternalOrderId: 'INT-MINE' } });
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-MINE' }) });
+    expect(await t.deliver('sendOrderToMerchant', order())).toMatchObject({ status: 200, body: { InternalOrderId: 'INT-MINE' } });
+    expect(lostLines(t.log)).toEqual([]);
+  });
+
+  test('a save failing at first, then refused while retried: retried through the lock (fenced), then reported and given up at once', async () => {
+    const store = new FencingStore();
+    store.saves = ['fail', 'lost'];
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-R' }) }, { leaseMs: 3000, adapterTimeoutMs: 1000 });
+    expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(200); // answered, as a save failing at first always was
+    for (let i = 0; i < 40 && lostLines(t.log).length === 0; i++) await sleep(25);
+    expect(lostLines(t.log)).toHaveLength(1);
+    await sleep(200);
+    expect(store.tries).toBe(2); // no try after the refusal
+    expect(messages(t.log, 'info')).not.toContain('a successful reply that could not be stored at first is now stored');
+    expect(await store.getRecord(t.calls('sendOrderToMerchant')[0].context.idempotencyKey as string)).toBeNull();
+  });
+
+  test('a late success whose lease was lost is neither stored nor retried; the lock is released', async () => {
+    const store = new FencingStore();
+    store.saves = ['lost'];
+    let n = 0;
+    const t = kitWith(store, { performOrderPayment: async () => { if (++n === 1) await sleep(120); return PAID; } }, { adapterTimeoutMs: 50, inFlightWaitMs: 2000 });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(500);
+    for (let i = 0; i < 40 && lostLines(t.log).length === 0; i++) await sleep(25);
+    expect(lostLines(t.log)).toHaveLength(1);
+    expect(store.tries).toBe(1);
+    expect(await t.deliver('performOrderPayment', paymentOrder())).toMatchObject({ status: 200 });
+    expect(t.calls('performOrderPayment')).toHaveLength(2);
   });
 });
 

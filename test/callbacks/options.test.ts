@@ -67,6 +67,24 @@ describe.each(FACTORIES)('%s options', (_name, factory) => {
     expect(err.message).toContain('merchantGuid');
   });
 
+  test.each<[string, unknown, RegExp]>([
+    ['a name, not a GUID', 'my-merchant-guid', /^Option merchantGuid is not a GUID \(8-4-4-4-12 hex digits, e\.g\. [0-9a-f-]{36}; 16 characters given\) \[ERR_CBK_OPTION_INVALID\]$/],
+    ['a placeholder', '{guid}', /^Option merchantGuid looks like a placeholder: put your MerchantGUID from the service there \[ERR_CBK_OPTION_INVALID\]$/],
+    ['a GUID in braces', `{${MERCHANT_GUID}}`, /^Option merchantGuid is in braces: give the GUID without \{ \} \[ERR_CBK_OPTION_INVALID\]$/],
+    ['a trailing space (not trimmed)', `${MERCHANT_GUID} `, /^Option merchantGuid has whitespace before or after it \(remove it; it is not trimmed\) \[ERR_CBK_OPTION_INVALID\]$/],
+    ['a trailing newline', `${MERCHANT_GUID}\n`, /whitespace before or after it/],
+    ['no hyphens', MERCHANT_GUID.replace(/-/g, ''), /has no hyphens/],
+    ['a bad second GUID of a rotation', [MERCHANT_GUID, 'next-guid'], /^Option merchantGuid\[1\] is not a GUID/],
+  ])('merchantGuid as %s is refused at construction, saying what is wrong', (_name, value, message) => {
+    const err = thrown(() => factory({ ...minimal(), merchantGuid: value }));
+    expect(err.code).toBe('ERR_CBK_OPTION_INVALID');
+    expect(err.message).toMatch(message);
+  });
+
+  test('a GUID in capitals is accepted', () => {
+    expect(() => factory({ ...minimal(), merchantGuid: MERCHANT_GUID.toUpperCase() })).not.toThrow();
+  });
+
   test.each(['sendOrderToMerchant', 'updateOrderStatus'])('adapter.%s is required', (method) => {
     const adapter: Record<string, unknown> = { ...minimal().adapter };
     delete adapter[method];

@@ -7,6 +7,10 @@ import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { fixture } from '../fixtures/index.js';
+import { forgetWarnedDeviations } from '../../lib/callbacks/steps/validate.js';
+
+// Deviations are warned about once per process: each test starts as a fresh process would.
+beforeEach(forgetWarnedDeviations);
 
 const GUIDS = ['abcdabcd-abcd-abcd-abcd-abcdabcdabcd', 'bf9a2cc4-304c-47bc-9722-8967dfd97734'];
 const rw = (name: string) => fixture(`real-world/${name}`);

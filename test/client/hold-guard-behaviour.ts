@@ -5,6 +5,7 @@
  */
 import type { Store } from 'crossborder-merchant-kit/store';
 import { order } from '../helpers/orders.js';
+import { fixture } from '../fixtures/index.js';
 import { kitWith } from '../idempotency/harness.js';
 import type { FullStore, StoreFactory } from '../store/harness.js';
 import { fakeService, type FakeService } from './fake-service.js';
@@ -12,6 +13,16 @@ import { clientFor, failure } from './setup.js';
 
 const ead = { DocumentTypeCode: '11', TrackingNumber: 'TRK123' };
 const parcel = { ParcelCode: 'P1', Products: [{ CartItemId: 'ci-1', ProductCode: 'SKU0', DeliveryQuantity: 1 }] };
+/** The service's use cases (GD use-cases-220772): OrderId is the merchant's order number. */
+const USE_CASES = ['single-parcel', 'multi-parcel'].map((n) => fixture(`real-world-3/gedocs-updateorderdispatch-usecase-${n}.json`));
+/** A store view without the merchantOrderIds capability (findOrderId and saveMerchantOrderIds hidden). */
+const withoutMerchantIds = (store: Store): Store => {
+  const view: Record<string, unknown> = {};
+  for (const name of ['acquire', 'getRecord', 'saveRecord', 'placeFulfilmentHold', 'recordDocuments', 'getFulfilmentHold']) {
+    view[name] = (...args: unknown[]) => (store as unknown as Record<string, (...a: unknown[]) => unknown>)[name](...args);
+  }
+  return view as unknown as Store;
+};
 
 export function holdGuardBehaviour(factory: StoreFactory): void {
   let svc: FakeService;
@@ -99,5 +110,51 @@ export function holdGuardBehaviour(factory: StoreFactory): void {
     await client.updateOrderDispatch({ MerchantOrderId: 'A-1' }, { force: true });
     expect(svc.count()).toBe(1);
     expect(log.lines.some((l) => l.level === 'warn' && /could not read the store/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  describe('issue 34 item 3: the merchant\'s order number in OrderId (the documented use cases)', () => {
+    test.each([0, 1])('use case %i: V2 and V1 with OrderId "100018322" of an order held as GE123874638GB: FULFILMENT_HOLD, nothing sent', async (i) => {
+      await store.placeFulfilmentHold('GE123874638GB', [ead]);
+      await store.saveMerchantOrderIds('GE123874638GB', ['100018322']);
+      const { client } = clientFor(svc, { store });
+      const body = USE_CASES[i];
+      expect(await failure(client.updateOrderDispatchV2(body))).toMatchObject({ code: 'FULFILMENT_HOLD', hold: { orderId: 'GE123874638GB' } });
+      expect(await failure(client.updateOrderDispatch(body))).toMatchObject({ code: 'FULFILMENT_HOLD', operation: 'updateOrderDispatch' });
+      // The merchant's number as MerchantOrderID and the service's as OrderId: each reading still finds it.
+      expect(await failure(client.updateOrderDispatchV2({ ...body, OrderId: 'GE-UNRELATED', MerchantOrderID: '100018322' }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+      expect(await failure(client.updateOrderDispatchV2({ ...body, OrderId: undefined, MerchantOrderID: 'GE123874638GB' }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+      expect(svc.count()).toBe(0);
+      await store.recordDocuments('GE123874638GB', [ead]);
+      await client.updateOrderDispatchV2(body);
+      expect(svc.received[0].json).toEqual(body);
+    });
+
+    test('end to end: the adapter answers the order with its number 100018322; the use-case dispatch is held until the EAD arrives', async () => {
+      const kit = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: '100018322', OrderId: '100018322' }) });
+      const created = await kit.deliver('sendOrderToMerchant', order({
+        OrderId: 'GE123874638GB',
+        AdditionalRequiredDocuments: [{ DocumentTypeCode: '11', DocumentTypeName: 'EAD', DocumentExtension: 'pdf', URL: '', TrackingNumber: 'TRK123' }],
+      }));
+      expect(created.status).toBe(200);
+      const { client } = clientFor(svc, { store });
+      for (const body of USE_CASES) expect(await failure(client.updateOrderDispatchV2(body))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+      expect(svc.count()).toBe(0);
+      await store.recordDocuments('GE123874638GB', [ead]);
+      for (const body of USE_CASES) await client.updateOrderDispatchV2(body);
+      expect(svc.count()).toBe(2);
+    });
+
+    test('a store without findOrderId: a held service OrderId is FULFILMENT_HOLD; any other id is refused (INVALID_ARGUMENT, nothing sent) unless force', async () => {
+      await store.placeFulfilmentHold('GE123874638GB', [ead]);
+      const { client, log } = clientFor(svc, { store: withoutMerchantIds(store) });
+      expect(await failure(client.updateOrderDispatchV2({ OrderId: 'GE123874638GB', Parcels: [parcel] }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+      const refused = await failure(client.updateOrderDispatchV2(USE_CASES[0]));
+      expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(refused.description).toMatch(/findOrderId.*nothing was sent/);
+      expect(svc.count()).toBe(0);
+      await client.updateOrderDispatchV2(USE_CASES[0], { force: true });
+      expect(svc.count()).toBe(1);
+      expect(log.lines.some((l) => l.level === 'warn' && /no findOrderId/.test(l.msg ?? ''))).toBe(true);
+    });
   });
 }

@@ -2,7 +2,7 @@ import { KitError } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { createServiceClient, SERVICE_ERROR_CODES, ServiceError } from 'crossborder-merchant-kit/client';
 
-const base = { baseUrl: 'https://api.example.com', merchantGuid: 'guid-1' };
+const base = { baseUrl: 'https://api.example.com', merchantGuid: '1f0e2d3c-4b5a-4697-8877-665544332211' };
 const build = (extra: Record<string, unknown>) => () => createServiceClient({ ...base, ...extra } as never);
 
 describe('createServiceClient options (checked at construction)', () => {
@@ -21,6 +21,8 @@ describe('createServiceClient options (checked at construction)', () => {
     ['a misspelt retry option', { retry: { retires: 3 } }, 'ERR_CBK_OPTION_UNKNOWN', /retry\.retires; did you mean "retry\.retries"/],
     ['no baseUrl', { baseUrl: undefined }, 'ERR_CBK_OPTION_REQUIRED', /baseUrl is required/],
     ['no merchantGuid', { merchantGuid: '' }, 'ERR_CBK_OPTION_REQUIRED', /merchantGuid is required/],
+    ['a merchantGuid that is not a GUID', { merchantGuid: 'my-merchant-guid' }, 'ERR_CBK_OPTION_INVALID', /merchantGuid is not a GUID/],
+    ['a merchantGuid with a trailing space', { merchantGuid: '1f0e2d3c-4b5a-4697-8877-665544332211 ' }, 'ERR_CBK_OPTION_INVALID', /merchantGuid has whitespace before or after it/],
     ['a relative baseUrl', { baseUrl: '/api' }, 'ERR_CBK_OPTION_INVALID', /absolute http\(s\) URL/],
     ['an ftp baseUrl', { baseUrl: 'ftp://x.example.com' }, 'ERR_CBK_OPTION_INVALID', /absolute http\(s\) URL/],
     ['a baseUrl with credentials', { baseUrl: 'https://u:p@x.example.com' }, 'ERR_CBK_OPTION_INVALID', /must not carry/],
@@ -49,8 +51,8 @@ describe('createServiceClient options (checked at construction)', () => {
   });
 
   test('the merchantGuid and a static token never appear in a construction error', () => {
-    try { build({ merchantGuid: 'secret-guid-123', accessToken: 'secret-token-456', timeoutMs: -5 })(); } catch (err) {
-      expect(String(err)).not.toContain('secret-guid-123');
+    try { build({ merchantGuid: '5ec2e700-0000-4000-8000-00000000c123', accessToken: 'secret-token-456', timeoutMs: -5 })(); } catch (err) {
+      expect(String(err)).not.toContain('5ec2e700-0000-4000-8000-00000000c123');
       expect(String(err)).not.toContain('secret-token-456');
     }
   });

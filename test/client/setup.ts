@@ -4,7 +4,7 @@ import { createServiceClient, type ServiceClientOptions } from 'crossborder-merc
 import { captureLogger, type CapturingLogger } from '../helpers/recording.js';
 import type { FakeService } from './fake-service.js';
 
-export const GUID = 'mguid-5e3b9c1a-77d2';
+export const GUID = '9d4e2b7a-5e3b-4c1a-87d2-3f6a0c9b1e24';
 export const TOKEN = 'tok-abcdef-123456-secret';
 
 export const fixture = (name: string): any =>

@@ -9,7 +9,7 @@ afterEach(() => svc.close());
 const PATH = '/api/shipments/1Z999AA10123456784';
 
 describe('getShipmentInformation', () => {
-  test('GET {baseUrl}/api/shipments/{trackingNumber} with the MerchantGUID as query parameter and the bearer token', async () => {
+  test('GET {baseUrl}/api/shipments/{trackingNumber} with the MerchantGUID as header and query parameter and the bearer token', async () => {
     const { client } = clientFor(svc);
     const info = await client.getShipmentInformation('1Z999AA10123456784');
     expect(info).toEqual(fixture('shipment-information'));
@@ -19,7 +19,7 @@ describe('getShipmentInformation', () => {
     expect(r.query.get('merchantGUID')).toBe(GUID);
     expect(r.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(r.headers.accept).toBe('application/json');
-    expect(r.headers.merchantguid).toBeUndefined();
+    expect(r.headers.merchantguid).toBe(GUID);
   });
 
   test('the tracking number is one percent-encoded path segment', async () => {

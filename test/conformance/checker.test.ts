@@ -88,10 +88,22 @@ test('without a cart token the cart checks are skipped, not passed; --strict the
   });
 });
 
-test('a merchant that is not there fails (no reply), and the response-time budget says so', async () => {
-  const report = await runConformance({ merchantUrl: 'http://127.0.0.1:9/none', merchantGuid: FAKE_GUID, timeoutMs: 2000, only: ['order-create', 'response-time'] });
-  expect(report.checks.map((c) => [c.id, c.status])).toEqual([['order-create', 'fail'], ['response-time', 'fail']]);
-  expect(report.checks[0].detail).toMatch(/no reply/);
+test('a merchant that is not there: one preflight line, every check FAILs "not run" with it, nothing passes', async () => {
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r)); // nothing listens there now
+  const url = `http://127.0.0.1:${port}/none`;
+  const report = await runConformance({ merchantUrl: url, merchantGuid: FAKE_GUID, timeoutMs: 2000 });
+  expect(report.preflight).toBe(`cannot reach ${url} (ECONNREFUSED): is your app running?`);
+  expect(report.ok).toBe(false);
+  expect(report.checks.map((c) => c.id)).toEqual(CHECK_IDS);
+  for (const c of report.checks) expect(c).toMatchObject({ status: 'fail', detail: `not run: ${report.preflight!}` });
+  const run = await cli(['check', url, '--guid', FAKE_GUID]);
+  expect(run.code).toBe(1);
+  expect(run.out).toContain(`PREFLIGHT FAILED: cannot reach ${url} (ECONNREFUSED): is your app running?`);
+  expect(run.out).not.toMatch(/\bPASS\b/);
 });
 
 test('a slow merchant fails response-time with the budget given by --timeout-ms', async () => {

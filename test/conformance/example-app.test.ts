@@ -35,7 +35,11 @@ test('sandbox.runCheck runs the checker and records its exchanges (card masked) 
     expect(report.checks.map((c) => c.status)).toEqual(['pass', 'pass', 'pass']);
     const logged = sandbox.log.list({ scenario: 'check' });
     expect(logged.length).toBeGreaterThanOrEqual(3);
-    expect(logged.every((e) => e.direction === 'to-merchant' && e.response?.status === 200)).toBe(true);
+    expect(logged.every((e) => e.direction === 'to-merchant')).toBe(true);
+    // the preflight's probes (an order with the GUID, then each callback with an empty body, sent to be refused) come first
+    expect(logged.filter((e) => e.label?.startsWith('preflight: ')).length).toBeGreaterThanOrEqual(5);
+    expect(logged.filter((e) => e.expected === undefined).every((e) => e.response?.status === 200)).toBe(true);
+    expect(logged.filter((e) => e.expected === 'probe').length).toBeGreaterThanOrEqual(4);
     expect(JSON.stringify(logged)).not.toContain('4111111111111111');
     expect(finished).toEqual([expect.objectContaining({ name: 'check', ok: true, summary: '3 passed, 0 failed, 0 skipped' })]);
   } finally {

@@ -24,12 +24,23 @@ export interface Flaws {
    * several runs to see whether they reuse OrderIds).
    */
   stateful?: boolean;
+  /**
+   * Refusals answered with this status and no ResponseInfo (an HTML page): `guid` a wrong or missing
+   * MerchantGUID, `json` a body that is not JSON, `cart` an unknown cart token.
+   */
+  refusalAnsweredWith?: { guid?: number; json?: number; cart?: number };
+  /** Paths whose requests get no reply: the connection is dropped (a crashing handler behind a proxy). */
+  dropConnection?: string[];
+  /** Not a flaw: paths it does not serve (answered as a framework does: a plain "Cannot POST" 404). */
+  unmounted?: string[];
 }
 
 export const FAKE_GUID = '3f9b6a2e-1c4d-4e8f-9a0b-7c6d5e4f3a2b';
 export const FAKE_CART = 'cart-1';
 
 type Json = Record<string, unknown>;
+
+const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant'];
 
 export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
   const orders = new Map<string, string>();
@@ -45,11 +56,24 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
   const declined = (res: ServerResponse, status: number, Message: string) =>
     reply(res, flaws.badInputAs500 && status !== 404 ? 500 : status, { Success: false, Message });
 
+  const page = (res: ServerResponse, status: number) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!DOCTYPE html><html><body><pre>Error ${status}</pre></body></html>`);
+  };
+  const refusal = flaws.refusalAnsweredWith ?? {};
+
   const handle = (req: IncomingMessage, res: ServerResponse, text: string) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname.replace(/^\/shop/, '');
+    if ((flaws.dropConnection ?? []).includes(path)) { req.socket.destroy(); return; }
+    if (!url.pathname.startsWith('/shop/') || (flaws.unmounted ?? []).includes(path) || !KNOWN_PATHS.includes(path)) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(`<!DOCTYPE html><html><body><pre>Cannot ${req.method} ${url.pathname}</pre></body></html>`);
+    }
     if (path === '/GetCheckoutCartInfo') {
-      if (!flaws.noCartTokenCheck && url.searchParams.get('merchantCartToken') !== FAKE_CART) return declined(res, 404, 'cart not found');
+      if (!flaws.noCartTokenCheck && url.searchParams.get('merchantCartToken') !== FAKE_CART) {
+        return refusal.cart ? page(res, refusal.cart) : declined(res, 404, 'cart not found');
+      }
       return reply(res, 200, { productsList: [{ ProductCode: 'SKU-1', CartItemId: 'c1', OrderedQuantity: 1, SalePrice: 10 }], currencyCode: 'EUR' });
     }
     let body: Json;
@@ -58,10 +82,13 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return declined(res, 400, 'expected an object');
       body = parsed as Json;
     } catch {
-      return declined(res, 400, 'invalid JSON');
+      return refusal.json ? page(res, refusal.json) : declined(res, 400, 'invalid JSON');
     }
     const order = (typeof body.order === 'object' && body.order !== null ? body.order : body) as Json;
-    if (!flaws.noGuidCheck && order.MerchantGUID !== FAKE_GUID) return declined(res, 401, 'unauthorized');
+    if (!flaws.noGuidCheck && order.MerchantGUID !== FAKE_GUID) {
+      // the preflight's empty probe still gets the merchant's own answer (it is mounted)
+      return refusal.guid && order.OrderId !== undefined ? page(res, refusal.guid) : declined(res, 401, 'unauthorized');
+    }
     const orderId = String(order.OrderId);
     const pay = () => {
       const paid = payments.get(orderId) ?? { PaymentAmount: '20.00', PaymentCurrencyCode: 'EUR' };

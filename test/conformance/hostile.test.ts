@@ -11,7 +11,7 @@ const GUID = 'b5f0c2d4-1e3a-4c8b-9d7f-2a6e8c0b4f11';
 let servers: Hostile[] = [];
 afterEach(async () => { await Promise.all(servers.map((s) => s.close())); servers = []; });
 const start = async (mode: HostileMode, opts = {}) => { const s = await startHostile(mode, opts); servers.push(s); return s; };
-const check = (merchantUrl: string): Promise<ConformanceReport> => runConformance({ merchantUrl, merchantGuid: GUID, timeoutMs: 300, cartToken: 'cart-1' });
+const check = (merchantUrl: string, timeoutMs = 300): Promise<ConformanceReport> => runConformance({ merchantUrl, merchantGuid: GUID, timeoutMs, cartToken: 'cart-1' });
 /** The checks that judge the merchant's answers (no-store needs order data to judge, and is skipped without any). */
 const judged = (r: ConformanceReport) => r.checks.filter((c) => !['no-store', 'no-leak', 'response-time'].includes(c.id));
 
@@ -29,7 +29,8 @@ test('a merchant that never answers: every check FAILs naming the time-out, the 
 
 test('a merchant that answers 1 GB: replies are cut at 1 MiB and FAIL as such; the gigabyte is never read', async () => {
   const h = await start('huge');
-  const report = await check(h.url);
+  // room to read each first MiB on a loaded machine: what is tested is the cut, not the time
+  const report = await check(h.url, 10_000);
   for (const c of judged(report)) {
     expect(c.status).toBe('fail');
     expect(c.detail).toMatch(/HTTP 200, reply larger than 1048576 bytes/);

@@ -63,7 +63,7 @@ test('the root export gives the kit, errors, auth and validation, and no binding
 
 test('/store, /client and /customs give their room, and nothing of another', () => {
   expect(importNames('crossborder-merchant-kit/store')).toEqual(
-    ['MemoryStore', 'PostgresStore', 'StoreFullError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf', 'namespacedStore']);
+    ['LeaseLostError', 'MemoryStore', 'PostgresStore', 'StoreFullError', 'StoreHealthError', 'StoreSchemaError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf', 'namespacedStore']);
   expect(importNames('crossborder-merchant-kit/client')).toEqual(['SERVICE_ERROR_CODES', 'ServiceError', 'createServiceClient']);
   expect(importNames('crossborder-merchant-kit/customs')).toEqual(['CUSTOMS_TERRITORY', 'EXPORT_DECLARATION_THRESHOLD_EUR',
     'customsTerritoryStatus', 'exportDeclarationForShipment', 'exportDeclarationRequired', 'normalisePostalCode']);

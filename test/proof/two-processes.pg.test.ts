@@ -1,7 +1,8 @@
 /**
  * The proof: two merchant processes on one PostgreSQL. Concurrent identical deliveries split across
  * them reach the adapter once; a thousand payment retries charge once; a process that dies inside
- * the adapter blocks the retry on the other process only until its lease expires.
+ * the adapter blocks the retry on the other process only until its lease expires; a process whose
+ * save stalls past its lease keeps nothing and answers nothing of its own (issue 35).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,8 @@ const APP = fileURLToPath(new URL('./app.ts', import.meta.url));
 const schema = `proof_${Math.random().toString(36).slice(2, 10)}`;
 const pool = new pg.Pool({ connectionString: databaseUrl(), max: 4 });
 const children: ChildProcess[] = [];
+/** What each child wrote on stderr (the kit's default logger), by child. */
+const stderrOf = new Map<ChildProcess, string>();
 let ports: number[] = [];
 
 function start(): Promise<{ child: ChildProcess; port: number }> {
@@ -24,7 +27,7 @@ function start(): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', APP], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let stderr = '';
-  child.stderr!.on('data', (d) => { stderr += d; });
+  child.stderr!.on('data', (d) => { stderr += d; stderrOf.set(child, stderr); });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -117,4 +120,35 @@ test('a process that dies inside the adapter blocks the retry on the other proce
   const again = await post(ports[1], 'SendOrderToMerchant', body);
   expect(again.text).toBe(retry.text);
   expect(await count('order', 'CRASH-1')).toBe(2);
+}, LONG);
+
+test('a save that stalls past the lease (a slow trigger) on one process: the other takes over; one reply is stored and answered, the stalled one is reported', async () => {
+  // The first save of a STALL order's reply sleeps 5 s (longer than the 3 s lease): a sequence, not a row, since the save is rolled back.
+  await pool.query(`CREATE SEQUENCE "${schema}".stall_seq;
+    CREATE FUNCTION "${schema}".stall() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.order_id LIKE 'STALL-%' AND nextval('"${schema}".stall_seq') = 1 THEN PERFORM pg_sleep(5); END IF; RETURN NEW; END $$;
+    CREATE TRIGGER stall BEFORE INSERT ON "${schema}".cbk_records FOR EACH ROW EXECUTE FUNCTION "${schema}".stall()`);
+  const body = order({ OrderId: 'STALL-1' });
+  // The first process was killed by the crash test: a fresh second process.
+  const { port: fresh } = await start();
+  const first = post(ports[1], 'SendOrderToMerchant', body);
+  for (let i = 0; i < 200 && (await count('order', 'STALL-1')) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  const retry = await post(fresh, 'SendOrderToMerchant', body);
+  const replies = [await first, retry];
+  expect(await count('order', 'STALL-1')).toBe(2);
+  const stored = await pool.query(`SELECT response->>'InternalOrderId' AS id FROM "${schema}".cbk_records WHERE order_id = 'STALL-1'`);
+  expect(stored.rows).toHaveLength(1);
+  const winner = stored.rows[0].id as string;
+  const calls = await pool.query(`SELECT pid FROM "${schema}".adapter_calls WHERE order_id = 'STALL-1' AND kind = 'order' ORDER BY id`);
+  expect(calls.rows).toHaveLength(2);
+  expect(retry).toMatchObject({ status: 200, body: { InternalOrderId: winner } });
+  for (const r of replies) {
+    if (r.status === 200) expect(r.body.InternalOrderId).toBe(winner);
+    else expect(r).toMatchObject({ status: 503, body: { ErrorCode: 'STORE_UNAVAILABLE' } });
+  }
+  const ids = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".cbk_order_ids WHERE order_id = 'STALL-1'`);
+  expect(ids.rows[0].n).toBe(0); // the stalled attempt's ids were not kept apart either
+  const again = await post(ports[1], 'SendOrderToMerchant', body);
+  expect(again).toMatchObject({ status: 200, body: { InternalOrderId: winner } });
+  expect([...stderrOf.values()].join('')).toMatch(/lost its lease before its reply was stored/);
 }, LONG);

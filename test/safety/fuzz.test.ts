@@ -5,7 +5,7 @@
  * misbehaved, no 503 at all), no stack trace or file path in a reply, no card number (any spelling),
  * CVV or MerchantGUID in a reply or a log line; and a bounded heap.
  *
- * Size: CBK_FUZZ_RUNS requests per endpoint (default 2,000 in `npm test`; the nightly-sized run is
+ * Size: CBK_FUZZ_RUNS requests per endpoint (default 1,000 in `npm test`, issue 41; the nightly-sized run is
  * CBK_FUZZ_RUNS=10000), CBK_FUZZ_SEED (default 9) to replay a run. See docs/testing-safety.md.
  */
 import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
@@ -14,7 +14,7 @@ import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, 
 import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 import { prng, type Rng } from '../helpers/prng.js';
 
-const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 2_000);
+const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 1_000);
 const SEED = Number(process.env.CBK_FUZZ_SEED ?? 9);
 const HEAP_BOUND_BYTES = 256 * 1024 * 1024;
 

@@ -33,6 +33,18 @@ describe('the identity of an order (item 6) and what the store cannot hold (item
     expect(t.calls('performOrderPayment')).toHaveLength(0);
     expect((await raw(t, 'performOrderPayment', text('1001'))).status).toBe(200);
     expect(t.calls('performOrderPayment')[0].context.idempotencyKey).toMatch(/^performOrderPayment:1001:/);
+    // the adapter gets the OrderId the types promise: a string (the number as its decimal text)
+    expect(t.calls('performOrderPayment')[0].input.OrderId).toBe('1001');
+  });
+
+  test('a numeric OrderId reaches the adapter as a string in strict validation too, and its replay is the same order', async () => {
+    const t = kitWith(new MemoryStore(), {}, { validation: 'strict' });
+    const text = JSON.stringify(order({ OrderId: 'X' })).replace('"OrderId":"X"', '"OrderId":424242');
+    const first = await raw(t, 'sendOrderToMerchant', text);
+    expect(first.status).toBe(200);
+    expect(t.calls('sendOrderToMerchant').map((c) => c.input.OrderId)).toEqual(['424242']);
+    expect((await raw(t, 'sendOrderToMerchant', text)).body).toEqual(first.body);
+    expect(t.calls('sendOrderToMerchant')).toHaveLength(1);
   });
 
   test.each([

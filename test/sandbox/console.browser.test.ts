@@ -217,7 +217,8 @@ test('the configuration panel changes where callbacks go; a failed exchange stan
 test('keyboard: every control is reachable with Tab, and Enter opens an exchange', async () => {
   await page.locator('body').focus();
   const reached = new Set<string>();
-  for (let i = 0; i < 200; i += 1) { // past the scenario buttons and every exchange row so far
+  // the check's orders (with their exchange links) and exchanges are many stops: room for all of them
+  for (let i = 0; i < 400; i += 1) { // and the order-life scenarios' orders and exchanges
     await page.keyboard.press('Tab');
     reached.add(await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;

@@ -248,6 +248,18 @@ describe('what the console shows', () => {
     expect(summarize(exchange({ response: { status: 200, headers: {} } })).path).toBe('/cb/SendOrderToMerchant?x=1');
   });
 
+  test('a "not found" page is no refusal (a framework 404 for a wrong path); the preflight\'s probe may be answered by one', () => {
+    const page = { response: { status: 404, headers: {}, body: '<!DOCTYPE html><pre>Cannot POST /SendOrderToMerchant</pre>' } };
+    expect(summarize(exchange({ expected: 'refusal', ...page }))).toMatchObject({ failed: true });
+    expect(summarize(exchange({ expected: 'refusal', ...page })).refusedAsExpected).toBeUndefined();
+    expect(summarize(exchange({ expected: 'refusal', response: { status: 404, headers: {}, body: { Success: false, ErrorCode: 'CART_NOT_FOUND' } }, responseInfo: { Success: false, ErrorCode: 'CART_NOT_FOUND' } })))
+      .toMatchObject({ failed: false, refusedAsExpected: true });
+    expect(summarize(exchange({ expected: 'probe', ...page }))).toMatchObject({ failed: false, refusedAsExpected: true, expected: 'probe' });
+    expect(summarize(exchange({ expected: 'probe', response: { status: 400, headers: {}, body: { Success: false } }, responseInfo: { Success: false } }))).toMatchObject({ failed: false });
+    expect(summarize(exchange({ expected: 'probe', response: { status: 500, headers: {}, body: {} } }))).toMatchObject({ failed: true });
+    expect(summarize(exchange({ expected: 'probe', error: 'ECONNRESET' }))).toMatchObject({ failed: true });
+  });
+
   test('a request sent to be refused: a 4xx or Success false is "refused as expected" (not failed); a 2xx success, a 5xx or no reply is failed', () => {
     const refusal = (over: Record<string, unknown>) => summarize(exchange({ expected: 'refusal', ...over }));
     expect(refusal({ response: { status: 401, headers: {}, body: { Success: false } }, responseInfo: { Success: false } })).toMatchObject({ failed: false, refusedAsExpected: true, expected: 'refusal' });

@@ -15,7 +15,9 @@ test('the banner says where each part listens and what to run next', () => {
   expect(loop.merchantUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/crossborder$/);
   expect(loop.banner).toContain(loop.merchantUrl);
   expect(loop.banner).toContain(loop.sandboxUrl);
-  expect(loop.banner).toContain(`npm run cli -- trigger full --merchant-url ${loop.merchantUrl} --guid ${DEMO_MERCHANT_GUID} --cart-token demo-cart`);
+  // the commands go through the sandbox, so that its console shows them
+  expect(loop.banner).toContain(`npm run cli -- trigger full --sandbox ${loop.sandboxUrl}`);
+  expect(loop.banner).toContain(`npm run cli -- check --sandbox ${loop.sandboxUrl}`);
   expect(loop.banner).toContain(`npm run cli -- check ${loop.merchantUrl} --guid ${DEMO_MERCHANT_GUID} --cart-token demo-cart`);
   expect(loop.banner).toContain(`${loop.sandboxUrl}/api/shipments/SBX1000000001`);
 });

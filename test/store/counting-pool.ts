@@ -1,20 +1,20 @@
 /**
  * A pg pool that counts and records every statement sent through it (pool.query and the clients it
  * lends), for the tests of what a delivery costs. `failOnce`: a statement whose name contains a key
- * fails (nothing sent) as many times as the key's count.
+ * fails (nothing sent) as many times as the key's count, with SQLSTATE `code` (none by default).
  */
 import type { PgPoolLike } from 'crossborder-merchant-kit/store';
 import type pg from 'pg';
 
 type PgQuery = Parameters<PgPoolLike['query']>[0];
-export interface Sent { name: string; values: unknown[] }
+export interface Sent { name: string; values: unknown[]; text?: string }
 export type CountingPool = PgPoolLike & { count: number; sent: Sent[]; readonly names: string[] };
 
-export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {}): CountingPool {
+export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {}, code?: string): CountingPool {
   const record = (q: PgQuery, v?: unknown[]) => {
     counted.count++;
-    const name = typeof q === 'string' ? q : q.name ?? q.text;
-    counted.sent.push({ name, values: (typeof q === 'string' ? v : q.values ?? v) ?? [] });
+    const name = typeof q === 'string' ? statementName(q) : q.name ?? q.text;
+    counted.sent.push({ name, values: (typeof q === 'string' ? v : q.values ?? v) ?? [], ...(typeof q === 'string' ? { text: q } : {}) });
     return name;
   };
   const counted: CountingPool = {
@@ -26,7 +26,7 @@ export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {
       const key = Object.keys(failOnce).find((k) => name.includes(k) && failOnce[k] > 0);
       if (key) {
         failOnce[key]--;
-        return Promise.reject(new Error(`injected failure of ${key}`));
+        return Promise.reject(Object.assign(new Error(`injected failure of ${key}`), code === undefined ? {} : { code }));
       }
       return pool.query(q as never, v);
     },
@@ -44,6 +44,19 @@ export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {
   return counted;
 }
 
+/** A statement sent as text: the name in its leading comment (the store's bounded saves), else the text. */
+const statementName = (text: string): string => /^\/\* (cbk_\w+) \*\//.exec(text)?.[1] ?? text;
+
+/** The OrderIds a save statement (saveAndRelease or saveBatch, sent with its values written in) stores. */
+export function savedOrderIds(sent: Sent): string[] {
+  const q = sent.text ?? '';
+  const batch = /json_array_elements\(E'((?:[^']|'')*)'::json\)/.exec(q);
+  if (batch) return (JSON.parse(unquote(batch[1])) as Array<{ o: string }>).map((i) => i.o);
+  const single = /\(E'(?:[^']|'')*', E'(?:[^']|'')*', E'((?:[^']|'')*)'/.exec(q);
+  return single ? [unquote(single[1])] : [];
+}
+const unquote = (literal: string) => literal.replace(/''/g, "'").replace(/\\\\/g, '\\');
+
 /**
  * A pool whose save-and-release statement runs inside a transaction on `client`, left open until
  * the test commits it (`client.query('COMMIT')`): a release committed while another claim waits.
@@ -51,7 +64,7 @@ export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {
 export function heldSaveAndReleasePool(pool: pg.Pool, client: pg.PoolClient): PgPoolLike {
   return {
     query: async (q: any, v?: unknown[]) => {
-      if (typeof q === 'object' && String(q.name).startsWith('cbk_saveAndRelease')) {
+      if (typeof q === 'string' && statementName(q).startsWith('cbk_saveAndRelease')) {
         await client.query('BEGIN');
         return client.query(q);
       }

@@ -7,16 +7,16 @@ import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order, paymentOrder } from '../helpers/orders.js';
 import { kitWith, sleep, type KitUnderTest } from '../idempotency/harness.js';
 import { postgresFactory } from './harness.js';
-import { countingPool } from './counting-pool.js';
+import { countingPool, savedOrderIds } from './counting-pool.js';
 
 
 const pg = postgresFactory();
 afterAll(() => pg.close());
 
 /** A store on a counting pool over a fresh, migrated schema; statements counted from here on. */
-async function countedStore(options: { batchStatements?: boolean; failOnce?: Record<string, number> } = {}) {
+async function countedStore(options: { batchStatements?: boolean; failOnce?: Record<string, number>; failCode?: string } = {}) {
   const schema = ((await pg.factory()).store as PostgresStore).schema!;
-  const pool = countingPool(pg.pool, options.failOnce);
+  const pool = countingPool(pg.pool, options.failOnce, options.failCode);
   const store = new PostgresStore({ pool, schema, ...(options.batchStatements === undefined ? {} : { batchStatements: options.batchStatements }) });
   await store.migrate();
   pool.count = 0;
@@ -57,12 +57,11 @@ describe('PostgresStore: batched statements', () => {
     // Every order was claimed and saved exactly once, alone or in a batch.
     const claimed = pool.sent.flatMap((s) => (isStatement('claimBatch')(s.name) ? JSON.parse(s.values[0] as string).map((i: any) => i.o)
       : isStatement('claim')(s.name) ? [s.values[0]] : []));
-    const saved = pool.sent.flatMap((s) => (isStatement('saveBatch')(s.name) ? JSON.parse(s.values[0] as string).map((i: any) => i.o)
-      : isStatement('saveAndRelease')(s.name) ? [s.values[2]] : []));
+    const saved = pool.sent.flatMap((s) => (isStatement('saveBatch')(s.name) || isStatement('saveAndRelease')(s.name) ? savedOrderIds(s) : []));
     expect(claimed.sort()).toEqual(orders.map((o) => o.OrderId).sort());
     // A batch takes its lock rows in OrderId order (two processes' batches cannot deadlock on them).
     for (const s of pool.sent.filter((x) => /Batch/.test(x.name))) {
-      const ids = JSON.parse(s.values[0] as string).map((i: any) => i.o);
+      const ids = s.text ? savedOrderIds(s) : JSON.parse(s.values[0] as string).map((i: any) => i.o);
       expect(ids).toEqual([...ids].sort());
     }
     expect(saved.sort()).toEqual(orders.map((o) => o.OrderId).sort());
@@ -89,16 +88,17 @@ describe('PostgresStore: batched statements', () => {
     expect(pool.names.filter(isStatement('saveAndRelease'))).toHaveLength(N);
   });
 
-  test('a failed claim batch and a failed save batch are retried item by item: every delivery answered exactly once', async () => {
+  test('a claim batch and a save batch failed by one item (a deadlock, 40P01) are retried item by item: every delivery answered exactly once', async () => {
     const failOnce = { claimBatch: 1, saveBatch: 1 };
-    const { store, pool } = await countedStore({ failOnce });
+    const { store, pool } = await countedStore({ failOnce, failCode: '40P01' });
     const t = kitWith(store, perOrder);
     expectEachOrderOnce(t, await deliverAll(t));
     expect(failOnce).toEqual({ claimBatch: 0, saveBatch: 0 }); // both failures happened
     // The items of each failed batch were then sent on their own.
     const failedItems = (statement: string) => {
       const at = pool.sent.findIndex((s) => isStatement(statement)(s.name));
-      return { at, orderIds: JSON.parse(pool.sent[at].values[0] as string).map((i: any) => i.o) as string[] };
+      const sent = pool.sent[at];
+      return { at, orderIds: sent.text ? savedOrderIds(sent) : JSON.parse(sent.values[0] as string).map((i: any) => i.o) as string[] };
     };
     const claims = failedItems('claimBatch');
     const saves = failedItems('saveBatch');
@@ -107,12 +107,35 @@ describe('PostgresStore: batched statements', () => {
     const singlesAfter = (at: number, statement: string, index: number) =>
       pool.sent.slice(at + 1).filter((s) => isStatement(statement)(s.name)).map((s) => s.values[index]);
     expect(singlesAfter(claims.at, 'claim', 0)).toEqual(expect.arrayContaining(claims.orderIds));
-    expect(singlesAfter(saves.at, 'saveAndRelease', 2)).toEqual(expect.arrayContaining(saves.orderIds));
+    const savedAlone = pool.sent.slice(saves.at + 1).filter((s) => isStatement('saveAndRelease')(s.name)).flatMap(savedOrderIds);
+    expect(savedAlone).toEqual(expect.arrayContaining(saves.orderIds));
     // The replies were stored: all replay, no second adapter call.
     const again = await deliverAll(t);
     for (const r of again) expect(r.headers['idempotency-replayed']).toBe('true');
     expect(t.calls('sendOrderToMerchant')).toHaveLength(N);
   });
+
+  test.each([['08006', 'a lost connection'], ['57014', 'a statement time-out'], [undefined, 'an error without SQLSTATE (the client\'s time limit)']])(
+    'a claim batch failed by %s (%s) is not retried item by item: its deliveries get 503 at once, nothing is sent again', async (failCode, _what) => {
+      const failOnce = { claimBatch: 1 };
+      const { store, pool } = await countedStore({ failOnce, ...(failCode ? { failCode } : {}) });
+      const t = kitWith(store, perOrder);
+      const replies = await deliverAll(t);
+      expect(failOnce).toEqual({ claimBatch: 0 });
+      const at = pool.sent.findIndex((s) => isStatement('claimBatch')(s.name));
+      const failed = JSON.parse(pool.sent[at].values[0] as string).map((i: any) => i.o) as string[];
+      expect(failed.length).toBeGreaterThan(1);
+      // None of the failed batch's orders was claimed again: each got 503 STORE_UNAVAILABLE and reached no adapter.
+      const claimedAfter = pool.sent.slice(at + 1).flatMap((s) => (isStatement('claimBatch')(s.name) ? JSON.parse(s.values[0] as string).map((i: any) => i.o)
+        : isStatement('claim')(s.name) ? [s.values[0]] : []));
+      for (const id of failed) expect(claimedAfter).not.toContain(id);
+      replies.forEach((r, i) => {
+        if (failed.includes(String(orders[i].OrderId))) expect(r).toMatchObject({ status: 503, body: { ErrorCode: 'STORE_UNAVAILABLE' } });
+        else expect(r.status).toBe(200);
+      });
+      const called = t.calls('sendOrderToMerchant').map((c) => c.input.OrderId);
+      for (const id of failed) expect(called).not.toContain(id);
+    });
 
   test('concurrent identical payments (across two stores on one database) mixed with other orders charge once', async () => {
     const { store, schema } = await countedStore();

@@ -62,7 +62,7 @@ describe('PostgresStore.claimOrReplay', () => {
     expect(await attemptsOf(store.schema!, 'k2')).toBeUndefined();
   });
 
-  test('a claim whose first read predates a release committed while it waited reads nothing from it: the kit reads again, no attempt is begun', async () => {
+  test('a claim made while the holder\'s save-and-release is uncommitted does not claim; once it committed, the claim finds the stored answer, no attempt is begun', async () => {
     const h = await pg.factory();
     const schema = (h.store as PostgresStore).schema!;
     const client = await pg.pool.connect();
@@ -73,16 +73,17 @@ describe('PostgresStore.claimOrReplay', () => {
       const held = (await holder.claimOrReplay('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
       expect(held.lock?.prefetched?.attempt).toEqual({ attempt: 1 });
       await held.lock!.saveAndRelease!({ key: 'k2', callback: 'sendOrderToMerchant', orderId: 'O-2', hash: 'h', response: { Success: true }, payment: false }, []);
-      // The other claim reads (no reply, the lock row's version before the release), then waits on the lock row.
-      const other = h.twin().claimOrReplay!('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') });
+      // The other claim sees the lease held (no reply yet): not claimed, it polls.
+      let settled = false;
+      const other = h.twin().claimOrReplay!('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') }).finally(() => { settled = true; });
       await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
       await client.query('COMMIT');
       const claim = (await other)!;
-      expect(claim.lock).toBeDefined();
-      expect(claim.lock!.prefetched).toBeUndefined();
-      // The holder's first attempt ended with its reply stored (no attempts row); the stale claim began none.
+      expect(claim.lock).toBeUndefined();
+      expect(claim.stored?.record?.response).toEqual({ Success: true });
+      // The holder's first attempt ended with its reply stored (no attempts row); the claim began none.
       expect(await attemptsOf(schema, 'k2')).toBeUndefined();
-      await claim.lock!.release();
       // Through the kit: the same race ends in a replay.
       expect((await h.store.getRecord('k2'))?.response).toEqual({ Success: true });
     } finally {
@@ -118,13 +119,20 @@ test('migrate() upgrades a schema-4 database (no functions, no merchant id or at
   const schema = store.schema!;
   await store.saveRecord({ key: 'kept', callback: 'sendOrderToMerchant', orderId: 'O-9', hash: 'h', response: { Success: true, InternalOrderId: 'OLD' }, payment: false });
   await store.saveMerchantOrderIds('O-9', ['OLD']);
-  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v8; DROP FUNCTION "${schema}".cbk_save_v7;
+  await pg.pool.query(`DROP FUNCTION "${schema}".cbk_claim_v9; DROP FUNCTION "${schema}".cbk_save_v9; DROP TABLE "${schema}".cbk_migrations;
     ALTER TABLE "${schema}".cbk_records DROP COLUMN merchant_id1, DROP COLUMN merchant_id2;
     ALTER TABLE "${schema}".cbk_locks DROP COLUMN attempt_key, DROP COLUMN crashed_key, DROP COLUMN crashed_started;
     UPDATE "${schema}".cbk_meta SET version = 4`);
   const upgraded = new PostgresStore({ pool: pg.pool, schema });
-  await upgraded.migrate();
-  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(8);
+  const { created } = await upgraded.migrate();
+  expect((await pg.pool.query(`SELECT version FROM "${schema}".cbk_meta`)).rows[0].version).toBe(9);
+  const q = (name: string) => `"${schema}".${name}`;
+  expect(created).toEqual([q('cbk_migrations'), `${q('cbk_records')}.merchant_id1`, `${q('cbk_records')}.merchant_id2`,
+    q('cbk_records_merchant_id1_idx'), q('cbk_records_merchant_id2_idx'),
+    `${q('cbk_locks')}.attempt_key`, `${q('cbk_locks')}.crashed_key`, `${q('cbk_locks')}.crashed_started`]);
+  // What ran is recorded.
+  const recorded = await pg.pool.query(`SELECT version, created FROM "${schema}".cbk_migrations`);
+  expect(recorded.rows).toEqual([{ version: 9, created }]);
   const t = kitWith(upgraded, { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) });
   expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
   expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });

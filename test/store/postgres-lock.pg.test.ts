@@ -54,12 +54,12 @@ describe('the OrderId is free again in this process on every way out of a claim'
     const next = await store.acquire('O-3', { waitMs: 300, ...LEASE });
     expect(next).not.toBeNull();
     await next!.release();
-    expect(pool.names.filter((n) => /acquire/.test(n))).toHaveLength(2);
+    expect(pool.names.filter((n) => n.startsWith('cbk_acquire_'))).toHaveLength(2);
   });
 });
 
 describe('a lock ends once, whatever its holder calls', () => {
-  const statements = (pool: { names: string[] }, pattern: RegExp) => pool.names.filter((n) => pattern.test(n)).length;
+  const statements = (pool: { names: string[] }, pattern: RegExp) => pool.names.filter((n) => n.startsWith('cbk_') && pattern.test(n)).length;
 
   test('released twice: one release statement; then saveAndRelease stores nothing', async () => {
     const { store, pool } = await counted();

@@ -17,7 +17,7 @@ describe('PostgresStore migrations', () => {
       await stores[0].migrate();
       const { rows } = await pg.pool.query(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
-      expect(rows.map((r) => r.table_name)).toEqual(['cbk_attempts', 'cbk_holds', 'cbk_locks', 'cbk_meta', 'cbk_order_ids', 'cbk_records']);
+      expect(rows.map((r) => r.table_name)).toEqual(['cbk_attempts', 'cbk_holds', 'cbk_locks', 'cbk_meta', 'cbk_migrations', 'cbk_order_ids', 'cbk_records']);
     } finally {
       await pg.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     }
@@ -94,7 +94,7 @@ describe('PostgresStore: the lock claimed and the reads made in one statement', 
     expect(await attemptsOf(store.schema!, 'k1')).toBe(1);
   });
 
-  test('a claim that waited for a release committed after its snapshot trusts none of its reads: the kit reads again, no attempt is begun', async () => {
+  test('a claim made while the holder\'s save-and-release is uncommitted neither claims nor waits on the row; once it committed, its reads are current (the reply), no attempt is begun', async () => {
     const h = await pg.factory();
     const schema = (h.store as PostgresStore).schema!;
     const client = await pg.pool.connect();
@@ -105,13 +105,16 @@ describe('PostgresStore: the lock claimed and the reads made in one statement', 
       const held = (await holder.acquire('O-2', { waitMs: 1000, leaseMs: 10_000, prefetch: prefetch('k2') }))!;
       expect(held.prefetched?.attempt).toEqual({ attempt: 1 });
       await held.saveAndRelease!(record('k2', 'O-2'), []);
-      // The other claim's statement starts now (its snapshot has neither the reply nor the release) and waits on the lock row.
-      const other = h.twin().acquire('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') });
+      // The other claim's snapshot sees the lease held: it is not claimed (no row lock is waited for); the claim polls.
+      let settled = false;
+      const other = h.twin().acquire('O-2', { waitMs: 5000, leaseMs: 10_000, prefetch: prefetch('k2') }).finally(() => { settled = true; });
       await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
       await client.query('COMMIT');
       const lock = (await other)!;
       expect(lock).not.toBeNull();
-      expect(lock.prefetched).toBeUndefined();
+      expect(lock.prefetched?.record?.response).toEqual({ Success: true });
+      expect(lock.prefetched?.attempt).toBeUndefined();
       expect((await h.store.getRecord('k2'))?.response).toEqual({ Success: true });
       expect(await attemptsOf(schema, 'k2')).toBe(1);
       await lock.release();
@@ -149,7 +152,7 @@ describe('PostgresStore: the lock claimed and the reads made in one statement', 
   });
 });
 
-test('PostgresStore: a claim whose lock row was deleted after its snapshot (purge, an older kit release) trusts none of its reads', async () => {
+test('PostgresStore: a claim while an older kit deletes the held lock row (its release) waits for it, then reads what it committed', async () => {
   const h = await pg.factory();
   const schema = (h.store as PostgresStore).schema!;
   const first = (await h.store.acquire('O-4', { waitMs: 1000, leaseMs: 10_000 }))!;
@@ -164,7 +167,7 @@ test('PostgresStore: a claim whose lock row was deleted after its snapshot (purg
     await new Promise((r) => setTimeout(r, 300));
     await client.query('COMMIT');
     const lock = (await other)!;
-    expect(lock.prefetched).toBeUndefined();
+    expect(lock.prefetched?.payment?.key).toBe('k4');
     expect((await h.store.getPayment('O-4'))?.key).toBe('k4');
     await lock.release();
     await first.release();

@@ -39,8 +39,8 @@ test('namespacedStore views of one PostgresStore: one series per namespace', asy
   const { store } = await pg.factory();
   const eu = namespacedStore(store, 'eu');
   const us = namespacedStore(store, 'e_');
-  kitOver(eu, 'guid-eu-0000');
-  kitOver(us, 'guid-us-0000');
+  kitOver(eu, 'e0e0e0e0-0000-4000-8000-0000000000e0');
+  kitOver(us, 'a5a5a5a5-0000-4000-8000-0000000000a5');
   await eu.placeFulfilmentHold('GE-1', EAD);
   await eu.placeFulfilmentHold('GE-2', EAD);
   await us.placeFulfilmentHold('GE-1', EAD);

@@ -106,8 +106,8 @@ test('namespacedStore views over one store: one series per namespace (cbk.store.
   const shared = new MemoryStore();
   const eu = namespacedStore(shared, 'eu');
   const us = namespacedStore(shared, 'us');
-  kitOver(eu, captureLogger(), 'guid-eu-0000');
-  kitOver(us, captureLogger(), 'guid-us-0000');
+  kitOver(eu, captureLogger(), 'e0e0e0e0-0000-4000-8000-0000000000e0');
+  kitOver(us, captureLogger(), 'a5a5a5a5-0000-4000-8000-0000000000a5');
   await eu.placeFulfilmentHold('GE-1', EAD);
   await eu.placeFulfilmentHold('GE-2', EAD);
   await us.placeFulfilmentHold('GE-1', EAD);

@@ -5,7 +5,7 @@
  */
 import type {
   AdapterMethod, AdapterResult, CallbackInput, CallbackResult, CartInfoRequest, CartInfoResult, DocumentsDelivery, MerchantAdapter,
-  MerchantOrder, WireErrorCode,
+  MerchantOrder, ReceivedOrder, WireErrorCode,
 } from 'crossborder-merchant-kit';
 import { WIRE_ERRORS, timingSafeEqualString } from 'crossborder-merchant-kit';
 import type * as Root from 'crossborder-merchant-kit';
@@ -18,7 +18,11 @@ const same = <A, B>(ok: Equal<A, B>): Equal<A, B> => ok;
 
 export function checks(): void {
   // Per-callback input and result types are the ones MerchantAdapter uses.
-  same<CallbackInput<'sendOrderToMerchant'>, MerchantOrder>(true);
+  same<CallbackInput<'sendOrderToMerchant'>, ReceivedOrder>(true);
+  // the ids the service always sends are strings: order.OrderId goes to a string parameter (issue 41)
+  same<CallbackInput<'sendOrderToMerchant'>['OrderId'], string>(true);
+  same<CallbackInput<'receiveAdditionalRequiredDocuments'>['OrderId'], string>(true);
+  same<MerchantOrder['OrderId'], string | number | undefined>(true);
   same<CallbackInput<'getCheckoutCartInfo'>, CartInfoRequest>(true);
   same<CallbackInput<'receiveAdditionalRequiredDocuments'>, DocumentsDelivery>(true);
   same<CallbackResult<'getCheckoutCartInfo'>, CartInfoResult>(true);
@@ -48,7 +52,7 @@ export function checks(): void {
   const store: Store = new MemoryStore();
   const hold: HoldState = applyPlace(emptyHoldState(), [{ DocumentTypeCode: '11' }], new Date());
   holdOf('A', hold);
-  const client: ServiceClient = createServiceClient({ baseUrl: 'https://service.example', merchantGuid: 'g', store });
+  const client: ServiceClient = createServiceClient({ baseUrl: 'https://service.example', merchantGuid: '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6b', store });
   const decision: ExportDeclarationDecision = exportDeclarationRequired({ dispatchCountryCode: 'DE', destinationCountryCode: 'US', currencyCode: 'EUR', lines: [] });
   const compare: boolean = timingSafeEqualString('a', 'b');
   void [typo, adapter, status, notACode, client, decision, compare, PostgresStore, ServiceError];

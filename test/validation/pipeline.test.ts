@@ -7,6 +7,10 @@ import type { CallbackKitOptions, CallbackName, LoggerLike } from 'crossborder-m
 import { BINDINGS } from '../helpers/bindings.js';
 import { fixture, MERCHANT_GUID, stringLeaves } from '../fixtures/index.js';
 import { CALLBACK_VARIANTS, variantPayload } from '../fixtures/invalid.js';
+import { forgetWarnedDeviations } from '../../lib/callbacks/steps/validate.js';
+
+// Deviations are warned about once per process: each test starts as a fresh process would.
+beforeEach(forgetWarnedDeviations);
 
 const PATHS: Record<CallbackName, string> = {
   getCheckoutCartInfo: '/cb/GetCheckoutCartInfo',

@@ -7,11 +7,15 @@
  *   replayed later) or until the lock's bound, when the attempt stays recorded as 'timeout'.
  * The lock's bound is its lease minus a safety margin, so it is released before anyone else may
  * take it over.
+ * A store that fences its saves by the lease (PostgresStore) may refuse one whose lease was lost (a
+ * save that stalled past it): nothing of it is stored, it is not retried, and the delivery is
+ * answered with the reply stored by the attempt that took over, if any, else 503 (see lost()).
  */
 import type { ResponseInfo } from '../../payloads.js';
 import { toDocumentRefs } from '../../store/holds.js';
+import { isLeaseLost } from '../../store/store-errors.js';
 import type { KitStore } from '../../store/capabilities.js';
-import type { AttemptOutcome, NewRecord, StoreLock } from '../../store/types.js';
+import type { AttemptOutcome, NewRecord, StoreLock, StoredRecord } from '../../store/types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallbackName } from '../registry.js';
 import type { PipelineState } from '../state.js';
@@ -29,7 +33,7 @@ export interface AttemptFinisher {
    * background). Given the lock of a store that can save and release at once, does both:
    * 'released' (the lock is then released).
    */
-  saveNow(state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<boolean | 'released'>;
+  saveNow(state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<SaveOutcome>;
   /** Keeps the lock while `record` is saved with back-off, until `deadline`; then releases it. */
   keepSaving(state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number): Promise<void>;
   /** Keeps the lock until the timed-out adapter settles (storing a late success) or `deadline`; then releases it. */
@@ -38,6 +42,13 @@ export interface AttemptFinisher {
   end(state: PipelineState, key: string, outcome: AttemptOutcome | null): Promise<void>;
   release(state: PipelineState, lock: StoreLock): Promise<void>;
 }
+
+/**
+ * How a save went: true stored, 'released' stored and the lock released, false failed (retried in
+ * the background), `{ lost }` refused because the lease was lost: `lost.winner` is the reply stored
+ * for the key by the attempt that took over (null: none yet).
+ */
+export type SaveOutcome = boolean | 'released' | { lost: { winner: StoredRecord | null } };
 
 export const isSuccess = (res: CallbackResponse): boolean => {
   const body = res.body as Record<string, unknown> | null;
@@ -92,7 +103,7 @@ async function afterSave(f: Finishing, state: PipelineState, record: NewRecord):
   }
 }
 
-async function saveNow(f: Finishing, state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<boolean | 'released'> {
+async function saveNow(f: Finishing, state: PipelineState, record: NewRecord, lock?: StoreLock): Promise<SaveOutcome> {
   try {
     if (lock?.saveAndRelease) {
       await lock.saveAndRelease(record, merchantIdsOf(f, record));
@@ -100,6 +111,7 @@ async function saveNow(f: Finishing, state: PipelineState, record: NewRecord, lo
     }
     await f.store.saveRecord(record);
   } catch (err) {
+    if (isLeaseLost(err)) return lost(f, state, record);
     state.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
     return false;
   }
@@ -107,14 +119,39 @@ async function saveNow(f: Finishing, state: PipelineState, record: NewRecord, lo
   return true;
 }
 
+/**
+ * The save was refused: the lease is no longer this attempt's (it stalled past it). Nothing was
+ * stored and nothing is overwritten. When the key's stored reply is this one (a save that committed
+ * although its answer did not arrive in time), it was stored after all; otherwise this attempt lost,
+ * which is logged with both replies' order ids so the merchant can undo the lost one.
+ */
+async function lost(f: Finishing, state: PipelineState, record: NewRecord): Promise<SaveOutcome> {
+  let winner: StoredRecord | null = null;
+  try {
+    winner = await f.store.getRecord(record.key);
+  } catch (err) {
+    state.log.error({ err }, 'idempotency store failed to read the reply of a delivery whose lease was lost');
+  }
+  if (winner && JSON.stringify(winner.response) === JSON.stringify(record.response)) return 'released';
+  state.log.error({ internalOrderId: record.response.InternalOrderId ?? null, storedInternalOrderId: winner?.response.InternalOrderId ?? null },
+    winner
+      ? 'this attempt lost its lease before its reply was stored (it stalled past leaseMs); another attempt took over and its reply is the order\'s; this attempt\'s reply is not stored nor sent: undo what it did'
+      : 'this attempt lost its lease before its reply was stored (it stalled past leaseMs); its reply is not stored nor sent (503): the next attempt is told previousAttempt.outcome = unsaved');
+  if (!winner) await end(f, state, record.key, 'unsaved');
+  return { lost: { winner } };
+}
+
 async function keepSaving(f: Finishing, state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number): Promise<void> {
   const { unsaved, unsavedPayments } = f;
   unsaved.set(record.key, record);
   if (record.payment && !unsavedPayments.has(record.orderId)) unsavedPayments.set(record.orderId, record);
   try {
-    if (await retrySave(f, state, record, deadline)) {
+    const saved = await retrySave(f, state, record, lock, deadline);
+    if (saved === 'lost') {
+      await lost(f, state, record);
+    } else if (saved) {
       state.log.info({}, 'a successful reply that could not be stored at first is now stored');
-      await afterSave(f, state, record);
+      if (saved !== 'released') await afterSave(f, state, record);
     } else {
       state.log.error({}, 'gave up storing a successful reply (the OrderId lock reached its bound); the next attempt is told previousAttempt.outcome = unsaved');
       await end(f, state, record.key, 'unsaved');
@@ -126,16 +163,24 @@ async function keepSaving(f: Finishing, state: PipelineState, record: NewRecord,
   }
 }
 
-/** Tries to save with back-off until `deadline`; whether it was saved. */
-async function retrySave(f: Finishing, state: PipelineState, record: NewRecord, deadline: number): Promise<boolean> {
+/**
+ * Tries to save with back-off until `deadline` (through the lock when it can save, so every try is
+ * fenced by the lease); whether it was saved ('released': and the lock released; 'lost': the lease was lost).
+ */
+async function retrySave(f: Finishing, state: PipelineState, record: NewRecord, lock: StoreLock, deadline: number): Promise<boolean | 'released' | 'lost'> {
   let pause = SAVE_BACKOFF_MS.first;
   while (Date.now() + pause < deadline) {
     await sleep(Math.max(0, pause), undefined, { ref: false });
     pause = Math.min(pause * 2, SAVE_BACKOFF_MS.max);
     try {
+      if (lock.saveAndRelease) {
+        await lock.saveAndRelease(record, merchantIdsOf(f, record));
+        return 'released';
+      }
       await f.store.saveRecord(record);
       return true;
     } catch (err) {
+      if (isLeaseLost(err)) return 'lost';
       state.log.warn({ err }, 'idempotency store still failing to keep a successful reply');
     }
   }
@@ -166,7 +211,7 @@ async function awaitLate(f: Finishing, state: PipelineState, base: Omit<NewRecor
   const record: NewRecord = { ...base, response: settled.body as ResponseInfo };
   state.log.warn({}, 'adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
   const saved = await saveNow(f, state, record, lock);
-  if (saved === true) await release(state, lock);
+  if (saved === true || typeof saved === 'object') await release(state, lock);
   else if (!saved) await keepSaving(f, state, record, lock, deadline);
 }
 

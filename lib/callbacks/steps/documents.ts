@@ -80,6 +80,6 @@ export const documentsStep: StepFactory = () => async (state, next) => {
     const description = describeIssues(issues);
     throw new PipelineFailure('INVALID_REQUEST', `documents rejected: ${description}`, description);
   }
-  state.input = { ...delivery, Documents: decoded };
+  state.input = { ...delivery, Documents: decoded } as typeof state.input;
   return next();
 };

@@ -241,7 +241,12 @@ export const idempotencyStep: StepFactory = (options) => {
       const record: NewRecord = { ...base, response: res.body as ResponseInfo };
       return { handedOver: true, reply: finisher.saveNow(state, record, lock).then(async (saved) => {
         if (saved === true) await finisher.release(state, lock);
-        else if (!saved) void finisher.keepSaving(state, record, lock, bound);
+        else if (typeof saved === 'object') {
+          // The lease was lost before the save (a stall): the stored reply, another attempt's, is the order's.
+          await finisher.release(state, lock);
+          if (saved.lost.winner) return replay(saved.lost.winner, 'replayed');
+          throw storeUnavailable();
+        } else if (!saved) void finisher.keepSaving(state, record, lock, bound);
         return { ...res, body: record.response };
       }) };
     }

@@ -1,32 +1,61 @@
 /**
- * MerchantGUID in every POST payload (top level or inside `order`; both present must agree),
- * compared in constant time. Missing or wrong: 401, adapter not called.
+ * The MerchantGUID of a delivery (docs/auth.md#merchantguid), wherever the service puts it: the
+ * payload (top level, or inside `order`), a `MerchantGUID` request header, or a `MerchantGUID` query
+ * parameter (names compared case-insensitively). Every value found must be one of the configured GUIDs
+ * (constant time, GUID hex case-insensitive) and all must be the same GUID: a wrong, non-string or
+ * second different value → 401, adapter not called.
+ *
+ * None found: where the registry entry requires it (`merchantGuid: 'required'`: the callbacks the
+ * specification requires it of, on POST) → 401. Elsewhere (the documents webhook, whose documented
+ * payload has none; the shipping-info and refund notifications) the delivery passes only when an auth
+ * strategy configured for that callback authenticated it (the authenticate step ran before); with no
+ * strategy configured it carries no credential at all and is refused 401 (fail closed).
+ * A GET (cart info) carries no payload: a GUID in its header or query is checked, none is not required.
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { createMerchantGuidMatcher } from '../../auth/merchant-guid.js';
+import type { HeaderMap, QueryMap } from '../../shared/http.js';
 import { isObject } from '../../shared/options.js';
 import type { StepFactory } from '../state.js';
 
 const unauthorized = (reason: string) => new PipelineFailure('UNAUTHORIZED', `MerchantGUID ${reason}`);
+const NAME = 'merchantguid';
+
+/** The values of every header or query parameter named MerchantGUID in any case, with where each came from. */
+function fromMap(map: HeaderMap | QueryMap, where: string, out: Array<[string, unknown]>): void {
+  for (const key of Object.keys(map)) {
+    if (key.toLowerCase() !== NAME) continue;
+    const v = map[key];
+    if (Array.isArray(v)) for (const item of v) out.push([where, item]);
+    else if (v !== undefined) out.push([where, v]);
+  }
+}
 
 export const merchantGuidStep: StepFactory = (options) => {
   const matches = createMerchantGuidMatcher(options.merchantGuids);
   return async (state, next) => {
-    if (state.request.method !== 'POST') return next();
-    const payload = state.payload!;
-    const candidates: unknown[] = [];
-    if ('MerchantGUID' in payload) candidates.push(payload.MerchantGUID);
-    const order = payload.order;
-    if (isObject(order) && 'MerchantGUID' in order) {
-      candidates.push((order as Record<string, unknown>).MerchantGUID);
+    const post = state.request.method === 'POST';
+    const candidates: Array<[string, unknown]> = [];
+    if (post) {
+      const payload = state.payload!;
+      if ('MerchantGUID' in payload) candidates.push(['the top level', payload.MerchantGUID]);
+      const order = payload.order;
+      if (isObject(order) && 'MerchantGUID' in order) candidates.push(['order', (order as Record<string, unknown>).MerchantGUID]);
     }
-    if (candidates.length === 0) throw unauthorized('missing');
+    fromMap(state.request.headers, 'the header', candidates);
+    fromMap(state.request.query, 'the query', candidates);
+    if (candidates.length === 0) {
+      if (!post) return next();
+      if (state.entry.merchantGuid === 'required') throw unauthorized('missing');
+      if (options.auth(state.callback).length === 0) throw unauthorized('missing, and no auth strategy is configured for this callback');
+      return next();
+    }
     let ok = true;
-    for (const c of candidates) ok = matches(c) && ok;
-    if (!ok) throw unauthorized(candidates.some((c) => typeof c !== 'string') ? 'not a string' : 'does not match');
-    if (candidates.length === 2 && String(candidates[0]).toLowerCase() !== String(candidates[1]).toLowerCase()) {
-      throw unauthorized('differs between the top level and order');
-    }
+    for (const [, c] of candidates) ok = matches(c) && ok;
+    if (!ok) throw unauthorized(candidates.some(([, c]) => typeof c !== 'string') ? 'not a string' : 'does not match');
+    const first = String(candidates[0][1]).toLowerCase();
+    const other = candidates.find(([, c]) => String(c).toLowerCase() !== first);
+    if (other) throw unauthorized(`differs between ${candidates[0][0]} and ${other[0]}`);
     return next();
   };
 };

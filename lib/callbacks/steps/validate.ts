@@ -7,10 +7,12 @@
  * typed values sent as text are read as their type (`"8"` where a number belongs; lib/validation/coerce.ts),
  * the request is checked against the tolerant form of the schemas (a 400 only where
  * the kit relies on the field), and every deviation from the schemas as written is reported: one
- * warning log line and `context.specDeviations` — pointers and rules, never values. A payload whose
- * deviations have the same shape as one already warned about by this kit (same callback, pointers with
- * array indexes folded, rules) is logged at debug instead: the real service sends the same nulls on
- * every order, and one warning per shape says it without flooding the log.
+ * warning log line and `context.specDeviations` — pointers and rules, never values. Warned once per
+ * process for each new deviation (callback, pointer with array indexes folded, rule; issue 41): a
+ * payload whose deviations were all warned about already, by any kit of the process, is logged at
+ * debug instead. The real service sends the same ~45 nulls on every order, each order a slightly
+ * different set: one warning per new deviation says it without a level-40 line per order. Every
+ * delivery that deviates is counted in `cbk.spec_deviations` whatever the level.
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import type { Tolerated } from '../../validation/tolerate.js';
@@ -27,35 +29,65 @@ export interface RequestValidators {
 /** At most this many deviations are kept on the context and the log line (the count is always exact). */
 export const MAX_REPORTED_DEVIATIONS = 200;
 export { NULL_RULE } from '../../validation/tolerate.js';
-/** How many deviation shapes a kit remembers (past it, every payload is warned about again). */
+/**
+ * How many deviations (callback, folded pointer, rule) the process remembers as warned about; past
+ * it, a payload with a deviation not remembered is warned about every time. The schemas bound the
+ * kinds there are (unknown keys are never a deviation), so this is a guard, not a working limit.
+ */
 export const MAX_WARNED_SHAPES = 1000;
 
-const shapeOf = (callback: string, deviations: readonly ValidationIssue[]) =>
-  `${callback}\n${[...new Set(deviations.map((d) => `${d.pointer.replace(/\/\d+(?=\/|$)/g, '/*')} ${d.rule}`))].sort().join('\n')}`;
+/** The deviations warned about in this process (by any kit). */
+const warned = new Set<string>();
+
+/** Forgets what was warned about (tests: each starts as a fresh process would). */
+export function forgetWarnedDeviations(): void {
+  warned.clear();
+}
+
+/**
+ * Whether a payload of `callback` with these deviations is worth a warning: one of them (pointer with
+ * array indexes folded, rule) is new to the process. New ones are remembered, within the bound.
+ */
+export function warnWorthy(callback: string, deviations: readonly ValidationIssue[]): boolean {
+  let fresh = false;
+  for (const kind of new Set(deviations.map((d) => `${callback} ${d.pointer.replace(/\/\d+(?=\/|$)/g, '/*')} ${d.rule}`))) {
+    if (warned.has(kind)) continue;
+    fresh = true;
+    if (warned.size < MAX_WARNED_SHAPES) warned.add(kind);
+  }
+  return fresh;
+}
 
 const refuse = (issues: readonly ValidationIssue[]) => {
   const description = describeIssues(issues);
   return new PipelineFailure('INVALID_REQUEST', `validation failed: ${description}`, description);
 };
 
+/**
+ * The adapter's copy with a numeric OrderId as its decimal text (the adapter types say `string`; the
+ * payload as received keeps its number for the fingerprint). Validation has refused anything else.
+ */
+const orderIdAsText = <T>(input: T): T => {
+  const id = (input as { OrderId?: unknown } | null)?.OrderId;
+  return typeof id === 'number' ? { ...input, OrderId: String(id) } : input;
+};
+
 export const createValidateStep = (validators: RequestValidators): StepFactory => () => {
-  const warned = new Set<string>();
   return async (state, next) => {
     if (validators.mode === 'strict') {
       const issues = validators.request(state.callback, state.input);
       if (issues && issues.length > 0) throw refuse(issues);
+      state.input = orderIdAsText(state.input);
       return next();
     }
     // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
     const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input, state.nullFree === true);
     if (refused && refused.length > 0) throw refuse(refused);
-    state.input = input;
+    state.input = orderIdAsText(input);
     if (reported.length > 0) {
       const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
       state.context.specDeviations = kept;
-      const shape = shapeOf(state.callback, reported);
-      const first = !warned.has(shape);
-      if (first && warned.size < MAX_WARNED_SHAPES) warned.add(shape);
+      const first = warnWorthy(state.callback, reported);
       state.log[first ? 'warn' : 'debug']({ deviations: kept, deviationCount: reported.length },
         'payload deviates from the interface specification; accepted (validation: tolerant)');
     } else state.context.specDeviations = [];

@@ -1,6 +1,6 @@
 /** What the console needs of a sandbox, and the console's views of it. */
 import type { ConformanceReport } from '../../conformance/runner.js';
-import type { ExchangeLog } from '../exchange-log.js';
+import type { ExchangeLog, RunResult } from '../exchange-log.js';
 import type { OrderBook, OrderState } from '../orders.js';
 import type { ScenarioResult } from '../scenarios.js';
 import { configView, maskForConsole } from './view.js';
@@ -14,6 +14,8 @@ export interface ConsoleHost {
   configure(change: { merchantUrl?: string; merchantGuid?: string; cartToken?: string; paths?: Record<string, string> }): unknown;
   runScenario(name: string): Promise<ScenarioResult>;
   runCheck(): Promise<ConformanceReport>;
+  /** The latest result of each scenario and of the check. */
+  results(): RunResult[];
 }
 
 /** The console's views of the host: the MerchantGUID now, an order masked for the page, the configuration as shown. */

@@ -29,6 +29,7 @@ export function createEventStreams(host: ConsoleHost, snapshotLimit: number, max
     switch (event.type) {
       case 'exchange': return ['exchange', summarize(event.exchange, view.guid())];
       case 'order': return ['order', view.order(event.order)];
+      case 'result': return ['result', event.result];
       default: return ['run', { ...event.scenario, state: event.type === 'scenario-started' ? 'started' : 'finished' }];
     }
   };
@@ -46,6 +47,8 @@ export function createEventStreams(host: ConsoleHost, snapshotLimit: number, max
       // the page keeps as many as the snapshot and shows how many older ones it no longer has
       keep: snapshotLimit, total: host.log.total,
       orders: host.orders.list().map(view.order),
+      // the latest scenario results and conformance table, so that a reload shows them again
+      results: host.results(),
     });
     const stop = host.log.subscribe((event) => { const [name, data] = toStream(event); write(res, name, data); });
     const ping = setInterval(() => res.write(': ping\n\n'), 15_000);

@@ -4,6 +4,7 @@
  * (the exchange log already masks it) and the MerchantGUID is cut to its last 4 characters wherever it
  * appears, under any key spelling or inside any text.
  */
+import { isNotMounted } from '../../conformance/refusal.js';
 import { redactCardData } from '../../conformance/redact.js';
 import { pathOf } from '../describe.js';
 import type { Exchange } from '../exchange-log.js';
@@ -54,7 +55,7 @@ export interface ExchangeSummary {
    */
   failed: boolean;
   /** `refusal`: the request was sent to be refused (the checker's deliberate bad input). */
-  expected?: 'refusal';
+  expected?: 'refusal' | 'probe';
   /** A request sent to be refused was refused (a 4xx or Success false): shown neutral, not as a failure. */
   refusedAsExpected?: true;
   /** One line about the reply: ResponseInfo fields, a service Reason or Code. */
@@ -86,10 +87,16 @@ function noteOf(e: Exchange): string {
 export function summarize(e: Exchange, guid?: string): ExchangeSummary {
   const status = e.response?.status;
   const success = successOf(e);
-  // A refusal is a 4xx, or a 2xx with Success false (as the checker's isRefused); never a 5xx.
-  const refused = !e.error && status !== undefined && ((status >= 400 && status <= 499) || (status >= 200 && status <= 299 && success === false));
-  const asExpected = e.expected === 'refusal' && refused;
-  const failed = e.expected === 'refusal' ? !refused : Boolean(e.error) || status === undefined || status < 200 || status > 299 || success === false;
+  // A refusal is a 4xx, or a 2xx with Success false; never a 5xx, never a "not found" page nothing
+  // mounted answered (as the checker's refusal.ts: such a page is not the merchant refusing).
+  const notMounted = status !== undefined && isNotMounted({ status, body: e.response?.body, responseInfo: e.responseInfo, headers: {}, bodyText: '', durationMs: 0, request: { method: '', url: '', headers: {} } });
+  const refused = !e.error && status !== undefined && !notMounted && ((status >= 400 && status <= 499) || (status >= 200 && status <= 299 && success === false));
+  // the preflight's probe of a callback: any 4xx (a refusal, or "not found" for one not implemented) is an answer
+  const probed = e.expected === 'probe' && !e.error && status !== undefined && status >= 400 && status <= 499;
+  const asExpected = (e.expected === 'refusal' && refused) || probed;
+  const failed = e.expected === 'refusal' ? !refused
+    : e.expected === 'probe' ? !probed && (Boolean(e.error) || status === undefined || status < 200 || status > 299)
+    : Boolean(e.error) || status === undefined || status < 200 || status > 299 || success === false;
   return maskForConsole({
     id: e.id, at: e.at, direction: e.direction, kind: e.kind,
     ...(e.scenario ? { scenario: e.scenario } : {}), ...(e.label ? { label: e.label } : {}), ...(e.orderId ? { orderId: e.orderId } : {}),

@@ -107,6 +107,9 @@
     const dropped = state.total - state.exchanges.size;
     $('exchange-count').textContent = dropped > 0 ? `${state.exchanges.size} (${dropped} older dropped)` : String(state.exchanges.size);
     $('exchanges-empty').hidden = state.exchanges.size > 0;
+    const onlyFailed = $('failed-only').checked;
+    const anyFailed = [...state.exchanges.values()].some((x) => x.failed);
+    $('no-failed').hidden = !(onlyFailed && state.exchanges.size > 0 && !anyFailed);
   }
 
   async function select(id) {
@@ -145,7 +148,7 @@
     created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'hold-announced': ['on hold', 'hold'],
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
-    dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'bad'],
+    dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'neutral'],
     'cancellation-confirmed': ['cancellation confirmed to the merchant', 'done'], 'cancellation-confirmed-refused': ['cancellation callback refused by the merchant', 'bad'],
     refunded: ['refunded', 'hold'], 'refund-notified': ['refund notified', 'done'], 'refund-notified-refused': ['refund notification refused by the merchant', 'bad'],
     return: ['return (RMA)', 'hold'], 'address-changed': ['shipping address changed', ''], 'status-from-merchant': ['status from the merchant', ''],
@@ -154,7 +157,7 @@
     const out = [];
     const dispatched = o.lines.reduce((n, l) => n + l.dispatched, 0);
     const ordered = o.lines.reduce((n, l) => n + l.ordered, 0);
-    if (o.cancelled) out.push(['cancelled', 'bad']);
+    if (o.cancelled) out.push(['cancelled', 'neutral']); // the merchant accepted the cancellation: a success, not a failure
     else if (o.completed) out.push(['completed', 'ok']);
     if (o.paid) out.push([`paid ${o.paid.amount} ${o.paid.currency}`, 'ok']);
     if (o.holdAnnounced) out.push(o.documentsDelivered ? ['hold released', 'ok'] : ['on hold', 'warn']);
@@ -165,14 +168,34 @@
     if (!o.created && o.source !== 'seed') out.push(['not created', 'bad']);
     return out.map(([t, c]) => el('span', { class: `badge ${c}` }, t));
   }
+  function timelineEntry(o, t) {
+    const [label, cls] = EVENTS[t.event] || [t.event.replace(/-/g, ' '), ''];
+    const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
+    return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
+      t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
+      t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
+  }
+  /** Consecutive entries of one event (a redelivery storm) collapse to one line "delivered again ×21" that expands to them all. */
+  function timelineItems(o) {
+    const items = [];
+    for (let i = 0; i < o.timeline.length;) {
+      let j = i + 1;
+      while (j < o.timeline.length && o.timeline[j].event === o.timeline[i].event) j += 1;
+      const run = o.timeline.slice(i, j);
+      if (run.length < 3) items.push(...run.map((t) => timelineEntry(o, t)));
+      else {
+        const [label, cls] = EVENTS[run[0].event] || [run[0].event.replace(/-/g, ' '), ''];
+        items.push(el('li', { class: `${cls} repeat`, dataset: { event: run[0].event, repeat: String(run.length) } },
+          el('details', {}, el('summary', {}, el('time', { datetime: run[0].at }, time(run[0].at)), el('span', { class: 'ev' }, `${label} ×${run.length}`),
+            el('span', { class: 'det' }, ` — until ${time(run[run.length - 1].at)}`)),
+          el('ol', { class: 'timeline', 'aria-label': `${label}, ${run.length} times` }, run.map((t) => timelineEntry(o, t))))));
+      }
+      i = j;
+    }
+    return items;
+  }
   function orderCard(o) {
-    const timeline = o.timeline.map((t) => {
-      const [label, cls] = EVENTS[t.event] || [t.event.replace(/-/g, ' '), ''];
-      const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
-      return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
-        t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
-        t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
-    });
+    const timeline = timelineItems(o);
     const parcels = o.parcels.map((p) => `${p.parcelCode} (${p.version}): ${p.products.map((x) => `${x.sku} ×${x.quantity}`).join(', ')}${p.trackingNumber ? ` · tracking ${p.trackingNumber}` : ''}`);
     const excepted = o.lines.filter((l) => l.excepted > 0).map((l) => `${l.sku} ×${l.excepted}`);
     return el('li', { class: 'order', id: `order-${o.orderId}`, dataset: { orderId: o.orderId } },
@@ -203,13 +226,29 @@
       type: 'button', class: 'scenario-btn', title: s.description, dataset: { scenario: s.name }, onclick: (e) => runScenario(s.name, e.currentTarget),
     }, s.name)));
   }
+  /** The latest result of each scenario (from this page, the CLI through the sandbox, or before a reload). */
+  function scenarioSummary(r) {
+    const failed = r.steps.filter((s) => s.status === 'fail');
+    return r.ok ? `passed (${r.steps.length} step(s))` : `${failed.length} step(s) failed: ${failed.map((s) => `${s.label}: ${s.detail}`).join('; ')}`;
+  }
+  function showResult(r) {
+    if (r.kind === 'check') {
+      renderCheck(r.data);
+      status('check-status', `${r.data.failed === 0 && !r.data.preflight ? 'No check failed.' : `${r.data.failed} check(s) failed.`} (run at ${time(r.at)})`, r.ok ? 'ok' : 'bad');
+      return;
+    }
+    const list = $('scenario-results');
+    const old = list.querySelector(`li[data-scenario="${CSS.escape(r.name)}"]`);
+    if (old) old.remove();
+    list.prepend(el('li', { class: r.ok ? 'ok' : 'bad', dataset: { scenario: r.name } },
+      el('span', { class: `badge ${r.ok ? 'ok' : 'bad'}` }, r.ok ? 'PASS' : 'FAIL'), ' ', el('b', {}, r.name), ` ${scenarioSummary(r.data)} · ${time(r.at)}`));
+  }
   async function runScenario(name, button) {
     button.disabled = true;
     status('run-status', `Running ${name}…`);
     try {
       const r = await call('POST', `/api/scenarios/${name}`, {});
-      const failed = r.steps.filter((s) => s.status === 'fail');
-      status('run-status', `${name}: ${r.ok ? `passed (${r.steps.length} step(s))` : `${failed.length} step(s) failed: ${failed.map((s) => `${s.label}: ${s.detail}`).join('; ')}`}`, r.ok ? 'ok' : 'bad');
+      status('run-status', `${name}: ${scenarioSummary(r)}`, r.ok ? 'ok' : 'bad');
     } catch (err) {
       status('run-status', `${name}: ${err.message}`, 'bad');
     } finally { button.disabled = false; }
@@ -223,6 +262,7 @@
       el('table', { class: 'checks' }, el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'ID'), el('th', { scope: 'col' }, 'Check'), el('th', { scope: 'col' }, 'Result'), el('th', { scope: 'col', class: 'cdetail' }, 'Detail'))),
         el('tbody', {}, rows)),
       el('p', { class: 'totals', id: 'check-totals' }, `${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped`));
+    if (report.preflight) $('check-result').prepend(el('p', { class: 'run-status bad', id: 'check-preflight' }, `Preflight: ${report.preflight}`));
   }
   async function runCheck() {
     const button = $('run-check');
@@ -289,7 +329,10 @@
       renderOrders();
       renderScenarios(snap.scenarios);
       renderConfig(snap.config);
+      $('scenario-results').replaceChildren();
+      for (const r of snap.results || []) showResult(r);
     });
+    on('result', showResult);
     on('exchange', (s) => addExchange(s, true));
     on('order', (o) => { state.orders.set(o.orderId, o); renderOrders(); });
     on('config', renderConfig);
@@ -297,7 +340,7 @@
   }
 
   document.addEventListener('DOMContentLoaded', () => {
-    $('failed-only').addEventListener('change', (e) => $('exchange-list').classList.toggle('only-failed', e.target.checked));
+    $('failed-only').addEventListener('change', (e) => { $('exchange-list').classList.toggle('only-failed', e.target.checked); countExchanges(); });
     $('show-seed').addEventListener('change', renderOrders);
     $('run-check').addEventListener('click', runCheck);
     $('config-form').addEventListener('submit', saveConfig);
