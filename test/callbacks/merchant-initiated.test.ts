@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { kitWith } from '../idempotency/harness.js';
-import { statusUpdate } from '../helpers/orders.js';
+import { MERCHANT_GUID, statusUpdate } from '../helpers/orders.js';
 import { refundNotice } from '../helpers/shipping-refund.js';
 import { fakeService, type FakeService } from '../client/fake-service.js';
 
@@ -18,7 +18,7 @@ afterEach(async () => { await svc.close(); });
 
 function setup() {
   const store = new MemoryStore();
-  const client = createServiceClient({ baseUrl: svc.url, merchantGuid: 'g-1', store, retry: { retries: 0 } });
+  const client = createServiceClient({ baseUrl: svc.url, merchantGuid: MERCHANT_GUID, store, retry: { retries: 0 } });
   return { store, client, t: kitWith(store) };
 }
 
@@ -85,7 +85,7 @@ test('a store that fails while looking is a 503 (retryable), the adapter not cal
 test('the service\'s documented NotifyOrderRefund example (RefundId 789 as a number) is matched to the refund the merchant created', async () => {
   const documented = JSON.parse(readFileSync(new URL('../fixtures/real-world-3/gedocs-notifyorderrefund-request.json', import.meta.url), 'utf8'));
   const store = new MemoryStore();
-  const client = createServiceClient({ baseUrl: svc.url, merchantGuid: 'g-1', store, retry: { retries: 0 } });
+  const client = createServiceClient({ baseUrl: svc.url, merchantGuid: MERCHANT_GUID, store, retry: { retries: 0 } });
   const t = kitWith(store, {}, { merchantGuid: documented.MerchantGUID });
   await client.createOrderRefund({ OrderId: documented.OrderId, TotalRefundAmount: documented.TotalRefundAmount, Products: [{ CartItemId: 12365, RefundQuantity: '3', RefundAmount: '170.1000' }] });
   const res = await t.deliver('notifyOrderRefunded', documented);
