@@ -11,6 +11,10 @@
  *       declarations the block assumes (names the surrounding text introduces); repeatable
  *   <!-- docs-block: run -->      also run it (with tsx; it must end by itself within 20 s)
  *   <!-- docs-block: cjs -->      check it as CommonJS (a .cts file)
+ *   <!-- docs-block: recipe examples/runtimes/deno.mjs -->
+ *       the block is that file of the repository, verbatim (checked here), and the runtime matrix
+ *       (.ci/runtimes.mjs, `npm run test:runtimes`) runs the file on its runtime (Deno, Bun, workerd, …),
+ *       whose globals and module layout tsc here does not know: not type-checked here
  *   <!-- docs-block: fragment Partial<CallbackKitOptions> -->
  *       the block is the inside of an object literal of that type (`auth: { … }`): checked as
  *       `const fragment: <type> = { <block> };`, the type's names taken from crossborder-merchant-kit
@@ -36,7 +40,7 @@ const LANGS = new Set(['ts', 'typescript', 'js', 'javascript']);
 export function extractBlocks(file, text) {
   const lines = text.split('\n');
   const blocks = [];
-  const none = () => ({ declares: [], run: false, cjs: false, fragment: undefined });
+  const none = () => ({ declares: [], run: false, cjs: false, fragment: undefined, recipe: undefined });
   let pending = none();
   for (let i = 0; i < lines.length; i++) {
     const directive = /^<!--\s*docs-block:\s*([\s\S]*?)\s*-->\s*$/.exec(lines[i]);
@@ -45,6 +49,7 @@ export function extractBlocks(file, text) {
       if (d === 'run') pending.run = true;
       else if (d === 'cjs') pending.cjs = true;
       else if (d.startsWith('fragment ')) pending.fragment = d.slice('fragment '.length);
+      else if (d.startsWith('recipe ')) pending.recipe = d.slice('recipe '.length);
       else pending.declares.push(d);
       continue;
     }
@@ -87,7 +92,14 @@ function main() {
   mkdirSync(OUT, { recursive: true });
   const byPath = new Map();
   const byKey = new Map();
-  blocks.forEach((b, n) => {
+  // Recipe blocks: the file they name, verbatim; run by the runtime matrix, not type-checked here.
+  const recipes = blocks.filter((b) => b.recipe);
+  const recipeProblems = recipes.flatMap((b) => {
+    const file = join(ROOT, b.recipe);
+    if (!existsSync(file)) return [`${b.file}:${b.line}: recipe ${b.recipe} does not exist`];
+    return readFileSync(file, 'utf8') === `${b.code}\n` ? [] : [`${b.file}:${b.line}: the block is not ${b.recipe} verbatim`];
+  });
+  blocks.filter((b) => !b.recipe).forEach((b, n) => {
     const ext = b.cjs ? 'cts' : 'mts';
     const name = `${b.file.replace(/[/.]/g, '_')}_L${b.line}.${ext}`;
     const fragmentOpen = b.fragment ? `import type * as Kit from 'crossborder-merchant-kit'; const fragment: ${b.fragment.replace(/\b(CallbackKitOptions|AuthOptions|MerchantAdapter)\b/g, 'Kit.$1')} = {` : '';
@@ -159,12 +171,14 @@ function main() {
   }
   const fixed = Object.keys(known).filter((k) => !failures.has(k));
   for (const k of fixed) console.error(`docs-blocks: ${k} is listed in .ci/docs-blocks-known.json but ${byKey.has(k) ? 'now passes' : 'is no longer a block'}: remove it`);
-  console.log(`docs-blocks: ${blocks.length} blocks of README.md and docs/ type-checked against ${againstDist ? 'the built package (dist/)' : 'lib/'}, ${ran} run; ${failures.size - (failures.size - bad)} failing, ${failures.size - bad} known (.ci/docs-blocks-known.json)`);
+  console.log(`docs-blocks: ${blocks.length - recipes.length} blocks of README.md and docs/ type-checked against ${againstDist ? 'the built package (dist/)' : 'lib/'}, ${ran} run; ${failures.size - (failures.size - bad)} failing, ${failures.size - bad} known (.ci/docs-blocks-known.json)`);
   if (process.argv.includes('--write-known')) {
     writeFileSync(KNOWN, `${JSON.stringify(Object.fromEntries([...failures].map(([k, f]) => [k, known[k] ?? `${f.at}: ${f.problems[0]}`])), null, 2)}\n`);
     return;
   }
-  if (bad > 0 || fixed.length > 0) process.exit(1);
+  for (const p of recipeProblems) console.error(p);
+  console.log(`docs-blocks: ${recipes.length} recipe blocks are their files verbatim${recipeProblems.length ? ` but ${recipeProblems.length}` : ''} (run by npm run test:runtimes)`);
+  if (bad > 0 || fixed.length > 0 || recipeProblems.length > 0) process.exit(1);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -5,13 +5,19 @@
  * here, as `basic-auth` parses it: express-basic-auth's middleware needs an Express response, the
  * kit's pipeline is framework-free.
  */
-import basicAuth from 'express-basic-auth';
 import { checkObject, fail, invalid, isPlainObject, secretList } from '../shared/options.js';
 import { single } from './config.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
 
-/** express-basic-auth's constant-time compare: the time depends on the length of the input only. */
-const { safeCompare } = basicAuth;
+type SafeCompare = (userInput: string, secret: string) => boolean;
+let safeCompareOf: Promise<SafeCompare> | undefined;
+/**
+ * express-basic-auth's constant-time compare (the time depends on the length of the input only),
+ * imported at the first check of a users map rather than with the kit (cold start: a kit without
+ * Basic auth never loads the package).
+ */
+const loadSafeCompare = (): Promise<SafeCompare> =>
+  (safeCompareOf ??= import('express-basic-auth').then((m) => m.default.safeCompare));
 
 export interface BasicAuthOptions {
   /** `{ user: password }`; a password may be [current, previous] while rotating. */
@@ -70,6 +76,7 @@ export function createBasicStrategy(options: BasicAuthOptions, where = 'auth.bas
       const { user, password } = credentials;
       if (user === '' || password === '') return refuse('empty user or password');
       if (!authorizer) {
+        const safeCompare = await loadSafeCompare();
         let ok = false;
         for (const [name, passwords] of users) {
           // Name and every password compared for every entry: no early exit that timing could reveal.

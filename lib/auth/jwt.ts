@@ -5,7 +5,7 @@
  * adapter as `context.auth.jwt`.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
+import type { JWK, JWTVerifyGetKey, JWTVerifyOptions } from 'jose';
 import { checkObject, fail, invalid, isPlainObject, parseDuration, secretList, stringList } from '../shared/options.js';
 import { single } from './config.js';
 import { createHmacVerifier, type ClaimRules } from './jwt-hmac.js';
@@ -46,6 +46,13 @@ const ASYMMETRIC = [...new Set(Object.values(BY_KEY_TYPE).flat())];
 const BEARER = /^ *bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 const KEYS = ['secret', 'publicKey', 'jwksUrl', 'algorithms', 'issuer', 'audience', 'clockTolerance', 'maxTokenAge', 'requiredClaims'];
 
+let jose: Promise<typeof import('./jose-verify.js')> | undefined;
+/**
+ * jose is imported at the first verification with a public key or key set, not when the kit is
+ * imported: a kit without JWT auth, or with an HMAC secret (jwt-hmac.ts), never loads it (cold start).
+ */
+const loadJose = (): Promise<typeof import('./jose-verify.js')> => (jose ??= import('./jose-verify.js'));
+
 /** Seconds of a duration option (a string is rounded to whole seconds, as jose rounds it). */
 function duration(value: unknown, where: string): number | undefined {
   if (value === undefined) return undefined;
@@ -73,7 +80,8 @@ function toPublicKey(input: unknown, where: string, algorithms: readonly string[
   return key;
 }
 
-function remoteKeySet(value: unknown, where: string): JWTVerifyGetKey {
+/** A remote key set: jose's, made at the first verification (its cache of fetched keys lives as long as the strategy). */
+function remoteKeySet(value: unknown, where: string): () => Promise<JWTVerifyGetKey> {
   let url: URL;
   try {
     url = new URL(String(value));
@@ -84,7 +92,8 @@ function remoteKeySet(value: unknown, where: string): JWTVerifyGetKey {
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     invalid(`Option ${where} must use https (plain http only on localhost), got ${url.protocol}`);
   }
-  return createRemoteJWKSet(url);
+  let keySet: Promise<JWTVerifyGetKey> | undefined;
+  return () => (keySet ??= loadJose().then(({ createRemoteJWKSet }) => createRemoteJWKSet(url)));
 }
 
 function describe(err: unknown): string {
@@ -112,7 +121,7 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
       invalid(`Option ${where}.algorithms has ${JSON.stringify(alg)}, which does not fit ${sources[0]} (use ${allowed.join(', ')})`);
     }
   }
-  let keys: Array<KeyObject | JWTVerifyGetKey> = [];
+  let keys: Array<KeyObject | (() => Promise<JWTVerifyGetKey>)> = [];
   let secrets: string[] = [];
   if (o.secret !== undefined) {
     secrets = secretList(o.secret, `${where}.secret`);
@@ -144,9 +153,12 @@ export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): 
       if (!m) return { ok: false, reason: /^ *bearer *$/i.test(header ?? '') ? 'empty Bearer token' : 'Authorization header is not a Bearer token' };
       if (hmac) return hmac(m[1]);
       let reason = 'no key verified the token';
+      const { jwtVerify } = await loadJose();
       for (const key of keys) {
         try {
-          const { payload } = await jwtVerify(m[1], key as KeyObject, verifyOptions);
+          const { payload } = typeof key === 'function'
+            ? await jwtVerify(m[1], await key(), verifyOptions)
+            : await jwtVerify(m[1], key, verifyOptions);
           return { ok: true, data: payload };
         } catch (err) {
           reason = describe(err);

@@ -9,7 +9,7 @@ import diagnostics from 'node:diagnostics_channel';
 import { WIRE_ERRORS } from '../shared/errors.js';
 import { classifyDelivery, currentDelivery, deliveries, type Delivery } from './delivery.js';
 import { ATTR, CALLBACK_CHANNEL, type CallbackOutcome } from './names.js';
-import { errorType, instruments, otelApi, tracer, type Span } from './otel.js';
+import { errorType, instruments, otelApi, otelPending, tracer, type Span } from './otel.js';
 
 /** What the delivery wrapper reads of the pipeline's state (structural: telemetry never imports the pipeline). */
 export interface DeliveryFacts {
@@ -37,6 +37,8 @@ export const callbackChannel = diagnostics.tracingChannel<object, CallbackChanne
 
 /** Runs one delivery (`work` is the pipeline) under its span, metrics and channel events. */
 export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () => Promise<R>): Promise<R> {
+  const waiting = otelPending();
+  if (waiting) return waiting.then(() => observeDelivery(state, work));
   const t = tracer();
   const m = instruments();
   if (!t && !m && !callbackChannel.hasSubscribers) return work();

@@ -7,7 +7,7 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { ATTR, CLIENT_CHANNEL, type ClientOutcome } from './names.js';
-import { errorType, instruments, otelApi, tracer, type Span } from './otel.js';
+import { errorType, instruments, otelApi, otelPending, tracer, type Span } from './otel.js';
 
 export interface ServiceCallInfo {
   operation: string;
@@ -49,6 +49,8 @@ export function clientOutcome(status: number | undefined, err?: unknown): Client
 
 /** Runs one service operation (`work`: all its attempts) under its span, metric and channel events. */
 export function observeServiceCall<R extends { status: number; attempts: number }>(info: ServiceCallInfo, work: (observer: ServiceCallObserver) => Promise<R>): Promise<R> {
+  const waiting = otelPending();
+  if (waiting) return waiting.then(() => observeServiceCall(info, work));
   const t = tracer();
   const m = instruments();
   if (!t && !m && !clientChannel.hasSubscribers) return work(NOOP);

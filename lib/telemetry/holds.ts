@@ -17,7 +17,7 @@ import type { Attributes, Meter, ObservableResult } from '@opentelemetry/api';
 import type { SafeLogger } from '../shared/logger.js';
 import { withTimeLimit } from '../shared/time-limit.js';
 import { ATTR, METRIC } from './names.js';
-import { instruments, onMeter } from './otel.js';
+import { instruments, onMeter, otelPending } from './otel.js';
 
 /** What the gauge needs of a store (the kit's store: `countActiveHolds` present only with the activeHolds capability). */
 export interface HoldCountingStore {
@@ -121,5 +121,6 @@ export function observeActiveHolds(store: HoldCountingStore, log: SafeLogger, se
     pruneAt = Math.max(64, sources.size * 2);
   }
   sources.add(new WeakRef(source));
-  instruments(); // a meter provider registered already gets the gauge now, not at the first delivery
+  // A meter provider registered already gets the gauge now, not at the first delivery (once the API is loaded).
+  if (!otelPending()) instruments();
 }

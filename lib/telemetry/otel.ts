@@ -1,15 +1,20 @@
 /**
- * `@opentelemetry/api` is an optional peer dependency. It is loaded once, synchronously, when this
- * module is first imported, through `createRequire` (a synchronous `require` from ESM: no top-level
- * await, so `require()` of the kit from CommonJS keeps working); when it is not installed the kit
- * records nothing and never tries again. The API keeps its global providers on `globalThis`, so an
- * SDK registered through the ESM build of the API is seen here too.
+ * `@opentelemetry/api` is an optional peer dependency. It is imported, once, with a dynamic `import()`
+ * of its name (no `createRequire`, nothing Node-only: the same code runs on Node, Deno, Bun and in a
+ * Worker bundle, where the import fails and the kit records nothing); a bundler does not follow the
+ * import (the name is not a literal), so a bundle without the package builds. It is imported only once
+ * a tracer or meter provider has been registered: the API keeps its registered providers on `globalThis`
+ * (under `Symbol.for('opentelemetry.js.api.1')`), so while none is there no span or metric could be
+ * recorded and nothing is loaded (a cold start without an SDK pays nothing). The first delivery or
+ * service call that finds a provider registered waits for the import (`otelPending()`), and is
+ * recorded like every other. An SDK registered through another copy of the API (its CommonJS build)
+ * is seen too: the providers are global.
  *
  * Cost with no provider registered: `tracer()` and `instruments()` are one global lookup and one
  * identity comparison each; nothing is allocated per request.
  */
-import { createRequire } from 'node:module';
 import type * as Api from '@opentelemetry/api';
+import { VERSION } from '../generated/version.js';
 import { INSTRUMENTATION_NAME, METRIC } from './names.js';
 
 export type OtelApi = typeof Api;
@@ -17,27 +22,28 @@ export type Span = Api.Span;
 export type Context = Api.Context;
 export type Tracer = Api.Tracer;
 
-const requireHere = createRequire(import.meta.url);
+const OTEL_API = '@opentelemetry/api';
+/** `import()` of a module by a name that is not a literal: bundlers (esbuild, webpack) leave it to the run time. */
+const importByName = (id: string): Promise<unknown> => import(/* webpackIgnore: true */ /* @vite-ignore */ id);
 
-/** The API, or null when it cannot be loaded (not installed). */
-export function loadOtelApi(load: (id: string) => unknown = requireHere): OtelApi | null {
+/** The API in what an import answered (its namespace, or a CommonJS interop's `default`), or null. */
+export function pickOtelApi(candidate: unknown): OtelApi | null {
+  for (const c of [candidate, (candidate as { default?: unknown } | null)?.default]) {
+    if (typeof (c as Partial<OtelApi> | null | undefined)?.trace?.getTracerProvider === 'function') return c as OtelApi;
+  }
+  return null;
+}
+
+/** The API, or null when it cannot be loaded (not installed, or not the API). */
+export async function loadOtelApi(load: (id: string) => Promise<unknown> | unknown = importByName): Promise<OtelApi | null> {
   try {
-    const api = load('@opentelemetry/api') as OtelApi;
-    return typeof api?.trace?.getTracerProvider === 'function' ? api : null;
+    return pickOtelApi(await load(OTEL_API));
   } catch {
     return null;
   }
 }
 
-function packageVersion(): string | undefined {
-  try {
-    return (requireHere('../../package.json') as { version?: string }).version;
-  } catch {
-    return undefined;
-  }
-}
-
-export const VERSION = packageVersion();
+export { VERSION };
 
 export interface Instruments {
   callbackDuration: Api.Histogram;
@@ -47,7 +53,7 @@ export interface Instruments {
   clientDuration: Api.Histogram;
 }
 
-let api: OtelApi | null = loadOtelApi();
+let api: OtelApi | null = null;
 let noopTracerProvider: unknown;
 let noopMeter: unknown;
 let lastTracerProvider: unknown;
@@ -64,9 +70,43 @@ function reset(): void {
 }
 reset();
 
+/** The search for the API while it has not settled, else null; `searched`: one was started (or useOtelApi decided). */
+let pending: Promise<void> | null = null;
+let searched = false;
+
+/** Where the API (any copy of major version 1) keeps the providers registered through it. */
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
+
+/** Looks for the API (`load`: how; by default the import() above); deliveries and calls wait until it settles. */
+export function searchOtelApi(load?: (id: string) => Promise<unknown> | unknown): Promise<void> {
+  searched = true;
+  const search: Promise<void> = loadOtelApi(load).then((found) => {
+    if (pending !== search) return; // useOtelApi, or a later search, decided meanwhile
+    pending = null;
+    api = found;
+    reset();
+    instruments(); // a meter provider registered already gets the observable gauges now, not at the first delivery
+  });
+  pending = search;
+  return search;
+}
+
+/**
+ * A promise to wait for while the API is being looked for, else null. The search starts here, the first
+ * time a provider is found registered; with none registered there is nothing to record and nothing to wait for.
+ */
+export function otelPending(): Promise<void> | null {
+  if (pending || searched) return pending;
+  const registered = (globalThis as Record<symbol, { trace?: unknown; metrics?: unknown } | undefined>)[API_GLOBAL];
+  if (!registered?.trace && !registered?.metrics) return null;
+  return searchOtelApi();
+}
+
 /** For tests: pretend the API is absent (null) or use another copy; returns the one used before. */
 export function useOtelApi(next: OtelApi | null): OtelApi | null {
   const before = api;
+  pending = null;
+  searched = true;
   api = next;
   reset();
   return before;

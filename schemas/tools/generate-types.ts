@@ -3,7 +3,12 @@
  *   - types.ts:   TypeScript types (json-schema-to-typescript), one per schema title, from the
  *                 tolerant form of the callback schemas (lib/validation/tolerant.ts): a field the
  *                 service may omit is optional, whatever the spec calls required;
- *   - schemas.ts: every schema as a module, so the AJV validators need no file access at run time.
+ *   - schemas.ts: every schema as a module, without its prose (`validate.schema`, the schema paths by
+ *                 title, the known keys of a reply);
+ *   - validators-{strict,tolerant,report}.ts: the AJV validators, compiled now (AJV standalone code,
+ *                 schemas/tools/generate-validators.ts): nothing is compiled at run time;
+ *   - validator-roots.ts: the request schemas the tolerant validators were generated for;
+ *   - version.ts: the package's version (package.json), for the instrumentation scope.
  *
  *   npm run generate         write the files
  *   npm run generate:check   exit 1 when the files on disk differ from what the schemas produce
@@ -14,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
 import { tolerantSchema } from '../../lib/validation/tolerant.js';
+import { GENERATED_KINDS, PROSE, rootsModule, validatorsModule, withoutAnnotations } from './generate-validators.js';
 
 /** The callback request schemas (from the registry): their top-level `required` is kept in the tolerant form. */
 const REQUEST_ROOTS = Object.values(CALLBACK_SCHEMAS).map((s) => s.request);
@@ -103,7 +109,8 @@ async function typesModule(files: SchemaFile[]): Promise<string> {
 }
 
 function schemasModule(files: SchemaFile[]): string {
-  const lines = files.map(({ schema }) => `  ${JSON.stringify(schema)},`);
+  // Without their prose (descriptions, comments, examples: schemas/ has it; the run time reads none of it).
+  const lines = files.map(({ schema }) => `  ${JSON.stringify(withoutAnnotations(schema, PROSE))},`);
   return [
     HEADER,
     '',
@@ -115,12 +122,22 @@ function schemasModule(files: SchemaFile[]): string {
   ].join('\n');
 }
 
+function versionModule(): string {
+  const { version } = JSON.parse(fs.readFileSync(path.resolve(schemasDir, '../package.json'), 'utf8')) as { version: string };
+  return `${HEADER}\n\n/** The package's version (package.json). */\nexport const VERSION = ${JSON.stringify(version)};\n`;
+}
+
 export async function generate(): Promise<Record<string, string>> {
   const files = readSchemas();
-  return {
+  const schemas = files.map((f) => f.schema);
+  const outputs: Record<string, string> = {
     'types.ts': await typesModule(files),
     'schemas.ts': schemasModule(files),
+    'validator-roots.ts': `${HEADER}\n\n${rootsModule(schemas, REQUEST_ROOTS)}`,
+    'version.ts': versionModule(),
   };
+  for (const kind of GENERATED_KINDS) outputs[`validators-${kind}.ts`] = `${HEADER}\n${validatorsModule(kind, schemas, REQUEST_ROOTS)}`;
+  return outputs;
 }
 
 async function main(): Promise<void> {

@@ -28,3 +28,10 @@ test('ts and js blocks are taken with their line; other languages are not; direc
   ]);
   expect(blocks[4].fragment).toBe('Partial<CallbackKitOptions>');
 });
+
+test('a recipe directive names the repository file the block is, verbatim (run by the runtime matrix, not type-checked)', () => {
+  const md = ['<!-- docs-block: recipe examples/runtimes/bun.mjs -->', '```js', 'Bun.serve({});', '```'].join('\n');
+  const [block] = extractBlocks('docs/x.md', md) as Array<Block & { recipe?: string }>;
+  expect(block.recipe).toBe('examples/runtimes/bun.mjs');
+  expect(block.code).toBe('Bun.serve({});');
+});

@@ -120,7 +120,7 @@ describe("the client's hold guard over a core-only store (no findOrderId)", () =
     expect(await failure(client.updateOrderDispatchV2({ OrderId: 'GE1001CH', Parcels: [parcel] }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
     const byMerchantId = await failure(client.updateOrderDispatchV2({ MerchantOrderID: 'A-1', Parcels: [parcel] }));
     expect(byMerchantId).toMatchObject({ code: 'INVALID_ARGUMENT', operation: 'updateOrderDispatchV2' });
-    expect(byMerchantId.description).toMatch(/no findOrderId.*pass the service OrderId/);
+    expect(byMerchantId.description).toMatch(/no findOrderId.*merchantOrderIds capability.*force: true/);
     expect(svc.count()).toBe(0);
     await client.updateOrderDispatchV2({ MerchantOrderID: 'A-1', Parcels: [parcel] }, { force: true });
     expect(svc.count()).toBe(1);

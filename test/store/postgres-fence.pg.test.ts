@@ -23,7 +23,7 @@ afterAll(async () => {
   await harness.close();
 });
 
-const STALL_S = 3;
+const STALL_S = 5;
 /** Two stores over one fresh schema, each on a pool of its own; saves of replies naming `stalling` stall STALL_S seconds. */
 async function twoProcesses(stalling: string) {
   const schema = ((await harness.factory()).store as PostgresStore).schema!;
@@ -84,7 +84,8 @@ test('the fence is PostgreSQL\'s own: the save function refuses an owner that is
 
 test('two processes, a save stalling past the lease: one adapter call\'s reply wins, is stored and replayed; the other is not stored, not answered, and reported', async () => {
   const { a, b } = await twoProcesses('INT-A');
-  const options = { leaseMs: 600, adapterTimeoutMs: 300, inFlightWaitMs: 2500 };
+  // Margins wide enough for a loaded CI machine: B's own claim, adapter call and save fit its lease.
+  const options = { leaseMs: 2000, adapterTimeoutMs: 300, inFlightWaitMs: 4500 };
   const kitA = kitWith(a, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-A' }) }, options);
   const kitB = kitWith(b, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-B' }) }, options);
   const body = order({ OrderId: 'FENCE-1' });

@@ -10,36 +10,42 @@ import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { installOtel } from '../helpers/otel.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { observeDelivery } from '../../lib/telemetry/callback.js';
-import { instruments, loadOtelApi, tracer, useOtelApi } from '../../lib/telemetry/otel.js';
+import { instruments, loadOtelApi, otelPending, tracer, useOtelApi } from '../../lib/telemetry/otel.js';
 import { instrumentStore } from '../../lib/telemetry/store.js';
 
 const post = { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {} };
 
 test('a process where @opentelemetry/api cannot be resolved: the kit loads, answers and checks health', () => {
   const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-  const child = spawnSync(process.execPath, ['--require', here('./fixtures/without-otel.cjs'), '--import', 'tsx', here('./fixtures/without-otel.ts')], {
+  const child = spawnSync(process.execPath, ['--import', here('./fixtures/without-otel.mjs'), '--import', 'tsx', here('./fixtures/without-otel.ts')], {
     encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' }, timeout: 60_000,
   });
   expect(child.stderr).toBe('');
   expect(JSON.parse(child.stdout)).toEqual({ apiLoadable: false, status: 200, health: true });
 });
 
-test('the loader answers null when the package is missing or is not the API', () => {
-  expect(loadOtelApi(() => { throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' }); })).toBeNull();
-  expect(loadOtelApi(() => ({}))).toBeNull();
-  expect(loadOtelApi()).not.toBeNull();
+test('the loader answers null when the package is missing or is not the API, the API from a namespace or a CommonJS default', async () => {
+  expect(await loadOtelApi(() => { throw Object.assign(new Error('Cannot find module'), { code: 'MODULE_NOT_FOUND' }); })).toBeNull();
+  expect(await loadOtelApi(() => Promise.reject(new Error('No such module "@opentelemetry/api"')))).toBeNull();
+  expect(await loadOtelApi(() => ({}))).toBeNull();
+  expect(await loadOtelApi(() => ({ default: {} }))).toBeNull();
+  const api = await loadOtelApi();
+  expect(api).not.toBeNull();
+  expect(await loadOtelApi(() => ({ default: api }))).toBe(api);
+  expect(await loadOtelApi(() => api)).toBe(api);
 });
 
 test('API absent (simulated in this process) while an SDK is registered: deliveries work, nothing is recorded', async () => {
+  const realApi = await loadOtelApi();
   const otel = installOtel();
-  const before = useOtelApi(null);
+  useOtelApi(null);
   try {
     const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
     expect((await kit.handle('sendOrderToMerchant', { ...post, body: order() })).status).toBe(200);
     expect(otel.spans()).toEqual([]);
     expect(await otel.points()).toEqual([]);
   } finally {
-    useOtelApi(before);
+    useOtelApi(realApi);
     await otel.uninstall();
   }
 });
@@ -54,7 +60,10 @@ test('no provider registered: no tracer, no instruments; the wrappers hand back 
   const store = instrumentStore({ getRecord: () => read });
   expect(store.getRecord()).toBe(read);
 
+  expect(otelPending()).toBeNull(); // nothing registered: the API is not even looked for
   const otel = installOtel();
+  await otelPending(); // a provider registered: the API is imported, once
+  expect(otelPending()).toBeNull();
   expect(tracer()).not.toBeNull();
   expect(instruments()).not.toBeNull();
   await otel.uninstall();

@@ -7,6 +7,7 @@ import { createCallbackKit } from 'crossborder-merchant-kit';
 import { namespacedStore, type Store } from 'crossborder-merchant-kit/store';
 import { MERCHANT_GUID } from '../helpers/orders.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';
+import { otelPending } from '../../lib/telemetry/otel.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { postgresFactory } from '../store/harness.js';
 
@@ -17,7 +18,8 @@ afterEach(() => otel.uninstall());
 afterAll(() => pg.close());
 
 const EAD = [{ DocumentTypeCode: '11', TrackingNumber: 'T-1' }];
-const holds = async () => (await otel.points()).filter((p) => p.name === 'cbk.holds.active');
+// The API is imported once a provider is registered (lib/telemetry/otel.ts): the gauge exists once that import settled.
+const holds = async () => { await otelPending(); return (await otel.points()).filter((p) => p.name === 'cbk.holds.active'); };
 const kitOver = (store: Store, merchantGuid = MERCHANT_GUID) => createCallbackKit({ merchantGuid, adapter: recordingAdapter(), store, logger: captureLogger() });
 
 test("a kit's gauge counts the holds another process placed and released", async () => {

@@ -10,6 +10,7 @@ import { createSafeLogger } from '../../lib/shared/logger.js';
 import { observeActiveHolds } from '../../lib/telemetry/holds.js';
 import { MERCHANT_GUID } from '../helpers/orders.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';
+import { otelPending } from '../../lib/telemetry/otel.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { DELIVERIES } from './deliveries.js';
 
@@ -18,7 +19,8 @@ beforeEach(() => { otel = installOtel(); });
 afterEach(() => otel.uninstall());
 
 const EAD = [{ DocumentTypeCode: '11', TrackingNumber: 'T-1' }];
-const holds = async () => (await otel.points()).filter((p) => p.name === 'cbk.holds.active');
+// The API is imported once a provider is registered (lib/telemetry/otel.ts): the gauge exists once that import settled.
+const holds = async () => { await otelPending(); return (await otel.points()).filter((p) => p.name === 'cbk.holds.active'); };
 const kitOver = (store: Store, logger = captureLogger(), merchantGuid = MERCHANT_GUID) => createCallbackKit({ merchantGuid, adapter: recordingAdapter(), store, logger });
 const delivered = async (kit: ReturnType<typeof kitOver>) => {
   const d = DELIVERIES.find((x) => x.wire === 'UpdateOrderStatus')!;

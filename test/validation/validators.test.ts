@@ -1,43 +1,57 @@
-/** createValidators(): compiled once (never per request), the request/result contract of lib/callbacks. */
+/** createValidators(): the validators generated at build time (never compiled at run time), the request/result contract of lib/callbacks. */
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import express from 'express';
 import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
 import { createValidators, toIssue } from '../../lib/validation/index.js';
 import { schemaValidator } from '../../lib/validation/ajv.js';
 import { fixture, MERCHANT_GUID } from '../fixtures/index.js';
+import { VALIDATORS as REPORT } from '../../lib/generated/validators-report.js';
+import { VALIDATORS as STRICT } from '../../lib/generated/validators-strict.js';
+import { VALIDATORS as TOLERANT } from '../../lib/generated/validators-tolerant.js';
 
 afterEach(() => jest.restoreAllMocks());
 
-test('schemas compile when the router is created; requests never compile or look up a schema', async () => {
+test('no schema is compiled at run time: every validator is a generated function, the same for every router', async () => {
   const app = express();
   app.use('/cb', createCallbackRouter({
     merchantGuid: MERCHANT_GUID,
     adapter: { async sendOrderToMerchant() { return { OrderId: '1' }; }, async updateOrderStatus() {} },
   }));
-  const getSchema = jest.spyOn(Ajv2020.prototype, 'getSchema');
-  const compile = jest.spyOn(Ajv2020.prototype, 'compile');
-  const addSchema = jest.spyOn(Ajv2020.prototype, 'addSchema');
   const order = fixture('callbacks/update-order-status.json');
   for (let i = 0; i < 3; i++) {
     expect((await request(app).post('/cb/UpdateOrderStatus').send(order)).status).toBe(200);
     expect((await request(app).post('/cb/UpdateOrderStatus').send({ ...order, StatusCode: undefined })).status).toBe(400);
   }
-  expect(getSchema).not.toHaveBeenCalled();
-  expect(compile).not.toHaveBeenCalled();
-  expect(addSchema).not.toHaveBeenCalled();
+  createValidators(CALLBACK_SCHEMAS, 'tolerant');
+  for (const path of Object.values(CALLBACK_SCHEMAS).flatMap((s) => [s.request, s.result])) {
+    expect(schemaValidator(path)).toBe(STRICT[path as keyof typeof STRICT]);
+  }
+  for (const path of Object.values(CALLBACK_SCHEMAS).map((s) => s.request)) {
+    expect(schemaValidator(path, 'tolerant')).toBe(TOLERANT[path as keyof typeof TOLERANT]);
+    expect(schemaValidator(path, 'report')).toBe(REPORT[path as keyof typeof REPORT]);
+  }
+  expect(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request)).toBe(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request));
 });
 
-test('a second router reuses the compiled validators of the process', () => {
-  createValidators(CALLBACK_SCHEMAS);
-  const getSchema = jest.spyOn(Ajv2020.prototype, 'getSchema');
-  createValidators(CALLBACK_SCHEMAS);
-  const ids = new Set(getSchema.mock.results.map((r) => r.value));
-  expect(getSchema).toHaveBeenCalled();
-  for (const path of Object.values(CALLBACK_SCHEMAS).flatMap((s) => [s.request, s.result])) expect(ids.has(schemaValidator(path))).toBe(true);
-  expect(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request)).toBe(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request));
+test('a validator carries its schema, as AJV\'s did (the client reads a response schema\'s properties)', () => {
+  expect(schemaValidator('service/hub-details.schema.json').schema).toMatchObject({ title: 'HubDetails', properties: { HubId: expect.anything() } });
+  // The tolerant form: the registry's request schemas keep their top-level required, nothing below does.
+  expect(schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request, 'tolerant').schema).toMatchObject({ required: ['OrderId', 'StatusCode'] });
+  expect(schemaValidator('callbacks/product.schema.json', 'tolerant').schema).not.toHaveProperty('required');
+  expect(() => schemaValidator('callbacks/nothing.schema.json')).toThrow(/no schema/);
+  expect(() => schemaValidator('service/hub-details.schema.json', 'tolerant')).toThrow(/no schema/);
+});
+
+test('tolerant validators exist only for the roots they were generated for; roots that read the same are fine', () => {
+  const roots = Object.values(CALLBACK_SCHEMAS).map((s) => s.request);
+  // merchant-order.schema.json has no top-level required: as a root or not, its tolerant form is the same.
+  expect(schemaValidator('callbacks/merchant-order.schema.json', 'tolerant', [...roots, 'callbacks/merchant-order.schema.json'])).toBe(TOLERANT['callbacks/merchant-order.schema.json' as keyof typeof TOLERANT]);
+  // Without UpdateOrderStatus among the roots its StatusCode would not be required: not what was generated.
+  expect(() => schemaValidator(CALLBACK_SCHEMAS.updateOrderStatus.request, 'tolerant', roots.filter((r) => r !== CALLBACK_SCHEMAS.updateOrderStatus.request)))
+    .toThrow(/npm run generate/);
+  expect(() => schemaValidator('callbacks/product.schema.json', 'tolerant', [...roots, 'callbacks/product.schema.json'])).toThrow(/npm run generate/);
 });
 
 describe('request()', () => {
