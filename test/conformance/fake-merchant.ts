@@ -40,7 +40,7 @@ export const FAKE_CART = 'cart-1';
 
 type Json = Record<string, unknown>;
 
-const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant'];
+const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant', '/SendRMAInfoToMerchant'];
 
 export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
   const orders = new Map<string, string>();
