@@ -12,6 +12,10 @@ export const SERVICE_ERROR_CODES = {
   ACCESS_TOKEN_UNAVAILABLE: 'The accessToken function threw or returned no string; nothing was sent.',
   TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
   NETWORK: 'The request failed below HTTP (connection refused, reset, DNS).',
+  ORDER_DISPATCHED: 'The order is dispatched (a dispatch of it was accepted, as the store records): a cancellation or an address change is refused; nothing was sent. Pass { force: true } to override.',
+  REFUND_EXCEEDS_PAID: 'The refund, with the refunds already accepted for the order, is more than the order\'s paid total known to the store (or the order was fully refunded); nothing was sent. Pass { force: true } to override.',
+  DUPLICATE_REFUND: 'A refund with this externalReference was already accepted for the order (the store records it, or GetRefundDetails lists it); nothing was sent.',
+  REFUND_OUTCOME_UNKNOWN: 'CreateOrderRefund failed after the request may have reached the service (time-out, connection reset, 5xx, 408, 429, an unreadable 2xx): it was not sent again. Check getRefundDetails before refunding again; with an ExternalReference the client checks it itself.',
   'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
 } as const;
 
@@ -20,7 +24,8 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
   | `HTTP_${number}` | (string & {});
 
 export type ServiceOperation =
-  | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails';
+  | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
+  | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;
@@ -36,6 +41,8 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** FULFILMENT_HOLD: the hold that stopped the dispatch. */
   hold?: FulfilmentHold;
+  /** TIMEOUT / NETWORK: whether the request may have reached the service (false: provably nothing was sent). */
+  mayHaveReached?: boolean;
   cause?: unknown;
 }
 
@@ -49,6 +56,7 @@ export class ServiceError extends Error {
   readonly attempts: number;
   readonly retryAfterMs?: number;
   readonly hold?: FulfilmentHold;
+  readonly mayHaveReached?: boolean;
 
   constructor(init: ServiceErrorInit) {
     const status = init.status === undefined ? '' : ` (HTTP ${init.status})`;
@@ -63,6 +71,7 @@ export class ServiceError extends Error {
     if (init.reason !== undefined) this.reason = init.reason;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.hold !== undefined) this.hold = init.hold;
+    if (init.mayHaveReached !== undefined) this.mayHaveReached = init.mayHaveReached;
   }
 }
 

@@ -13,6 +13,11 @@ import { resolveClientOptions, type ServiceClientOptions } from './options.js';
 import { getShipmentInformation } from './shipment-information.js';
 import { updateOrderDispatch } from './update-order-dispatch.js';
 import { updateOrderDispatchV2 } from './update-order-dispatch-v2.js';
+import type { RefundDetailsResponse } from '../payloads.js';
+import { createOrderRefund, type CreateOrderRefundOptions, type OrderRefundCreated, type OrderRefundInput } from './create-order-refund.js';
+import { getRefundDetails } from './refund-details.js';
+import { updateOrderStatus, type OrderStatusInput, type OrderStatusUpdated, type UpdateOrderStatusOptions } from './update-order-status.js';
+import { updateShippingAddress, type ShippingAddressAccepted, type ShippingAddressInput, type UpdateShippingAddressOptions } from './update-shipping-address.js';
 
 export interface ServiceClient {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
@@ -27,6 +32,14 @@ export interface ServiceClient {
   getActiveHubDetails(): Promise<HubDetails>;
   /** Forgets the cached hub (the next getActiveHubDetails asks the service). */
   clearActiveHubCache(): void;
+  /** POST {baseUrl}/Order/UpdateOrderStatus?orderStatus=…: the merchant's status change (a cancellation with its reason). */
+  updateOrderStatus(request: OrderStatusInput, options?: UpdateOrderStatusOptions): Promise<OrderStatusUpdated>;
+  /** POST {baseUrl}/Order/CreateOrderRefund: never sent twice (see docs/client.md#refunds). */
+  createOrderRefund(refund: OrderRefundInput, options?: CreateOrderRefundOptions): Promise<OrderRefundCreated>;
+  /** GET {baseUrl}/v1/orders/{orderId}/refunds: the order's refunds as the service holds them. */
+  getRefundDetails(orderId: string): Promise<RefundDetailsResponse>;
+  /** PUT {baseUrl}/api/v1/orders/shipping-address with an Idempotency-Key; answered 202. */
+  updateShippingAddress(request: ShippingAddressInput, options?: UpdateShippingAddressOptions): Promise<ShippingAddressAccepted>;
 }
 
 function callOptions<T extends object>(operation: ServiceOperation, value: T | undefined, known: readonly string[]): T {
@@ -34,6 +47,7 @@ function callOptions<T extends object>(operation: ServiceOperation, value: T | u
   if (typeof value !== 'object' || value === null) throw invalidArgument(operation, `the options argument must be an object { ${known.join(', ')} }`);
   for (const [k, v] of Object.entries(value)) {
     if (!known.includes(k)) throw invalidArgument(operation, unknownKeyMessage('', k, known));
+    if (k === 'idempotencyKey') continue; // a string, checked by its operation
     if (v !== undefined && typeof v !== 'boolean') throw invalidArgument(operation, `option ${k} must be a boolean`);
   }
   return value;
@@ -50,6 +64,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     updateOrderDispatch: async (request, opts) => updateOrderDispatch(o, request, callOptions('updateOrderDispatch', opts, ['force', 'retry'])),
     getActiveHubDetails: () => hub.get(),
     clearActiveHubCache: () => hub.clear(),
+    updateOrderStatus: async (request, opts) => updateOrderStatus(o, request, callOptions('updateOrderStatus', opts, ['force'])),
+    createOrderRefund: async (refund, opts) => createOrderRefund(o, refund, callOptions('createOrderRefund', opts, ['force'])),
+    getRefundDetails: (orderId) => getRefundDetails(o, orderId),
+    updateShippingAddress: async (request, opts) => updateShippingAddress(o, request, callOptions('updateShippingAddress', opts, ['idempotencyKey', 'force'])),
   };
 }
 
@@ -60,3 +78,6 @@ export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {
   DispatchRequestV2Input, DispatchRequestV1Input, DispatchParcelInput, DispatchParcelInputV2, DispatchProductInput, DispatchExceptionInput, TrackingDetailsInput,
 } from './dispatch-request.js';
+export type { OrderStatusInput, OrderStatusUpdated, UpdateOrderStatusOptions } from './update-order-status.js';
+export type { OrderRefundInput, RefundProductInput, RefundReasonInput, CreateOrderRefundOptions, OrderRefundCreated, Amount } from './create-order-refund.js';
+export type { ShippingAddressInput, ShippingAddressAccepted, UpdateShippingAddressOptions } from './update-shipping-address.js';

@@ -16,7 +16,8 @@ export type ExchangeDirection = 'to-merchant' | 'from-merchant';
 export type ExchangeKind =
   | CallbackName
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
-  | 'activeHubDetails' | 'documentDownload' | 'unknown';
+  | 'activeHubDetails' | 'documentDownload' | 'unknown'
+  | 'updateOrderStatusFromMerchant' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress';
 
 /** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */
 export interface Exchange extends ExchangeRecord {

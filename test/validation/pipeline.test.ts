@@ -20,6 +20,7 @@ const PATHS: Record<CallbackName, string> = {
   receiveAdditionalRequiredDocuments: '/cb/SendAdditionalRequiredDocumentsToMerchant',
   updateOrderShippingInfo: '/cb/UpdateOrderShippingInfo',
   notifyOrderRefunded: '/cb/NotifyOrderRefunded',
+  receiveRmaInfo: '/cb/SendRMAInfoToMerchant',
 };
 
 interface Recorder { calls: Array<{ callback: CallbackName; input: unknown }>; logs: Array<{ level: string; obj: any; msg?: string }> }
