@@ -116,6 +116,12 @@ export const AREAS = {
     // (idempotency.test.ts runs the exactly-once and attempt suites over a batching store too).
     tests: ['test/callbacks/holds.test.ts', 'test/callbacks/attempt-finish.test.ts', 'test/callbacks/idempotency.test.ts'],
   },
+  'refund-guard': {
+    // a refund is never sent twice (no resend once it may have reached the service, unless its
+    // ExternalReference was looked up and found absent), over-refund and duplicate-reference refusals, exact amounts
+    mutate: ['lib/client/create-order-refund.ts', 'lib/client/amount.ts'],
+    tests: ['test/client/refund.test.ts'],
+  },
   'store-memory': {
     mutate: ['lib/store/memory.ts', 'lib/store/memory-entries.ts'],
     tests: ['test/store/memory.test.ts', 'test/store/memory-limits.test.ts', 'test/store/memory-options.test.ts', 'test/store/conformance.test.ts'],

@@ -12,7 +12,7 @@ export { DEFAULT_PATHS, type CallbackKitOptions } from './callbacks/options.js';
 export { DEFAULT_DECODE_FIELDS, formDecode } from './callbacks/form-decode.js';
 export type {
   CallbackName, CallbackTypes, CallbackInput, CallbackResult, AdapterMethod, MerchantAdapter, AdapterResult, CartInfoResult, CartInfoRequest,
-  DocumentsDelivery, ReceivedDocument, ReceivedOrder, WithOrderId, CallbackContext, CallbackRequest, CallbackResponse,
+  DocumentsDelivery, ReceivedDocument, ReceivedOrder, WithOrderId, CallbackContext, MerchantInitiated, CallbackRequest, CallbackResponse,
 } from './callbacks/types.js';
 export type { FulfilmentHold, DocumentRef, PreviousAttempt, AttemptOutcome } from './store/types.js';
 export { CallbackError, KitError, KIT_ERROR_CODES, WIRE_ERRORS, type KitErrorCode, type WireErrorCode } from './shared/errors.js';

@@ -111,7 +111,15 @@ export function createShopAdapter(shop: Shop): MerchantAdapter {
 
     async notifyOrderRefunded(refund, context) {
       const order = declineOnShopError(() => shop.order(str(refund.OrderId)));
-      context.log.info({ lines: refund.Products?.length ?? 0, total: refund.TotalRefundAmount }, 'refund notified');
+      // merchantInitiated: a refund this shop made itself with the service client (docs/callbacks.md#merchant-initiated).
+      context.log.info({ lines: refund.Products?.length ?? 0, total: refund.TotalRefundAmount, ours: context.merchantInitiated !== undefined }, 'refund notified');
+      return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
+    },
+
+    // A return (SendRMAInfoToMerchant), once per OrderId + RMANumber.
+    async receiveRmaInfo(rma, context) {
+      const order = declineOnShopError(() => shop.order(str(rma.OrderId)));
+      context.log.info({ rma: rma.RMANumber, lines: rma.ReturnedProducts.length }, 'return announced');
       return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
     },
   };

@@ -5,7 +5,7 @@
  */
 import type {
   AdditionalDocumentsDelivery, CheckoutCartInfo, MerchantOrder, NotifyOrderRefundedRequest, OrderDocument, ResponseInfo,
-  UpdateOrderShippingInfoRequest,
+  RmaInfoRequest, UpdateOrderShippingInfoRequest,
 } from '../payloads.js';
 
 /** The named keys of T, without its index signature. */
@@ -81,6 +81,8 @@ export interface CallbackTypes {
   updateOrderShippingInfo: { input: WithOrderId<UpdateOrderShippingInfoRequest>; result: AdapterResult | void; required: false };
   /** Order-refund notification: not in the interface specification; shape from existing integrations. */
   notifyOrderRefunded: { input: WithOrderId<NotifyOrderRefundedRequest>; result: AdapterResult | void; required: false };
+  /** SendRMAInfoToMerchant: a return (RMA), exactly once per OrderId + RMANumber. */
+  receiveRmaInfo: { input: WithOrderId<RmaInfoRequest>; result: AdapterResult | void; required: false };
 }
 
 /** The name of a callback: the adapter method that answers it. */

@@ -15,6 +15,7 @@ import { documentsStep } from './steps/documents.js';
 import { fingerprintStep } from './steps/fingerprint.js';
 import { documentsHoldsStep, holdsStep } from './steps/holds.js';
 import { idempotencyStep } from './steps/idempotency.js';
+import { merchantActionStep } from './steps/merchant-action.js';
 import { merchantGuidStep } from './steps/merchant-guid.js';
 import { parseStep } from './steps/parse.js';
 import { respondStep } from './steps/respond.js';
@@ -23,7 +24,7 @@ import { createValidateStep } from './steps/validate.js';
 
 export type StepName =
   | 'respond' | 'authenticate' | 'parse' | 'merchantGuid' | 'validate' | 'fingerprint' | 'decode'
-  | 'documents' | 'idempotency' | 'holds' | 'documentsHolds' | 'responseInfo' | 'cartInfo';
+  | 'documents' | 'idempotency' | 'holds' | 'documentsHolds' | 'merchantAction' | 'responseInfo' | 'cartInfo';
 
 /** The steps of an entry's chain, in order (`decoding`: the `decode` option leaves fields to decode). */
 export function chainOf(entry: CallbackEntry, decoding: boolean): StepName[] {
@@ -36,6 +37,7 @@ export function chainOf(entry: CallbackEntry, decoding: boolean): StepName[] {
     ...(entry.decode && decoding ? ['decode' as const] : []),
     ...(entry.documents ? ['documents' as const] : []),
     ...(once ? ['idempotency' as const, entry.documents ? 'documentsHolds' as const : 'holds' as const] : []),
+    ...(once && entry.merchantAction ? ['merchantAction' as const] : []),
     entry.result, // the adapter call, and its result as a ResponseInfo or a CheckoutCartInfo
   ];
 }
@@ -56,6 +58,7 @@ export function buildChains(options: ResolvedOptions, validators: Validators): R
     idempotency: idempotencyStep(options),
     holds: holdsStep(options),
     documentsHolds: documentsHoldsStep(options),
+    merchantAction: merchantActionStep(options),
     responseInfo: createResponseInfoStep(validators.result, 'responseInfo')(options),
     cartInfo: createResponseInfoStep(validators.result, 'cartInfo')(options),
   };

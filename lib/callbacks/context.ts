@@ -12,7 +12,7 @@ import type { HeaderMap } from '../shared/http.js';
 import type { SafeLogger } from '../shared/logger.js';
 import type { FulfilmentHold, PreviousAttempt } from '../store/types.js';
 import type { ResponseInfo } from '../payloads.js';
-import type { CallbackContext, CallbackName } from './types.js';
+import type { CallbackContext, CallbackName, MerchantInitiated } from './types.js';
 
 /** Aborts the signal of a delivery's context (now, or when it is first read). */
 export let abortContext: (context: CallbackContext, reason: unknown) => void;
@@ -32,6 +32,7 @@ export class DeliveryContext implements CallbackContext {
   declare fulfilmentHold?: FulfilmentHold;
   declare specDeviations?: ReadonlyArray<{ pointer: string; rule: string }>;
   declare envelope?: Record<string, unknown>;
+  declare merchantInitiated?: MerchantInitiated;
   #signal: AbortSignal | undefined = undefined;
   #controller: AbortController | undefined = undefined;
   #aborted = false;

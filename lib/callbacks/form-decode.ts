@@ -192,4 +192,5 @@ export const DEFAULT_DECODE_FIELDS: readonly string[] = Object.freeze([
   'InternationalDetails.OrderTrackingUrl',
   'InternationalDetails.OrderWaybillUrl',
   'Parcels[].TrackingUrl',
+  'TrackingURL',
 ]);

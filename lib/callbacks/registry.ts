@@ -47,6 +47,17 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
   /** The order's AdditionalRequiredDocuments place it on fulfilment hold. */
   readonly placesHold: boolean;
   /**
+   * What makes a delivery one event of its order, when not the whole payload: the idempotency key
+   * hashes only these fields (each required: a delivery without one is refused, 400). A return is
+   * one per OrderId + RMANumber, however the redelivery's other fields differ.
+   */
+  readonly keyFields?: readonly string[];
+  /**
+   * The merchant's own call through the service client this callback may follow (a cancellation, a
+   * refund): recognised from the order's record in the store, shown as `context.merchantInitiated`.
+   */
+  readonly merchantAction?: 'cancel' | 'refund';
+  /**
    * `required`: a POST delivery must carry the MerchantGUID (payload, `MerchantGUID` header or query
    * parameter); `optional`: one without it passes only when an auth strategy configured for the callback
    * authenticated it (steps/merchant-guid.ts). A GUID that is sent is always checked.
@@ -77,7 +88,7 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
   },
   updateOrderStatus: {
     ...ORDER, name: 'updateOrderStatus', required: true, defaultPath: '/UpdateOrderStatus',
-    requestSchema: 'callbacks/update-order-status.request.schema.json', payment: 'never',
+    requestSchema: 'callbacks/update-order-status.request.schema.json', payment: 'never', merchantAction: 'cancel',
   },
   performOrderPayment: {
     ...ORDER, name: 'performOrderPayment', required: false, defaultPath: '/PerformOrderPayment',
@@ -97,7 +108,12 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
   },
   notifyOrderRefunded: {
     ...ORDER, name: 'notifyOrderRefunded', required: false, defaultPath: '/NotifyOrderRefunded',
-    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', merchantGuid: 'optional',
+    requestSchema: 'callbacks/notify-order-refunded.request.schema.json', payment: 'never', merchantGuid: 'optional', merchantAction: 'refund',
+  },
+  // SendRMAInfoToMerchant (docs.global-e.com "RMA Notifications (from Global-e)"): one delivery per return.
+  receiveRmaInfo: {
+    ...ORDER, name: 'receiveRmaInfo', required: false, defaultPath: '/SendRMAInfoToMerchant',
+    requestSchema: 'callbacks/send-rma-info.request.schema.json', payment: 'never', keyFields: ['RMANumber'],
   },
 });
 

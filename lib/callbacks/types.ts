@@ -50,6 +50,26 @@ export interface CallbackContext {
   specDeviations?: ReadonlyArray<{ pointer: string; rule: string }>;
   /** Top-level body keys other than `order` and MerchantGUID, when the envelope form was used. */
   envelope?: Record<string, unknown>;
+  /**
+   * UpdateOrderStatus and NotifyOrderRefunded: set when this callback follows the merchant's own call
+   * through the service client with the same store (a cancellation, a refund); absent otherwise.
+   * See docs/callbacks.md#merchant-initiated.
+   */
+  merchantInitiated?: MerchantInitiated;
+}
+
+/** The merchant's own call a callback follows (`context.merchantInitiated`). */
+export interface MerchantInitiated {
+  /** The service-client operation that made it. */
+  operation: 'updateOrderStatus' | 'createOrderRefund';
+  /** When the service accepted it. */
+  at: Date;
+  /**
+   * What the client recorded: a cancellation's `StatusCode`, `OrderStatusReason` and the service's
+   * `answer` (`{ status, Message? }`); a refund's
+   * `amount` (text), `RefundId` (when the service answered one), `ExternalReference`, `FullRefund`.
+   */
+  details: Record<string, unknown>;
 }
 
 /** What a callback's adapter method receives: `CallbackInput<'sendOrderToMerchant'>` is ReceivedOrder (MerchantOrder, its OrderId a string). */

@@ -3,6 +3,7 @@ import type { DispatchResponse } from '../payloads.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import { checkDispatch } from './dispatch-request.js';
 import { holdGuard } from './hold-guard.js';
+import { rememberDispatch } from './order-record.js';
 import type { ResolvedClientOptions } from './options.js';
 import { mask, send } from './request.js';
 import { errorFromAnswer, isSuccess, parseJson, serviceText, validBody } from './response.js';
@@ -38,5 +39,7 @@ export async function dispatch(o: ResolvedClientOptions, version: 1 | 2, request
     });
   }
   if (!isSuccess(outcome.status)) throw errorFromAnswer(operation, outcome);
-  return validBody<DispatchSuccess>(operation, outcome, 'service/dispatch-response.schema.json');
+  const accepted = validBody<DispatchSuccess>(operation, outcome, 'service/dispatch-response.schema.json');
+  await rememberDispatch(o, operation, { orderId, merchantOrderId });
+  return accepted;
 }

@@ -13,6 +13,10 @@ export const SERVICE_ERROR_CODES = {
   AUTHENTICATION_FAILED: 'The JWT could not be obtained from /Authentication/GetAuthenticationToken (the `jwt` option); nothing was sent. `cause` is the token call\'s ServiceError.',
   TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
   NETWORK: 'The request failed below HTTP (connection refused, reset, DNS).',
+  ORDER_DISPATCHED: 'The order is dispatched (a dispatch of it was accepted, as the store records): a cancellation or an address change is refused; nothing was sent. Pass { force: true } to override.',
+  REFUND_EXCEEDS_PAID: 'The refund, with the refunds already accepted for the order, is more than the order\'s paid total known to the store (or the order was fully refunded); nothing was sent. Pass { force: true } to override.',
+  DUPLICATE_REFUND: 'A refund with this externalReference was already accepted for the order (the store records it, or GetRefundDetails lists it); nothing was sent.',
+  REFUND_OUTCOME_UNKNOWN: 'CreateOrderRefund failed after the request may have reached the service (time-out, connection reset, 5xx, 408, 429, an unreadable 2xx): it was not sent again. Check getRefundDetails before refunding again; with an ExternalReference the client checks it itself.',
   'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
 } as const;
 
@@ -22,6 +26,7 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
 
 export type ServiceOperation =
   | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
+  | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
   | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
 
 export interface ServiceErrorInit {
@@ -38,6 +43,8 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   /** FULFILMENT_HOLD: the hold that stopped the dispatch. */
   hold?: FulfilmentHold;
+  /** TIMEOUT / NETWORK: whether the request may have reached the service (false: provably nothing was sent). */
+  mayHaveReached?: boolean;
   /** FULFILMENT_HOLD of dispatchOrders: every held order, as the request named it (OrderIds or MerchantOrderIds). */
   heldOrderIds?: string[];
   cause?: unknown;
@@ -53,6 +60,7 @@ export class ServiceError extends Error {
   readonly attempts: number;
   readonly retryAfterMs?: number;
   readonly hold?: FulfilmentHold;
+  readonly mayHaveReached?: boolean;
   readonly heldOrderIds?: string[];
 
   constructor(init: ServiceErrorInit) {
@@ -68,6 +76,7 @@ export class ServiceError extends Error {
     if (init.reason !== undefined) this.reason = init.reason;
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.hold !== undefined) this.hold = init.hold;
+    if (init.mayHaveReached !== undefined) this.mayHaveReached = init.mayHaveReached;
     if (init.heldOrderIds !== undefined) this.heldOrderIds = init.heldOrderIds;
   }
 }

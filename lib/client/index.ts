@@ -14,6 +14,11 @@ import { resolveClientOptions, type ServiceClientOptions } from './options.js';
 import { getShipmentInformation } from './shipment-information.js';
 import { updateOrderDispatch } from './update-order-dispatch.js';
 import { updateOrderDispatchV2 } from './update-order-dispatch-v2.js';
+import type { RefundDetailsResponse } from '../payloads.js';
+import { createOrderRefund, type CreateOrderRefundOptions, type OrderRefundCreated, type OrderRefundInput } from './create-order-refund.js';
+import { getRefundDetails } from './refund-details.js';
+import { updateOrderStatus, type OrderStatusInput, type OrderStatusUpdated, type UpdateOrderStatusOptions } from './update-order-status.js';
+import { updateShippingAddress, type ShippingAddressAccepted, type ShippingAddressInput, type UpdateShippingAddressOptions } from './update-shipping-address.js';
 import { getShippingDocuments, type ShippingDocumentsInput, type ShippingDocumentsOptions } from './shipping-documents.js';
 import { dispatchOrders, type DispatchOrdersInput, type DispatchOrdersOptions } from './dispatch-orders.js';
 import type { ShippingDocumentsResult } from './shipping-documents-answer.js';
@@ -33,6 +38,14 @@ export interface ServiceClient {
   getActiveHubDetails(): Promise<HubDetails>;
   /** Forgets the cached hub (the next getActiveHubDetails asks the service). */
   clearActiveHubCache(): void;
+  /** POST {baseUrl}/Order/UpdateOrderStatus?orderStatus=…: the merchant's status change (a cancellation with its reason). */
+  updateOrderStatus(request: OrderStatusInput, options?: UpdateOrderStatusOptions): Promise<OrderStatusUpdated>;
+  /** POST {baseUrl}/Order/CreateOrderRefund: never sent twice (see docs/client.md#refunds). */
+  createOrderRefund(refund: OrderRefundInput, options?: CreateOrderRefundOptions): Promise<OrderRefundCreated>;
+  /** GET {baseUrl}/v1/orders/{orderId}/refunds: the order's refunds as the service holds them. */
+  getRefundDetails(orderId: string): Promise<RefundDetailsResponse>;
+  /** PUT {baseUrl}/api/v1/orders/shipping-address with an Idempotency-Key; answered 202. */
+  updateShippingAddress(request: ShippingAddressInput, options?: UpdateShippingAddressOptions): Promise<ShippingAddressAccepted>;
   /** POST {baseUrl}/Order/GetShippingDocuments: declares parcels and returns their documents (label, commercial invoice, …) decoded; guarded by fulfilment holds. */
   getShippingDocuments(request: ShippingDocumentsInput, options?: ShippingDocumentsOptions): Promise<ShippingDocumentsResult>;
   /** POST {baseUrl}/Order/DispatchOrders: dispatches orders and returns the manifest documents; one held order refuses the whole manifest. */
@@ -48,6 +61,7 @@ function callOptions<T extends object>(operation: ServiceOperation, value: T | u
   if (typeof value !== 'object' || value === null) throw invalidArgument(operation, `the options argument must be an object { ${known.join(', ')} }`);
   for (const [k, v] of Object.entries(value)) {
     if (!known.includes(k)) throw invalidArgument(operation, unknownKeyMessage('', k, known));
+    if (k === 'idempotencyKey') continue; // a string, checked by its operation
     if (v !== undefined && typeof v !== 'boolean') throw invalidArgument(operation, `option ${k} must be a boolean`);
   }
   return value;
@@ -65,6 +79,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     updateOrderDispatch: async (request, opts) => updateOrderDispatch(o, request, callOptions('updateOrderDispatch', opts, ['force', 'retry'])),
     getActiveHubDetails: () => hub.get(),
     clearActiveHubCache: () => hub.clear(),
+    updateOrderStatus: async (request, opts) => updateOrderStatus(o, request, callOptions('updateOrderStatus', opts, ['force'])),
+    createOrderRefund: async (refund, opts) => createOrderRefund(o, refund, callOptions('createOrderRefund', opts, ['force'])),
+    getRefundDetails: (orderId) => getRefundDetails(o, orderId),
+    updateShippingAddress: async (request, opts) => updateShippingAddress(o, request, callOptions('updateShippingAddress', opts, ['idempotencyKey', 'force'])),
     getShippingDocuments: async (request, opts) => getShippingDocuments(o, request, callOptions('getShippingDocuments', opts, ['force', 'retry'])),
     dispatchOrders: async (request, opts) => dispatchOrders(o, request, callOptions('dispatchOrders', opts, ['force', 'retry'])),
     getOrdersDetails: (orderIds) => getOrdersDetails(o, orderIds),
@@ -79,6 +97,9 @@ export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {
   DispatchRequestV2Input, DispatchRequestV1Input, DispatchParcelInput, DispatchParcelInputV2, DispatchProductInput, DispatchExceptionInput, TrackingDetailsInput,
 } from './dispatch-request.js';
+export type { OrderStatusInput, OrderStatusUpdated, UpdateOrderStatusOptions } from './update-order-status.js';
+export type { OrderRefundInput, RefundProductInput, RefundReasonInput, CreateOrderRefundOptions, OrderRefundCreated, Amount } from './create-order-refund.js';
+export type { ShippingAddressInput, ShippingAddressAccepted, UpdateShippingAddressOptions } from './update-shipping-address.js';
 export type { ShippingDocumentsInput, ShippingDocumentsOptions } from './shipping-documents.js';
 export type { DispatchOrdersInput, DispatchOrdersOptions } from './dispatch-orders.js';
 export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocument, type DocumentFormat } from './shipping-documents-answer.js';

@@ -121,6 +121,7 @@ const JWT_KEYS = ['userName', 'password', 'operations', 'authorizationScheme', '
 const JWT_OPERATIONS: readonly ServiceOperation[] = [
   'getShipmentInformation', 'requestAdditionalRequiredDocuments', 'updateOrderDispatchV2', 'updateOrderDispatch', 'getActiveHubDetails',
   'getShippingDocuments', 'dispatchOrders', 'getOrdersDetails', 'voidParcel',
+  'updateOrderStatus', 'createOrderRefund', 'getRefundDetails', 'updateShippingAddress',
 ];
 const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
 const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type', 'username'];

@@ -15,12 +15,16 @@ import type { ResolvedClientOptions } from './options.js';
 
 export interface Call {
   operation: ServiceOperation;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Which host: {base_url} (MerchantGUID as `merchantGuidIn` says) or {merchant_api_base_url} (MerchantGUID header). */
   host: 'base' | 'merchantApi';
   /** Path below the host, segments already percent-encoded. */
   path: string;
   body?: unknown;
+  /** Query parameters after the merchantGUID ({base_url} host), values as text (encoded here). */
+  query?: Record<string, string>;
+  /** Headers of this call (the same on every attempt), e.g. an Idempotency-Key. */
+  headers?: Record<string, string>;
   /** Safe to send again after the request may have reached the service (reads; a POST only when the caller allows it). */
   resend: boolean;
 }
@@ -129,7 +133,7 @@ async function jwtFor(o: ResolvedClientOptions, call: Call, attempts: number): P
 
 /** The attempt's headers (and its JWT); its token joins `secrets` (every token of the call's attempts stays masked). */
 async function credentials(o: ResolvedClientOptions, call: Call, attempts: number, secrets: Secret[]): Promise<{ headers: Record<string, string>; jwt?: string }> {
-  const headers: Record<string, string> = { ...o.headers, accept: 'application/json' };
+  const headers: Record<string, string> = { ...o.headers, ...call.headers, accept: 'application/json' };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   if (call.host === 'merchantApi' || o.merchantGuidIn !== 'query') headers.MerchantGUID = o.merchantGuid;
   if (o.jwtSource?.uses(call.operation)) {
@@ -198,8 +202,11 @@ async function readBody(res: Response, limit: number, signal: AbortSignal): Prom
 
 function target(o: ResolvedClientOptions, call: Call): string {
   if (call.host === 'merchantApi') return `${o.merchantApiBaseUrl}${call.path}`;
-  if (o.merchantGuidIn === 'header') return `${o.baseUrl}${call.path}`;
-  return `${o.baseUrl}${call.path}?merchantGUID=${encodeURIComponent(o.merchantGuid)}`;
+  const params = [
+    ...(o.merchantGuidIn === 'header' ? [] : [`merchantGUID=${encodeURIComponent(o.merchantGuid)}`]),
+    ...Object.entries(call.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
+  ];
+  return `${o.baseUrl}${call.path}${params.length > 0 ? `?${params.join('&')}` : ''}`;
 }
 
 /** What the channel publishes of an answer: publicAnswer, except the token call's body (it is the token). */
@@ -291,7 +298,7 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       const description = timedOut
         ? `no complete answer within ${o.timeoutMs} ms${call.resend ? '' : '; the request may have reached the service'}`
         : `could not reach the service (${mask(detail, secrets)})${notSent ? '; nothing was sent' : call.resend ? '' : '; the request may have reached the service'}`;
-      throw new ServiceError({ code, operation: call.operation, attempts: attempt + 1, retryable: true, description });
+      throw new ServiceError({ code, operation: call.operation, attempts: attempt + 1, retryable: true, description, mayHaveReached: !notSent });
     }
   }
 }

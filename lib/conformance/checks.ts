@@ -196,6 +196,26 @@ export const CHECKS: readonly CheckDefinition[] = [
     },
   },
   {
+    id: 'return-exactly-once', title: 'SendRMAInfoToMerchant (a return) is accepted, its redelivery too, and a second return of the order (skipped when not mounted)',
+    async run(ctx) {
+      const { order, e } = await createOrder(ctx, 'the order to return');
+      const created = accepted(e, 'the order');
+      if (created) return created;
+      const orderId = order.OrderId as string;
+      const line = (order.Products as Json[])[0] ?? {};
+      const rma = (n: number): Json => ({
+        MerchantGUID: ctx.options.merchantGuid, OrderId: orderId, RMANumber: `RMA-${orderId}-${n}`, ShipperName: 'DHL', ReturnTrackingNumber: `RT-${n}`,
+        TrackingURL: 'www.dhl.com%2fTracking%3fTrackingNumber%3dRT', CreatedBy: 'Customer', CurrencyCode: 'EUR', ReturnShippingCost: 10,
+        ReturnedProducts: [{ SKU: line.SKU ?? line.ProductCode, Name: 'Product', CartItemId: line.CartItemId, ReturnQuantity: 1, ReturnReasonName: 'Arrived too late', MerchantReturnReasonCode: null }],
+      });
+      const first = await ctx.send({ kind: 'receiveRmaInfo', label: 'return 1', orderId, body: rma(1) });
+      if (first.status === 404) return skip('SendRMAInfoToMerchant is not mounted (optional: receiveRmaInfo)');
+      const again = await ctx.send({ kind: 'receiveRmaInfo', label: 'return 1 again (redelivery)', orderId, body: rma(1) });
+      const second = await ctx.send({ kind: 'receiveRmaInfo', label: 'return 2 of the same order', orderId, body: rma(2) });
+      return accepted(first, 'the return') ?? accepted(again, 'the redelivered return') ?? accepted(second, 'a second return') ?? pass(describe(first));
+    },
+  },
+  {
     id: 'no-store', title: 'Replies carrying order data have Cache-Control: no-store',
     async run(ctx) {
       const carrying = ctx.exchanges.filter((e) => ORDER_REPLY_KINDS.has(e.kind) && isAccepted(e) && e.bodyText.length > 0);

@@ -1285,6 +1285,37 @@ export interface ResponseInfo {
   [k: string]: unknown;
 }
 /**
+ * A returned line of SendRMAInfoToMerchant (the service's MerchantReturnProduct; docs.global-e.com "RMA Notifications (from Global-e)").
+ */
+export interface ReturnedProduct {
+  /**
+   * The product's SKU as in the cart.
+   */
+  SKU?: string;
+  Name?: string;
+  /**
+   * The cart line (a string in the documentation; a number is accepted too).
+   */
+  CartItemId?: string | number;
+  /**
+   * How many were returned: a number in the example, a String in the documented table (text such as "1" is read as the number in tolerant validation).
+   */
+  ReturnQuantity?: number;
+  /**
+   * The return reason the customer chose.
+   */
+  ReturnReasonName?: string;
+  /**
+   * Your return reason code, when mapped on the service's side (null: read as absent).
+   */
+  MerchantReturnReasonCode?: string;
+  /**
+   * Your return reason name, when mapped (null: read as absent).
+   */
+  MerchantReturnReasonName?: string;
+  [k: string]: unknown;
+}
+/**
  * SendOrderToMerchant: a full Merchant.Order; OrderId is mandatory.
  */
 export interface SendOrderToMerchantRequest {
@@ -1403,6 +1434,55 @@ export interface SendOrderToMerchantRequest {
   ShippingMethodCode?: string;
   UrlParameters?: unknown;
   EffectiveFXRate?: number;
+  [k: string]: unknown;
+}
+/**
+ * SendRMAInfoToMerchant (also SendRMAToMerchant, SendRMAInfoMerchant): the service posts a return (RMA) after the customer printed a return label (docs.global-e.com "RMA Notifications (from Global-e)"; shared fixture gedocs-sendrmainfomerchant-request.json). Delivered exactly once per OrderId + RMANumber.
+ */
+export interface RmaInfoRequest {
+  /**
+   * Unique merchant identifier (checked by the kit; never logged).
+   */
+  MerchantGUID?: string;
+  /**
+   * Service order id.
+   */
+  OrderId: string | number;
+  /**
+   * Your order id (returned by SendOrderToMerchant).
+   */
+  MerchantOrderId?: string | number;
+  /**
+   * The return's unique number: with OrderId, what makes a return one delivery (a redelivery of the same RMANumber is replayed).
+   */
+  RMANumber: string | number;
+  /**
+   * The carrier of the return.
+   */
+  ShipperName?: string;
+  ReturnTrackingNumber?: string;
+  /**
+   * The return tracking URL, URL-decoded by the kit; the documented example has no scheme ("www.dhl.com/Tracking?...").
+   */
+  TrackingURL?: string;
+  /**
+   * Who created the return ("Customer" in the example; the table calls it the date of the RMA request).
+   */
+  CreatedBy?: string;
+  /**
+   * The returned lines.
+   */
+  ReturnedProducts: ReturnedProduct[];
+  /**
+   * Currency of ReturnShippingCost.
+   */
+  CurrencyCode?: string;
+  /**
+   * Cost of the return shipping (a decimal number in the examples; one table names it ReturnedShippingCosts).
+   */
+  ReturnShippingCost?: number | string;
+  WebStoreCode?: string;
+  WebStoreInstanceCode?: string;
   [k: string]: unknown;
 }
 /**
@@ -1776,6 +1856,104 @@ export interface HubDetails {
   [k: string]: unknown;
 }
 /**
+ * The order part of CreateOrderRefund (OrderRefundDetails, docs.global-e.com "Implementation").
+ */
+export interface OrderRefundDetails {
+  /**
+   * The service's order id.
+   */
+  OrderId: string | number;
+  /**
+   * Refund the whole order (no product list then).
+   */
+  FullRefund?: boolean;
+  /**
+   * Total in the customer's currency (preferred). Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  TotalRefundAmount?: string | number;
+  /**
+   * Total in the merchant's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  OriginalTotalRefundAmount?: string | number;
+  ProductsDutiesRefund?: boolean;
+  ShippingRefund?: boolean;
+  RefundReason?: RefundReason;
+  /**
+   * Goodwill on top of the other components, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  ServiceGestureAmount?: string | number;
+  /**
+   * Shipping refunded, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  ShippingAmount?: string | number;
+  /**
+   * Duties, taxes and CCF refunded, customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  DutiesAmount?: string | number;
+  RefundComments?: string;
+  /**
+   * Your reference of the refund (at most 255 characters); GetRefundDetails lists it, which is how the client confirms a refund's absence before sending it again.
+   */
+  ExternalReference?: string;
+  [k: string]: unknown;
+}
+/**
+ * A product line of CreateOrderRefund (RefundProduct, docs.global-e.com "Implementation").
+ */
+export interface OrderRefundProduct {
+  /**
+   * The cart line (or give ProductCode / SKU as in the cart).
+   */
+  CartItemId?: string | number;
+  ProductCode?: string;
+  /**
+   * How many of the line are refunded (text in the service's answers).
+   */
+  RefundQuantity?: string | number;
+  /**
+   * Refunded amount of the line in the customer's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  RefundAmount?: string | number;
+  /**
+   * Refunded amount of the line in the merchant's currency. Decimal text ("170.10"); a number is accepted on the way in.
+   */
+  OriginalRefundAmount?: string | number;
+  RefundReason?: RefundReason;
+  RefundComments?: string;
+  [k: string]: unknown;
+}
+/**
+ * The body of CreateOrderRefund (POST {base_url}/Order/CreateOrderRefund): the two documented arguments by name.
+ */
+export interface OrderRefundRequest {
+  orderRefund: OrderRefundDetails;
+  refundProductsList?: OrderRefundProduct[];
+  [k: string]: unknown;
+}
+/**
+ * What UpdateOrderStatus (merchant → service) sends: the orderStatus query parameter as JSON (docs.global-e.com "Order Status Updates (from Merchant)"); the older page's body form names the status StatusCode.
+ */
+export interface OrderStatusDetails {
+  /**
+   * The service's order id.
+   */
+  OrderId: string | number;
+  OrderStatus?: {
+    /**
+     * e.g. "cancelled", as mapped on the service's side.
+     */
+    OrderStatusCode: string;
+    Name?: string;
+    [k: string]: unknown;
+  };
+  OrderStatusReason?: OrderStatusReason;
+  /**
+   * The body form of the older page ("canceled"): accepted by the sandbox, not sent by the client.
+   */
+  StatusCode?: string;
+  [k: string]: unknown;
+}
+/**
  * Body of GetOrdersDetails (docs.global-e.com `getordersdetails`): the service order ids.
  */
 export interface OrdersDetailsFilter {
@@ -1783,6 +1961,84 @@ export interface OrdersDetailsFilter {
    * @minItems 1
    */
   OrderIds: [string, ...string[]];
+  [k: string]: unknown;
+}
+/**
+ * The answer of GetRefundDetails (GET {base_url}/v1/orders/{orderId}/refunds; docs.global-e.com "Refunds Details API (M to GE)"): the order's refunds, amounts as text.
+ */
+export interface RefundDetailsResponse {
+  OrderId?: string | number;
+  MerchantOrderId?: string | null;
+  MerchantInternalOrderId?: string | null;
+  WebStoreCode?: string | null;
+  WebStoreInstanceCode?: string | null;
+  RefundableAmount?: {
+    [k: string]: unknown;
+  } | null;
+  /**
+   * Items: One refund; the page's example writes every value as text, ids may be null.
+   */
+  Refunds: {
+    RefundID?: string | number | null;
+    RMANumber?: string | number | null;
+    MerchantRMANumber?: string | number | null;
+    FullRefund?: boolean | null;
+    ProductsDutiesRefund?: boolean | null;
+    ShippingRefund?: boolean | null;
+    /**
+     * The refund in the customer's currency (decimal text, "170.10").
+     */
+    TotalRefundAmount?: string | number | null;
+    /**
+     * The refund in the merchant's currency.
+     */
+    OriginalTotalRefundAmount?: string | number | null;
+    /**
+     * Goodwill on top of the other components.
+     */
+    ServiceGestureAmount?: string | number | null;
+    /**
+     * What went back as money (not gift cards or points).
+     */
+    TotalMoneyRefundAmount?: string | number | null;
+    /**
+     * Duties, taxes and CCF refunded.
+     */
+    DutiesAmount?: string | number | null;
+    /**
+     * Shipping refunded.
+     */
+    ShippingAmount?: string | number | null;
+    ExternalReference?: string | null;
+    InitiatedBy?: string | null;
+    CurrencyCode?: string | null;
+    OriginalCurrencyCode?: string | null;
+    RefundReason?: {
+      [k: string]: unknown;
+    } | null;
+    RefundProducts?:
+      | {
+          [k: string]: unknown;
+        }[]
+      | null;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * The service's answer to UpdateOrderStatus and CreateOrderRefund (ResponseInfo); Success as a boolean or as text.
+ */
+export interface ServiceResponseInfo {
+  /**
+   * True: accepted. The pages show it as a boolean and as text ("true"); both are read.
+   */
+  Success?: boolean | string;
+  Message?: string;
+  Description?: string;
+  /**
+   * CreateOrderRefund: the refund's id, when the answer carries it.
+   */
+  RefundId?: string | number;
   [k: string]: unknown;
 }
 /**
@@ -1881,6 +2137,40 @@ export interface ShipmentProduct {
    * Customs value of one unit in exportDeclaration.currencyCode; 0 for a free line.
    */
   discountedPriceForCustomsInClearanceCurrency: number;
+  [k: string]: unknown;
+}
+/**
+ * The body of the address change (PUT {base_url}/api/v1/orders/shipping-address; docs.global-e.com "Updating an order's shipping address via API"): camelCase fields as the page writes them.
+ */
+export interface ShippingAddressRequest {
+  /**
+   * The service's order id.
+   */
+  orderId: string | number;
+  primaryShipping: {
+    firstName?: string;
+    lastName?: string;
+    middleName?: string;
+    salutation?: string;
+    company?: string;
+    shippingAddress1?: string;
+    shippingAddress2?: string;
+    city?: string;
+    stateOrProvince?: string;
+    stateCode?: string;
+    zipCode?: string;
+    countryName?: string;
+    countryCode?: string;
+    email?: string;
+    phone1?: string;
+    phone2?: string;
+    fax?: string;
+    [k: string]: unknown;
+  };
+  extraDetails?: {
+    customerComments?: string;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 /**

@@ -8347,13 +8347,181 @@ return errors === 0;
 validate197.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v37 = validate200;
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
+
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate201.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate201.errors = vErrors;
+return errors === 0;
+}
+validate201.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate200.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.CartItemId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "CartItemId"},message:"must have required property '"+"CartItemId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.ReturnQuantity === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ReturnQuantity"},message:"must have required property '"+"ReturnQuantity"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.SKU !== undefined){
+if(typeof data.SKU !== "string"){
+const err2 = {instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.Name !== undefined){
+if(typeof data.Name !== "string"){
+const err3 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.CartItemId !== undefined){
+if(!(validate201(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+errors = vErrors.length;
+}
+}
+if(data.ReturnQuantity !== undefined){
+let data3 = data.ReturnQuantity;
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.ReturnReasonName !== undefined){
+if(typeof data.ReturnReasonName !== "string"){
+const err6 = {instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.MerchantReturnReasonCode !== undefined){
+if(typeof data.MerchantReturnReasonCode !== "string"){
+const err7 = {instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.MerchantReturnReasonName !== undefined){
+if(typeof data.MerchantReturnReasonName !== "string"){
+const err8 = {instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate200.errors = vErrors;
+return errors === 0;
+}
+validate200.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v38 = validate203;
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8386,19 +8554,287 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate200.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v38 = validate202;
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+export const v39 = validate205;
+const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate206.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate206.errors = vErrors;
+return errors === 0;
+}
+validate206.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate211.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+const err0 = {instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate211.errors = vErrors;
+return errors === 0;
+}
+validate211.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate205.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.OrderId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "OrderId"},message:"must have required property '"+"OrderId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.RMANumber === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "RMANumber"},message:"must have required property '"+"RMANumber"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.ReturnedProducts === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ReturnedProducts"},message:"must have required property '"+"ReturnedProducts"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.MerchantGUID !== undefined){
+if(typeof data.MerchantGUID !== "string"){
+const err3 = {instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.OrderId !== undefined){
+if(!(validate206(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+errors = vErrors.length;
+}
+}
+if(data.MerchantOrderId !== undefined){
+if(!(validate206(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+errors = vErrors.length;
+}
+}
+if(data.RMANumber !== undefined){
+if(!(validate206(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+errors = vErrors.length;
+}
+}
+if(data.ShipperName !== undefined){
+if(typeof data.ShipperName !== "string"){
+const err4 = {instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.ReturnTrackingNumber !== undefined){
+if(typeof data.ReturnTrackingNumber !== "string"){
+const err5 = {instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.TrackingURL !== undefined){
+if(typeof data.TrackingURL !== "string"){
+const err6 = {instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.CreatedBy !== undefined){
+if(typeof data.CreatedBy !== "string"){
+const err7 = {instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.ReturnedProducts !== undefined){
+let data8 = data.ReturnedProducts;
+if(Array.isArray(data8)){
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate200(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.CurrencyCode !== undefined){
+if(!(validate211(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+errors = vErrors.length;
+}
+}
+if(data.ReturnShippingCost !== undefined){
+let data11 = data.ReturnShippingCost;
+if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
+const err9 = {instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema86.properties.ReturnShippingCost.type},message:"must be number,string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.WebStoreCode !== undefined){
+if(typeof data.WebStoreCode !== "string"){
+const err10 = {instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.WebStoreInstanceCode !== undefined){
+if(typeof data.WebStoreInstanceCode !== "string"){
+const err11 = {instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate205.errors = vErrors;
+return errors === 0;
+}
+validate205.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v40 = validate213;
+const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
+const evaluated0 = validate213.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8511,20 +8947,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate213.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
+validate213.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v39 = validate109;
+export const v41 = validate109;
 
-export const v40 = validate204;
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
+export const v42 = validate215;
+const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate216.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8541,17 +8977,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate205.errors = vErrors;
+validate216.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate216.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8582,20 +9018,20 @@ errors++;
 }
 }
 if(data.OrderId !== undefined){
-if(!(validate205(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate216(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
 }
 if(data.MerchantOrderId !== undefined){
-if(!(validate205(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate216(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
 }
 if(data.InternationalDetails !== undefined){
-if(!(validate202(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate213(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
 errors = vErrors.length;
 }
 }
@@ -8632,19 +9068,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate204.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v41 = validate210;
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
+export const v43 = validate221;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8687,18 +9123,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate210.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v42 = validate96;
+export const v44 = validate96;
 
-export const v43 = validate59;
+export const v45 = validate59;
 
-export const v44 = validate89;
+export const v46 = validate89;
 
-export const v45 = validate84;
+export const v47 = validate84;
 
 
 /** The report validators, by schema path under schemas/. */
@@ -8740,13 +9176,15 @@ export const VALIDATORS = {
   "callbacks/refund-product.schema.json": v34,
   "callbacks/refund-reason.schema.json": v35,
   "callbacks/response-info.schema.json": v36,
-  "callbacks/send-order-to-merchant.request.schema.json": v37,
-  "callbacks/shipping-info-details.schema.json": v38,
-  "callbacks/shipping-option.schema.json": v39,
-  "callbacks/update-order-shipping-info.request.schema.json": v40,
-  "callbacks/update-order-status.request.schema.json": v41,
-  "callbacks/user-details.schema.json": v42,
-  "callbacks/user-id-number-type.schema.json": v43,
-  "callbacks/vat-category.schema.json": v44,
-  "callbacks/vat-rate-type.schema.json": v45,
+  "callbacks/returned-product.schema.json": v37,
+  "callbacks/send-order-to-merchant.request.schema.json": v38,
+  "callbacks/send-rma-info.request.schema.json": v39,
+  "callbacks/shipping-info-details.schema.json": v40,
+  "callbacks/shipping-option.schema.json": v41,
+  "callbacks/update-order-shipping-info.request.schema.json": v42,
+  "callbacks/update-order-status.request.schema.json": v43,
+  "callbacks/user-details.schema.json": v44,
+  "callbacks/user-id-number-type.schema.json": v45,
+  "callbacks/vat-category.schema.json": v46,
+  "callbacks/vat-rate-type.schema.json": v47,
 };

@@ -8092,13 +8092,150 @@ return errors === 0;
 validate176.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v37 = validate177;
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number"},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
+
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate178.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate178.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate178.errors = vErrors;
+return errors === 0;
+}
+validate178.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate177.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.SKU !== undefined){
+const _errs1 = errors;
+if(typeof data.SKU !== "string"){
+validate177.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Name !== undefined){
+const _errs3 = errors;
+if(typeof data.Name !== "string"){
+validate177.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CartItemId !== undefined){
+const _errs5 = errors;
+if(!(validate178(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnQuantity !== undefined){
+let data3 = data.ReturnQuantity;
+const _errs6 = errors;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+validate177.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnReasonName !== undefined){
+const _errs8 = errors;
+if(typeof data.ReturnReasonName !== "string"){
+validate177.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantReturnReasonCode !== undefined){
+const _errs10 = errors;
+if(typeof data.MerchantReturnReasonCode !== "string"){
+validate177.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantReturnReasonName !== undefined){
+const _errs12 = errors;
+if(typeof data.MerchantReturnReasonName !== "string"){
+validate177.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate177.errors = vErrors;
+return errors === 0;
+}
+validate177.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v38 = validate180;
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8113,28 +8250,268 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate177.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate180.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate177.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
-validate177.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v38 = validate179;
-const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+export const v39 = validate182;
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"type":"string"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
 
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate183.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate183.errors = vErrors;
+return errors === 0;
+}
+validate183.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate182.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.RMANumber === undefined) && (missing0 = "RMANumber"))) || ((data.ReturnedProducts === undefined) && (missing0 = "ReturnedProducts"))){
+validate182.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.MerchantGUID !== undefined){
+const _errs1 = errors;
+if(typeof data.MerchantGUID !== "string"){
+validate182.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderId !== undefined){
+const _errs3 = errors;
+if(!(validate183(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantOrderId !== undefined){
+const _errs4 = errors;
+if(!(validate183(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RMANumber !== undefined){
+const _errs5 = errors;
+if(!(validate183(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ShipperName !== undefined){
+const _errs6 = errors;
+if(typeof data.ShipperName !== "string"){
+validate182.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnTrackingNumber !== undefined){
+const _errs8 = errors;
+if(typeof data.ReturnTrackingNumber !== "string"){
+validate182.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.TrackingURL !== undefined){
+const _errs10 = errors;
+if(typeof data.TrackingURL !== "string"){
+validate182.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CreatedBy !== undefined){
+const _errs12 = errors;
+if(typeof data.CreatedBy !== "string"){
+validate182.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnedProducts !== undefined){
+let data8 = data.ReturnedProducts;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data8)){
+var valid1 = true;
+const len0 = data8.length;
+for(let i0=0; i0<len0; i0++){
+const _errs16 = errors;
+if(!(validate177(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs16 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate182.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CurrencyCode !== undefined){
+const _errs17 = errors;
+if(typeof data.CurrencyCode !== "string"){
+validate182.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnShippingCost !== undefined){
+let data11 = data.ReturnShippingCost;
+const _errs19 = errors;
+if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
+validate182.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema75.properties.ReturnShippingCost.type},message:"must be number,string"}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.WebStoreCode !== undefined){
+const _errs21 = errors;
+if(typeof data.WebStoreCode !== "string"){
+validate182.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.WebStoreInstanceCode !== undefined){
+const _errs23 = errors;
+if(typeof data.WebStoreInstanceCode !== "string"){
+validate182.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate182.errors = vErrors;
+return errors === 0;
+}
+validate182.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v40 = validate188;
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+
+function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate179.evaluated;
+const evaluated0 = validate188.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8146,7 +8523,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderTrackingNumber !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderTrackingNumber !== "string"){
-validate179.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8158,7 +8535,7 @@ if(valid0){
 if(data.OrderTrackingUrl !== undefined){
 const _errs3 = errors;
 if(typeof data.OrderTrackingUrl !== "string"){
-validate179.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8170,7 +8547,7 @@ if(valid0){
 if(data.OrderWaybillNumber !== undefined){
 const _errs5 = errors;
 if(typeof data.OrderWaybillNumber !== "string"){
-validate179.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8182,7 +8559,7 @@ if(valid0){
 if(data.OrderWaybillUrl !== undefined){
 const _errs7 = errors;
 if(typeof data.OrderWaybillUrl !== "string"){
-validate179.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8194,7 +8571,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs9 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate179.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -8206,7 +8583,7 @@ if(valid0){
 if(data.ShippingMethodName !== undefined){
 const _errs11 = errors;
 if(typeof data.ShippingMethodName !== "string"){
-validate179.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate188.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8235,7 +8612,7 @@ break;
 }
 }
 else {
-validate179.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate188.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8252,24 +8629,24 @@ var valid0 = true;
 }
 }
 else {
-validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate179.errors = vErrors;
+validate188.errors = vErrors;
 return errors === 0;
 }
-validate179.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
+validate188.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v39 = validate94;
+export const v41 = validate94;
 
-export const v40 = validate181;
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
+export const v42 = validate190;
+const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8277,20 +8654,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate182.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8301,14 +8678,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate181.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8319,8 +8696,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate182(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate191(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -8331,8 +8708,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate182(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate191(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8343,8 +8720,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDetails !== undefined){
 const _errs5 = errors;
-if(!(validate179(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
+if(!(validate188(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -8373,7 +8750,7 @@ break;
 }
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate190.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8389,23 +8766,23 @@ var valid0 = true;
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate181.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v41 = validate187;
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
+export const v43 = validate196;
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate196.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8420,27 +8797,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.StatusCode === undefined) && (missing0 = "StatusCode"))){
-validate187.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate196.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate187.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate187.errors = vErrors;
+validate196.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate196.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v42 = validate86;
+export const v44 = validate86;
 
-export const v43 = validate59;
+export const v45 = validate59;
 
-export const v44 = validate79;
+export const v46 = validate79;
 
-export const v45 = validate76;
+export const v47 = validate76;
 
 
 /** The tolerant validators, by schema path under schemas/. */
@@ -8482,13 +8859,15 @@ export const VALIDATORS = {
   "callbacks/refund-product.schema.json": v34,
   "callbacks/refund-reason.schema.json": v35,
   "callbacks/response-info.schema.json": v36,
-  "callbacks/send-order-to-merchant.request.schema.json": v37,
-  "callbacks/shipping-info-details.schema.json": v38,
-  "callbacks/shipping-option.schema.json": v39,
-  "callbacks/update-order-shipping-info.request.schema.json": v40,
-  "callbacks/update-order-status.request.schema.json": v41,
-  "callbacks/user-details.schema.json": v42,
-  "callbacks/user-id-number-type.schema.json": v43,
-  "callbacks/vat-category.schema.json": v44,
-  "callbacks/vat-rate-type.schema.json": v45,
+  "callbacks/returned-product.schema.json": v37,
+  "callbacks/send-order-to-merchant.request.schema.json": v38,
+  "callbacks/send-rma-info.request.schema.json": v39,
+  "callbacks/shipping-info-details.schema.json": v40,
+  "callbacks/shipping-option.schema.json": v41,
+  "callbacks/update-order-shipping-info.request.schema.json": v42,
+  "callbacks/update-order-status.request.schema.json": v43,
+  "callbacks/user-details.schema.json": v44,
+  "callbacks/user-id-number-type.schema.json": v45,
+  "callbacks/vat-category.schema.json": v46,
+  "callbacks/vat-rate-type.schema.json": v47,
 };

@@ -17,6 +17,7 @@ export type ExchangeKind =
   | CallbackName
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown'
+  | 'updateOrderStatusFromMerchant' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
   | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
 
 /** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */

@@ -47,6 +47,20 @@ export interface IssuedDocument {
   path: string;
 }
 
+/** A refund the sandbox made (CreateOrderRefund), as GetRefundDetails lists it. */
+export interface SandboxRefund {
+  RefundID: string;
+  at: string;
+  FullRefund: boolean;
+  /** Decimal text, customer's currency. */
+  TotalRefundAmount: string;
+  ExternalReference: string | null;
+  InitiatedBy: 'Merchant' | 'Service';
+  RefundReason: Record<string, unknown> | null;
+  RefundComments: string | null;
+  RefundProducts: Array<Record<string, unknown>>;
+}
+
 export interface OrderState {
   orderId: string;
   merchantOrderId?: string;
@@ -67,6 +81,10 @@ export interface OrderState {
   parcels: DispatchedParcel[];
   completed: boolean;
   cancelled: boolean;
+  /** Refunds made through CreateOrderRefund, oldest first. */
+  refunds: SandboxRefund[];
+  /** The shipping address the merchant last set (PUT …/shipping-address), as sent. */
+  shippingAddress?: Record<string, unknown>;
   /** Shipping documents issued for the order (GetShippingDocuments; the manifest of DispatchOrders). */
   shippingDocuments: IssuedDocument[];
   /** DispatchOrders took the order: dispatched on a manifest. */
@@ -110,7 +128,7 @@ export class OrderBook {
         ...(l.cartItemId ? { cartItemId: l.cartItemId } : {}), ...(l.name ? { name: l.name } : {}),
       })),
       created: input.source === 'seed', paid: null, holdAnnounced: false, documentsRequested: false, documentsDelivered: false,
-      parcels: [], completed: false, cancelled: false, shippingDocuments: [], manifested: false, timeline: [], timelineDropped: 0,
+      parcels: [], completed: false, cancelled: false, refunds: [], shippingDocuments: [], manifested: false, timeline: [], timelineDropped: 0,
     };
     this.orders.set(order.orderId, order);
     return order;

@@ -11,9 +11,11 @@ import {
 import { accepted, sendCallback, type CallbackCall, type MerchantTarget } from './callbacks.js';
 import type { Exchange, ExchangeLog } from './exchange-log.js';
 import type { OrderBook } from './orders.js';
+import { ORDER_LIFE_DESCRIPTIONS, ORDER_LIFE_SCENARIOS } from './scenarios-order-life.js';
 
 export const SCENARIO_NAMES = [
-  'cart-info', 'order', 'order-with-payment', 'order-update', 'cancel', 'payment', 'documents', 'redelivery', 'full',
+  'cart-info', 'order', 'order-with-payment', 'order-update', 'cancel', 'payment', 'documents', 'redelivery',
+  'return', 'merchant-cancel', 'refund', 'address-change', 'full',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -26,6 +28,7 @@ export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   payment: 'a mixed order (Subs) by SendOrderToMerchant, then PerformOrderPayment with PaymentDetails and Subs',
   documents: 'SendOrderToMerchant with AdditionalRequiredDocuments (EAD), then the documents webhook',
   redelivery: 'the same SendOrderToMerchant delivered twice, then 20 times concurrently: one InternalOrderId',
+  ...ORDER_LIFE_DESCRIPTIONS,
   full: 'every scenario above, in order',
 };
 
@@ -279,6 +282,8 @@ const SCENARIOS: Record<Exclude<ScenarioName, 'full'>, ScenarioFn> = {
       : ids.size > 1 ? `20 concurrent deliveries produced ${ids.size} different InternalOrderIds: ${[...ids].join(', ')}` : undefined;
     run.step('redelivery', '20 concurrent deliveries', burst, problem, `20 accepted, one InternalOrderId ${String(id)}`);
   },
+
+  ...ORDER_LIFE_SCENARIOS,
 };
 
 /** Runs a scenario by name against `env.target`; never throws for what the merchant answers. */

@@ -15,6 +15,7 @@ import { createConsole } from './console/index.js';
 import { createDocumentDeliveries } from './deliveries.js';
 import { recordCheckOrder } from './check-orders.js';
 import { ExchangeLog, type RunResult } from './exchange-log.js';
+import { createFollowUps } from './follow-ups.js';
 import { trustedHost } from './host-guard.js';
 import { applyConfigChange, resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxConfigChange, type SandboxOptions } from './options.js';
 import { OrderBook } from './orders.js';
@@ -151,9 +152,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return p;
   };
   const documents = createDocumentDeliveries({ resolved, log, orders, target, track, baseUrl: () => url });
+  const followUps = createFollowUps({ resolved, log, orders, target, track });
   const shipped = createShippingInfoNotifier({ resolved, log, orders, target, track });
   const fulfilment = createFulfilment({ orders, seed, settings: resolved, baseUrl: () => url, shipped });
-  const api = createServiceApiHandler({ seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, fulfilment });
+  const api = createServiceApiHandler({
+    seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, followUp: followUps.schedule, fulfilment,
+  });
   const server = createServer(requestListener(resolved, routes, api));
 
   const sandbox: Sandbox = {
@@ -177,6 +181,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     results: () => [...results.values()],
     async close() {
       documents.cancel();
+      followUps.cancel();
       await Promise.allSettled([...inFlight]);
       if (!server.listening) return;
       await new Promise<void>((resolve) => {

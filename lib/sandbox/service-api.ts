@@ -11,6 +11,7 @@ import type { ExchangeKind, ExchangeLog } from './exchange-log.js';
 import type { OrderBook } from './orders.js';
 import type { SeedData, SeedMerchant } from './seed.js';
 import { readShipment } from './shipments.js';
+import { changeAddress, createRefund, merchantUpdateStatus, refundDetails, type FollowUp, type LifeReply, type SeenKeys } from './order-life.js';
 import type { Fulfilment, JwtCaller } from './fulfilment.js';
 
 export interface ServiceApiContext {
@@ -22,12 +23,14 @@ export interface ServiceApiContext {
   latencyMs: number;
   /** Starts the (delayed) delivery of an order's documents to the merchant's webhook. */
   deliverDocuments(orderId: string, trackingNumbers: string[]): void;
-  /** Shipping documents, DispatchOrders, GetOrdersDetails and the JWT (fulfilment.ts). */
+  /** Sends the callback the service sends after an order-life operation (a cancellation, a refund); absent: none is sent. */
+  followUp?(followUp: FollowUp): void;
+  /** Shipping documents, DispatchOrders, GetOrdersDetails, VoidParcel and the JWT (fulfilment.ts). */
   fulfilment?: Fulfilment;
 }
 
 interface Reply {
-  status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; kind: ExchangeKind; orderId?: string;
+  status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; kind: ExchangeKind; orderId?: string; followUp?: FollowUp;
   /** Kept in the exchange log instead of the request body / the answer (secrets never kept). */
   loggedRequest?: unknown; loggedResponse?: unknown;
 }
@@ -125,7 +128,50 @@ function dispatch(ctx: ServiceApiContext, caller: Caller, body: unknown, version
   return { status: 200, kind, body: outcome.answer, ...(outcome.orderId ? { orderId: outcome.orderId } : {}) };
 }
 
-async function route(ctx: ServiceApiContext, req: IncomingMessage, path: string, body: unknown, bodyError?: string, jwt?: JwtCaller): Promise<Reply | undefined> {
+const unauthorized = (ctx: ServiceApiContext, caller: Caller) => 'invalid' in caller || ('missing' in caller && ctx.accessToken !== undefined);
+
+/** The order-life operations (order-life.ts): the caller's merchant, 401 without a valid token when one is configured. */
+function life(ctx: ServiceApiContext, caller: Caller, kind: ExchangeKind, run: (merchant: SeedMerchant) => LifeReply): Reply {
+  if (unauthorized(ctx, caller)) return { status: 401, kind, body: { Code: 'UNAUTHORIZED', Message: 'Unauthorized', Description: 'The Bearer access token is missing or invalid.' } };
+  const merchant = 'merchant' in caller ? caller.merchant : (ctx.seed.merchants.find((m) => m.id === 'default') ?? ctx.seed.merchants[0]);
+  const r = run(merchant);
+  return { status: r.status, kind, body: r.body, ...(r.body === undefined ? { raw: Buffer.alloc(0) } : {}), ...(r.orderId ? { orderId: r.orderId } : {}), ...(r.followUp ? { followUp: r.followUp } : {}) };
+}
+
+const addressKeys = new WeakMap<ServiceApiContext, SeenKeys>();
+
+function orderLife(ctx: ServiceApiContext, req: IncomingMessage, caller: Caller, path: string, query: URLSearchParams, body: unknown, bodyError?: string): Reply | undefined {
+  const method = req.method ?? 'GET';
+  const only = (allowed: string, kind: ExchangeKind, run: () => Reply): Reply => {
+    if (method !== allowed) return { status: 405, kind, headers: { allow: allowed }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use ${allowed} for ${path}` } };
+    if (bodyError) return { status: 400, kind, body: { Code: 'INVALID_REQUEST', Message: 'Invalid request', Description: bodyError } };
+    return run();
+  };
+  const guidOf = (m: SeedMerchant) => m.guid;
+  const refunds = /^\/v1\/orders\/([^/]+)\/refunds$/.exec(path);
+  if (refunds) {
+    let orderId = '';
+    try { orderId = decodeURIComponent(refunds[1]); } catch { /* not found below */ }
+    return only('GET', 'getRefundDetails', () => life(ctx, caller, 'getRefundDetails', (m) => refundDetails(ctx.orders, m.id, orderId)));
+  }
+  switch (path) {
+    case '/Order/UpdateOrderStatus':
+      return only('POST', 'updateOrderStatusFromMerchant', () => life(ctx, caller, 'updateOrderStatusFromMerchant', (m) => merchantUpdateStatus(ctx.orders, m.id, guidOf(m), query, body)));
+    case '/Order/CreateOrderRefund':
+      return only('POST', 'createOrderRefund', () => life(ctx, caller, 'createOrderRefund', (m) => createRefund(ctx.orders, m.id, guidOf(m), body)));
+    case '/api/v1/orders/shipping-address': {
+      let seen = addressKeys.get(ctx);
+      if (!seen) addressKeys.set(ctx, seen = new Map());
+      const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+      return only('PUT', 'updateShippingAddress', () => life(ctx, caller, 'updateShippingAddress', (m) => changeAddress(ctx.orders, m.id, body, key, seen)));
+    }
+    default: return undefined;
+  }
+}
+
+async function route(
+  ctx: ServiceApiContext, req: IncomingMessage, path: string, body: unknown, bodyError?: string, query = new URLSearchParams(), jwt?: JwtCaller,
+): Promise<Reply | undefined> {
   const caller = identify(ctx, req, jwt);
   const method = req.method ?? 'GET';
   if (ctx.fulfilment && !bodyError) {
@@ -142,6 +188,8 @@ async function route(ctx: ServiceApiContext, req: IncomingMessage, path: string,
     }
     return run();
   };
+  const lifeReply = orderLife(ctx, req, caller, path, query, body, bodyError);
+  if (lifeReply) return lifeReply;
   if (shipment) {
     if (method !== 'GET') return { ...shipmentError(405, 'INVALID_REQUEST', 'MethodNotAllowed', 'Use GET.'), headers: { allow: 'GET' } };
     return getShipment(ctx, caller, shipment[1]);
@@ -180,7 +228,7 @@ export function createServiceApiHandler(ctx: ServiceApiContext): (req: IncomingM
       try { body = JSON.parse(text); } catch { bodyError = 'The request body is not valid JSON'; }
     }
     const jwt = await ctx.fulfilment?.verify(req);
-    const reply = await route(ctx, req, url.pathname, body, bodyError, jwt);
+    const reply = await route(ctx, req, url.pathname, body, bodyError, url.searchParams, jwt);
     if (!reply) return false;
     if (ctx.latencyMs > 0) await new Promise((r) => setTimeout(r, ctx.latencyMs));
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', ...(reply.headers ?? {}) };
@@ -192,9 +240,13 @@ export function createServiceApiHandler(ctx: ServiceApiContext): (req: IncomingM
     ctx.log.record({
       at, direction: 'from-merchant', kind: reply.kind, ...(reply.orderId ? { orderId: reply.orderId } : {}),
       request: { method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, headers: requestHeaders, ...(reply.loggedRequest !== undefined ? { body: reply.loggedRequest } : text ? { body: body ?? text } : {}) },
-      response: { status: reply.status, headers, ...(reply.raw ? { body: `<${reply.raw.length} bytes of ${headers['content-type'] === 'application/pdf' ? 'PDF' : headers['content-type']}>` } : { body: reply.loggedResponse ?? reply.body }) },
+      response: {
+        status: reply.status, headers,
+        ...(reply.raw ? (reply.raw.length > 0 ? { body: `<${reply.raw.length} bytes of ${headers['content-type'] === 'application/pdf' ? 'PDF' : headers['content-type']}>` } : {}) : { body: reply.loggedResponse ?? reply.body }),
+      },
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
+    if (reply.followUp) ctx.followUp?.(reply.followUp);
     return true;
   };
 }

@@ -91,3 +91,25 @@ test('the checker and the sandbox (conformance/paths.ts) take the callback names
   const kinds: readonly ExchangeKind[] = CALLBACK_NAMES;
   expect(kinds).toHaveLength(CALLBACK_NAMES.length);
 });
+
+test('keyFields: the entry says what makes a delivery one event; each key field is required whatever the schema says (fail closed)', async () => {
+  const keyed = { ...SHIPPED, keyFields: ['ShipmentNumber'] } as CallbackEntry;
+  const calls: unknown[] = [];
+  const adapter = { ...recordingAdapter(), notifyOrderShipped: (input: unknown) => { calls.push(input); return {}; } };
+  const kit = createCallbackKitFor(describeRegistry([...CALLBACK_ENTRIES, keyed]), { merchantGuid: MERCHANT_GUID, adapter, logger: false });
+  const deliver = (body: unknown) => kit.handle(shipped, { method: 'POST', path: '/NotifyOrderShipped', headers: { 'content-type': 'application/json' }, query: {}, body: JSON.stringify(body) });
+  // the plain order's schema knows nothing of ShipmentNumber: the entry's keyFields refuse a delivery without it
+  for (const missing of [{}, { ShipmentNumber: null }, { ShipmentNumber: ' ' }, { ShipmentNumber: { n: 1 } }, { ShipmentNumber: 'x'.repeat(201) }]) {
+    const res = await deliver(order({ OrderId: 'KEY-1', ...missing }));
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/ShipmentNumber is required/);
+  }
+  expect(calls).toHaveLength(0);
+  const first = await deliver(order({ OrderId: 'KEY-1', ShipmentNumber: 'S-1', CustomerComments: 'a' }));
+  const again = await deliver(order({ OrderId: 'KEY-1', ShipmentNumber: ' S-1 ', CustomerComments: 'b' }));
+  const other = await deliver(order({ OrderId: 'KEY-1', ShipmentNumber: 'S-2' }));
+  expect([first.status, again.status, other.status]).toEqual([200, 200, 200]);
+  expect(again.headers['idempotency-replayed']).toBe('true');
+  expect(other.headers['idempotency-replayed']).toBeUndefined();
+  expect(calls).toHaveLength(2);
+});

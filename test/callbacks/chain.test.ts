@@ -20,6 +20,15 @@ test('an order callback is exactly-once with holds; decode only when the decode 
   expect(chainOf(REGISTRY.updateOrderStatus, false)).not.toContain('decode');
 });
 
+test('a status update and a refund notification look for the merchant\'s own call (merchantAction), after the holds, under the lock', () => {
+  for (const name of ['updateOrderStatus', 'notifyOrderRefunded'] as const) {
+    expect(chainOf(REGISTRY[name], true)).toEqual([
+      'respond', 'authenticate', 'parse', 'merchantGuid', 'validate', 'fingerprint', 'decode', 'idempotency', 'holds', 'merchantAction', 'responseInfo',
+    ]);
+  }
+  expect(chainOf(REGISTRY.sendOrderToMerchant, true)).not.toContain('merchantAction');
+});
+
 test('the documents webhook checks and counts its documents, never decodes order fields', () => {
   expect(chainOf(REGISTRY.receiveAdditionalRequiredDocuments, true)).toEqual([
     'respond', 'authenticate', 'parse', 'merchantGuid', 'validate', 'fingerprint', 'documents', 'idempotency', 'documentsHolds', 'responseInfo',

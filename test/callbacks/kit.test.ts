@@ -20,6 +20,7 @@ test('routes list every mounted (method, path) pair; cart info has GET and POST'
     { callback: 'receiveAdditionalRequiredDocuments', method: 'POST', path: '/SendAdditionalRequiredDocumentsToMerchant' },
     { callback: 'updateOrderShippingInfo', method: 'POST', path: '/UpdateOrderShippingInfo' },
     { callback: 'notifyOrderRefunded', method: 'POST', path: '/NotifyOrderRefunded' },
+    { callback: 'receiveRmaInfo', method: 'POST', path: '/SendRMAInfoToMerchant' },
   ]);
 });
 

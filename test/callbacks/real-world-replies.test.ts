@@ -7,7 +7,7 @@
  */
 import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';
-import { MERCHANT_GUID } from '../helpers/orders.js';
+import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { fixture } from '../fixtures/index.js';
 
@@ -33,6 +33,15 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     expect(lines).toHaveLength(1);
     expect(lines[0].level).toBe('warn');
     expect(lines[0].obj).toMatchObject({ read: expect.arrayContaining(['/productsList/*/OriginCountryCode:empty', '/loyaltyCode:text']) });
+  });
+
+  test('a ResponseInfo with a number where text is wanted is answered with its text (OrderId 100023871 → "100023871")', async () => {
+    const log = captureLogger();
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter({ sendOrderToMerchant: () => ({ InternalOrderId: 'INT-1', OrderId: 100023871 }) }), logger: log });
+    const res = await request(app).post('/cb/SendOrderToMerchant').send(order());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ Success: true, InternalOrderId: 'INT-1', OrderId: '100023871' });
+    expect(readLines(log)[0].obj).toMatchObject({ read: ['/OrderId:text'] });
   });
 
   test('the same shape again is logged at debug, not warned', async () => {

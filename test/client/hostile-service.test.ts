@@ -78,6 +78,10 @@ describe('redirects are never followed', () => {
   test.each([
     ['getShipmentInformation (token, GUID in the query)', (c: ReturnType<typeof client>['client']) => c.getShipmentInformation('1Z999AA10123456784')],
     ['requestAdditionalRequiredDocuments (token, GUID header)', (c: ReturnType<typeof client>['client']) => c.requestAdditionalRequiredDocuments(ORDERS)],
+    ['createOrderRefund (a refund is not resent elsewhere)', (c: ReturnType<typeof client>['client']) => c.createOrderRefund({ OrderId: 'GE1', TotalRefundAmount: '1.00', ExternalReference: 'r-1' })],
+    ['getRefundDetails', (c: ReturnType<typeof client>['client']) => c.getRefundDetails('GE1')],
+    ['updateOrderStatus', (c: ReturnType<typeof client>['client']) => c.updateOrderStatus({ OrderId: 'GE1', StatusCode: 'processing' })],
+    ['updateShippingAddress (Idempotency-Key)', (c: ReturnType<typeof client>['client']) => c.updateShippingAddress({ orderId: 'GE1', primaryShipping: { city: 'Bern' } })],
   ])('%s: a 307 to another host is an HTTP_307 error; the other host sees nothing', async (_what, run) => {
     elsewhere = await startHostile('stack');
     hostile = await startHostile('redirect', { redirectTo: elsewhere.url });
@@ -115,6 +119,25 @@ describe('ids cannot change the request', () => {
     expect(await failure(c.getShipmentInformation(id))).toMatchObject({ code: 'INVALID_ARGUMENT', attempts: 0 });
     expect(svc!.received).toHaveLength(0);
   });
+
+  test('an OrderId with query characters stays inside the orderStatus parameter (UpdateOrderStatus); the GUID is sent once', async () => {
+    svc!.answer(() => ({ status: 200, body: { Success: true } }));
+    const { client: c } = clientFor(svc!);
+    await c.updateOrderStatus({ OrderId: 'GE1&merchantGUID=x#', StatusCode: 'processing' });
+    const q = svc!.received[0].query;
+    expect([...q.keys()]).toEqual(['merchantGUID', 'orderStatus']);
+    expect(q.getAll('merchantGUID')).toEqual([GUID]);
+    expect(JSON.parse(q.get('orderStatus')!).OrderId).toBe('GE1&merchantGUID=x#');
+  });
+
+  test.each([['GE1?merchantGUID=x', '/v1/orders/GE1%3FmerchantGUID%3Dx/refunds'], ['../admin', '/v1/orders/..%2Fadmin/refunds']])(
+    'getRefundDetails: order id %j stays one path segment', async (id, path) => {
+      svc!.answer(() => ({ status: 200, body: { Refunds: [] } }));
+      const { client: c } = clientFor(svc!);
+      await c.getRefundDetails(id);
+      expect(svc!.received[0].path).toBe(path);
+      expect([...svc!.received[0].query.keys()]).toEqual(['merchantGUID']);
+    });
 
   test('an OrderId with query or path characters travels in the JSON body only, unchanged', async () => {
     svc!.answer(() => ({ status: 200, body: { Success: true } }));

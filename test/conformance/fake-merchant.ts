@@ -40,7 +40,7 @@ export const FAKE_CART = 'cart-1';
 
 type Json = Record<string, unknown>;
 
-const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant'];
+const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant', '/SendRMAInfoToMerchant'];
 
 export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
   const orders = new Map<string, string>();
@@ -115,7 +115,8 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
         if (String(body.StatusCode).toLowerCase().includes('cancel')) cancelled.add(orderId);
         return reply(res, 200, { Success: true, InternalOrderId: id });
       }
-      case '/SendAdditionalRequiredDocumentsToMerchant': {
+      case '/SendAdditionalRequiredDocumentsToMerchant':
+      case '/SendRMAInfoToMerchant': {
         const id = orders.get(orderId);
         return id ? reply(res, 200, { Success: true, InternalOrderId: id }) : declined(res, 404, 'unknown order');
       }

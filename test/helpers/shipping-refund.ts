@@ -21,3 +21,14 @@ export function refundNotice(overrides: Json = {}): Json {
     ...overrides,
   };
 }
+
+/** A return (SendRMAInfoToMerchant), as the service's documentation shows it (test/fixtures/real-world-3/gedocs-sendrmainfomerchant-request.json). */
+export function rmaInfo(overrides: Json = {}): Json {
+  return {
+    MerchantGUID: MERCHANT_GUID, OrderId: 'GE24192321GB', MerchantOrderId: '71144', RMANumber: '223878', ShipperName: 'DHL',
+    ReturnTrackingNumber: '857854854778', TrackingURL: 'www.dhl.com/Tracking?TrackingNumber=857854854778', CreatedBy: 'Customer',
+    ReturnedProducts: [{ SKU: 'ProductD', Name: 'Blue jacket', CartItemId: '2', ReturnQuantity: 1, ReturnReasonName: 'Arrived too late', MerchantReturnReasonCode: null, MerchantReturnReasonName: null }],
+    CurrencyCode: 'EUR', ReturnShippingCost: 10.0,
+    ...overrides,
+  };
+}

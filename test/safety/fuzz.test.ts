@@ -11,7 +11,7 @@
 import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
+import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 import { prng, type Rng } from '../helpers/prng.js';
 
 const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 1_000);
@@ -86,6 +86,7 @@ function sample(r: Rng, callback: CallbackName): Sample {
   // the newer callbacks carry no card: a hostile sender adds one (in PaymentDetails or a comment) to see it echoed
   else if (callback === 'updateOrderShippingInfo') payload = shippingInfo({ OrderId: orderId, ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
   else if (callback === 'notifyOrderRefunded') payload = refundNotice({ OrderId: orderId, RefundComments: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'ok', ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
+  else if (callback === 'receiveRmaInfo') payload = rmaInfo({ OrderId: orderId, RMANumber: r.chance(0.9) ? `RMA-${r.int(5)}` : weirdValue(r), ShipperName: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'DHL', ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
   else payload = { MerchantGUID: MERCHANT_GUID, OrderID: r.chance(0.8) ? `FZ-${r.int(300)}` : weirdValue(r), PaymentDetails: pay };
   payload.MerchantGUID = GUID_VARIANTS(r);
   if (r.chance(0.2)) payload = { order: payload, MerchantGUID: r.chance(0.8) ? payload.MerchantGUID : GUID_VARIANTS(r) };
@@ -165,11 +166,12 @@ describe('fuzzing every callback (seeded)', () => {
     receiveAdditionalRequiredDocuments: (input: any, ctx: any) => behave(input, ctx, () => ({})),
     updateOrderShippingInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
     notifyOrderRefunded: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
+    receiveRmaInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
   };
   const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter, logger, store: new MemoryStore({ maxEntries: 5_000 }) } as never);
 
   test.each<CallbackName>(['getCheckoutCartInfo', 'sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment', 'receiveAdditionalRequiredDocuments',
-    'updateOrderShippingInfo', 'notifyOrderRefunded'])(
+    'updateOrderShippingInfo', 'notifyOrderRefunded', 'receiveRmaInfo'])(
     `%s: ${RUNS} fuzzed requests, no unexpected 5xx, nothing leaked`, async (callback) => {
       violations.length = 0;
       const heapBefore = process.memoryUsage().heapUsed;

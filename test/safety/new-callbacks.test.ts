@@ -1,5 +1,5 @@
 /**
- * The two newer callbacks (UpdateOrderShippingInfo, the refund notification) through the same
+ * The newer callbacks (UpdateOrderShippingInfo, the refund notification, the return) through the same
  * hostile suites as the first five: auth bypasses (MerchantGUID spellings, credentials), exactly-once
  * (redelivery, concurrent duplicates, a failed attempt), and a cancellation and a refund of the same
  * order arriving together: serialised on the OrderId's lock, both answered. The fuzz suite
@@ -9,11 +9,12 @@ import { type CallbackName, type CallbackRequest } from 'crossborder-merchant-ki
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { kitWith, sleep } from '../idempotency/harness.js';
 import { MERCHANT_GUID, OTHER_GUID, statusUpdate } from '../helpers/orders.js';
-import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
+import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 
 const NEW: ReadonlyArray<[CallbackName, (o?: Record<string, unknown>) => Record<string, unknown>]> = [
   ['updateOrderShippingInfo', shippingInfo],
   ['notifyOrderRefunded', refundNotice],
+  ['receiveRmaInfo', rmaInfo],
 ];
 const PASSWORD = 'correct horse battery staple';
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
@@ -112,4 +113,14 @@ test('a cancellation and a refund of the same order arriving together are serial
   expect(t.calls('updateOrderStatus')).toHaveLength(1);
   expect(t.calls('notifyOrderRefunded')).toHaveLength(1);
   expect(overlap).toBe(false);
+});
+
+test('a return is one delivery per OrderId + RMANumber: 20 concurrent redeliveries that differ elsewhere run the adapter once; another RMANumber runs it again', async () => {
+  const t = kitWith(new MemoryStore(), { receiveRmaInfo: async () => { await sleep(30); return { InternalOrderId: 'INT-R' }; } });
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => t.deliver('receiveRmaInfo', rmaInfo({ OrderId: 'GE-RMA-1', CreatedBy: `agent ${i}`, RMANumber: i % 2 ? 555 : '555' }))));
+  expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
+  expect(t.calls('receiveRmaInfo')).toHaveLength(1);
+  await t.deliver('receiveRmaInfo', rmaInfo({ OrderId: 'GE-RMA-1', RMANumber: '556' }));
+  expect(t.calls('receiveRmaInfo').map((c) => String(c.input.RMANumber))).toEqual(expect.arrayContaining(['556']));
+  expect(t.calls('receiveRmaInfo')).toHaveLength(2);
 });

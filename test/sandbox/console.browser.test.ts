@@ -109,6 +109,31 @@ test('documents: the order is put on hold, then released when the documents are 
   await shot('console-scenarios', true);
 }, 60_000);
 
+test('the order\'s whole life on its timeline: a return, the merchant\'s refund and its notification, an address change, a confirmed cancellation', async () => {
+  const eventsOf = (event: string) => page.locator('.order', { has: page.locator(`li[data-event="${event}"]`) }).first();
+  await page.getByRole('button', { name: 'return', exact: true }).click();
+  await eventsOf('return').locator('li[data-event="return"]').waitFor();
+  expect(await eventsOf('return').locator('li[data-event="return"]').textContent()).toMatch(/return \(RMA\) — RMA-GE/);
+
+  await page.getByRole('button', { name: 'refund', exact: true }).click();
+  const refunded = eventsOf('refund-notified');
+  await refunded.locator('li[data-event="refund-notified"]').waitFor();
+  const events = await refunded.locator('.timeline li').evaluateAll((lis) => lis.map((li) => (li as HTMLElement).dataset.event));
+  expect(events.indexOf('refund-notified')).toBeGreaterThan(events.indexOf('refunded'));
+  await expect(refunded.locator('.badge', { hasText: 'refunded 1×' }).count()).resolves.toBe(1);
+  expect(await refunded.textContent()).toMatch(/Refunds: \d+: 1\.00 \(sbx-refund-GE/);
+
+  await page.getByRole('button', { name: 'address-change', exact: true }).click();
+  const moved = eventsOf('address-changed');
+  await moved.locator('li[data-event="address-changed"]').waitFor();
+  expect(await moved.textContent()).toContain('Ships to: Tel Aviv, Israel');
+
+  await page.getByRole('button', { name: 'merchant-cancel', exact: true }).click();
+  await eventsOf('cancellation-confirmed').locator('li[data-event="cancellation-confirmed"]').waitFor();
+  await page.locator('.ex', { hasText: 'run by the sandbox as your service client' }).first().waitFor();
+  await shot('console-order-life', true);
+}, 60_000);
+
 test('the conformance button renders the checker\'s table, every row passing, as the CLI\'s --json has it', async () => {
   await page.getByRole('button', { name: 'Run conformance check' }).click();
   await page.locator('#check-totals').waitFor({ timeout: 75_000 }).catch(async (err) => {
@@ -193,7 +218,7 @@ test('keyboard: every control is reachable with Tab, and Enter opens an exchange
   await page.locator('body').focus();
   const reached = new Set<string>();
   // the check's orders (with their exchange links) and exchanges are many stops: room for all of them
-  for (let i = 0; i < 250; i += 1) {
+  for (let i = 0; i < 400; i += 1) { // and the order-life scenarios' orders and exchanges
     await page.keyboard.press('Tab');
     reached.add(await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;

@@ -20,6 +20,7 @@ const PATHS: Record<CallbackName, string> = {
   receiveAdditionalRequiredDocuments: '/cb/SendAdditionalRequiredDocumentsToMerchant',
   updateOrderShippingInfo: '/cb/UpdateOrderShippingInfo',
   notifyOrderRefunded: '/cb/NotifyOrderRefunded',
+  receiveRmaInfo: '/cb/SendRMAInfoToMerchant',
 };
 
 interface Recorder { calls: Array<{ callback: CallbackName; input: unknown }>; logs: Array<{ level: string; obj: any; msg?: string }> }
@@ -130,8 +131,8 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
 
   describe('an adapter result that breaks the schema is a merchant bug', () => {
     test.each([
-      ['updateOrderStatus', '/OrderId', 'callbacks/update-order-status.json', { OrderId: 100023871 }],
-      ['sendOrderToMerchant', '/StatusCode', 'callbacks/update-order-status.json', { InternalOrderId: 'INT-1', StatusCode: 7 }],
+      ['updateOrderStatus', '/OrderId', 'callbacks/update-order-status.json', { OrderId: { id: 100023871 } }],
+      ['sendOrderToMerchant', '/StatusCode', 'callbacks/update-order-status.json', { InternalOrderId: 'INT-1', StatusCode: ['7'] }],
       ['receiveAdditionalRequiredDocuments', '/Message', 'callbacks/documents-delivery.json', { Message: ['ok'] }],
       ['getCheckoutCartInfo', '/productsList/0/OriginCountryCode', 'callbacks/cart-info-query.json',
         { productsList: [{ ProductCode: 'MUG-CER-350', OriginCountryCode: 'de' }] }],

@@ -149,6 +149,9 @@
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
     dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'neutral'],
+    'cancellation-confirmed': ['cancellation confirmed to the merchant', 'done'], 'cancellation-confirmed-refused': ['cancellation callback refused by the merchant', 'bad'],
+    refunded: ['refunded', 'hold'], 'refund-notified': ['refund notified', 'done'], 'refund-notified-refused': ['refund notification refused by the merchant', 'bad'],
+    return: ['return (RMA)', 'hold'], 'address-changed': ['shipping address changed', ''], 'status-from-merchant': ['status from the merchant', ''],
     'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'], 'parcel-voided': ['parcel voided', 'bad'],
     'shipping-info-sent': ['shipping info sent (UpdateOrderShippingInfo)', 'done'], 'shipping-info-refused': ['shipping info refused by the merchant', 'bad'],
   };
@@ -162,6 +165,8 @@
     if (o.holdAnnounced) out.push(o.documentsDelivered ? ['hold released', 'ok'] : ['on hold', 'warn']);
     if (dispatched > 0) out.push([`dispatched ${dispatched}/${ordered}`, dispatched >= ordered ? 'ok' : 'neutral']);
     if (o.lines.some((l) => l.excepted > 0)) out.push(['exceptions', 'warn']);
+    if (o.refunds && o.refunds.length) out.push([`refunded ${o.refunds.length}×`, 'warn']);
+    if (o.shippingAddress) out.push(['address changed', 'neutral']);
     if (o.shippingDocuments && o.shippingDocuments.length > 0 && !o.manifested) out.push(['documents issued', 'neutral']);
     if (o.manifested) out.push(['dispatched (manifest)', 'ok']);
     if (!o.created && o.source !== 'seed') out.push(['not created', 'bad']);
@@ -205,6 +210,8 @@
       el('p', { class: 'order-lines' }, o.lines.map((l) => `${l.sku} ×${l.ordered}${l.dispatched ? ` (${l.dispatched} dispatched)` : ''}`).join(', ')),
       parcels.length ? el('p', { class: 'parcels' }, 'Parcels: ', parcels.join('; ')) : null,
       excepted.length ? el('p', { class: 'parcels' }, 'Exceptions: ', excepted.join(', ')) : null,
+      o.refunds && o.refunds.length ? el('p', { class: 'parcels' }, 'Refunds: ', o.refunds.map((r) => `${r.RefundID}: ${r.TotalRefundAmount}${r.ExternalReference ? ` (${r.ExternalReference})` : ''}`).join('; ')) : null,
+      o.shippingAddress ? el('p', { class: 'parcels' }, 'Ships to: ', [o.shippingAddress.city, o.shippingAddress.countryName || o.shippingAddress.countryCode].filter((v) => typeof v === 'string').join(', ')) : null,
       o.timelineDropped ? el('p', { class: 'parcels' }, `${o.timelineDropped} older event(s) dropped`) : null,
       timeline.length ? el('ol', { class: 'timeline', 'aria-label': `timeline of ${o.orderId}` }, timeline) : null);
   }
