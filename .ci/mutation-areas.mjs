@@ -58,7 +58,8 @@ export const AREAS = {
       functionRange('lib/client/request.ts', 'export function mask('), functionRange('lib/client/request.ts', 'export function publicAnswer('),
       functionRange('lib/client/request.ts', 'async function credentials('), 'lib/shared/credentials.ts',
     ],
-    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts', 'test/client/hostile-credentials.test.ts'],
+    // jwt.test.ts: the JWT branch of credentials (issue 39: UserName and Authorization, the token masked, no accessToken on the token call).
+    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts', 'test/client/hostile-credentials.test.ts', 'test/client/jwt.test.ts'],
   },
   'client-timeout': {
     // The client's time-out and Retry-After (issue 36): the abort race around a fetch that ignores its signal, the
@@ -81,6 +82,17 @@ export const AREAS = {
       'test/callbacks/parse-logger.test.ts', 'test/callbacks/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
       'test/callbacks/parse.test.ts', 'test/callbacks/collect-secrets.test.ts', 'test/callbacks/payload-walks.test.ts',
     ],
+  },
+  'client-hold-guard': {
+    // the fulfilment-hold guard of the client: dispatch V1/V2, getShippingDocuments (no label for a held
+    // order) and dispatchOrders (one held order refuses the whole manifest); fails closed on a store failure
+    mutate: ['lib/client/hold-guard.ts'],
+    tests: ['test/client/hold-guard.test.ts', 'test/client/shipping-documents.test.ts', 'test/client/dispatch-orders.test.ts'],
+  },
+  'client-jwt': {
+    // the client's JWT: cache until shortly before exp, one shared token request, one refresh on a 401
+    mutate: ['lib/client/jwt.ts'],
+    tests: ['test/client/jwt.test.ts'],
   },
   'auth-header': {
     mutate: ['lib/auth/header.ts', 'lib/auth/url-parameter.ts'],

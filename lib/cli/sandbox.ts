@@ -10,11 +10,13 @@ export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 40
        [--merchant-url <callback base URL>]
        [--guid <MerchantGUID>] [--paths name=/path,...] [--data <seed.json>] [--access-token <token>]
        [--latency-ms 0] [--documents-delay-ms 500] [--cart-token <token>] [--header 'Name: value']
-       [--timeout-ms 10000] [--quiet]
+       [--timeout-ms 10000] [--jwt-ttl-ms 900000] [--quiet]
 
 Serves the service's merchant → service API (GET /api/shipments/{trackingNumber},
 POST /additional-required-documents, /Order/UpdateOrderDispatchV2, /Order/UpdateOrderDispatch,
-/Browsing/ActiveHubDetails) and, with --merchant-url, delivers requested documents to the merchant.
+/Browsing/ActiveHubDetails, /Order/GetShippingDocuments, /Order/DispatchOrders,
+/Order/GetOrdersDetails, /Parcel/VoidParcel, /Authentication/GetAuthenticationToken) and, with
+--merchant-url, delivers requested documents to the merchant.
 Listens on loopback only; --host with another interface needs --allow-remote (the console and the
 service API become reachable from the network). Requests must name the sandbox by localhost, an IP
 address or a --allowed-host name (no DNS rebinding).
@@ -25,7 +27,7 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   const { values } = parse(argv, {
     ...MERCHANT_FLAGS, port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, 'access-token': { type: 'string' },
     'latency-ms': { type: 'string' }, 'documents-delay-ms': { type: 'string' }, quiet: { type: 'boolean' },
-    'allow-remote': { type: 'boolean' }, 'allowed-host': { type: 'string', multiple: true },
+    'allow-remote': { type: 'boolean' }, 'allowed-host': { type: 'string', multiple: true }, 'jwt-ttl-ms': { type: 'string' },
   }, false);
   if (values.help) { io.stdout(SANDBOX_USAGE); return 0; }
   const host = values.host ? String(values.host) : '127.0.0.1';
@@ -41,6 +43,7 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
     latencyMs: intFlag(values['latency-ms'], 'latency-ms', 0), documentsDelayMs: intFlag(values['documents-delay-ms'], 'documents-delay-ms', 500),
     callbackTimeoutMs: intFlag(values['timeout-ms'], 'timeout-ms', 10_000, 1), callbackHeaders: headerFlags(values.header),
     ...(values['cart-token'] ? { cartToken: String(values['cart-token']) } : {}),
+    ...(values['jwt-ttl-ms'] !== undefined ? { jwtTtlMs: intFlag(values['jwt-ttl-ms'], 'jwt-ttl-ms', 900_000, 1) } : {}),
   });
   let url: string;
   try {
@@ -54,7 +57,7 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   const t = SEED_TRACKING_NUMBERS;
   io.stdout([
     `crossborder-merchant-kit sandbox listening on ${url}`,
-    `  MerchantGUID ${o.merchantGuid}; access token: ${o.accessToken ? 'the one given by --access-token' : 'any Bearer token'}`,
+    `  MerchantGUID ${o.merchantGuid}; access token: ${o.accessToken ? 'the one given by --access-token' : 'any Bearer token'}; JWT user ${o.jwtUserName} (tokens live ${o.jwtTtlMs} ms)`,
     `  web console: ${url}/`,
     `  merchant callbacks: ${o.merchantUrl ?? 'none (no --merchant-url: the service API works, nothing is sent to a merchant)'}`,
     ...(o.merchantUrl ? [`  run through it (shown in the console): crossborder-merchant-kit trigger full --sandbox ${url}; crossborder-merchant-kit check --sandbox ${url}`] : []),

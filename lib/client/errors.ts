@@ -10,6 +10,7 @@ export const SERVICE_ERROR_CODES = {
   FULFILMENT_HOLD: 'The order is on fulfilment hold (additional documents announced, not yet delivered); nothing was sent. Pass { force: true } to override.',
   STORE_UNAVAILABLE: 'The hold guard could not read the store; nothing was sent (the guard fails closed).',
   ACCESS_TOKEN_UNAVAILABLE: 'The accessToken function threw or returned no string; nothing was sent.',
+  AUTHENTICATION_FAILED: 'The JWT could not be obtained from /Authentication/GetAuthenticationToken (the `jwt` option); nothing was sent. `cause` is the token call\'s ServiceError.',
   TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
   NETWORK: 'The request failed below HTTP (connection refused, reset, DNS).',
   ORDER_DISPATCHED: 'The order is dispatched (a dispatch of it was accepted, as the store records): a cancellation or an address change is refused; nothing was sent. Pass { force: true } to override.',
@@ -25,7 +26,8 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
 
 export type ServiceOperation =
   | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
-  | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress';
+  | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;
@@ -43,6 +45,8 @@ export interface ServiceErrorInit {
   hold?: FulfilmentHold;
   /** TIMEOUT / NETWORK: whether the request may have reached the service (false: provably nothing was sent). */
   mayHaveReached?: boolean;
+  /** FULFILMENT_HOLD of dispatchOrders: every held order, as the request named it (OrderIds or MerchantOrderIds). */
+  heldOrderIds?: string[];
   cause?: unknown;
 }
 
@@ -57,6 +61,7 @@ export class ServiceError extends Error {
   readonly retryAfterMs?: number;
   readonly hold?: FulfilmentHold;
   readonly mayHaveReached?: boolean;
+  readonly heldOrderIds?: string[];
 
   constructor(init: ServiceErrorInit) {
     const status = init.status === undefined ? '' : ` (HTTP ${init.status})`;
@@ -72,6 +77,7 @@ export class ServiceError extends Error {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.hold !== undefined) this.hold = init.hold;
     if (init.mayHaveReached !== undefined) this.mayHaveReached = init.mayHaveReached;
+    if (init.heldOrderIds !== undefined) this.heldOrderIds = init.heldOrderIds;
   }
 }
 

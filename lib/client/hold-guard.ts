@@ -86,3 +86,34 @@ export async function holdGuard(o: ResolvedClientOptions, operation: ServiceOper
     });
   }
 }
+
+/**
+ * The guard of an operation that names many orders (dispatchOrders): each order is looked up as
+ * holdGuard looks up one, and one held order refuses the whole request, naming every held order as
+ * the request named it (`heldOrderIds`). With `force`, held orders and store failures are logged
+ * and the request goes out.
+ */
+export async function holdGuardAll(o: ResolvedClientOptions, operation: ServiceOperation, orders: ReadonlyArray<{ named: string; ids: OrderIds }>, force: boolean): Promise<void> {
+  if (!o.store) return;
+  const held: Array<{ named: string; hold: FulfilmentHold }> = [];
+  for (const { named, ids } of orders) {
+    try {
+      await holdGuard(o, operation, ids, false);
+    } catch (err) {
+      const hold = err instanceof ServiceError ? err.hold : undefined;
+      if (hold) held.push({ named, hold });
+      else if (force) o.log.warn({ operation }, 'fulfilment-hold guard could not check an order; dispatching anyway (force: true)');
+      else throw err;
+    }
+  }
+  if (held.length === 0) return;
+  if (force) {
+    o.log.warn({ operation, held: held.length }, 'dispatching orders on fulfilment hold (force: true)');
+    return;
+  }
+  const names = held.map((h) => (h.named === h.hold.orderId ? h.named : `${h.named} (${h.hold.orderId})`));
+  throw new ServiceError({
+    code: 'FULFILMENT_HOLD', operation, hold: held[0].hold, heldOrderIds: held.map((h) => h.named),
+    description: `${held.length} of ${orders.length} order(s) on fulfilment hold (additional documents awaited): ${names.join(', ')}; nothing was sent (remove them from the request, or pass { force: true } to override)`,
+  });
+}

@@ -2,13 +2,14 @@
  * The service client: the merchant → service operations (docs/client.md). One factory, one options
  * object checked at construction; every failure is a ServiceError with a stable code.
  */
-import type { HubDetails, ShipmentInformation } from '../payloads.js';
+import type { HubDetails, MerchantOrder, ShipmentInformation, VoidParcelResponse } from '../payloads.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { activeHubDetails } from './active-hub.js';
 import { requestAdditionalRequiredDocuments, type AdditionalDocumentsOrder, type AdditionalDocumentsOptions } from './additional-documents.js';
 import type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 import type { DispatchRequestV1Input, DispatchRequestV2Input } from './dispatch-request.js';
 import { invalidArgument, type ServiceOperation } from './errors.js';
+import { createJwtSource } from './jwt.js';
 import { resolveClientOptions, type ServiceClientOptions } from './options.js';
 import { getShipmentInformation } from './shipment-information.js';
 import { updateOrderDispatch } from './update-order-dispatch.js';
@@ -18,6 +19,11 @@ import { createOrderRefund, type CreateOrderRefundOptions, type OrderRefundCreat
 import { getRefundDetails } from './refund-details.js';
 import { updateOrderStatus, type OrderStatusInput, type OrderStatusUpdated, type UpdateOrderStatusOptions } from './update-order-status.js';
 import { updateShippingAddress, type ShippingAddressAccepted, type ShippingAddressInput, type UpdateShippingAddressOptions } from './update-shipping-address.js';
+import { getShippingDocuments, type ShippingDocumentsInput, type ShippingDocumentsOptions } from './shipping-documents.js';
+import { dispatchOrders, type DispatchOrdersInput, type DispatchOrdersOptions } from './dispatch-orders.js';
+import type { ShippingDocumentsResult } from './shipping-documents-answer.js';
+import { getOrdersDetails } from './orders-details.js';
+import { voidParcel, type VoidParcelInput, type VoidParcelOptions } from './void-parcel.js';
 
 export interface ServiceClient {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
@@ -40,6 +46,14 @@ export interface ServiceClient {
   getRefundDetails(orderId: string): Promise<RefundDetailsResponse>;
   /** PUT {baseUrl}/api/v1/orders/shipping-address with an Idempotency-Key; answered 202. */
   updateShippingAddress(request: ShippingAddressInput, options?: UpdateShippingAddressOptions): Promise<ShippingAddressAccepted>;
+  /** POST {baseUrl}/Order/GetShippingDocuments: declares parcels and returns their documents (label, commercial invoice, …) decoded; guarded by fulfilment holds. */
+  getShippingDocuments(request: ShippingDocumentsInput, options?: ShippingDocumentsOptions): Promise<ShippingDocumentsResult>;
+  /** POST {baseUrl}/Order/DispatchOrders: dispatches orders and returns the manifest documents; one held order refuses the whole manifest. */
+  dispatchOrders(request: DispatchOrdersInput, options?: DispatchOrdersOptions): Promise<ShippingDocumentsResult>;
+  /** POST {baseUrl}/Order/GetOrdersDetails: the details (Merchant.Order) of orders by their service order ids. */
+  getOrdersDetails(orderIds: readonly string[]): Promise<MerchantOrder[]>;
+  /** POST {baseUrl}/Parcel/VoidParcel: takes a declared parcel out (its documents are void). */
+  voidParcel(request: VoidParcelInput, options?: VoidParcelOptions): Promise<VoidParcelResponse & { IsSuccess: true }>;
 }
 
 function callOptions<T extends object>(operation: ServiceOperation, value: T | undefined, known: readonly string[]): T {
@@ -55,6 +69,7 @@ function callOptions<T extends object>(operation: ServiceOperation, value: T | u
 
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const o = resolveClientOptions(options);
+  if (o.jwt) o.jwtSource = createJwtSource(o);
   const hub = activeHubDetails(o);
   return {
     getShipmentInformation: (trackingNumber) => getShipmentInformation(o, trackingNumber),
@@ -68,11 +83,15 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     createOrderRefund: async (refund, opts) => createOrderRefund(o, refund, callOptions('createOrderRefund', opts, ['force'])),
     getRefundDetails: (orderId) => getRefundDetails(o, orderId),
     updateShippingAddress: async (request, opts) => updateShippingAddress(o, request, callOptions('updateShippingAddress', opts, ['idempotencyKey', 'force'])),
+    getShippingDocuments: async (request, opts) => getShippingDocuments(o, request, callOptions('getShippingDocuments', opts, ['force', 'retry'])),
+    dispatchOrders: async (request, opts) => dispatchOrders(o, request, callOptions('dispatchOrders', opts, ['force', 'retry'])),
+    getOrdersDetails: (orderIds) => getOrdersDetails(o, orderIds),
+    voidParcel: async (request, opts) => voidParcel(o, request, callOptions('voidParcel', opts, ['retry'])),
   };
 }
 
 export { ServiceError, SERVICE_ERROR_CODES, type ServiceErrorCode, type ServiceOperation } from './errors.js';
-export type { ServiceClientOptions, RetryOptions, FetchLike, MerchantGuidPlacement } from './options.js';
+export type { ServiceClientOptions, RetryOptions, FetchLike, MerchantGuidPlacement, JwtOptions } from './options.js';
 export type { AdditionalDocumentsOrder, AdditionalDocumentsOptions } from './additional-documents.js';
 export type { DispatchOptions, DispatchSuccess } from './dispatch.js';
 export type {
@@ -81,3 +100,8 @@ export type {
 export type { OrderStatusInput, OrderStatusUpdated, UpdateOrderStatusOptions } from './update-order-status.js';
 export type { OrderRefundInput, RefundProductInput, RefundReasonInput, CreateOrderRefundOptions, OrderRefundCreated, Amount } from './create-order-refund.js';
 export type { ShippingAddressInput, ShippingAddressAccepted, UpdateShippingAddressOptions } from './update-shipping-address.js';
+export type { ShippingDocumentsInput, ShippingDocumentsOptions } from './shipping-documents.js';
+export type { DispatchOrdersInput, DispatchOrdersOptions } from './dispatch-orders.js';
+export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocument, type DocumentFormat } from './shipping-documents-answer.js';
+export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES, VOID_PARCEL_CODES } from './service-codes.js';
+export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';

@@ -5,6 +5,8 @@ import { createSafeLogger, silentLogger, type LoggerLike, type SafeLogger, type 
 import { checkKeys, checkObject, invalid, isPlainObject, required } from '../shared/options.js';
 import { probeStore } from '../store/capabilities.js';
 import type { Store } from '../store/types.js';
+import { didYouMean } from '../shared/did-you-mean.js';
+import type { ServiceOperation } from './errors.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt; default 2 (0 turns retrying off). */
@@ -19,6 +21,42 @@ export interface RetryOptions {
 export type MerchantGuidPlacement = 'both' | 'header' | 'query';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** JWT authentication (docs.global-e.com `jwt-authentication`): a token from /Authentication/GetAuthenticationToken. */
+export interface JwtOptions {
+  /** The API user name the service gave you (sent as the `UserName` header). */
+  userName: string;
+  /** Its password: sent to GetAuthenticationToken only; never logged (masked wherever it could appear). */
+  password: string;
+  /** The operations that authenticate with the JWT; the others with the MerchantGUID (and `accessToken`, when given). Default: every operation. */
+  operations?: readonly ServiceOperation[];
+  /** The Authorization header's form: 'raw' (the token alone, as the service's own cartridge sends it; default) or 'Bearer' (`Bearer <token>`). */
+  authorizationScheme?: 'raw' | 'Bearer';
+  /** How long before the token's `exp` it is renewed; default 60 000 ms (at most half the token's lifetime). */
+  refreshMarginMs?: number;
+}
+
+/** The JWT settings, resolved. */
+export interface ResolvedJwt {
+  userName: string;
+  password: string;
+  /** undefined: every operation. */
+  operations?: ReadonlySet<ServiceOperation>;
+  scheme: 'raw' | 'Bearer';
+  refreshMarginMs: number;
+}
+
+/** Where the request core gets a JWT (client/jwt.ts; set by createServiceClient when `jwt` is given). */
+export interface JwtSource {
+  readonly userName: string;
+  readonly scheme: 'raw' | 'Bearer';
+  /** Whether `operation` authenticates with the JWT. */
+  uses(operation: ServiceOperation): boolean;
+  /** A valid token: the cached one, or one request shared by every concurrent caller. */
+  token(): Promise<string>;
+  /** Forgets `token` (the service answered 401 to it); a newer token is kept. */
+  invalidate(token: string): void;
+}
 
 export interface ServiceClientOptions {
   /** {base_url}: host of the shipment, dispatch and hub operations, e.g. 'https://api.example.com'. Required. */
@@ -50,6 +88,8 @@ export interface ServiceClientOptions {
   hubCacheTtlMs?: number;
   /** Largest answer body read, in bytes; a longer one is not read further and fails INVALID_RESPONSE. Default 8 MiB. */
   maxResponseBytes?: number;
+  /** JWT authentication (the service's preferred method): `UserName` and `Authorization` headers with a token from GetAuthenticationToken, cached until shortly before it expires. */
+  jwt?: JwtOptions;
 }
 
 export interface ResolvedClientOptions {
@@ -68,13 +108,23 @@ export interface ResolvedClientOptions {
   store?: Store;
   hubCacheTtlMs: number;
   maxResponseBytes: number;
-  /** The MerchantGUID and a static token as masking patterns (any case; the GUID also without braces or hyphens): masked in every log line and error message. */
+  /** The MerchantGUID, a static token and the JWT password as masking patterns (any case; the GUID also without braces or hyphens): masked in every log line and error message. */
   secrets: Secret[];
+  jwt?: ResolvedJwt;
+  /** Set by createServiceClient when `jwt` is given. */
+  jwtSource?: JwtSource;
 }
 
-const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'merchantGuidIn', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes'];
+const KEYS = ['baseUrl', 'merchantApiBaseUrl', 'merchantGuid', 'merchantGuidIn', 'accessToken', 'headers', 'timeoutMs', 'retry', 'fetch', 'logger', 'store', 'hubCacheTtlMs', 'maxResponseBytes', 'jwt'];
+const JWT_KEYS = ['userName', 'password', 'operations', 'authorizationScheme', 'refreshMarginMs'];
+/** The operations `jwt.operations` may name. */
+const JWT_OPERATIONS: readonly ServiceOperation[] = [
+  'getShipmentInformation', 'requestAdditionalRequiredDocuments', 'updateOrderDispatchV2', 'updateOrderDispatch', 'getActiveHubDetails',
+  'getShippingDocuments', 'dispatchOrders', 'getOrdersDetails', 'voidParcel',
+  'updateOrderStatus', 'createOrderRefund', 'getRefundDetails', 'updateShippingAddress',
+];
 const RETRY_KEYS = ['retries', 'minDelayMs', 'maxDelayMs'];
-const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type'];
+const OWN_HEADERS = ['authorization', 'merchantguid', 'content-type', 'username'];
 const PLACEMENTS: readonly MerchantGuidPlacement[] = ['both', 'header', 'query'];
 
 function url(value: unknown, name: string): string {
@@ -102,6 +152,32 @@ function byteLimit(value: unknown): number {
   if (value === undefined) return 8 * 1024 * 1024;
   if (!Number.isInteger(value) || (value as number) < 1) return invalid('Option maxResponseBytes must be a positive integer (bytes)');
   return value as number;
+}
+
+function resolveJwt(value: unknown, secrets: Secret[]): ResolvedJwt | undefined {
+  if (value === undefined) return undefined;
+  const jwt = checkObject(value, 'jwt', JWT_KEYS);
+  if (typeof jwt.userName !== 'string' || jwt.userName.trim() === '') required('Option jwt.userName is required: the API user name the service gave you');
+  if (typeof jwt.password !== 'string' || jwt.password === '') required('Option jwt.password is required: the password of jwt.userName');
+  secrets.push(...credentialPatterns([], [jwt.password as string]));
+  let operations: Set<ServiceOperation> | undefined;
+  if (jwt.operations !== undefined) {
+    if (!Array.isArray(jwt.operations) || jwt.operations.length === 0) invalid('Option jwt.operations must be a non-empty array of operation names (leave it out for every operation)');
+    for (const op of jwt.operations as unknown[]) {
+      if (typeof op !== 'string' || !JWT_OPERATIONS.includes(op as ServiceOperation)) {
+        const guess = typeof op === 'string' ? didYouMean(op, JWT_OPERATIONS) : undefined;
+        invalid(`Option jwt.operations: ${JSON.stringify(op)} is not an operation${guess ? `; did you mean "${guess}"?` : ` (${JWT_OPERATIONS.join(', ')})`}`);
+      }
+    }
+    operations = new Set(jwt.operations as ServiceOperation[]);
+  }
+  const scheme = jwt.authorizationScheme ?? 'raw';
+  if (scheme !== 'raw' && scheme !== 'Bearer') invalid("Option jwt.authorizationScheme must be 'raw' or 'Bearer'");
+  return {
+    userName: jwt.userName as string, password: jwt.password as string, scheme: scheme as 'raw' | 'Bearer',
+    refreshMarginMs: ms(jwt.refreshMarginMs, 'jwt.refreshMarginMs', 60_000, true),
+    ...(operations ? { operations } : {}),
+  };
 }
 
 export function resolveClientOptions(options: ServiceClientOptions): ResolvedClientOptions {
@@ -158,6 +234,7 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
   if (options.store !== undefined) {
     probeStore(options.store);
   }
+  const jwt = resolveJwt(options.jwt, secrets);
 
   return {
     baseUrl,
@@ -176,5 +253,6 @@ export function resolveClientOptions(options: ServiceClientOptions): ResolvedCli
     hubCacheTtlMs: ms(options.hubCacheTtlMs, 'hubCacheTtlMs', 3_600_000, true),
     maxResponseBytes: byteLimit(options.maxResponseBytes),
     secrets,
+    ...(jwt ? { jwt } : {}),
   };
 }

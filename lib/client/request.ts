@@ -41,6 +41,8 @@ export interface Outcome {
    * braces and hyphens) and every token of the call's attempts (any case). Never published.
    */
   secrets: Secret[];
+  /** The JWT the last attempt was sent with (the `jwt` option). */
+  jwt?: string;
 }
 
 /** The answer as the client's diagnostics channel publishes it (`result`): the body with every credential masked. */
@@ -115,12 +117,35 @@ function causeCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** The attempt's headers; its token joins `secrets` (every token of the call's attempts stays masked). */
-async function credentials(o: ResolvedClientOptions, call: Call, attempts: number, secrets: Secret[]): Promise<Record<string, string>> {
+/** The JWT of an operation that uses one; AUTHENTICATION_FAILED (nothing sent) when none can be had. */
+async function jwtFor(o: ResolvedClientOptions, call: Call, attempts: number): Promise<string> {
+  try {
+    return await o.jwtSource!.token();
+  } catch (err) {
+    const e = err instanceof ServiceError ? err : undefined;
+    throw new ServiceError({
+      code: 'AUTHENTICATION_FAILED', operation: call.operation, attempts, retryable: e?.retryable ?? true, cause: err,
+      ...(e?.status !== undefined ? { status: e.status } : {}),
+      description: `could not obtain a JWT from GetAuthenticationToken (${e ? `${e.code}: ${e.description}` : 'the token request failed'}); nothing was sent`,
+    });
+  }
+}
+
+/** The attempt's headers (and its JWT); its token joins `secrets` (every token of the call's attempts stays masked). */
+async function credentials(o: ResolvedClientOptions, call: Call, attempts: number, secrets: Secret[]): Promise<{ headers: Record<string, string>; jwt?: string }> {
   const headers: Record<string, string> = { ...o.headers, ...call.headers, accept: 'application/json' };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   if (call.host === 'merchantApi' || o.merchantGuidIn !== 'query') headers.MerchantGUID = o.merchantGuid;
-  if (o.accessToken) {
+  if (o.jwtSource?.uses(call.operation)) {
+    // JWT: the UserName and Authorization headers; the MerchantGUID stays where it is (the pages: "must still be specified").
+    const jwt = await jwtFor(o, call, attempts);
+    headers.UserName = o.jwtSource.userName;
+    headers.authorization = o.jwtSource.scheme === 'Bearer' ? `Bearer ${jwt}` : jwt;
+    secrets.push(...credentialPatterns([], [jwt]));
+    return { headers, jwt };
+  }
+  // The token call carries the user name and password in its body, and no other credential.
+  if (o.accessToken && call.operation !== 'getAuthenticationToken') {
     let token: unknown;
     try {
       token = await o.accessToken();
@@ -134,7 +159,7 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
     // A rotated token adds its own pattern (none for a token too short to mask: MIN_SECRET_LENGTH).
     secrets.push(...credentialPatterns([], [token]));
   }
-  return headers;
+  return { headers };
 }
 
 /**
@@ -184,26 +209,43 @@ function target(o: ResolvedClientOptions, call: Call): string {
   return `${o.baseUrl}${call.path}${params.length > 0 ? `?${params.join('&')}` : ''}`;
 }
 
-/** Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK. */
+/** What the channel publishes of an answer: publicAnswer, except the token call's body (it is the token). */
+const published = (call: Call) => (outcome: Outcome): PublicAnswer =>
+  (call.operation === 'getAuthenticationToken' ? { ...publicAnswer(outcome), body: '[REDACTED]' } : publicAnswer(outcome));
+
+/**
+ * Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK.
+ * A 401 to a call sent with a JWT: the token is forgotten and the call sent once more with a new one
+ * (a request refused at authentication was not processed: safe to resend, even a POST).
+ */
 export function send(o: ResolvedClientOptions, call: Call): Promise<Outcome> {
   const url = target(o, call);
   // One CLIENT span, metric and channel event per operation; retries are events (docs/observability.md).
   // The channel's `result` is publicAnswer: the body masked, never the secrets list.
-  return observeServiceCall({ operation: call.operation, method: call.method, url }, (observer) => attempts(o, call, url, observer), publicAnswer);
+  return observeServiceCall({ operation: call.operation, method: call.method, url }, async (observer) => {
+    const first = await attempts(o, call, url, observer);
+    if (first.status !== 401 || first.jwt === undefined || !o.jwtSource) return first;
+    o.jwtSource.invalidate(first.jwt);
+    o.log.info({ operation: call.operation }, 'service answered 401 to the JWT; sending once more with a new token');
+    observer.retry(first.attempts, 0, { status: 401 });
+    const again = await attempts(o, call, url, observer, first.attempts);
+    // The refused token stays masked in anything built from the second answer.
+    return { ...again, secrets: [...first.secrets, ...again.secrets] };
+  }, published(call));
 }
 
-async function attempts(o: ResolvedClientOptions, call: Call, url: string, observer: ServiceCallObserver): Promise<Outcome> {
+async function attempts(o: ResolvedClientOptions, call: Call, url: string, observer: ServiceCallObserver, before = 0): Promise<Outcome> {
   const path = new URL(url).pathname;
   const body = call.body === undefined ? undefined : JSON.stringify(call.body);
   const secrets: Secret[] = [...o.secrets];
-  for (let attempt = 0; ; attempt++) {
-    const headers = await credentials(o, call, attempt, secrets);
+  for (let attempt = before; ; attempt++) {
+    const { headers, jwt } = await credentials(o, call, attempt, secrets);
     observer.inject(headers);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), o.timeoutMs);
     const started = performance.now();
     const line = { operation: call.operation, method: call.method, path, attempt: attempt + 1 };
-    const canRetry = attempt < o.retries;
+    const canRetry = attempt - before < o.retries;
     try {
       const pending = o.fetch(url, { method: call.method, headers, body, signal: controller.signal, redirect: 'manual' });
       // A fetch that answers after the time-out: its body is dropped, unread.
@@ -229,12 +271,15 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       }
       const after = retryAfterMs(res.headers.get('retry-after'));
       if (RETRYABLE_STATUSES.has(res.status) && call.resend && canRetry && (after === undefined || after <= o.maxDelayMs)) {
-        const delay = Math.max(backoffMs(o, attempt), after ?? 0);
+        const delay = Math.max(backoffMs(o, attempt - before), after ?? 0);
         observer.retry(attempt + 1, delay, { status: res.status });
         await sleep(delay);
         continue;
       }
-      return { status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets: [...secrets], ...(after !== undefined ? { retryAfterMs: after } : {}) };
+      return {
+        status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets: [...secrets],
+        ...(after !== undefined ? { retryAfterMs: after } : {}), ...(jwt !== undefined ? { jwt } : {}),
+      };
     } catch (err) {
       clearTimeout(timer);
       if (err instanceof ServiceError) throw err;
@@ -245,7 +290,7 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       o.log.warn({ ...line, code, durationMs }, 'service call failed');
       const notSent = !timedOut && NOT_SENT.has(causeCode(err) ?? '');
       if (canRetry && (call.resend || notSent)) {
-        const delay = backoffMs(o, attempt);
+        const delay = backoffMs(o, attempt - before);
         observer.retry(attempt + 1, delay, { error: code });
         await sleep(delay);
         continue;

@@ -24,6 +24,27 @@ export type DispatchException = {
   [k: string]: unknown;
 };
 /**
+ * Body of DispatchOrders: GetOrdersManifestRequest (docs.global-e.com `getordersmanifestrequest`). OrderIds or MerchantOrderIds.
+ */
+export type DispatchOrdersRequest = {
+  [k: string]: unknown;
+} & {
+  /**
+   * @minItems 1
+   */
+  OrderIds?: [string, ...string[]];
+  /**
+   * @minItems 1
+   */
+  MerchantOrderIds?: [string, ...string[]];
+  HubCode?: string;
+  /**
+   * Outer boxes of a consolidated shipment (B300 when more than the parcels).
+   */
+  OuterBoxesAmount?: number;
+  [k: string]: unknown;
+};
+/**
  * Body of UpdateOrderDispatch (V1). One of OrderId or MerchantOrderId is required; Parcels may be empty; Exceptions may be empty or null.
  */
 export type DispatchRequestV1 = {
@@ -100,6 +121,49 @@ export type DispatchRequestV2 = (
     TrackingDetails?: TrackingDetails | null;
     [k: string]: unknown;
   };
+/**
+ * Answer of GetOrdersDetails: a list of Merchant.Order.
+ */
+export type OrdersDetailsResponse = MerchantOrder[];
+/**
+ * Body of GetShippingDocuments: an UpdateOrderDispatchRequest (docs.global-e.com `updateorderdispatchrequest`). One of OrderId or MerchantOrderId; Parcels or Exceptions.
+ */
+export type ShippingDocumentsRequest = {
+  [k: string]: unknown;
+} & {
+  OrderId?: string;
+  /**
+   * The pages' spelling (MerchantOrderID is accepted by the client and renamed).
+   */
+  MerchantOrderId?: string;
+  DeliveryReferenceNumber?: string;
+  IsCompleted?: boolean;
+  Parcels?: DispatchParcel[];
+  Exceptions?: DispatchException[];
+  /**
+   * Merchant hub code the parcels are sent from (mapped to a hub id by the service).
+   */
+  HubCode?: string;
+  ShippingMethodCode?: string;
+  /**
+   * e.g. the ITN number when exporting from the US.
+   */
+  ShippingAdditionalInformation?: string;
+  TrackingDetails?: TrackingDetails;
+  [k: string]: unknown;
+};
+/**
+ * Body of /Parcel/VoidParcel (docs.global-e.com `voidparcelrequest`): the parcel to take out, and its order by OrderId, MerchantOrderId or DeliveryReferenceNumber.
+ */
+export type VoidParcelRequest = {
+  [k: string]: unknown;
+} & {
+  OrderId?: string;
+  MerchantOrderId?: string;
+  DeliveryReferenceNumber?: string;
+  ParcelCode: string;
+  [k: string]: unknown;
+};
 
 /**
  * Payload of the documents webhook (SendAdditionalRequiredDocumentsToMerchant) as validated and handed to the adapter: normalized from `{ order }` or top level, with the list read from Documents, AdditionalRequiredDocuments or OrderDocuments. Not shown in the spec (see docs/schemas.md).
@@ -1613,6 +1677,21 @@ export interface AdditionalDocumentsResponse {
   [k: string]: unknown;
 }
 /**
+ * Body of /Authentication/GetAuthenticationToken: the user name and password the service gave the merchant.
+ */
+export interface AuthenticationTokenRequest {
+  UserName: string;
+  Password: string;
+  [k: string]: unknown;
+}
+/**
+ * Answer of GetAuthenticationToken. The pages do not show it; the service's own cartridge reads the JWT from `Token` (fixtures round 2, geAuthentication).
+ */
+export interface AuthenticationTokenResponse {
+  Token: string;
+  [k: string]: unknown;
+}
+/**
  * Commercial-invoice header of an export declaration.
  */
 export interface CommercialInvoice {
@@ -1875,6 +1954,16 @@ export interface OrderStatusDetails {
   [k: string]: unknown;
 }
 /**
+ * Body of GetOrdersDetails (docs.global-e.com `getordersdetails`): the service order ids.
+ */
+export interface OrdersDetailsFilter {
+  /**
+   * @minItems 1
+   */
+  OrderIds: [string, ...string[]];
+  [k: string]: unknown;
+}
+/**
  * The answer of GetRefundDetails (GET {base_url}/v1/orders/{orderId}/refunds; docs.global-e.com "Refunds Details API (M to GE)"): the order's refunds, amounts as text.
  */
 export interface RefundDetailsResponse {
@@ -2082,5 +2171,87 @@ export interface ShippingAddressRequest {
     customerComments?: string;
     [k: string]: unknown;
   };
+  [k: string]: unknown;
+}
+/**
+ * OrderDocument as GetShippingDocuments and DispatchOrders answer it (docs.global-e.com `orderdocument`): the document as a base64 byte array and a URL for printing. Unlike the documents webhook, nulls and any case of the extension are tolerated (the client normalises them).
+ */
+export interface ShippingDocument {
+  /**
+   * Base64 encoded byte array of the document file.
+   */
+  DocumentData?: string | null;
+  /**
+   * PDF, ZPL or EPL (any case, an optional leading dot tolerated).
+   */
+  DocumentExtension?: string | null;
+  /**
+   * 1 CommercialInvoice, 2 PackingList, 3 ShipperManifest, 4 Label, 5 VATInvoice, 6 DangerousGoodDeclarationLink, 7 GELabel, 8 CustomerReceiptInvoice, 9 ArchibeLabel, 10 DeliveryAdvice, 11 EAD.
+   */
+  DocumentTypeCode?: string | number | null;
+  /**
+   * e.g. AWB, CommercialInvoiceAndPackingList, Manifest.
+   */
+  DocumentTypeName?: string | null;
+  /**
+   * URL of the document (for printing).
+   */
+  URL?: string | null;
+  ParcelCode?: string | null;
+  TrackingNumber?: string | null;
+  /**
+   * Reference given by the authorities (MRN, ITN).
+   */
+  DocumentReference?: string | null;
+  /**
+   * Relevant for DispatchOrders.
+   */
+  ShippingServiceName?: string | null;
+  CreationDateTime?: string | null;
+  /**
+   * The error of this entity (order/parcel), if one happened.
+   */
+  ErrorMessage?: string | null;
+  [k: string]: unknown;
+}
+/**
+ * Answer of GetShippingDocuments and DispatchOrders (the manifest). The field names are those of the pages (OrderDocument) and of a merchant warehouse system calling DispatchOrders (fixtures round 2): IsSuccess, ErrorText, Documents, ShipperManifests, ParcelsTracking, TrackingDetails, DeliveryAdviceInformation.
+ */
+export interface ShippingDocumentsResponse {
+  IsSuccess?: boolean | null;
+  ErrorText?: string | null;
+  Documents?: ShippingDocument[] | null;
+  ShipperManifests?: ShippingDocument[] | null;
+  ParcelsTracking?:
+    | {
+        [k: string]: unknown;
+      }[]
+    | null;
+  TrackingDetails?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | null;
+  DeliveryAdviceInformation?:
+    | {
+        [k: string]: unknown;
+      }[]
+    | null;
+  [k: string]: unknown;
+}
+/**
+ * Answer of VoidParcel: `{ IsSuccess, Errors }` (C102 in Errors with IsSuccess true: voided, the shipper's cancellation failed).
+ */
+export interface VoidParcelResponse {
+  IsSuccess: boolean;
+  Errors?:
+    | (
+        | {
+            [k: string]: unknown;
+          }
+        | string
+      )[]
+    | null;
   [k: string]: unknown;
 }

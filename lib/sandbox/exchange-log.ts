@@ -17,7 +17,8 @@ export type ExchangeKind =
   | CallbackName
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown'
-  | 'updateOrderStatusFromMerchant' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress';
+  | 'updateOrderStatusFromMerchant' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
 
 /** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */
 export interface Exchange extends ExchangeRecord {

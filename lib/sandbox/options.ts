@@ -5,6 +5,7 @@
 import { resolvePaths, type CallbackPaths } from '../conformance/paths.js';
 import { checkKeys, invalid } from '../shared/options.js';
 import { isLoopbackHost } from './host-guard.js';
+import { SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER } from './fulfilment.js';
 
 /** The MerchantGUID the sandbox uses when none is given: the example app's demo GUID, so the two match out of the box. */
 export const SANDBOX_MERCHANT_GUID = '6a3c1f52-0d7e-4b9a-8f21-5c4e9d0b7a13';
@@ -44,11 +45,18 @@ export interface SandboxOptions {
   logLimit?: number;
   /** Serve the web console at `/` on the same port; default true. */
   console?: boolean;
+  /** The API user GetAuthenticationToken accepts; default `sandbox-api`. */
+  jwtUserName?: string;
+  /** Its password; default `sandbox-password`. */
+  jwtPassword?: string;
+  /** Lifetime of the JWTs GetAuthenticationToken issues, ms; default 900 000 (15 minutes, as the service's). A short one lets a client's refresh be tried. */
+  jwtTtlMs?: number;
 }
 
 const KNOWN_OPTIONS = [
   'port', 'host', 'merchantUrl', 'merchantGuid', 'paths', 'dataFile', 'data', 'accessToken', 'latencyMs',
   'documentsDelayMs', 'callbackTimeoutMs', 'cartToken', 'callbackHeaders', 'logLimit', 'console', 'allowRemote', 'allowedHosts',
+  'jwtUserName', 'jwtPassword', 'jwtTtlMs',
 ];
 
 export interface ResolvedSandboxOptions {
@@ -67,6 +75,9 @@ export interface ResolvedSandboxOptions {
   callbackHeaders: Record<string, string>;
   /** How many exchanges the log keeps (a positive integer). */
   logLimit: number;
+  jwtUserName: string;
+  jwtPassword: string;
+  jwtTtlMs: number;
 }
 
 /** What `Sandbox.configure` may change at run time (the web console's configuration panel). */
@@ -97,7 +108,7 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
     try { u = new URL(options.merchantUrl); } catch { return invalid(`sandbox option merchantUrl must be an absolute http(s) URL (got "${options.merchantUrl}")`); }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return invalid(`sandbox option merchantUrl must be http or https (got "${options.merchantUrl}")`);
   }
-  for (const key of ['merchantGuid', 'accessToken', 'cartToken', 'host'] as const) {
+  for (const key of ['merchantGuid', 'accessToken', 'cartToken', 'host', 'jwtUserName', 'jwtPassword'] as const) {
     const v = options[key];
     if (v !== undefined && (typeof v !== 'string' || v.length === 0)) return invalid(`sandbox option ${key} must be a non-empty string`);
   }
@@ -123,6 +134,9 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
     ...(options.cartToken ? { cartToken: options.cartToken } : {}),
     callbackHeaders: { ...(options.callbackHeaders ?? {}) },
     logLimit: logLimit(options.logLimit),
+    jwtUserName: options.jwtUserName ?? SANDBOX_JWT_USER,
+    jwtPassword: options.jwtPassword ?? SANDBOX_JWT_PASSWORD,
+    jwtTtlMs: nonNegative('jwtTtlMs', options.jwtTtlMs, 900_000) || 900_000,
   };
 }
 

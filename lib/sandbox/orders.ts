@@ -29,6 +29,22 @@ export interface TimelineEntry {
   detail?: string;
   /** The exchange that caused it, when there is one (see ExchangeLog.get). */
   exchangeId?: number;
+  /** Files the event produced (shipping documents, a manifest): the console links each for download. */
+  links?: Array<{ label: string; href: string }>;
+}
+
+/** A shipping document the sandbox issued through GetShippingDocuments or DispatchOrders. */
+export interface IssuedDocument {
+  at: string;
+  /** File name, unique within the order (e.g. `P-1-label.zpl`). */
+  name: string;
+  /** DocumentTypeCode: 4 label, 1 commercial invoice, 3 manifest. */
+  typeCode: string;
+  extension: 'PDF' | 'ZPL';
+  parcelCode?: string;
+  trackingNumber?: string;
+  /** Path of its download on the sandbox (below the sandbox's URL). */
+  path: string;
 }
 
 /** A refund the sandbox made (CreateOrderRefund), as GetRefundDetails lists it. */
@@ -69,6 +85,10 @@ export interface OrderState {
   refunds: SandboxRefund[];
   /** The shipping address the merchant last set (PUT …/shipping-address), as sent. */
   shippingAddress?: Record<string, unknown>;
+  /** Shipping documents issued for the order (GetShippingDocuments; the manifest of DispatchOrders). */
+  shippingDocuments: IssuedDocument[];
+  /** DispatchOrders took the order: dispatched on a manifest. */
+  manifested: boolean;
   /** The latest TIMELINE_LIMIT events, oldest first. */
   timeline: TimelineEntry[];
   /** How many older events were dropped from `timeline` (0 when none). */
@@ -108,7 +128,7 @@ export class OrderBook {
         ...(l.cartItemId ? { cartItemId: l.cartItemId } : {}), ...(l.name ? { name: l.name } : {}),
       })),
       created: input.source === 'seed', paid: null, holdAnnounced: false, documentsRequested: false, documentsDelivered: false,
-      parcels: [], completed: false, cancelled: false, refunds: [], timeline: [], timelineDropped: 0,
+      parcels: [], completed: false, cancelled: false, refunds: [], shippingDocuments: [], manifested: false, timeline: [], timelineDropped: 0,
     };
     this.orders.set(order.orderId, order);
     return order;
@@ -136,7 +156,7 @@ export class OrderBook {
   }
 
   /** Applies `change` to the order, appends a timeline entry and publishes the new state. */
-  update(orderId: string, event: string, change: (order: OrderState) => void, extra: { detail?: string; exchangeId?: number } = {}): OrderState | undefined {
+  update(orderId: string, event: string, change: (order: OrderState) => void, extra: { detail?: string; exchangeId?: number; links?: TimelineEntry['links'] } = {}): OrderState | undefined {
     const order = this.orders.get(orderId);
     if (!order) return undefined;
     change(order);

@@ -22,6 +22,8 @@ import { OrderBook } from './orders.js';
 import { runScenario, type ScenarioResult } from './scenarios.js';
 import { defaultSeed, loadSeedFile, mergeSeed, shipmentForOrder, type SeedData } from './seed.js';
 import { createServiceApiHandler } from './service-api.js';
+import { createFulfilment } from './fulfilment.js';
+import { createShippingInfoNotifier } from './shipping-info.js';
 
 /** Another request handler on the sandbox's server (resolve true when it answered). */
 export type SandboxRoute = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -151,8 +153,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const documents = createDocumentDeliveries({ resolved, log, orders, target, track, baseUrl: () => url });
   const followUps = createFollowUps({ resolved, log, orders, target, track });
+  const shipped = createShippingInfoNotifier({ resolved, log, orders, target, track });
+  const fulfilment = createFulfilment({ orders, seed, settings: resolved, baseUrl: () => url, shipped });
   const api = createServiceApiHandler({
-    seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, followUp: followUps.schedule,
+    seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, followUp: followUps.schedule, fulfilment,
   });
   const server = createServer(requestListener(resolved, routes, api));
 

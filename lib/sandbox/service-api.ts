@@ -12,6 +12,7 @@ import type { OrderBook } from './orders.js';
 import type { SeedData, SeedMerchant } from './seed.js';
 import { readShipment } from './shipments.js';
 import { changeAddress, createRefund, merchantUpdateStatus, refundDetails, type FollowUp, type LifeReply, type SeenKeys } from './order-life.js';
+import type { Fulfilment, JwtCaller } from './fulfilment.js';
 
 export interface ServiceApiContext {
   seed: SeedData;
@@ -24,9 +25,15 @@ export interface ServiceApiContext {
   deliverDocuments(orderId: string, trackingNumbers: string[]): void;
   /** Sends the callback the service sends after an order-life operation (a cancellation, a refund); absent: none is sent. */
   followUp?(followUp: FollowUp): void;
+  /** Shipping documents, DispatchOrders, GetOrdersDetails, VoidParcel and the JWT (fulfilment.ts). */
+  fulfilment?: Fulfilment;
 }
 
-interface Reply { status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; kind: ExchangeKind; orderId?: string; followUp?: FollowUp }
+interface Reply {
+  status: number; body: unknown; headers?: Record<string, string>; raw?: Buffer; kind: ExchangeKind; orderId?: string; followUp?: FollowUp;
+  /** Kept in the exchange log instead of the request body / the answer (secrets never kept). */
+  loggedRequest?: unknown; loggedResponse?: unknown;
+}
 
 const BODY_LIMIT = 1024 * 1024;
 const TRACKING_NUMBER = /^[A-Za-z0-9-]{1,50}$/;
@@ -39,7 +46,9 @@ function sameSecret(a: string, b: string): boolean {
 
 type Caller = { merchant: SeedMerchant } | { missing: true } | { invalid: true };
 
-function identify(ctx: ServiceApiContext, req: IncomingMessage): Caller {
+function identify(ctx: ServiceApiContext, req: IncomingMessage, jwt?: JwtCaller): Caller {
+  // JWT (UserName header): the sandbox's own merchant when the token is valid, refused otherwise.
+  if (jwt) return jwt.jwt === 'valid' ? { merchant: ctx.seed.merchants.find((m) => m.id === 'default') ?? ctx.seed.merchants[0] } : { invalid: true };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!match) return { missing: true };
   const token = match[1];
@@ -160,9 +169,16 @@ function orderLife(ctx: ServiceApiContext, req: IncomingMessage, caller: Caller,
   }
 }
 
-function route(ctx: ServiceApiContext, req: IncomingMessage, path: string, body: unknown, bodyError?: string, query = new URLSearchParams()): Reply | undefined {
-  const caller = identify(ctx, req);
+async function route(
+  ctx: ServiceApiContext, req: IncomingMessage, path: string, body: unknown, bodyError?: string, query = new URLSearchParams(), jwt?: JwtCaller,
+): Promise<Reply | undefined> {
+  const caller = identify(ctx, req, jwt);
   const method = req.method ?? 'GET';
+  if (ctx.fulfilment && !bodyError) {
+    const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;
+    const reply = await ctx.fulfilment.route(method, path, body, authenticated, jwt?.jwt === 'invalid' ? jwt.reason : undefined);
+    if (reply) return reply;
+  }
   const shipment = /^\/api\/shipments\/(.*)$/.exec(path);
   const post = (kind: ExchangeKind, run: () => Reply): Reply => {
     if (method !== 'POST') return { status: 405, kind, headers: { allow: 'POST' }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use POST for ${path}` } };
@@ -211,7 +227,8 @@ export function createServiceApiHandler(ctx: ServiceApiContext): (req: IncomingM
     else if (text.length > 0) {
       try { body = JSON.parse(text); } catch { bodyError = 'The request body is not valid JSON'; }
     }
-    const reply = route(ctx, req, url.pathname, body, bodyError, url.searchParams);
+    const jwt = await ctx.fulfilment?.verify(req);
+    const reply = await route(ctx, req, url.pathname, body, bodyError, url.searchParams, jwt);
     if (!reply) return false;
     if (ctx.latencyMs > 0) await new Promise((r) => setTimeout(r, ctx.latencyMs));
     const headers: Record<string, string> = { 'cache-control': 'no-store', 'content-type': 'application/json; charset=utf-8', ...(reply.headers ?? {}) };
@@ -222,8 +239,11 @@ export function createServiceApiHandler(ctx: ServiceApiContext): (req: IncomingM
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') requestHeaders[k] = v;
     ctx.log.record({
       at, direction: 'from-merchant', kind: reply.kind, ...(reply.orderId ? { orderId: reply.orderId } : {}),
-      request: { method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, headers: requestHeaders, ...(text ? { body: body ?? text } : {}) },
-      response: { status: reply.status, headers, ...(reply.raw ? (reply.raw.length > 0 ? { body: `<${reply.raw.length} bytes of PDF>` } : {}) : { body: reply.body }) },
+      request: { method: req.method ?? 'GET', url: `${url.pathname}${url.search}`, headers: requestHeaders, ...(reply.loggedRequest !== undefined ? { body: reply.loggedRequest } : text ? { body: body ?? text } : {}) },
+      response: {
+        status: reply.status, headers,
+        ...(reply.raw ? (reply.raw.length > 0 ? { body: `<${reply.raw.length} bytes of ${headers['content-type'] === 'application/pdf' ? 'PDF' : headers['content-type']}>` } : {}) : { body: reply.loggedResponse ?? reply.body }),
+      },
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
     if (reply.followUp) ctx.followUp?.(reply.followUp);

@@ -18,7 +18,7 @@ test('sandbox listens, says where and what to try, answers the service API, logs
   let listening: () => void = () => undefined;
   const started = new Promise<void>((resolve) => { listening = resolve; });
   const { io, cliIo } = capture({ signal: controller.signal, onListening: (u) => { url = u; listening(); } });
-  const running = main(['sandbox', '--port', '0', '--access-token', 'tok-1', '--guid', 'g-1'], cliIo);
+  const running = main(['sandbox', '--port', '0', '--access-token', 'tok-1', '--guid', 'g-1', '--jwt-ttl-ms', '2000'], cliIo);
   try {
     await Promise.race([started, running.then((code) => { throw new Error(`sandbox exited ${code}: ${io.err}`); })]);
   } catch (err) {
@@ -27,6 +27,7 @@ test('sandbox listens, says where and what to try, answers the service API, logs
   }
   expect(io.out).toMatch(/sandbox listening on http:\/\/127\.0\.0\.1:\d+/);
   expect(io.out).toMatch(/MerchantGUID g-1/);
+  expect(io.out).toMatch(/JWT user sandbox-api \(tokens live 2000 ms\)/);
   expect(io.out).not.toContain('tok-1');
   const ok = await fetch(`${url}/api/shipments/SBX1000000001`, { headers: { authorization: 'Bearer tok-1' } });
   expect(ok.status).toBe(200);
@@ -40,7 +41,7 @@ test('sandbox listens, says where and what to try, answers the service API, logs
 });
 
 test('sandbox refuses bad flags with exit 2 and its usage', async () => {
-  for (const argv of [['sandbox', '--port', 'abc'], ['sandbox', '--merchant-url', 'localhost:3000'], ['sandbox', '--prot', '1'], ['sandbox', 'extra']]) {
+  for (const argv of [['sandbox', '--port', 'abc'], ['sandbox', '--merchant-url', 'localhost:3000'], ['sandbox', '--prot', '1'], ['sandbox', 'extra'], ['sandbox', '--jwt-ttl-ms', '0']]) {
     const { io, cliIo } = capture();
     expect(await main(argv, cliIo)).toBe(2);
     expect(io.err).toMatch(/Usage: crossborder-merchant-kit sandbox/);

@@ -64,7 +64,7 @@ test('the root export gives the kit, errors, auth and validation, and no binding
 test('/store, /client and /customs give their room, and nothing of another', () => {
   expect(importNames('crossborder-merchant-kit/store')).toEqual(
     ['LeaseLostError', 'MemoryStore', 'PostgresStore', 'StoreFullError', 'StoreHealthError', 'StoreSchemaError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf', 'namespacedStore']);
-  expect(importNames('crossborder-merchant-kit/client')).toEqual(['SERVICE_ERROR_CODES', 'ServiceError', 'createServiceClient']);
+  expect(importNames('crossborder-merchant-kit/client')).toEqual(['DISPATCH_ORDERS_CODES', 'DOCUMENT_TYPES', 'SERVICE_ERROR_CODES', 'SHIPPING_DOCUMENTS_CODES', 'ServiceError', 'VOID_PARCEL_CODES', 'createServiceClient']);
   expect(importNames('crossborder-merchant-kit/customs')).toEqual(['CUSTOMS_TERRITORY', 'EXPORT_DECLARATION_THRESHOLD_EUR',
     'customsTerritoryStatus', 'exportDeclarationForShipment', 'exportDeclarationRequired', 'normalisePostalCode']);
 });

@@ -5,6 +5,7 @@
  * standard or URL-safe alphabet, line breaks allowed) or, without DocumentData, an http(s) URL.
  * The adapter receives each document with `Content`, the decoded bytes (a Buffer), when it had DocumentData.
  */
+import { decodeBase64 } from '../../shared/base64.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { normalizeTypeCode } from '../../store/holds.js';
 import type { OrderDocument } from '../../payloads.js';
@@ -14,18 +15,7 @@ import type { ReceivedDocument } from '../types.js';
 
 export const DOCUMENT_EXTENSIONS = ['PDF', 'ZPL', 'EPL'] as const;
 
-const STANDARD = /^[A-Za-z0-9+/]*={0,2}$/;
-const URL_SAFE = /^[A-Za-z0-9_-]*={0,2}$/;
-
-/** Decodes well-formed base64 (standard or URL-safe, padded or not, whitespace ignored); null when malformed. */
-export function decodeBase64(value: string): Buffer | null {
-  const s = value.replace(/[\r\n\t ]/g, '');
-  if (s === '' || (!STANDARD.test(s) && !URL_SAFE.test(s))) return null;
-  const body = s.replace(/=+$/, '');
-  if (body.length % 4 === 1) return null;
-  if (body.length !== s.length && s.length % 4 !== 0) return null;
-  return Buffer.from(body, URL_SAFE.test(s) && /[-_]/.test(s) ? 'base64url' : 'base64');
-}
+export { decodeBase64 } from '../../shared/base64.js';
 
 function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string' || value.trim() === '') return false;

@@ -152,6 +152,8 @@
     'cancellation-confirmed': ['cancellation confirmed to the merchant', 'done'], 'cancellation-confirmed-refused': ['cancellation callback refused by the merchant', 'bad'],
     refunded: ['refunded', 'hold'], 'refund-notified': ['refund notified', 'done'], 'refund-notified-refused': ['refund notification refused by the merchant', 'bad'],
     return: ['return (RMA)', 'hold'], 'address-changed': ['shipping address changed', ''], 'status-from-merchant': ['status from the merchant', ''],
+    'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'], 'parcel-voided': ['parcel voided', 'bad'],
+    'shipping-info-sent': ['shipping info sent (UpdateOrderShippingInfo)', 'done'], 'shipping-info-refused': ['shipping info refused by the merchant', 'bad'],
   };
   function chips(o) {
     const out = [];
@@ -165,6 +167,8 @@
     if (o.lines.some((l) => l.excepted > 0)) out.push(['exceptions', 'warn']);
     if (o.refunds && o.refunds.length) out.push([`refunded ${o.refunds.length}×`, 'warn']);
     if (o.shippingAddress) out.push(['address changed', 'neutral']);
+    if (o.shippingDocuments && o.shippingDocuments.length > 0 && !o.manifested) out.push(['documents issued', 'neutral']);
+    if (o.manifested) out.push(['dispatched (manifest)', 'ok']);
     if (!o.created && o.source !== 'seed') out.push(['not created', 'bad']);
     return out.map(([t, c]) => el('span', { class: `badge ${c}` }, t));
   }
@@ -173,7 +177,8 @@
     const text = t.event === 'documents-delivered' && o.holdAnnounced ? `${label} · hold released` : label;
     return el('li', { class: cls, dataset: { event: t.event } }, el('time', { datetime: t.at }, time(t.at)), el('span', { class: 'ev' }, text),
       t.detail ? el('span', { class: 'det' }, ` — ${t.detail}`) : null,
-      t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null);
+      t.exchangeId ? el('button', { type: 'button', class: 'link', 'aria-label': `show exchange ${t.exchangeId}`, onclick: () => select(t.exchangeId) }, `#${t.exchangeId}`) : null,
+      ...(t.links || []).map((l) => el('a', { class: 'doc-link', href: l.href, download: l.label, 'aria-label': `download ${l.label}` }, l.label)));
   }
   /** Consecutive entries of one event (a redelivery storm) collapse to one line "delivered again ×21" that expands to them all. */
   function timelineItems(o) {

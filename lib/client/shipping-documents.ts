@@ -1,0 +1,63 @@
+/**
+ * POST {base_url}/Order/GetShippingDocuments — declares an order's parcels fulfilled and returns the
+ * shipping documents (carrier label, commercial invoice, …) as bytes and print URLs
+ * (docs.global-e.com `integration-steps`). The body is an UpdateOrderDispatchRequest: the dispatch
+ * checks of V2 apply, the merchant order id is sent as the pages spell it (MerchantOrderId), and
+ * HubCode, ShippingMethodCode and ShippingAdditionalInformation are accepted. Guarded by the
+ * fulfilment hold exactly like a dispatch: an order awaiting its customs documents gets no label.
+ */
+import { schemaValidator } from '../validation/ajv.js';
+import { checkDispatch, type DispatchRequestV2Input } from './dispatch-request.js';
+import { invalidArgument } from './errors.js';
+import { holdGuard } from './hold-guard.js';
+import type { ResolvedClientOptions } from './options.js';
+import { send } from './request.js';
+import { SHIPPING_DOCUMENTS_CODES } from './service-codes.js';
+import { shippingDocumentsAnswer, type ShippingDocumentsResult } from './shipping-documents-answer.js';
+
+const OPERATION = 'getShippingDocuments';
+const EXTRA = ['HubCode', 'ShippingMethodCode', 'ShippingAdditionalInformation'] as const;
+
+export interface ShippingDocumentsInput extends DispatchRequestV2Input {
+  /** The merchant hub code the parcels leave from (mapped to a service hub id). */
+  HubCode?: string | null;
+  /** A shipping method code used instead of the order's own (WYOL orders). */
+  ShippingMethodCode?: string | null;
+  /** e.g. the ITN number when exporting from the US. */
+  ShippingAdditionalInformation?: string | null;
+}
+
+export interface ShippingDocumentsOptions {
+  /** Ask even when the order is on fulfilment hold (logged as a warning). */
+  force?: boolean;
+  /** Resend after a failure that may have reached the service (the call declares parcels: only when a duplicate is harmless). */
+  retry?: boolean;
+}
+
+export async function getShippingDocuments(o: ResolvedClientOptions, request: ShippingDocumentsInput, options: ShippingDocumentsOptions = {}): Promise<ShippingDocumentsResult> {
+  const extra: Record<string, unknown> = {};
+  let rest: unknown = request;
+  if (typeof request === 'object' && request !== null && !Array.isArray(request)) {
+    const copy: Record<string, unknown> = { ...request };
+    for (const k of EXTRA) {
+      const v = copy[k];
+      delete copy[k];
+      if (v === null || v === undefined) continue;
+      if (typeof v !== 'string' || v.trim() === '') throw invalidArgument(OPERATION, `${k} must be a non-empty string`);
+      extra[k] = v;
+    }
+    rest = copy;
+  }
+  const checked = checkDispatch(OPERATION, 2, rest);
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(checked.body)) body[k === 'MerchantOrderID' ? 'MerchantOrderId' : k] = v;
+  Object.assign(body, extra);
+  const validate = schemaValidator('service/shipping-documents-request.schema.json');
+  if (!validate(body)) {
+    const e = validate.errors?.[0];
+    throw invalidArgument(OPERATION, `the request does not match UpdateOrderDispatchRequest: ${e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
+  }
+  await holdGuard(o, OPERATION, { orderId: checked.orderId, merchantOrderId: checked.merchantOrderId }, options.force === true);
+  const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/GetShippingDocuments', body, resend: options.retry === true });
+  return shippingDocumentsAnswer(OPERATION, outcome, SHIPPING_DOCUMENTS_CODES);
+}

@@ -1,0 +1,68 @@
+/**
+ * POST {base_url}/Parcel/VoidParcel — takes a declared parcel out, so its shipping documents are
+ * void (docs.global-e.com `shipping---void-parcel`): the parcel by its ParcelCode, its order by
+ * OrderId, MerchantOrderId or DeliveryReferenceNumber. Answer `{ IsSuccess, Errors }`; C100, C101,
+ * C103, C104 are ServiceErrors with their documented meaning; C102 (voided, the shipper's own
+ * cancellation failed) is a success, logged as a warning.
+ */
+import type { VoidParcelResponse } from '../payloads.js';
+import { unknownKeyMessage } from '../shared/did-you-mean.js';
+import { isObject } from '../shared/options.js';
+import { invalidArgument, ServiceError } from './errors.js';
+import type { ResolvedClientOptions } from './options.js';
+import { mask, send } from './request.js';
+import { errorFromAnswer, isSuccess, validBody } from './response.js';
+import { documentedError, VOID_PARCEL_CODES } from './service-codes.js';
+
+const OPERATION = 'voidParcel';
+const KEYS = ['OrderId', 'MerchantOrderId', 'MerchantOrderID', 'DeliveryReferenceNumber', 'ParcelCode'];
+
+export interface VoidParcelInput {
+  ParcelCode: string;
+  /** The order: one of OrderId, MerchantOrderId (MerchantOrderID accepted) or DeliveryReferenceNumber. */
+  OrderId?: string;
+  MerchantOrderId?: string;
+  MerchantOrderID?: string;
+  DeliveryReferenceNumber?: string;
+}
+
+export interface VoidParcelOptions {
+  /** Resend after a failure that may have reached the service (a second void of a voided parcel answers C104). */
+  retry?: boolean;
+}
+
+function checkRequest(input: unknown): Record<string, string> {
+  if (!isObject(input)) throw invalidArgument(OPERATION, 'the request must be an object { ParcelCode, OrderId | MerchantOrderId | DeliveryReferenceNumber }');
+  const body: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (!KEYS.includes(k)) throw invalidArgument(OPERATION, unknownKeyMessage('', k, KEYS));
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string' || v.trim() === '') throw invalidArgument(OPERATION, `${k} must be a non-empty string`);
+    const wire = k === 'MerchantOrderID' ? 'MerchantOrderId' : k;
+    if (body[wire] !== undefined && body[wire] !== v) throw invalidArgument(OPERATION, 'MerchantOrderId and MerchantOrderID are both given with different values');
+    body[wire] = v;
+  }
+  if (body.ParcelCode === undefined) throw invalidArgument(OPERATION, 'ParcelCode is required');
+  if (body.OrderId === undefined && body.MerchantOrderId === undefined && body.DeliveryReferenceNumber === undefined) {
+    throw invalidArgument(OPERATION, 'one of OrderId, MerchantOrderId or DeliveryReferenceNumber is required');
+  }
+  return body;
+}
+
+export async function voidParcel(o: ResolvedClientOptions, request: VoidParcelInput, options: VoidParcelOptions = {}): Promise<VoidParcelResponse & { IsSuccess: true }> {
+  const body = checkRequest(request);
+  const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Parcel/VoidParcel', body, resend: options.retry === true });
+  const documented = documentedError(OPERATION, outcome, VOID_PARCEL_CODES);
+  if (documented) throw documented;
+  if (!isSuccess(outcome.status)) throw errorFromAnswer(OPERATION, outcome);
+  const answer = validBody<VoidParcelResponse>(OPERATION, outcome, 'service/void-parcel-response.schema.json');
+  const listed = JSON.stringify(answer.Errors ?? []);
+  if (answer.IsSuccess !== true) {
+    throw new ServiceError({
+      code: 'SERVICE_ERROR', operation: OPERATION, status: outcome.status, attempts: outcome.attempts,
+      description: `the service answered IsSuccess: false${listed === '[]' ? '' : `: ${mask(listed, outcome.secrets)}`}`,
+    });
+  }
+  if (/C102/.test(listed)) o.log.warn({ operation: OPERATION }, 'parcel voided, but the shipper\'s cancellation failed (C102): cancel it with the carrier');
+  return answer as VoidParcelResponse & { IsSuccess: true };
+}
