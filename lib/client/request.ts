@@ -9,6 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { anyCasePattern, credentialPatterns } from '../shared/credentials.js';
 import { maskSecrets, type Secret } from '../shared/logger.js';
+import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
 import { observeServiceCall, type ServiceCallObserver } from '../telemetry/client.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -148,9 +149,14 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
   if (o.accessToken && call.operation !== 'getAuthenticationToken') {
     let token: unknown;
     try {
-      token = await o.accessToken();
+      // Bounded like the attempt it is for: a token function that never answers cannot hold the call.
+      token = await withTimeLimit(o.accessToken(), o.timeoutMs);
     } catch (err) {
-      throw new ServiceError({ code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, description: 'the accessToken function threw; nothing was sent', cause: err });
+      const late = err instanceof TimeLimitError;
+      throw new ServiceError({
+        code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, cause: err,
+        description: late ? `the accessToken function did not answer within timeoutMs (${o.timeoutMs} ms); nothing was sent` : 'the accessToken function threw; nothing was sent',
+      });
     }
     if (typeof token !== 'string' || token === '') {
       throw new ServiceError({ code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, description: 'the accessToken function returned no string; nothing was sent' });

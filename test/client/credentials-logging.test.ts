@@ -52,6 +52,14 @@ describe('credentials and logging', () => {
     expect(svc.count()).toBe(0);
   });
 
+  test('a token function that never answers is bounded by timeoutMs: ACCESS_TOKEN_UNAVAILABLE, nothing sent', async () => {
+    const hanging = clientFor(svc, { accessToken: () => new Promise<string>(() => {}), timeoutMs: 100 }).client;
+    const err = await failure(hanging.getShipmentInformation('T1'));
+    expect(err).toMatchObject({ code: 'ACCESS_TOKEN_UNAVAILABLE', retryable: true, attempts: 0 });
+    expect(err.description).toMatch(/did not answer within timeoutMs \(100 ms\)/);
+    expect(svc.count()).toBe(0);
+  });
+
   test('without accessToken no Authorization header is sent; static headers are', async () => {
     const { client } = clientFor(svc, { accessToken: undefined, headers: { 'x-client': 'shop-7' } });
     await client.getShipmentInformation('T1');
