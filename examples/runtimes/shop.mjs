@@ -29,4 +29,5 @@ export const adapter = {
     return {};
   },
   async receiveAdditionalRequiredDocuments() {},
+  async receiveRmaInfo() {},   // a return: once per OrderId + RMANumber
 };
