@@ -252,7 +252,9 @@ const unknownOutcome = (c: Checked, cause: ServiceError, note: string) => new Se
 
 async function record(o: ResolvedClientOptions, c: Checked, answer: Record<string, unknown>): Promise<void> {
   const refundId = answer.RefundId ?? answer.RefundID;
-  const amount = c.amount !== undefined ? amountText(c.amount) : typeof answer.TotalRefundAmount === 'string' ? answer.TotalRefundAmount : undefined;
+  // The refund's amount: as sent, else the total the service computed (text or a number in its answer).
+  const computed = readAmount(answer.TotalRefundAmount);
+  const amount = c.amount !== undefined ? amountText(c.amount) : computed !== undefined ? amountText(computed) : undefined;
   await remember(o, OPERATION, 'refund', c.orderId, {
     ...(amount !== undefined ? { amount, amountKey: normaliseAmountText(amount) } : {}),
     ...(refundId !== undefined && refundId !== null ? { RefundId: String(refundId) } : {}),
@@ -272,8 +274,9 @@ async function refundOnce(o: ResolvedClientOptions, c: Checked): Promise<OrderRe
     if (c.reference === undefined) {
       throw unknownOutcome(c, sent.unknown, 'Look it up with getRefundDetails before refunding again (give the refund an ExternalReference and the client does this itself).');
     }
-    // The lost request may still be running on the service: give it time before looking.
-    await sleep(backoffMs(o, attempt));
+    // The lost request may still be running on the service: before looking, give it at least as long
+    // again as the client waited for it (timeoutMs), never just a retry's back-off.
+    await sleep(Math.max(backoffMs(o, attempt), o.timeoutMs));
     let details: RefundDetailsResponse;
     try {
       details = await getRefundDetails(o, c.orderId);
@@ -288,7 +291,7 @@ async function refundOnce(o: ResolvedClientOptions, c: Checked): Promise<OrderRe
       return answer;
     }
     if (attempt >= o.retries) {
-      throw unknownOutcome(c, sent.unknown, `GetRefundDetails does not list it (after ${attempt + 1} attempt(s)); the refund was not made: sending it again is safe.`);
+      throw unknownOutcome(c, sent.unknown, `GetRefundDetails does not list it (after ${attempt + 1} attempt(s), each looked up at least timeoutMs after the request); look the ExternalReference up again before refunding again.`);
     }
     o.log.warn({ operation: OPERATION, attempt: attempt + 1 }, 'the refund failed before an answer; GetRefundDetails confirms it was not made: sending it again');
     await sleep(backoffMs(o, attempt));

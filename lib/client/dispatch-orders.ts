@@ -11,6 +11,7 @@ import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { isObject } from '../shared/options.js';
 import { invalidArgument } from './errors.js';
 import { holdGuardAll } from './hold-guard.js';
+import { rememberDispatch } from './order-record.js';
 import type { ResolvedClientOptions } from './options.js';
 import { send } from './request.js';
 import { DISPATCH_ORDERS_CODES } from './service-codes.js';
@@ -83,5 +84,8 @@ export async function dispatchOrders(o: ResolvedClientOptions, request: Dispatch
   ];
   await holdGuardAll(o, OPERATION, named, options.force === true);
   const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/DispatchOrders', body, resend: options.retry === true });
-  return shippingDocumentsAnswer(OPERATION, outcome, DISPATCH_ORDERS_CODES);
+  const manifest = shippingDocumentsAnswer(OPERATION, outcome, DISPATCH_ORDERS_CODES);
+  // Every order of an accepted manifest is dispatched: a later cancellation or address change is refused locally.
+  for (const { ids } of named) await rememberDispatch(o, OPERATION, ids);
+  return manifest;
 }

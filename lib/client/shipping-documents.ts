@@ -10,6 +10,7 @@ import { schemaValidator } from '../validation/ajv.js';
 import { checkDispatch, type DispatchRequestV2Input } from './dispatch-request.js';
 import { invalidArgument } from './errors.js';
 import { holdGuard } from './hold-guard.js';
+import { rememberDispatch } from './order-record.js';
 import type { ResolvedClientOptions } from './options.js';
 import { send } from './request.js';
 import { SHIPPING_DOCUMENTS_CODES } from './service-codes.js';
@@ -59,5 +60,8 @@ export async function getShippingDocuments(o: ResolvedClientOptions, request: Sh
   }
   await holdGuard(o, OPERATION, { orderId: checked.orderId, merchantOrderId: checked.merchantOrderId }, options.force === true);
   const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/GetShippingDocuments', body, resend: options.retry === true });
-  return shippingDocumentsAnswer(OPERATION, outcome, SHIPPING_DOCUMENTS_CODES);
+  const documents = shippingDocumentsAnswer(OPERATION, outcome, SHIPPING_DOCUMENTS_CODES);
+  // Parcels declared and labelled: the order counts as dispatched (a later cancellation or address change is refused locally).
+  await rememberDispatch(o, OPERATION, { orderId: checked.orderId, merchantOrderId: checked.merchantOrderId });
+  return documents;
 }

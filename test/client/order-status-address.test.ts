@@ -94,6 +94,20 @@ describe('updateOrderStatus', () => {
     expect((await failure(client.updateOrderStatus(CANCEL))).code).toBe('ORDER_DISPATCHED');
   });
 
+  test.each([
+    ['a manifest (dispatchOrders)', (c: any) => c.dispatchOrders({ OrderIds: ['GE1235436GB'] })],
+    ['shipping documents (getShippingDocuments)', (c: any) => c.getShippingDocuments({ OrderId: 'GE1235436GB', IsCompleted: true, Parcels: [{ ParcelCode: 'p-1' }] })],
+  ])('%s the service accepted counts as dispatched: a later cancellation and address change are refused locally', async (_what, call) => {
+    const store = new MemoryStore();
+    const d = await fakeService(() => ({ status: 200, body: { IsSuccess: true, ErrorText: null, Documents: [], ParcelsTracking: null } }));
+    await call(clientFor(d, { store }).client);
+    await d.close();
+    const { client } = clientFor(svc, { store });
+    expect((await failure(client.updateOrderStatus(CANCEL))).code).toBe('ORDER_DISPATCHED');
+    expect((await failure(client.updateShippingAddress({ ...ADDRESS, orderId: 'GE1235436GB' }))).code).toBe('ORDER_DISPATCHED');
+    expect(svc.count()).toBe(0);
+  });
+
   test('a refused dispatch does not count', async () => {
     const store = new MemoryStore();
     const d = await fakeService(() => ({ status: 200, body: { Success: false, Reason: 'no' } }));

@@ -147,6 +147,19 @@ describe('createOrderRefund: never sent twice', () => {
     expect(svc.count(REFUND_PATH)).toBe(1);
   });
 
+  test('with a short retry back-off the client still waits at least timeoutMs before looking: a refund the service commits late is found, not made twice', async () => {
+    // The client times out at 150 ms; the service commits the refund 250 ms after the request arrived.
+    let committed = false;
+    svc.answer((req) => {
+      if (req.path === DETAILS_PATH) return { status: 200, body: details(committed ? [{ ExternalReference: 'ref-late' }] : []) };
+      setTimeout(() => { committed = true; }, 250);
+      return { delayMs: 1_000, status: 200, body: { Success: true } };
+    });
+    const { client } = clientFor(svc, { timeoutMs: 150, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 1 } });
+    expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-late' }))).toMatchObject({ confirmedBy: 'getRefundDetails' });
+    expect(svc.count(REFUND_PATH)).toBe(1);
+  });
+
   test('with an ExternalReference, GetRefundDetails failing too: REFUND_OUTCOME_UNKNOWN, one POST', async () => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 400, body: { Code: 'B001', Message: 'Order ID not found' } } : { status: 500 }));
     const { client } = clientFor(svc);
@@ -165,10 +178,10 @@ describe('createOrderRefund: never sent twice', () => {
 
   test('resent at most retry.retries times, each after a fresh look', async () => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 200, body: details([]) } : { status: 500 }));
-    const { client } = clientFor(svc, { retry: { retries: 1, minDelayMs: 1, maxDelayMs: 5 } });
+    const { client } = clientFor(svc, { timeoutMs: 100, retry: { retries: 1, minDelayMs: 1, maxDelayMs: 5 } });
     const err = await failure(client.createOrderRefund(partial({ ExternalReference: 'ref-11' })));
     expect(err.code).toBe('REFUND_OUTCOME_UNKNOWN');
-    expect(err.description).toMatch(/does not list it \(after 2 attempt\(s\)\); the refund was not made: sending it again is safe/);
+    expect(err.description).toMatch(/does not list it \(after 2 attempt\(s\), each looked up at least timeoutMs after the request\); look the ExternalReference up again/);
     expect(svc.received.map((r) => r.method)).toEqual(['POST', 'GET', 'POST', 'GET']);
   });
 
@@ -259,6 +272,16 @@ describe('createOrderRefund with the kit\'s store', () => {
     const { client } = clientFor(svc, { store });
     await client.createOrderRefund({ OrderId: 'GE69488861GB', Products: [{ CartItemId: '1', RefundQuantity: 1, RefundAmount: 0.1 }], ShippingAmount: 0.2 });
     expect((await failure(client.createOrderRefund({ OrderId: 'GE69488861GB', ServiceGestureAmount: '0.01' }))).code).toBe('REFUND_EXCEEDS_PAID');
+  });
+
+  test('a refund whose amount only the service computed (TotalRefundAmount a number in its answer) counts towards the paid total', async () => {
+    const store = await paidStore('100.00');
+    svc.answer(() => ({ status: 200, body: { Success: true, RefundId: 801, TotalRefundAmount: 100 } }));
+    const { client } = clientFor(svc, { store });
+    await client.createOrderRefund({ OrderId: 'GE69488861GB', Products: [{ CartItemId: '1', RefundQuantity: 1 }] });
+    expect((await orderActions(store, 'refund', 'GE69488861GB')).map((a) => a.details.amount)).toEqual(['100.00']);
+    expect((await failure(client.createOrderRefund(partial({ TotalRefundAmount: '0.01' })))).code).toBe('REFUND_EXCEEDS_PAID');
+    expect(svc.count()).toBe(1);
   });
 
   test('concurrent refunds of one order are checked one after the other', async () => {
