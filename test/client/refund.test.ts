@@ -134,29 +134,19 @@ describe('createOrderRefund: never sent twice', () => {
     expect(log.lines.some((l) => l.obj.operation === 'createOrderRefund' && l.obj.attempt === 1 && /confirms it was not made/.test(l.msg ?? ''))).toBe(true);
   });
 
-  test('a refund the service is still making when the answer is lost is found, not made twice: the client gives it a back-off before looking', async () => {
-    // The service commits the refund 100 ms after the request arrived; the client times out at 50 ms.
+  test.each([
+    // [what, client time-out, retry back-off, when the service commits the refund after the request arrived]
+    ['a back-off longer than the time-out: the client waits the back-off', 50, 600, 100],
+    ['a short back-off: the client still waits at least timeoutMs', 150, 1, 250],
+  ])('a refund the service is still making when the answer is lost is found, not made twice (%s)', async (_what, timeoutMs, delayMs, commitMs) => {
     let committed = false;
     svc.answer((req) => {
       if (req.path === DETAILS_PATH) return { status: 200, body: details(committed ? [{ ExternalReference: 'ref-slow' }] : []) };
-      setTimeout(() => { committed = true; }, 100);
+      setTimeout(() => { committed = true; }, commitMs);
       return { delayMs: 1_000, status: 200, body: { Success: true } };
     });
-    const { client } = clientFor(svc, { timeoutMs: 50, retry: { retries: 2, minDelayMs: 600, maxDelayMs: 600 } });
+    const { client } = clientFor(svc, { timeoutMs, retry: { retries: 2, minDelayMs: delayMs, maxDelayMs: delayMs } });
     expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-slow' }))).toMatchObject({ confirmedBy: 'getRefundDetails' });
-    expect(svc.count(REFUND_PATH)).toBe(1);
-  });
-
-  test('with a short retry back-off the client still waits at least timeoutMs before looking: a refund the service commits late is found, not made twice', async () => {
-    // The client times out at 150 ms; the service commits the refund 250 ms after the request arrived.
-    let committed = false;
-    svc.answer((req) => {
-      if (req.path === DETAILS_PATH) return { status: 200, body: details(committed ? [{ ExternalReference: 'ref-late' }] : []) };
-      setTimeout(() => { committed = true; }, 250);
-      return { delayMs: 1_000, status: 200, body: { Success: true } };
-    });
-    const { client } = clientFor(svc, { timeoutMs: 150, retry: { retries: 2, minDelayMs: 1, maxDelayMs: 1 } });
-    expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-late' }))).toMatchObject({ confirmedBy: 'getRefundDetails' });
     expect(svc.count(REFUND_PATH)).toBe(1);
   });
 
