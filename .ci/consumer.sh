@@ -28,12 +28,12 @@ npm pack --silent --pack-destination "$WORK" >"$WORK/pack.out"
 TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 [ -f "$TGZ" ] || { echo "consumer.sh: npm pack produced no tarball" >&2; exit 1; }
 CONTENTS=$(tar -tzf "$TGZ")
-for want in package/dist/index.js package/dist/index.d.ts package/dist/express/index.js package/dist/node/index.js \
+for want in package/dist/index.js package/dist/index.d.ts package/dist/bindings/express/index.js package/dist/bindings/node/index.js \
             package/dist/store/index.js package/dist/client/index.js package/dist/customs/index.js package/dist/store/index.d.ts \
-            package/dist/fetch/index.js package/dist/fetch/index.d.ts package/dist/fastify/index.js package/dist/fastify/index.d.ts \
-            package/dist/lambda/index.js package/dist/lambda/index.d.ts \
-            package/dist/testing/index.js package/dist/cli/bin.js package/schemas/common.schema.json \
-            package/dist/sandbox/console/static/index.html package/dist/sandbox/console/static/console.js package/dist/sandbox/console/static/console.css; do
+            package/dist/bindings/fetch/index.js package/dist/bindings/fetch/index.d.ts package/dist/bindings/fastify/index.js package/dist/bindings/fastify/index.d.ts \
+            package/dist/bindings/lambda/index.js package/dist/bindings/lambda/index.d.ts \
+            package/dist/testing/index.js package/dist/tools/cli/bin.js package/schemas/common.schema.json \
+            package/dist/tools/sandbox/console/static/index.html package/dist/tools/sandbox/console/static/console.js package/dist/tools/sandbox/console/static/console.css; do
   grep -qx "$want" <<<"$CONTENTS" || { echo "consumer.sh: tarball lacks $want" >&2; exit 1; }
 done
 if grep -E '\.map$|^package/(lib|test|docs|bench|examples)/' <<<"$CONTENTS"; then

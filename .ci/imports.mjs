@@ -8,41 +8,54 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Folder (first path segment under lib/, or a root file) → the folders it must never import. */
+/**
+ * Area of a file: its folder under lib/ (`core`, `store`, ...), or for the two tiers that hold several
+ * rooms, `bindings/<name>` and `tools/<name>`; a root file is its own area. The tiers, bottom up:
+ * foundations (shared/, json/, generated/), the kit's parts (auth/, store/, validation/, telemetry/),
+ * the delivery core (core/), the bindings (bindings/http = the glue they share, then one folder per
+ * framework or runtime), the service client and customs (client/, customs/), and the tools around
+ * the kit (tools/sandbox, tools/conformance, tools/cli). Area → the areas it must never import.
+ */
+const BINDINGS = ['bindings/http', 'bindings/express', 'bindings/node', 'bindings/fetch', 'bindings/fastify', 'bindings/lambda'];
+const TOOLS = ['tools/sandbox', 'tools/conformance', 'tools/cli'];
+const PARTS_ABOVE = ['core', ...BINDINGS, 'client', 'customs', ...TOOLS, 'testing'];
+const siblingsOf = (b) => BINDINGS.filter((x) => x !== b && x !== 'bindings/http');
 export const FORBIDDEN = {
   shared: ['*'], // shared/ imports nothing of the kit but itself
-  auth: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
-  store: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
-  validation: ['callbacks', 'auth', 'store', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'telemetry'],
-  callbacks: ['express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli'],
-  client: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
-  customs: ['callbacks', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'sandbox', 'conformance', 'cli', 'telemetry'],
-  express: ['node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
-  node: ['express', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
-  // The bindings are siblings: each stands on callbacks/ (binding.ts) alone.
-  fetch: ['express', 'node', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
-  fastify: ['express', 'node', 'fetch', 'lambda', 'sandbox', 'conformance', 'cli'],
-  lambda: ['express', 'node', 'fetch', 'fastify', 'sandbox', 'conformance', 'cli'],
-  // telemetry/ is called by callbacks/ and client/; it stands on shared/ alone.
-  telemetry: ['callbacks', 'auth', 'store', 'validation', 'express', 'node', 'fetch', 'fastify', 'lambda', 'client', 'customs', 'sandbox', 'conformance', 'cli', 'testing'],
-  'index.ts': ['express', 'node', 'fetch', 'fastify', 'lambda', 'sandbox', 'conformance', 'cli'],
+  json: ['*'], // JSON helpers (canonical form, copies): shared/ only
+  auth: [...PARTS_ABOVE, 'telemetry', 'store', 'validation'],
+  store: [...PARTS_ABOVE, 'telemetry', 'auth', 'validation'],
+  validation: [...PARTS_ABOVE, 'auth', 'store', 'telemetry'],
+  // telemetry/ is called by core/ and client/; it stands on shared/ alone.
+  telemetry: [...PARTS_ABOVE, 'auth', 'store', 'validation'],
+  core: [...BINDINGS, 'client', 'customs', ...TOOLS, 'testing'],
+  // bindings/http is the glue every binding shares; each binding stands on it and core/ alone.
+  'bindings/http': [...siblingsOf('bindings/http'), 'client', 'customs', ...TOOLS, 'testing'],
+  ...Object.fromEntries(BINDINGS.filter((b) => b !== 'bindings/http').map((b) => [b, [...siblingsOf(b), 'client', 'customs', ...TOOLS, 'testing']])),
+  client: ['core', ...BINDINGS, ...TOOLS, 'testing'],
+  customs: ['core', ...BINDINGS, 'client', ...TOOLS, 'testing', 'telemetry'],
+  testing: [...TOOLS],
+  // the tools stand on the kit; nothing of the kit stands on them (cli > sandbox > conformance).
+  'tools/conformance': ['tools/sandbox', 'tools/cli'],
+  'tools/sandbox': ['tools/cli'],
+  'index.ts': [...BINDINGS.filter((b) => b !== 'bindings/http'), ...TOOLS],
   'payloads.ts': ['*'],
   generated: ['*'],
 };
 /**
- * Packages (and Node modules) only some folders may import, by bare specifier (type-only imports
+ * Packages (and Node modules) only some areas may import, by bare specifier (type-only imports
  * count too): the frameworks stay behind their own subpath, and the fetch binding, which must run
  * on Bun and Deno, imports no node:http.
  */
 export const BARE_ONLY_IN = {
-  express: ['express'],
-  fastify: ['fastify'],
+  express: ['bindings/express'],
+  fastify: ['bindings/fastify'],
 };
 export const BARE_FORBIDDEN = {
-  fetch: ['node:http', 'http', 'node:net', 'net', 'node:https', 'https'],
+  'bindings/fetch': ['node:http', 'http', 'node:net', 'net', 'node:https', 'https'],
 };
 /** What every folder but shared/ may use (the generated payload types are data, not behaviour). */
-const ALWAYS = new Set(['generated', 'payloads.ts']);
+const ALWAYS = new Set(['generated', 'payloads.ts', 'json']);
 
 function listFiles(dir) {
   const out = [];
@@ -104,13 +117,16 @@ export function checkImports(root) {
     }
     graph.set(f, deps);
   }
-  const area = (f) => path.relative(lib, f).split(path.sep)[0];
+  const area = (f) => {
+    const parts = path.relative(lib, f).split(path.sep);
+    return (parts[0] === 'bindings' || parts[0] === 'tools') && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+  };
   const breaks = [];
   for (const f of files) {
     for (const spec of bareImportsOf(fs.readFileSync(f, 'utf8'))) {
       const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
       const only = BARE_ONLY_IN[pkg];
-      if (only && !only.includes(area(f))) breaks.push(`${path.relative(lib, f)} imports the package ${pkg} (only ${only.join(', ')}/ may)`);
+      if (only && !only.includes(area(f))) breaks.push(`${path.relative(lib, f)} imports the package ${pkg} (only ${only.join(', ')} may)`);
       if ((BARE_FORBIDDEN[area(f)] ?? []).includes(pkg)) breaks.push(`${path.relative(lib, f)} imports ${pkg}`);
     }
   }

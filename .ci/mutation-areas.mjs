@@ -1,7 +1,7 @@
 /**
  * The security paths under mutation testing, one area per run (issue 26 item 6): which files are
  * mutated and which test files cover them. Keep each area's test list short: every mutant runs it once.
- * Paths as of 2026-11-25 (card-mask and attempt-finish live in lib/callbacks/delivery/); when a file moves,
+ * Paths as of 2026-11-25 (card-mask and attempt-finish live in lib/core/delivery/); when a file moves,
  * it here too. Stryker would quietly report 0 mutants for a path that matches nothing, so
  * .ci/mutation.mjs refuses to start when a listed file does not exist.
  * `postgres-lock` needs TEST_DATABASE_URL (see test/setup/postgres-config.js).
@@ -33,23 +33,23 @@ export const AREAS = {
     tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/shared/sha256.test.ts', 'test/shared/sha256-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
   },
   'merchant-guid': {
-    mutate: ['lib/callbacks/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
-    tests: ['test/callbacks/merchant-guid.test.ts', 'test/callbacks/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
+    mutate: ['lib/core/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
+    tests: ['test/core/merchant-guid.test.ts', 'test/core/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
-    mutate: ['lib/callbacks/delivery/card-mask.ts'],
-    tests: ['test/callbacks/card-mask.test.ts', 'test/safety/card-data.test.ts'],
+    mutate: ['lib/core/delivery/card-mask.ts'],
+    tests: ['test/core/card-mask.test.ts', 'test/safety/card-data.test.ts'],
   },
   'ip-allow-list': {
     mutate: ['lib/auth/ip-allow-list.ts'],
     tests: ['test/auth/ip-allow-list.test.ts'],
   },
   'card-strip': {
-    // stripCardData and the copying walk it shares with the store's jsonCopy (lib/store/json-copy.ts, jsonCopyWith):
+    // stripCardData and the copying walk it shares with the store's jsonCopy (lib/json/json-copy.ts, jsonCopyWith):
     // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
-    mutate: [linesBetween('lib/callbacks/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/store/json-copy.ts'],
+    mutate: [linesBetween('lib/core/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/json/json-copy.ts'],
     // json-copy-fast-path: plain values never go through JSON (the walk's promise; it killed the fast-path "equivalents").
-    tests: ['test/callbacks/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/store/json-copy-fast-path.test.ts'],
+    tests: ['test/core/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/json/json-copy-fast-path.test.ts'],
   },
   'client-mask': {
     // The client's masking (issue 36): mask, the channel's public answer, the tokens of every attempt, and the
@@ -72,15 +72,15 @@ export const AREAS = {
   },
   'form-decode': {
     // URL decoding of payload fields: never throws, never changes an undecodable value, decodes once.
-    mutate: ['lib/callbacks/form-decode.ts'],
-    tests: ['test/callbacks/form-decode.test.ts', 'test/property/decode.property.test.ts'],
+    mutate: ['lib/core/form-decode.ts'],
+    tests: ['test/core/form-decode.test.ts', 'test/property/decode.property.test.ts'],
   },
   'parse-step': {
     // The parse step: JSON only, limits, pollution keys, the exactly-once id, the secrets walk, the card digest.
-    mutate: ['lib/callbacks/steps/parse.ts'],
+    mutate: ['lib/core/steps/parse.ts'],
     tests: [
-      'test/callbacks/parse-logger.test.ts', 'test/callbacks/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
-      'test/callbacks/parse.test.ts', 'test/callbacks/collect-secrets.test.ts', 'test/callbacks/payload-walks.test.ts',
+      'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
+      'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
     ],
   },
   'client-hold-guard': {
@@ -111,10 +111,10 @@ export const AREAS = {
     tests: ['test/auth/resolver.test.ts', 'test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
   },
   'exactly-once-steps': {
-    mutate: ['lib/callbacks/steps/idempotency.ts', 'lib/callbacks/delivery/attempt-finish.ts', 'lib/callbacks/steps/holds.ts', 'lib/callbacks/delivery/store-call.ts'],
+    mutate: ['lib/core/steps/idempotency.ts', 'lib/core/delivery/attempt-finish.ts', 'lib/core/steps/holds.ts', 'lib/core/delivery/store-call.ts'],
     // holds.ts is measured with holds.test.ts; idempotency.ts and attempt-finish.ts with the other two
     // (idempotency.test.ts runs the exactly-once and attempt suites over a batching store too).
-    tests: ['test/callbacks/holds.test.ts', 'test/callbacks/attempt-finish.test.ts', 'test/callbacks/idempotency.test.ts'],
+    tests: ['test/core/holds.test.ts', 'test/core/attempt-finish.test.ts', 'test/core/idempotency.test.ts'],
   },
   'refund-guard': {
     // a refund is never sent twice (no resend once it may have reached the service, unless its

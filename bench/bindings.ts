@@ -22,8 +22,8 @@ import { bareFastify, kitFastify, kitFetch } from './web-servers.js';
 type Listener = http.RequestListener;
 
 async function baselineListeners(dir: string): Promise<Record<string, Listener>> {
-  const node = await import(pathToFileURL(join(dir, 'lib/node/index.ts')).href) as typeof import('../lib/node/index.js');
-  const exp = await import(pathToFileURL(join(dir, 'lib/express/index.ts')).href) as typeof import('../lib/express/index.js');
+  const node = await import(pathToFileURL(join(dir, 'lib/bindings/node/index.ts')).href) as typeof import('../lib/bindings/node/index.js');
+  const exp = await import(pathToFileURL(join(dir, 'lib/bindings/express/index.ts')).href) as typeof import('../lib/bindings/express/index.js');
   const app = express();
   app.use('/cb', exp.createCallbackRouter(kitOptions().options));
   return {

@@ -5,7 +5,7 @@
  */
 import { SignJWT } from 'jose';
 import * as kit from '../lib/index.js';
-import { OPTION_KEYS } from '../lib/callbacks/options.js';
+import { OPTION_KEYS } from '../lib/core/options.js';
 import type { CallbackKitOptions, MerchantAdapter } from '../lib/index.js';
 import { JWT_SECRET, MERCHANT_GUID } from './fixtures.js';
 

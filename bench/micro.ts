@@ -1,10 +1,10 @@
 /**
  * Micro-benchmark: request validation + URL decoding of one 200-line order, as the pipeline's
- * validate and decode steps run them (lib/validation createValidators, lib/callbacks/form-decode decodeOrder).
+ * validate and decode steps run them (lib/validation createValidators, lib/core/form-decode decodeOrder).
  * Each iteration gets a fresh copy of the order (decoding works in place); copying is not timed.
  */
-import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
-import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
+import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
+import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';
 import { createValidators } from '../lib/validation/index.js';
 import { makeOrder } from './fixtures.js';
 

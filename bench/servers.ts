@@ -5,9 +5,9 @@
  */
 import http from 'node:http';
 import express from 'express';
-import { createCallbackRouter } from '../lib/express/index.js';
-import { createCallbackHandler } from '../lib/node/index.js';
-import { computeHelmetHeaders } from '../lib/callbacks/helmet-headers.js';
+import { createCallbackRouter } from '../lib/bindings/express/index.js';
+import { createCallbackHandler } from '../lib/bindings/node/index.js';
+import { computeHelmetHeaders } from '../lib/core/helmet-headers.js';
 import pg from 'pg';
 import { PostgresStore } from '../lib/store/index.js';
 import { CALLBACK_PATH, PG_KIND, type ServerKind } from './fixtures.js';

@@ -10,21 +10,21 @@
  *   with the default fields), strip (+ stripCardData of the benchmark adapter's reply), strip-masked (the
  *   same with a card mask, as for a payment), strip-order (+ stripCardData of the whole order, masked: a
  *   large result such as a cart-info reply), copy (+ jsonCopy of the order: what MemoryStore keeps of a
- *   stored reply, lib/store/json-copy.ts)
+ *   stored reply, lib/json/json-copy.ts)
  * Needs valgrind. BENCH_LINES sizes the order (default 20).
  */
 import { isAscii } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { callgrindCount, signal } from './callgrind.js';
-import { collectSecrets } from '../lib/callbacks/steps/parse.js';
-import { stripCardData } from '../lib/callbacks/steps/response-info.js';
-import { createCardMask } from '../lib/callbacks/delivery/card-mask.js';
-import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/callbacks/form-decode.js';
-import { payloadHash } from '../lib/store/canonical.js';
-import { jsonCopy } from '../lib/store/json-copy.js';
+import { collectSecrets } from '../lib/core/steps/parse.js';
+import { stripCardData } from '../lib/core/steps/response-info.js';
+import { createCardMask } from '../lib/core/delivery/card-mask.js';
+import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
+import { payloadHash } from '../lib/json/canonical.js';
+import { jsonCopy } from '../lib/json/json-copy.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
 import { createValidators } from '../lib/validation/index.js';
-import { CALLBACK_SCHEMAS } from '../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';
 import { makeOrder } from './fixtures.js';
 
 const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'validate', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order', 'copy'];

@@ -7,9 +7,9 @@
  *
  *   node --expose-gc --import tsx bench/store-heap.ts [n]      (default 20000; stays under maxEntries)
  */
-import { createCallbackKit } from '../lib/callbacks/kit.js';
+import { createCallbackKit } from '../lib/core/kit.js';
 import { MemoryStore } from '../lib/store/memory.js';
-import type { CallbackRequest } from '../lib/callbacks/types.js';
+import type { CallbackRequest } from '../lib/core/types.js';
 import { bodyTemplate, ORDER_ID_PLACEHOLDER } from './fixtures.js';
 import { benchToken, kitOptions } from './kit-options.js';
 

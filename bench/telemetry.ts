@@ -10,7 +10,7 @@
  * lowest median per setup is kept (other processes on a shared machine only ever add time).
  * Usage: `node --import tsx bench/telemetry.ts` (BENCH_OTEL_ITERATIONS, BENCH_OTEL_ROUNDS).
  */
-import { createCallbackKit } from '../lib/callbacks/kit.js';
+import { createCallbackKit } from '../lib/core/kit.js';
 import { silentLogger } from '../lib/shared/logger.js';
 import { useOtelApi } from '../lib/telemetry/otel.js';
 import { bodyTemplate, ORDER_ID_PLACEHOLDER } from './fixtures.js';
@@ -23,7 +23,7 @@ const rounds = Number(process.env.BENCH_OTEL_ROUNDS ?? 5);
 type Setup = 'api-absent' | 'no-provider' | 'sdk' | 'baseline';
 const baselineDir = process.env.BENCH_BASELINE;
 const SETUPS: Setup[] = ['api-absent', 'no-provider', 'sdk', ...(baselineDir ? ['baseline' as const] : [])];
-const baselineKit = baselineDir ? ((await import(`${baselineDir}/lib/callbacks/kit.ts`)) as { createCallbackKit: typeof createCallbackKit }).createCallbackKit : undefined;
+const baselineKit = baselineDir ? ((await import(`${baselineDir}/lib/core/kit.ts`)) as { createCallbackKit: typeof createCallbackKit }).createCallbackKit : undefined;
 
 const template = bodyTemplate(20);
 const token = await benchToken();

@@ -7,9 +7,9 @@
 import type http from 'node:http';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
-import { fastifyCallbacks } from '../lib/fastify/index.js';
-import { createFetchHandler } from '../lib/fetch/index.js';
-import { computeHelmetHeaders } from '../lib/callbacks/helmet-headers.js';
+import { fastifyCallbacks } from '../lib/bindings/fastify/index.js';
+import { createFetchHandler } from '../lib/bindings/fetch/index.js';
+import { computeHelmetHeaders } from '../lib/core/helmet-headers.js';
 import { CALLBACK_PATH } from './fixtures.js';
 import { kitOptions } from './kit-options.js';
 

@@ -7,13 +7,13 @@
  * Every name exported here is documented (docs/architecture.md#the-public-api lists where); the rest
  * of lib/ is internal.
  */
-export { createCallbackKit, type CallbackKit, type CallbackRoute } from './callbacks/kit.js';
-export { DEFAULT_PATHS, type CallbackKitOptions } from './callbacks/options.js';
-export { DEFAULT_DECODE_FIELDS, formDecode } from './callbacks/form-decode.js';
+export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
+export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
+export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
 export type {
   CallbackName, CallbackTypes, CallbackInput, CallbackResult, AdapterMethod, MerchantAdapter, AdapterResult, CartInfoResult, CartInfoRequest,
   DocumentsDelivery, ReceivedDocument, ReceivedOrder, WithOrderId, CallbackContext, MerchantInitiated, CallbackRequest, CallbackResponse,
-} from './callbacks/types.js';
+} from './core/types.js';
 export type { FulfilmentHold, DocumentRef, PreviousAttempt, AttemptOutcome } from './store/types.js';
 export { CallbackError, KitError, KIT_ERROR_CODES, WIRE_ERRORS, type KitErrorCode, type WireErrorCode } from './shared/errors.js';
 export type { LoggerLike, SafeLogger } from './shared/logger.js';

@@ -357,7 +357,7 @@ export interface CartInfoQuery {
   [k: string]: unknown;
 }
 /**
- * The cart-info request as the kit hands it to validation and the adapter (CartInfoRequest of lib/callbacks/types.ts).
+ * The cart-info request as the kit hands it to validation and the adapter (CartInfoRequest of lib/core/types.ts).
  */
 export interface CartInfoRequestInput {
   method: "GET" | "POST";

@@ -3,7 +3,7 @@
  * and hold, and the helpers that keep them small.
  */
 import type { ResponseInfo } from '../payloads.js';
-import { jsonCopy } from './json-copy.js';
+import { jsonCopy } from '../json/json-copy.js';
 import type { AttemptOutcome, DocumentRef } from './types.js';
 
 /*

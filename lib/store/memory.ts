@@ -7,7 +7,7 @@
  */
 import { KitError } from '../shared/errors.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
-import { jsonCopy } from './json-copy.js';
+import { jsonCopy } from '../json/json-copy.js';
 import { Attempt, copyRefs, flat, hashInKey, Hold, MerchantIds, Reply } from './memory-entries.js';
 import { KeyedMutex } from './mutex.js';
 import { OldestFirst } from './oldest-first.js';

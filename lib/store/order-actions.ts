@@ -13,7 +13,7 @@
  * so any store keeps them with its core methods; first write wins, as `saveRecord` promises.
  */
 import { randomUUID } from 'node:crypto';
-import { storeKeyPart } from './canonical.js';
+import { storeKeyPart } from '../json/canonical.js';
 import type { ResponseInfo } from '../payloads.js';
 import type { StoreCore, StoredRecord } from './types.js';
 

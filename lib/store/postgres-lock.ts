@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { storeKeyPart } from './canonical.js';
+import { storeKeyPart } from '../json/canonical.js';
 import { isLeaseLost, LeaseLostError } from './store-errors.js';
 import type { KeyedMutex } from './mutex.js';
 import { prefetchedOf, prefetchedOfClaim, storedAnswerOf } from './postgres-rows.js';

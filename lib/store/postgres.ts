@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
 import { inlineValues } from './postgres-inline.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
-import { storeKeyPart } from './canonical.js';
+import { storeKeyPart } from '../json/canonical.js';
 import { KeyedMutex } from './mutex.js';
 import { statements, type StatementName } from './postgres-sql.js';
 import { tables, type Tables } from './postgres-tables.js';

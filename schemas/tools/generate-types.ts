@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { tolerantSchema } from '../../lib/validation/tolerant.js';
 import { GENERATED_KINDS, PROSE, rootsModule, validatorsModule, withoutAnnotations } from './generate-validators.js';
 

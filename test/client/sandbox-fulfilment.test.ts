@@ -10,7 +10,7 @@ import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { recordingAdapter } from '../helpers/recording.js';
 import { createServiceClient, type ServiceClientOptions } from 'crossborder-merchant-kit/client';
-import { createSandbox, SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/sandbox/index.js';
+import { createSandbox, SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/tools/sandbox/index.js';
 import { failure } from './setup.js';
 
 let sandbox: Sandbox;

@@ -1,5 +1,5 @@
 /**
- * The service client against the kit's own sandbox of the service (lib/sandbox), on loopback:
+ * The service client against the kit's own sandbox of the service (lib/tools/sandbox), on loopback:
  * every operation, the spec's error codes as the sandbox produces them, and the export-declaration
  * decision on its seed shipments.
  */
@@ -11,7 +11,7 @@ import { exportDeclarationForShipment } from 'crossborder-merchant-kit/customs';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { order } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';
-import { createSandbox, SANDBOX_MERCHANT_GUID, SEED_TOKENS, SEED_TRACKING_NUMBERS, type Sandbox } from '../../lib/sandbox/index.js';
+import { createSandbox, SANDBOX_MERCHANT_GUID, SEED_TOKENS, SEED_TRACKING_NUMBERS, type Sandbox } from '../../lib/tools/sandbox/index.js';
 import { failure } from './setup.js';
 
 const TOKEN = 'sandbox-test-token-7731';

@@ -1,13 +1,13 @@
 /**
  * The example shop mounted on a binding, served on loopback, run through the conformance checker:
- * the report. Used by test/conformance/bindings.test.ts and the no-code-generation run (test/runtime/).
+ * the report. Used by test/tools/conformance/bindings.test.ts and the no-code-generation run (test/runtime/).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createShopAdapter } from '../../examples/basic-merchant/adapter.js';
 import { DEMO_MERCHANT_GUID } from '../../examples/basic-merchant/app.js';
 import { Shop } from '../../examples/basic-merchant/shop.js';
-import { runConformance, type ConformanceReport } from '../../lib/conformance/index.js';
+import { runConformance, type ConformanceReport } from '../../lib/tools/conformance/index.js';
 import type { Mount } from './bindings.js';
 
 export async function shopConformance(mount: Mount): Promise<ConformanceReport> {

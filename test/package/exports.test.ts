@@ -48,6 +48,11 @@ function packagesReachedFrom(entry: string): Set<string> {
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
 /** The code entry points of package.json "exports" ('.', './express', …), without ./schemas/* and ./package.json. */
 const entryPoints = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k]) => k);
+/** An entry point's code ('js') or type declarations ('d.ts'), relative to dist/, as package.json maps it. */
+const distFile = (entry: string, kind: 'js' | 'd.ts'): string => {
+  const target = pkg.exports[entry] as { types: string; default: string };
+  return (kind === 'js' ? target.default : target.types).replace(/^\.\/dist\//, '');
+};
 const specifierOf = (entry: string) => (entry === '.' ? 'crossborder-merchant-kit' : `crossborder-merchant-kit/${entry.slice(2)}`);
 
 test('the root export gives the kit, errors, auth and validation, and no binding, store, client or customs', () => {
@@ -86,8 +91,7 @@ test('every entry point of "exports" has its types and code in dist/, and resolv
 
 test('no entry point but /express reaches Express, and none reaches pg, in JavaScript or in the type declarations', () => {
   for (const entry of entryPoints.filter((e) => e !== './express')) {
-    const base = entry === '.' ? '' : `${entry.slice(2)}/`;
-    for (const file of [`${base}index.js`, `${base}index.d.ts`]) {
+    for (const file of [distFile(entry, 'js'), distFile(entry, 'd.ts')]) {
       const reached = packagesReachedFrom(file);
       expect([file, reached.has('express')]).toEqual([file, false]);
       expect([file, reached.has('pg')]).toEqual([file, false]);
@@ -95,12 +99,12 @@ test('no entry point but /express reaches Express, and none reaches pg, in JavaS
     }
   }
   // /fastify imports Fastify's types only: its JavaScript loads without Fastify installed.
-  expect(packagesReachedFrom('fastify/index.d.ts').has('fastify')).toBe(true);
-  expect(packagesReachedFrom('fastify/index.js').has('fastify')).toBe(false);
+  expect(packagesReachedFrom(distFile('./fastify', 'd.ts')).has('fastify')).toBe(true);
+  expect(packagesReachedFrom(distFile('./fastify', 'js')).has('fastify')).toBe(false);
   // /fetch runs on Bun and Deno: no node:http behind it.
-  expect([...packagesReachedFrom('fetch/index.js')].filter((p) => /^(node:)?(http|https|net)$/.test(p))).toEqual([]);
+  expect([...packagesReachedFrom(distFile('./fetch', 'js'))].filter((p) => /^(node:)?(http|https|net)$/.test(p))).toEqual([]);
   // The walk itself works: the Express entry does reach Express.
-  expect(packagesReachedFrom('express/index.js').has('express')).toBe(true);
+  expect(packagesReachedFrom(distFile('./express', 'js')).has('express')).toBe(true);
 });
 
 test('the binding subpaths give one factory each', () => {
@@ -165,7 +169,7 @@ test('dist ships no source maps (they would point at unshipped sources)', () => 
   const files = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
   expect(files.filter((f: string) => f.endsWith('.map'))).toEqual([]);
   expect(files).toContain('dist/index.js');
-  expect(files).toContain('dist/express/index.d.ts');
+  expect(files).toContain('dist/bindings/express/index.d.ts');
   expect(files.filter((f: string) => f.startsWith('docs/') || f.startsWith('lib/') || f.startsWith('test/'))).toEqual([]);
 });
 

@@ -10,7 +10,7 @@ import express from 'express';
 import pg from 'pg';
 import { type MerchantOrder, type CallbackContext } from '../../lib/index.js';
 import { PostgresStore } from '../../lib/store/index.js';
-import { createCallbackRouter } from '../../lib/express/index.js';
+import { createCallbackRouter } from '../../lib/bindings/express/index.js';
 
 const schema = process.env.PROOF_SCHEMA!;
 const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 10 });

@@ -4,7 +4,7 @@
  * decodeIfEncoded leaves plain values (a space, `@`, `,`, `/`, a phone number) alone and decodes the rest.
  */
 import fc from 'fast-check';
-import { decodeIfEncoded, formDecode } from '../../lib/callbacks/form-decode.js';
+import { decodeIfEncoded, formDecode } from '../../lib/core/form-decode.js';
 import { holds } from './settings.js';
 
 /** The reference: what the kit promises formDecode computes. */

@@ -5,7 +5,7 @@
  * strict schemas accept are accepted by the tolerant reading too.
  */
 import fc from 'fast-check';
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { createValidators } from '../../lib/validation/index.js';
 import { fixture } from '../fixtures/index.js';
 import { holds, paths, type Json } from './settings.js';

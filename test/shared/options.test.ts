@@ -1,7 +1,7 @@
 /** The one duration grammar and the one CIDR parser of lib/shared, as every option that takes them reads them. */
 import { parseIpAddress, parseIpRange } from '../../lib/shared/cidr.js';
 import { parseDuration } from '../../lib/shared/options.js';
-import { compileTrustProxy } from '../../lib/node/trust-proxy.js';
+import { compileTrustProxy } from '../../lib/bindings/node/trust-proxy.js';
 import { createIpAllowListStrategy } from '../../lib/auth/ip-allow-list.js';
 
 test('durations: numbers in the option\'s unit, short and long unit names, zero only where allowed', () => {

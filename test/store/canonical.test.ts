@@ -1,4 +1,4 @@
-import { canonicalJson, payloadHash } from '../../lib/store/canonical.js';
+import { canonicalJson, payloadHash } from '../../lib/json/canonical.js';
 
 describe('canonical JSON and the payload hash', () => {
   test('object keys are sorted at every level; arrays keep their order; undefined members are left out', () => {

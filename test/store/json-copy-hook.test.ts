@@ -1,10 +1,10 @@
 /**
- * The copying walk of lib/store/json-copy.ts on the paths its two callers share since stripCardData
+ * The copying walk of lib/json/json-copy.ts on the paths its two callers share since stripCardData
  * uses it (jsonCopyWith): a function's toJSON is JSON's to call in both, and a hook (keys dropped,
  * texts rewritten) gives exactly what JSON.stringify with the same replacer gives. stripCardData's
- * own comparison with JSON is test/callbacks/strip-card-data.test.ts.
+ * own comparison with JSON is test/core/strip-card-data.test.ts.
  */
-import { jsonCopy, jsonCopyWith, type CopyHook } from '../../lib/store/json-copy.js';
+import { jsonCopy, jsonCopyWith, type CopyHook } from '../../lib/json/json-copy.js';
 
 const fn = Object.assign(() => 1, { toJSON: (key: string) => `fn at ${key}` });
 const hook: CopyHook = { drop: (k) => k === 'secret', text: (s) => s.replace(/4111/g, '####') };

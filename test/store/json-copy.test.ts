@@ -1,8 +1,8 @@
 /**
- * jsonCopy (lib/store/json-copy.ts): what MemoryStore keeps of a reply and hands back must be exactly
+ * jsonCopy (lib/json/json-copy.ts): what MemoryStore keeps of a reply and hands back must be exactly
  * what a JSON round trip gives, for any value an adapter's reply could hold.
  */
-import { jsonCopy } from '../../lib/store/json-copy.js';
+import { jsonCopy } from '../../lib/json/json-copy.js';
 
 const roundTrip = (v: unknown): unknown => JSON.parse(JSON.stringify(v) as string) as unknown;
 

@@ -17,7 +17,7 @@ import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { createShopAdapter } from '../../examples/basic-merchant/adapter.js';
 import { Shop } from '../../examples/basic-merchant/shop.js';
-import { runConformance } from '../../lib/conformance/index.js';
+import { runConformance } from '../../lib/tools/conformance/index.js';
 import { fakeService } from '../client/fake-service.js';
 import { order, paymentDetails, statusUpdate } from '../helpers/orders.js';
 

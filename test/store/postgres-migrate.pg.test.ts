@@ -7,8 +7,8 @@
  */
 import pg from 'pg';
 import { PostgresStore } from 'crossborder-merchant-kit/store';
-import { main } from '../../lib/cli/main.js';
-import { migrateCommand } from '../../lib/cli/migrate.js';
+import { main } from '../../lib/tools/cli/main.js';
+import { migrateCommand } from '../../lib/tools/cli/migrate.js';
 import { order } from '../helpers/orders.js';
 import { kitWith } from '../idempotency/harness.js';
 import { countingPool } from './counting-pool.js';

@@ -4,7 +4,7 @@
  * numbers or booleans, `""` on an optional field is absent, the rest is refused naming the pointer; the
  * payload as received is never changed (the idempotency fingerprint hashes it).
  */
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { COERCED_RULE, createValidators, EMPTY_RULE, NULL_RULE } from '../../lib/validation/index.js';
 import { withoutNulls } from '../../lib/validation/tolerant.js';
 import { order, paymentDetails, paymentOrder, product } from '../helpers/orders.js';

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import request from 'supertest';
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { createValidators } from '../../lib/validation/index.js';
 import { BINDINGS } from '../helpers/bindings.js';
 import { recordingAdapter } from '../helpers/recording.js';

@@ -4,7 +4,7 @@
  * leading dot and upper-cased becomes that listed value; anything else is left for the tolerant
  * validation to refuse. The payload as received is not changed.
  */
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { enumKey, enumReadingsOf } from '../../lib/validation/enum-case.js';
 import { createValidators, ENUM_CASE_RULE } from '../../lib/validation/index.js';
 import type { ErrorObject } from '../../lib/validation/ajv.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import request from 'supertest';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { tolerantSchema, withoutNulls } from '../../lib/validation/tolerant.js';
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { BINDINGS } from '../helpers/bindings.js';
 import { MERCHANT_GUID, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';

@@ -1,9 +1,9 @@
-/** createValidators(): the validators generated at build time (never compiled at run time), the request/result contract of lib/callbacks. */
+/** createValidators(): the validators generated at build time (never compiled at run time), the request/result contract of lib/core. */
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import express from 'express';
-import { CALLBACK_SCHEMAS } from '../../lib/callbacks/registry.js';
+import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { createValidators, toIssue } from '../../lib/validation/index.js';
 import { schemaValidator } from '../../lib/validation/ajv.js';
 import { fixture, MERCHANT_GUID } from '../fixtures/index.js';
@@ -57,7 +57,7 @@ test('tolerant validators exist only for the roots they were generated for; root
 describe('request()', () => {
   const v = createValidators(CALLBACK_SCHEMAS);
 
-  test('the cart-info request as lib/callbacks builds it', () => {
+  test('the cart-info request as lib/core builds it', () => {
     const built = { method: 'GET', merchantCartToken: 'c7d1', countryCode: 'DE', currencyCode: 'EUR', params: { merchantCartToken: 'c7d1', extra: ['a', 'b'] } };
     expect(v.request('getCheckoutCartInfo', built)).toBeNull();
     expect(v.request('getCheckoutCartInfo', { ...built, method: 'POST', OrderID: 'GE1', payload: { OrderID: 12345, MerchantGUID: 'g' } })).toBeNull();

@@ -1,0 +1,50 @@
+/**
+ * Express binding: `createCallbackRouter(options)` mounts every callback whose adapter method exists.
+ * Works with Express 4 and 5, with or without express.json() mounted before it.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { createCallbackKit } from '../../core/kit.js';
+import { failReply, toCallbackRequest, writeReply } from '../http/binding.js';
+import type { CallbackKitOptions } from '../../core/options.js';
+import type { CallbackRoute } from '../../core/kit.js';
+import type { MerchantAdapter } from '../../core/types.js';
+
+export type CallbackRouterOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
+
+export function createCallbackRouter<A extends MerchantAdapter>(options: CallbackRouterOptions<A>): Router {
+  const kit = createCallbackKit(options);
+  // One middleware and a lookup (kit.match: method and path, matched as Express matches routes by
+  // default) instead of a route layer per callback: Express no longer walks the layers per request.
+  // HEAD, which Express would route to a GET handler, falls through: the kit answers GET only.
+  const router = express.Router();
+  async function serve(route: CallbackRoute, req: Request, res: Response): Promise<void> {
+    // req.ip runs proxy-addr over X-Forwarded-For on every read; without 'trust proxy' it is the socket's address.
+    const trustProxy = Boolean(req.app?.get('trust proxy'));
+    const remoteAddress = trustProxy ? req.ip ?? req.socket.remoteAddress : req.socket.remoteAddress;
+    const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress, trustProxy);
+    writeReply(res, await kit.handle(route.callback, request));
+  }
+  function answer(route: CallbackRoute, req: Request, res: Response, next: NextFunction): void {
+    serve(route, req, res)
+      .catch((err: unknown) => failReply(kit, res, err, route.callback))
+      .catch(next); // as Express 5 does with a rejected middleware promise
+  }
+  // Not an async function: Express 5 would chain a handler onto every promise a middleware returns.
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    const route = kit.match(req.method, req.path);
+    if (!route) return next();
+    answer(route, req, res, next);
+  });
+  // A callback is answered before the Router's own dispatch runs (its per-request closures, URL
+  // parsing and property restores, layer walk): the mounting app has already trimmed the mount
+  // path, set req.baseUrl and calls `next` on a miss. Anything else (another method or path,
+  // routes a merchant added to this Router) goes through the Router as before.
+  const routerWithHandle = router as unknown as { handle: (req: Request, res: Response, next: NextFunction) => void };
+  const dispatch = routerWithHandle.handle.bind(router);
+  routerWithHandle.handle = (req, res, next) => {
+    const route = kit.match(req.method, req.path);
+    if (route) answer(route, req, res, next);
+    else dispatch(req, res, next);
+  };
+  return router;
+}

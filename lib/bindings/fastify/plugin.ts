@@ -1,0 +1,92 @@
+/**
+ * Fastify 5 binding: `app.register(fastifyCallbacks, { prefix: '/crossborder', ...kitOptions })`.
+ * Encapsulated (no fastify-plugin): its raw-body content-type parser lives in its own scope, so the
+ * host app's other routes parse JSON as before. The client address is `request.ip` (Fastify's
+ * `trustProxy`); replies go through `reply` (hooks and logging see them). Options are checked when
+ * the plugin registers: `await app.register(...)` / `app.ready()` rejects with the kit's KitError.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { buildRequest, checkReplyHeaders, queryFromUrl, splitOptions } from '../http/binding.js';
+import { createCallbackKit, type CallbackKit, type CallbackRoute } from '../../core/kit.js';
+import type { CallbackKitOptions } from '../../core/options.js';
+import { readBody } from '../http/read-body.js';
+import { routeKey } from '../../core/match.js';
+import type { CallbackResponse, MerchantAdapter } from '../../core/types.js';
+import { PipelineFailure } from '../../shared/errors.js';
+
+/** The kit's options (Fastify's own `prefix`, `logLevel` and `logSerializers` may sit beside them). */
+export type FastifyCallbacksOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
+
+/** Fastify's register options, handed to the plugin with its own. */
+const REGISTER_KEYS = ['prefix', 'logLevel', 'logSerializers'] as const;
+
+interface RouteConfig { crossborderRoute: CallbackRoute }
+
+function send(reply: FastifyReply, response: CallbackResponse): FastifyReply {
+  checkReplyHeaders(response);
+  return reply.code(response.status).headers(response.headers).send(JSON.stringify(response.body));
+}
+
+/** The kit's route of a request (undefined only for a request Fastify failed before routing it). */
+function routeOf(request: FastifyRequest): CallbackRoute | undefined {
+  return (request.routeOptions.config as unknown as Partial<RouteConfig> | undefined)?.crossborderRoute;
+}
+
+function mount(instance: FastifyInstance, kit: CallbackKit): void {
+  // The raw body, read up to the callback's limit; the kit parses it (415, 413, 400 as on every binding).
+  instance.removeAllContentTypeParsers();
+  instance.addContentTypeParser('*', (request, payload, done) => {
+    readBody(payload, kit.bodyLimit(routeOf(request)!.callback), request.headers['content-length']).then(
+      (body) => done(null, body),
+      (err: unknown) => (err instanceof PipelineFailure ? done(null, err) : done(err as Error)),
+    );
+  });
+  /** The kit's answer to a request; `body`: what the binding read (the raw-body parser's result). */
+  const answer = async (request: FastifyRequest, reply: FastifyReply, body: () => unknown): Promise<FastifyReply> => {
+    const route = routeOf(request)!;
+    try {
+      const url = request.url;
+      const q = url.indexOf('?');
+      const pathname = q < 0 ? url : url.slice(0, q);
+      const parts = {
+        path: pathname.slice(instance.prefix.length) || '/', headers: request.headers,
+        query: queryFromUrl(url), remoteAddress: request.ip,
+        // Fastify defines request.ips only when its trustProxy option is set.
+        trustProxy: request.ips !== undefined,
+      };
+      const core = await buildRequest(kit, route, parts, body);
+      return send(reply, await kit.handle(route.callback, core));
+    } catch (err) {
+      return send(reply, kit.fail(err, route.callback));
+    }
+  };
+  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
+    answer(request, reply, () => request.body ?? Buffer.alloc(0));
+  // What Fastify refuses before the raw-body parser runs (a Content-Type it cannot parse: empty, `;;;`,
+  // `application/json, text/plain`) is the kit's to answer, as on every binding: its reply, headers and
+  // log line (the body is not read; the kit refuses the Content-Type, or answers an auth failure first).
+  // Any other error (the app's own hooks refusing a request, …) goes on to the app's error handler, as before.
+  instance.setErrorHandler((err: Error & { code?: unknown }, request, reply) => {
+    if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_') && routeOf(request) !== undefined) {
+      return answer(request, reply, () => Buffer.alloc(0));
+    }
+    throw err;
+  });
+  const seen = new Set<string>();
+  for (const route of kit.routes) {
+    // The first route of a method and path wins, as with kit.match.
+    const key = routeKey(route.method, route.path);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    instance.route({
+      method: route.method, url: route.path, exposeHeadRoute: false,
+      config: { crossborderRoute: route } satisfies RouteConfig, handler,
+    });
+  }
+}
+
+/** The plugin. Register it without fastify-plugin's `fp`: its scope is its own. */
+export const fastifyCallbacks: FastifyPluginAsync<FastifyCallbacksOptions> = async (instance, options) => {
+  const { kit: kitOptions } = splitOptions<CallbackKitOptions>(options, REGISTER_KEYS);
+  mount(instance, createCallbackKit(kitOptions));
+};

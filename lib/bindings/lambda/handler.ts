@@ -1,0 +1,122 @@
+/**
+ * AWS Lambda binding: `createLambdaHandler(options)` returns `async (event) => result` for API
+ * Gateway HTTP APIs (payload 2.0), REST APIs (payload 1.0) and Lambda function URLs (2.0). Same
+ * options and behaviour as the Express router; paths match like Express's defaults. No AWS SDK.
+ */
+import { Buffer } from 'node:buffer';
+import { buildRequest, checkBasePath, checkReplyHeaders, matchUnder, NOT_FOUND, queryFromUrl, splitOptions } from '../http/binding.js';
+import { createCallbackKit, type CallbackKit } from '../../core/kit.js';
+import type { CallbackKitOptions } from '../../core/options.js';
+import { payloadTooLarge } from '../http/read-body.js';
+import type { CallbackResponse, HeaderMap, MerchantAdapter, QueryMap } from '../../core/types.js';
+
+export interface LambdaHandlerOptions<A extends MerchantAdapter = MerchantAdapter> extends CallbackKitOptions<A> {
+  /** Path prefix to strip, e.g. a stage ('/prod') or a mapping ('/crossborder'); default ''. */
+  basePath?: string;
+}
+
+type Headers = Record<string, string | undefined>;
+type MultiValue = Record<string, string[] | undefined>;
+
+/** The fields the handler reads of an API Gateway (1.0 or 2.0) or function URL event. */
+export interface LambdaHttpEvent {
+  /** 2.0 */
+  version?: string;
+  rawPath?: string;
+  rawQueryString?: string;
+  cookies?: string[];
+  /** 1.0 */
+  httpMethod?: string;
+  path?: string;
+  queryStringParameters?: Headers | null;
+  multiValueQueryStringParameters?: MultiValue | null;
+  multiValueHeaders?: MultiValue | null;
+  headers?: Headers | null;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+  requestContext?: {
+    http?: { method?: string; path?: string; sourceIp?: string };
+    identity?: { sourceIp?: string | null };
+  };
+}
+
+export interface LambdaHttpResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  isBase64Encoded: false;
+}
+
+export type LambdaHandler = (event: LambdaHttpEvent) => Promise<LambdaHttpResult>;
+
+function headerMap(event: LambdaHttpEvent): HeaderMap {
+  const map: HeaderMap = Object.create(null);
+  // 1.0 events carry every header here too, repeated ones whole: joined as Node joins them.
+  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (values && values.length > 0) map[name.toLowerCase()] = values.join(', ');
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    const key = name.toLowerCase();
+    if (value !== undefined && map[key] === undefined) map[key] = value;
+  }
+  if (event.cookies?.length) map.cookie = event.cookies.join('; ');
+  return map;
+}
+
+function queryMap(event: LambdaHttpEvent): QueryMap {
+  if (typeof event.rawQueryString === 'string') return queryFromUrl(`?${event.rawQueryString}`);
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const [k, v] of Object.entries(event.queryStringParameters ?? {})) if (v !== undefined) query[k] = v;
+  for (const [k, v] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+    if (v && v.length > 0) query[k] = v.length === 1 ? v[0] : v;
+  }
+  return query;
+}
+
+/** The body as bytes, refused (413) before decoding when it is over the limit. */
+function eventBody(event: LambdaHttpEvent, limit: number): Buffer {
+  const body = event.body ?? '';
+  if (event.isBase64Encoded) {
+    if (Math.floor((body.length * 3) / 4) - 2 > limit) throw payloadTooLarge(limit);
+    const bytes = Buffer.from(body, 'base64');
+    if (bytes.length > limit) throw payloadTooLarge(limit);
+    return bytes;
+  }
+  if (body.length > limit) throw payloadTooLarge(limit); // each character is at least one byte
+  const bytes = Buffer.from(body, 'utf8');
+  if (bytes.length > limit) throw payloadTooLarge(limit);
+  return bytes;
+}
+
+function toResult(reply: CallbackResponse): LambdaHttpResult {
+  checkReplyHeaders(reply);
+  return { statusCode: reply.status, headers: { ...reply.headers }, body: JSON.stringify(reply.body), isBase64Encoded: false };
+}
+
+async function serve(kit: CallbackKit, basePath: string, event: LambdaHttpEvent): Promise<LambdaHttpResult> {
+  const method = event.requestContext?.http?.method ?? event.httpMethod ?? '';
+  const pathname = event.rawPath ?? event.path ?? event.requestContext?.http?.path ?? '/';
+  const found = matchUnder(kit, basePath, method, pathname);
+  if (!found) return toResult(NOT_FOUND);
+  const parts = {
+    path: found.path, headers: headerMap(event), query: queryMap(event),
+    remoteAddress: event.requestContext?.http?.sourceIp ?? event.requestContext?.identity?.sourceIp ?? undefined,
+    // API Gateway's sourceIp is the address it saw, not a client-sent header.
+    trustProxy: true,
+  };
+  const core = await buildRequest(kit, found.route, parts, (limit) => eventBody(event, limit));
+  return toResult(await kit.handle(found.route.callback, core));
+}
+
+export function createLambdaHandler<A extends MerchantAdapter>(options: LambdaHandlerOptions<A>): LambdaHandler {
+  const { own, kit: kitOptions } = splitOptions<CallbackKitOptions>(options, ['basePath']);
+  const basePath = checkBasePath(own.basePath);
+  const kit = createCallbackKit(kitOptions);
+  return async (event) => {
+    try {
+      return await serve(kit, basePath, event);
+    } catch (err) {
+      return toResult(kit.fail(err));
+    }
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * What the kit refuses in a POST payload before anything runs (a permanent 400: a retry cannot fix
+ * it, and letting it through would make the store fail on every redelivery or two orders collide):
+ * - nesting deeper than MAX_DEPTH (the canonical-JSON limit), `__proto__` keys and
+ *   `constructor.prototype`, at any depth the payload is allowed to have;
+ * - a NUL character (U+0000) or ill-formed Unicode (a lone surrogate) in any key or string: no
+ *   database keeps them as sent (PostgreSQL refuses NUL and replaces lone surrogates);
+ * - an OrderId that does not identify one order exactly: empty or blank, longer than
+ *   MAX_ORDER_ID_LENGTH, or a number JSON cannot carry exactly (beyond 2^53).
+ */
+import { PipelineFailure } from '../../shared/errors.js';
+import { MAX_DEPTH } from '../../json/canonical.js';
+
+export const MAX_ORDER_ID_LENGTH = 200;
+
+const invalid = (reason: string, description: string) => new PipelineFailure('INVALID_REQUEST', reason, description);
+
+const isWellFormed = (s: string): boolean =>
+  typeof (s as { isWellFormed?: () => boolean }).isWellFormed === 'function'
+    ? (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+
+/** The problem of a string (a key or a value), or null. */
+function textProblem(s: string): string | null {
+  if (s.includes('\u0000')) return 'a NUL character (U+0000)';
+  if (!isWellFormed(s)) return 'ill-formed Unicode (a lone surrogate)';
+  return null;
+}
+
+/** Walks a parsed payload; the first problem found, or null. */
+export function payloadProblem(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') return textProblem(value);
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return `nesting deeper than ${MAX_DEPTH} levels`;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = payloadProblem(value[i], depth + 1);
+      if (p) return p;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (key === '__proto__') return 'a __proto__ key';
+    if (key === 'constructor' && v !== null && typeof v === 'object' && Object.prototype.hasOwnProperty.call(v, 'prototype')) return 'a constructor.prototype key';
+    const p = textProblem(key) ?? payloadProblem(v, depth + 1);
+    if (p) return p;
+  }
+  return null;
+}
+
+/**
+ * NUL and lone surrogates can only be written as \u escapes in valid JSON, forbidden keys literally
+ * or escaped: one scan of the raw text tells whether the walk is needed. (Deeper nesting without any
+ * of them is refused by the fingerprint step, which hashes to the same depth.)
+ */
+const MAY_HAVE_PROBLEM = /__proto__|constructor|\\u/;
+
+/** Whether the raw JSON text may hold anything payloadProblem finds (else the walk is skipped). */
+export const textMayHaveProblem = (text: string): boolean => MAY_HAVE_PROBLEM.test(text);
+
+/** The OrderId of a delivery as the kit keys it, or a 400 when it cannot identify one order exactly. */
+export function readOrderId(value: unknown, field: string): string | undefined {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) {
+      throw invalid(`${field} is a number JSON cannot carry exactly`, `${field} must be a string (or an integer up to 2^53 - 1)`);
+    }
+    return String(value);
+  }
+  if (typeof value !== 'string') return undefined;
+  if (value.trim() === '') throw invalid(`${field} is empty`, `${field} must not be empty`);
+  if (value.length > MAX_ORDER_ID_LENGTH) throw invalid(`${field} is ${value.length} characters long`, `${field} must be at most ${MAX_ORDER_ID_LENGTH} characters`);
+  const problem = textProblem(value);
+  if (problem) throw invalid(`${field} has ${problem}`, `${field} must be well-formed text without NUL characters`);
+  return value;
+}

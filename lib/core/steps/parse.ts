@@ -1,0 +1,201 @@
+/**
+/**
+ * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON, prototype
+ * pollution keys, NUL characters, ill-formed Unicode, too deep nesting and an OrderId that cannot
+ * identify one order (400, see payload-rules.ts); then the registry entry's builder (inputs.ts)
+ * makes the adapter input.
+ */
+import * as nodeBuffer from 'node:buffer';
+import { cutText, MAX_LOGGED_HEADER, MAX_LOGGED_ID } from '../../shared/bounded.js';
+import { PipelineFailure } from '../../shared/errors.js';
+import { isObject } from '../../shared/options.js';
+import { payloadTooLarge } from '../body-limit.js';
+import type { CallbackEntry } from '../registry.js';
+import type { PipelineState, StepFactory } from '../state.js';
+import { describeIssues } from '../../validation/issues.js';
+import { MAX_DEPTH } from '../../json/canonical.js';
+import { createCardDigester } from '../delivery/card-digest.js';
+import { createCardMask } from '../delivery/card-mask.js';
+import { payloadProblem, readOrderId, textMayHaveProblem } from '../delivery/payload-rules.js';
+
+const invalid = (reason: string, description: string) =>
+  new PipelineFailure('INVALID_REQUEST', reason, description);
+
+
+function header(state: PipelineState, name: string): string | undefined {
+  const v = state.request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Finds `__proto__` keys and `constructor.prototype` anywhere in a parsed value (or nesting too deep to look). */
+export function hasPollutionKey(value: unknown): boolean {
+  const problem = payloadProblem(value);
+  return problem !== null && /__proto__|constructor|nesting/.test(problem);
+}
+
+/** buffer.isAscii (Node 20+; simdutf): absent on a runtime without it, where every body is decoded as UTF-8. */
+const isAscii = (nodeBuffer as { isAscii?: (input: Uint8Array) => boolean }).isAscii;
+
+/**
+ * The text of a body read as bytes. ASCII bytes (what the service sends: its text fields are
+ * URL-encoded) are the same text in Latin-1 and UTF-8; Latin-1 is one copy, without UTF-8 decoding.
+ */
+export function bodyText(body: Buffer): string {
+  return isAscii !== undefined && isAscii(body) ? body.toString('latin1') : body.toString();
+}
+
+/** What the secrets walk of a payload found: values to mask (logs), card numbers and CVVs (replies). */
+interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
+
+function parseJson(state: PipelineState, limit: number, found: Found): Record<string, unknown> {
+  if (!isJsonContentType(header(state, 'content-type'))) {
+    const sent = header(state, 'content-type');
+    const quoted = sent === undefined ? 'null' : JSON.stringify(cutText(sent, MAX_LOGGED_HEADER));
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-type ${quoted} is not JSON`, 'Send the body as application/json');
+  }
+  const encoding = header(state, 'content-encoding');
+  if (encoding && encoding.toLowerCase() !== 'identity') {
+    throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${JSON.stringify(cutText(encoding, MAX_LOGGED_HEADER))} is not supported`, 'Send the body without content-encoding');
+  }
+  let value = state.request.body;
+  // A binding that could not read the body (over the limit, aborted) hands the failure over here.
+  if (value instanceof PipelineFailure) throw value;
+  let text: string | undefined;
+  if (Buffer.isBuffer(value) || typeof value === 'string') {
+    const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
+    if (size > limit) throw payloadTooLarge(limit);
+    text = typeof value === 'string' ? value : bodyText(value);
+    if (text.trim() === '') throw invalid('empty body', 'The request body is empty');
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw invalid('malformed JSON', 'The request body is not valid JSON');
+    }
+  }
+  if (!isObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
+  // One walk collects the secrets and notes every `__proto__` or `constructor` key (walkFlags).
+  collectSecrets(value, found.secrets, 0, found.cards, found.cvvs);
+  // The payload rules' walk runs unless the raw text proves it has nothing to refuse (payload-rules.ts).
+  // Decoded from bytes and without \u escapes, a body can only break a rule with a key the secrets
+  // walk has seen (NUL and lone surrogates need escapes there). Nesting as deep as MAX_DEPTH (the
+  // walk stopped there) is refused for every callback, whatever comes after parse.
+  let mayHaveProblem = true;
+  if (text !== undefined && (walkFlags & CUT) === 0) {
+    mayHaveProblem = Buffer.isBuffer(state.request.body) && !text.includes('\\u')
+      ? (walkFlags & KEY_SEEN) !== 0 && textMayHaveProblem(text)
+      : textMayHaveProblem(text);
+  }
+  const problem = mayHaveProblem ? payloadProblem(value) : null;
+  if (problem) throw invalid(`body has ${problem}`, `The request body has ${problem}`);
+  return value;
+}
+
+export const parseStep: StepFactory = (options) => {
+  // The configured MerchantGUIDs are masked by every logger of the kit already, in any letter case.
+  const knownGuids = new Set(options.merchantGuids.map((g) => g.toLowerCase()));
+  const cardDigest = createCardDigester(options.merchantGuids);
+  return async (state, next) => {
+    const { entry } = state;
+    const found: Found = { secrets: [], cards: [], cvvs: [] };
+    let nullFree = false;
+    if (state.request.method === 'POST') {
+      state.payload = parseJson(state, options[entry.bodyLimit], found);
+      nullFree = (walkFlags & (NULL_SEEN | CUT)) === 0;
+    }
+    const { input, envelope } = entry.input(state.request, state.payload, options);
+    state.input = input;
+    // The secrets walk saw every member of the payload: without a null, tolerant validation has none to remove.
+    if (nullFree && input === state.payload) state.nullFree = true;
+    if (envelope) state.context.envelope = envelope;
+    const orderId = orderIdOf(entry, input);
+    if (orderId !== undefined) state.orderId = orderId;
+    state.cardMask = createCardMask(found.cards, found.cvvs);
+    // Another card is another payment request (its own idempotency key): the fingerprint step adds this.
+    // (Only the fingerprint step of exactly-once chains reads it; undefined without card data.)
+    state.cardDigest = cardDigest(found.cards, found.cvvs);
+    // A child logger only when the payload has something the call's logger does not mask yet: a value
+    // that is no configured GUID (card data always brings its values, which are none).
+    if (!found.secrets.every((s) => knownGuids.has(s.toLowerCase()))) {
+      state.log = state.log.child({}, state.cardMask ? [...found.secrets, state.cardMask.pattern] : found.secrets);
+      state.context.log = state.log;
+    }
+    return next();
+  };
+};
+
+/**
+ * The OrderId of a delivery. An exactly-once callback's keys its delivery: it must be there and
+ * exact, whatever the schema says (fail closed: without it, nothing could be done exactly once). A
+ * read's (the cart's OrderID) is only logged.
+ */
+function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
+  const field = entry.idField;
+  const raw = (input as Record<string, unknown>)[field];
+  // Only logged (and a span attribute): cut at the kit's id limit, marked.
+  if (!entry.exactlyOnce) return typeof raw === 'string' ? cutText(raw, MAX_LOGGED_ID) : undefined;
+  const orderId = readOrderId(raw, field);
+  if (orderId === undefined) {
+    const description = describeIssues([{ pointer: `/${field}`, rule: raw === undefined || raw === null ? 'is required' : 'must be string or number' }]);
+    throw invalid(`validation failed: ${description} (exactly-once: the registry entry requires it)`, description);
+  }
+  return orderId;
+}
+
+/**
+ * Set by collectSecrets: KEY_SEEN when it met a `__proto__` or `constructor` key, CUT when it stopped
+ * at MAX_DEPTH, NULL_SEEN when it met a null (a member or an array element).
+ */
+let walkFlags = 0;
+const KEY_SEEN = 1;
+const CUT = 2;
+const NULL_SEEN = 4;
+
+/**
+ * Card data and MerchantGUID values of a payload, masked in every later log line of the call.
+ * CardNumber values of 8+ characters also go to `cards`, CVVNumber values to `cvvs`, for masking in the reply.
+ */
+export function collectSecrets(payload: unknown, out: string[] = [], depth = 0, cards?: string[], cvvs?: string[]): string[] {
+  if (depth === 0) walkFlags = 0;
+  walkSecrets(payload, out, depth, cards, cvvs);
+  return out;
+}
+
+function walkSecrets(payload: unknown, out: string[], depth: number, cards?: string[], cvvs?: string[]): void {
+  if (payload === null || typeof payload !== 'object') return;
+  if (depth >= MAX_DEPTH) {
+    walkFlags |= CUT;
+    return;
+  }
+  // Hot path (runs on every payload): no entry arrays, array elements by index, primitives skipped early.
+  if (Array.isArray(payload)) {
+    for (let i = 0; i < payload.length; i++) {
+      const v: unknown = payload[i];
+      if (typeof v === 'object') {
+        if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
+        else walkFlags |= NULL_SEEN;
+      }
+    }
+    return;
+  }
+  const obj = payload as Record<string, unknown>;
+  // for-in (V8's enum cache: no key array per object) visits every own enumerable key, as Object.keys
+  // does, and also inherited enumerable ones (none on parsed JSON): those could only add values to mask.
+  for (const k in obj) {
+    const v = obj[k];
+    if (k === '__proto__' || k === 'constructor') walkFlags |= KEY_SEEN;
+    if (typeof v === 'object') {
+      if (v !== null) walkSecrets(v, out, depth + 1, cards, cvvs);
+      else walkFlags |= NULL_SEEN;
+    } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
+      out.push(String(v));
+      if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
+      if (cvvs && k === 'CVVNumber') cvvs.push(String(v));
+    }
+  }
+}

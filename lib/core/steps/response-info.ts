@@ -1,0 +1,139 @@
+/**
+ * Terminal step: calls the adapter and turns its result into the reply. CallbackError declines with
+ * the adapter's own texts; anything else is a generic 500 whose detail goes only to the logger.
+ */
+import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
+import type { ResolvedOptions } from '../options.js';
+import type { PipelineState, Step, StepFactory, StepReply } from '../state.js';
+import type { CallbackName } from '../types.js';
+import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
+import { createCardMask, type CardMask } from '../delivery/card-mask.js';
+import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
+import { createReplyValueCheck } from '../delivery/reply-values.js';
+import { isObject } from '../../shared/options.js';
+import { jsonCopyWith } from '../../json/json-copy.js';
+import { refusal } from './respond.js';
+
+/** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
+export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
+
+const merchantBug = (reason: string) =>
+  new PipelineFailure('INTERNAL_ERROR', `merchant adapter bug: ${reason}`);
+
+
+/**
+ * A JSON copy of an adapter result without card fields (CardNumber/CVVNumber never reach a
+ * response, even if an adapter returns them), with the request's card numbers (any spelling) and
+ * CVV masked inside any text (`mask`: the request's CardMask, or literal card numbers). A result
+ * that cannot be serialised (a cycle, a BigInt) is a merchant bug, caught here rather than after
+ * the reply was logged as a success.
+ *
+ * The result is `JSON.parse(JSON.stringify(value, dropCardsAndMask))` (test/core/strip-card-data.test.ts
+ * compares the two), made by the store's copying walk (lib/json/json-copy.ts, jsonCopyWith) without
+ * the text in between for plain objects and arrays; anything else goes through JSON with that replacer.
+ */
+export function stripCardData(value: unknown, mask?: CardMask | readonly string[]): unknown {
+  const masker = Array.isArray(mask) ? createCardMask(mask as readonly string[], []) : mask as CardMask | undefined;
+  try {
+    return jsonCopyWith(value, { drop: isCardKey, text: masker });
+  } catch (err) {
+    throw merchantBug(`result is not JSON-serialisable (${(err as Error).name})`);
+  }
+}
+
+const isCardKey = (key: string): boolean => key === 'CardNumber' || key === 'CVVNumber';
+
+export function paymentExpected(state: PipelineState): boolean {
+  const { payment } = state.entry;
+  if (payment === 'always') return true;
+  return payment === 'withPaymentDetails' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
+}
+
+function declined(state: PipelineState, err: CallbackError): StepReply {
+  // The texts of a thrown CallbackError are masked like those of a returned result.
+  const text = (s: string) => (state.cardMask ? state.cardMask(s) : s);
+  const body: Record<string, unknown> = { Success: false, Message: text(err.message) };
+  if (err.description !== undefined) body.Description = text(err.description);
+  if (err.errorCode !== undefined) body.ErrorCode = text(err.errorCode);
+  state.log.info({ status: err.status, errorCode: err.errorCode }, 'adapter declined the callback');
+  return { status: err.status, headers: {}, body, outcome: 'declined' };
+}
+
+/** Validates a reply body (values real integrations write read the tolerant way first: delivery/reply-values.ts); the failing field or null. */
+type ReplyCheck = (state: PipelineState, body: Record<string, unknown>) => string | null;
+
+type ToReply = (state: PipelineState, result: unknown, check: ReplyCheck, tidy: ReplyTidier) => StepReply;
+
+/** A cart-info result: the CheckoutCartInfo as returned (card data stripped, nulls dropped), validated. */
+const cartInfoReply: ToReply = (state, result, check, tidy) => {
+  if (!isObject(result) || !Array.isArray(result.productsList)) throw merchantBug(`${state.callback} returned no productsList array`);
+  const body = stripCardData(result, state.cardMask) as Record<string, unknown>;
+  tidy(state, body); // nulls dropped (a JSON copy: the adapter's object is not changed)
+  const field = check(state, body);
+  if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
+  return { status: 200, headers: {}, body };
+};
+
+/** A ResponseInfo result: `Success: true` set by the kit, `Success: false` a decline, the payment checked when one is expected. */
+const responseInfoReply: ToReply = (state, result, check, tidy) => {
+  if (result !== undefined && result !== null && !isObject(result)) throw merchantBug(`${state.callback} returned ${typeof result}, not an object`);
+  const fields = stripCardData(result ?? {}, state.cardMask) as Record<string, unknown>;
+  tidy(state, fields);
+  if (fields.Success === false) {
+    const msg = typeof fields.Message === 'string' ? fields.Message : 'Declined';
+    return declined(state, new CallbackError(msg, {
+      description: typeof fields.Description === 'string' ? fields.Description : undefined,
+      errorCode: typeof fields.ErrorCode === 'string' ? fields.ErrorCode : undefined,
+    }));
+  }
+  delete fields.Success;
+  // An amount given as a number becomes its shortest exact decimal text (12.5 → "12.5").
+  if (typeof fields.PaymentAmount === 'number' && Number.isFinite(fields.PaymentAmount) && !/e/i.test(String(fields.PaymentAmount))) {
+    fields.PaymentAmount = String(fields.PaymentAmount);
+  }
+  if (paymentExpected(state)) {
+    if (typeof fields.PaymentAmount !== 'string' || fields.PaymentAmount.trim() === '') throw merchantBug(`${state.callback} processed a payment but returned no PaymentAmount string`);
+    if (typeof fields.PaymentCurrencyCode !== 'string' || !/^[A-Z]{3}$/.test(fields.PaymentCurrencyCode)) throw merchantBug(`${state.callback} processed a payment but returned no 3-letter PaymentCurrencyCode`);
+  }
+  const field = check(state, fields);
+  if (field) throw merchantBug(`${state.callback} result is invalid at ${field}`);
+  return { status: 200, headers: {}, body: { Success: true, ...fields } };
+};
+
+/**
+ * The terminal step of a chain whose entry's `result` is `kind`: calls the adapter (the one place,
+ * delivery/adapter.ts) and turns its result into the reply of that kind.
+ */
+export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'responseInfo' | 'cartInfo' = 'responseInfo'): StepFactory => (options: ResolvedOptions): Step => {
+  const toReply = kind === 'cartInfo' ? cartInfoReply : responseInfoReply;
+  const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
+  const tidy = createReplyTidier();
+  const replyValues = createReplyValueCheck();
+  const check: ReplyCheck = (state, body) => replyValues(state, body, validateResult);
+  return async (state) => {
+    let result: unknown;
+    try {
+      result = await invokeAdapter(state, adapter[state.callback], adapter, options.adapterTimeoutMs);
+    } catch (err) {
+      if (err instanceof CallbackError) return declined(state, err);
+      state.log.error({ err }, `adapter ${state.callback} failed`);
+      const failed: StepReply = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
+      if (err instanceof AdapterTimeout) {
+        // What the call would have answered; the idempotency step stores a late success.
+        failed.late = err.late.then((late) => toReply(state, late, check, tidy), (lateErr: unknown) => {
+          if (lateErr instanceof CallbackError) return declined(state, lateErr);
+          throw lateErr;
+        });
+        failed.late.catch(() => { /* logged where it is awaited */ });
+      }
+      return failed;
+    }
+    try {
+      return toReply(state, result, check, tidy);
+    } catch (err) {
+      if (!(err instanceof PipelineFailure)) throw err;
+      state.log.error({ reason: err.logReason }, 'adapter result rejected');
+      return { ...refusal(state, err), invalidResult: true };
+    }
+  };
+};

@@ -1,0 +1,61 @@
+/**
+ * The `crossborder-merchant-kit` command: `sandbox`, `trigger <scenario>`, `check <url>`.
+ * main() returns the exit code; bin.ts wires it to the process.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from './args.js';
+import { check, CHECK_USAGE } from './check.js';
+import { migrateCommand, MIGRATE_USAGE } from './migrate.js';
+import type { CliIo } from './io.js';
+import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
+import { trigger, TRIGGER_USAGE } from './trigger.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
+
+export const USAGE = `Usage: crossborder-merchant-kit <command> [flags]
+
+Commands:
+  sandbox              run the service's API locally (and deliver documents to the merchant)
+  trigger <scenario>   send one scenario of callbacks to the merchant and print each exchange
+  check <url>          run the conformance checks against a merchant's callbacks
+  migrate              create or upgrade PostgresStore's tables (a deploy step)
+
+Run a command with --help for its flags. Docs: docs/sandbox.md, docs/conformance.md, docs/stores.md
+`;
+
+const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; usage: string }> = {
+  sandbox: { run: sandboxCommand, usage: SANDBOX_USAGE },
+  trigger: { run: trigger, usage: TRIGGER_USAGE },
+  check: { run: check, usage: CHECK_USAGE },
+  migrate: { run: (argv, io) => migrateCommand(argv, io), usage: MIGRATE_USAGE },
+};
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') { io.stdout(USAGE); return name === undefined ? 2 : 0; }
+  if (name === '--version' || name === '-v') { io.stdout(`${version()}\n`); return 0; }
+  const command = COMMANDS[name];
+  if (!command) {
+    const guess = didYouMean(name, Object.keys(COMMANDS));
+    io.stderr(`crossborder-merchant-kit: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''}\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`crossborder-merchant-kit ${name}: ${err.message}\n\n${command.usage}`);
+      return 2;
+    }
+    const e = err as Error & { code?: string };
+    io.stderr(`crossborder-merchant-kit ${name}: ${e.message}${e.code ? ` (${e.code})` : ''}\n`);
+    return 1;
+  }
+}

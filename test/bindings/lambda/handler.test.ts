@@ -1,0 +1,110 @@
+/**
+ * What is particular to the Lambda binding (the shared behaviour runs over it through BINDINGS, as
+ * payload 2.0 events): REST API 1.0 events, function URLs, base64 bodies, a stage as basePath, the
+ * result shape, and that the aws-lambda event types are accepted as they are.
+ */
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { createLambdaHandler, type LambdaHandlerOptions } from 'crossborder-merchant-kit/lambda';
+import { MERCHANT_GUID, order } from '../../helpers/orders.js';
+import { recordingAdapter } from '../../helpers/recording.js';
+
+const base = (extra: Partial<LambdaHandlerOptions> = {}): LambdaHandlerOptions =>
+  ({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: false, ...extra }) as LambdaHandlerOptions;
+
+const v2 = (over: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 => ({
+  version: '2.0', routeKey: '$default', rawPath: '/prod/SendOrderToMerchant', rawQueryString: '',
+  headers: { 'content-type': 'application/json' }, isBase64Encoded: false, body: JSON.stringify(order()),
+  requestContext: {
+    accountId: '1', apiId: 'a', domainName: 'x', domainPrefix: 'x', requestId: 'r', routeKey: '$default', stage: 'prod',
+    time: '', timeEpoch: 0, http: { method: 'POST', path: '/prod/SendOrderToMerchant', protocol: 'HTTP/1.1', sourceIp: '198.51.100.4', userAgent: 'x' },
+  },
+  ...over,
+});
+
+const v1 = (over: Partial<APIGatewayProxyEvent> = {}): APIGatewayProxyEvent => ({
+  resource: '/{proxy+}', path: '/GetCheckoutCartInfo', httpMethod: 'GET', headers: { Accept: 'application/json' },
+  multiValueHeaders: {}, queryStringParameters: { merchantCartToken: 'one' },
+  multiValueQueryStringParameters: { merchantCartToken: ['one'] }, pathParameters: null, stageVariables: null,
+  body: null, isBase64Encoded: false,
+  requestContext: { identity: { sourceIp: '192.0.2.8' } } as APIGatewayProxyEvent['requestContext'],
+  ...over,
+});
+
+describe('createLambdaHandler', () => {
+  test('an HTTP API (2.0) event under a stage prefix: { statusCode, headers, body } and the sourceIp as remoteAddress', async () => {
+    const adapter = recordingAdapter();
+    const handler = createLambdaHandler(base({ adapter, basePath: '/prod' }));
+    const result = await handler(v2());
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['content-type']).toMatch(/^application\/json/);
+    expect(result.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(result.body)).toMatchObject({ Success: true });
+    expect(result.isBase64Encoded).toBe(false);
+    expect(adapter.calls[0].context.remoteAddress).toBe('198.51.100.4');
+  });
+
+  test('a base64 body (isBase64Encoded) is decoded', async () => {
+    const adapter = recordingAdapter();
+    const handler = createLambdaHandler(base({ adapter, basePath: '/prod' }));
+    const body = Buffer.from(JSON.stringify(order({ OrderId: 'B64-1' }))).toString('base64');
+    const result = await handler(v2({ body, isBase64Encoded: true }));
+    expect(result.statusCode).toBe(200);
+    expect(adapter.calls[0].input.OrderId).toBe('B64-1');
+  });
+
+  test('a body over the limit is 413, base64 or not', async () => {
+    const handler = createLambdaHandler(base({ basePath: '/prod', bodyLimit: 1000 }));
+    const big = JSON.stringify(order({ Note: 'x'.repeat(2000) }));
+    expect((await handler(v2({ body: big }))).statusCode).toBe(413);
+    expect((await handler(v2({ body: Buffer.from(big).toString('base64'), isBase64Encoded: true }))).statusCode).toBe(413);
+    const multiByte = '"' + 'é'.repeat(600) + '"'; // 602 characters, 1,202 bytes
+    expect((await handler(v2({ body: multiByte }))).statusCode).toBe(413);
+  });
+
+  test('a REST API (1.0) GET: path, multi-value query parameters, mixed-case headers, identity.sourceIp', async () => {
+    const adapter = recordingAdapter();
+    const handler = createLambdaHandler(base({ adapter }));
+    const result = await handler(v1());
+    expect(result.statusCode).toBe(200);
+    expect(adapter.calls[0].input.merchantCartToken).toBe('one');
+    expect(adapter.calls[0].context.remoteAddress).toBe('192.0.2.8');
+    expect(adapter.calls[0].context.headers.accept).toBe('application/json');
+  });
+
+  test('a REST API (1.0) POST whose headers come only in multiValueHeaders (repeated ones joined)', async () => {
+    const adapter = recordingAdapter();
+    const handler = createLambdaHandler(base({ adapter }));
+    const result = await handler(v1({
+      httpMethod: 'POST', path: '/SendOrderToMerchant', headers: null as never, queryStringParameters: null, multiValueQueryStringParameters: null,
+      multiValueHeaders: { 'Content-Type': ['application/json'], 'X-Trace': ['a', 'b'] }, body: JSON.stringify(order()),
+    }));
+    expect(result.statusCode).toBe(200);
+    expect(adapter.calls[0].context.headers['x-trace']).toBe('a, b');
+  });
+
+  test('a function URL event (2.0, no stage) and case/trailing-slash matching as Express does', async () => {
+    const handler = createLambdaHandler(base());
+    const event = v2({ rawPath: '/sendordertomerchant/' });
+    expect((await handler(event)).statusCode).toBe(200);
+  });
+
+  test('unmatched method or path: JSON 404', async () => {
+    const handler = createLambdaHandler(base({ basePath: '/prod' }));
+    for (const event of [v2({ rawPath: '/SendOrderToMerchant' }), v2({ rawPath: '/prod/Nope' }),
+      v2({ requestContext: { ...v2().requestContext, http: { ...v2().requestContext.http, method: 'PUT' } } })]) {
+      const result = await handler(event);
+      expect(result.statusCode).toBe(404);
+      expect(JSON.parse(result.body)).toMatchObject({ Success: false, ErrorCode: 'NOT_FOUND' });
+    }
+  });
+
+  test('the handler is a plain async (event) => result, usable as the exported handler', async () => {
+    const handler = createLambdaHandler(base());
+    const awsStyle: (event: APIGatewayProxyEventV2, context?: Context) => Promise<{ statusCode: number }> = handler;
+    expect((await awsStyle(v2({ rawPath: '/SendOrderToMerchant' }))).statusCode).toBe(200);
+  });
+
+  test('basePath is checked at construction', () => {
+    expect(() => createLambdaHandler(base({ basePath: 'prod' }))).toThrow(expect.objectContaining({ code: 'ERR_CBK_OPTION_INVALID' }));
+  });
+});
