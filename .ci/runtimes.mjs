@@ -97,7 +97,7 @@ function serve(cmd, args) {
 }
 
 function check(url, nodeFlags = []) {
-  const cli = path.join(project, 'node_modules', 'crossborder-merchant-kit', 'dist', 'cli', 'bin.js');
+  const cli = path.join(project, 'node_modules', 'crossborder-merchant-kit', 'dist', 'tools', 'cli', 'bin.js');
   const args = [...nodeFlags, cli, 'check', `${url}/crossborder`, '--guid', MERCHANT_GUID, '--cart-token', CART_TOKEN, '--strict', '--json'];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: project, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -71,27 +71,27 @@ const server = http.createServer((req, res) => { let b = ''; req.setEncoding('ut
 mark.constructed = performance.now();
 once(server);
 `,
-  '/lambda': `${PRELUDE}const { createLambdaHandler } = await import(${JSON.stringify(dist('lambda/index.js'))});
+  '/lambda': `${PRELUDE}const { createLambdaHandler } = await import(${JSON.stringify(dist('bindings/lambda/index.js'))});
 mark.imported = performance.now();
 const handler = createLambdaHandler(${KIT_OPTIONS});
 mark.constructed = performance.now();
 handler(${EVENT}).then((r) => done(r.statusCode));
 `,
-  '/fetch': `${PRELUDE}const { createFetchHandler } = await import(${JSON.stringify(dist('fetch/index.js'))});
+  '/fetch': `${PRELUDE}const { createFetchHandler } = await import(${JSON.stringify(dist('bindings/fetch/index.js'))});
 mark.imported = performance.now();
 const handler = createFetchHandler(${KIT_OPTIONS});
 mark.constructed = performance.now();
 handler(new Request('http://127.0.0.1/SendOrderToMerchant', { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY }))
   .then(async (r) => { await r.arrayBuffer(); done(r.status); });
 `,
-  '/node': `${PRELUDE}${HTTP_CLIENT}const { createCallbackHandler } = await import(${JSON.stringify(dist('node/index.js'))});
+  '/node': `${PRELUDE}${HTTP_CLIENT}const { createCallbackHandler } = await import(${JSON.stringify(dist('bindings/node/index.js'))});
 mark.imported = performance.now();
 const server = http.createServer(createCallbackHandler(${KIT_OPTIONS}));
 mark.constructed = performance.now();
 once(server);
 `,
   '/express': `${PRELUDE}${HTTP_CLIENT}const { default: express } = await import('express');
-const { createCallbackRouter } = await import(${JSON.stringify(dist('express/index.js'))});
+const { createCallbackRouter } = await import(${JSON.stringify(dist('bindings/express/index.js'))});
 mark.imported = performance.now();
 const app = express();
 app.use(createCallbackRouter(${KIT_OPTIONS}));
@@ -104,7 +104,7 @@ once(server);
 if (BASELINE) {
   if (!fs.existsSync(path.join(BASELINE, 'dist', 'index.js'))) throw new Error(`BENCH_BASELINE=${BASELINE} has no dist/: build it first`);
   for (const entry of ['/lambda', '/fetch']) {
-    PROBES[`before: ${entry}`] = PROBES[entry]!.replace(dist(`${entry.slice(1)}/index.js`), dist(`${entry.slice(1)}/index.js`, BASELINE));
+    PROBES[`before: ${entry}`] = PROBES[entry]!.replace(dist(`bindings${entry}/index.js`), dist(`bindings${entry}/index.js`, BASELINE));
   }
 }
 
