@@ -59,7 +59,7 @@ async function main() {
   log(`machine: ${machine.nproc} cores, ${machine.cpuModel}, node ${machine.node}; body ${fmt(Buffer.byteLength(template))} bytes`);
 
   log(`micro-benchmark: validate + decode of a 200-line order, ${config.microIterations} iterations`);
-  const micro = runMicro(config.microIterations);
+  const micro = await runMicro(config.microIterations);
   log(`pipeline stages in-process, ${config.stageIterations} iterations each`);
   const stages = config.stageIterations > 0 ? await runStages(template, headers.authorization.slice(7), config.stageIterations) : {};
 

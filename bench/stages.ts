@@ -50,6 +50,7 @@ async function time<T>(iterations: number, prepare: (i: number) => T, fn: (input
 export async function runStages(template: string, token: string, iterations = 2000): Promise<StageTimes> {
   const body = (i: number) => template.replace(ORDER_ID_PLACEHOLDER, `GE-STAGE-${i}-${Math.random().toString(36).slice(2)}`);
   const validators = createValidators(CALLBACK_SCHEMAS);
+  await validators.ready();
   const rules = DEFAULT_DECODE_FIELDS.map((r) => compileRule(r) as CompiledRule);
   const jwt = createJwtStrategy({ secret: JWT_SECRET, algorithms: ['HS256'] });
   const joseKey = await webcrypto.subtle.importKey('raw', new TextEncoder().encode(JWT_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);

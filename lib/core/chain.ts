@@ -5,7 +5,7 @@
  * the chains (the idempotency step's in-memory state spans callbacks: a payment is replayed by
  * OrderId whichever callback made it).
  */
-import type { Validators } from '../validation/index.js';
+import type { Validators } from '../validation/validators.js';
 import type { ResolvedOptions } from './options.js';
 import type { CallbackEntry, CallbackName } from './registry.js';
 import { compose, type PipelineState, type Step, type StepReply } from './state.js';

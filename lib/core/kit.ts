@@ -10,7 +10,7 @@ import { createSafeLogger } from '../shared/logger.js';
 import { observeDelivery } from '../telemetry/callback.js';
 import { observeActiveHolds } from '../telemetry/holds.js';
 import { instrumentStore } from '../telemetry/store.js';
-import { createValidators } from '../validation/index.js';
+import { createValidators } from '../validation/validators.js';
 import { buildChains } from './chain.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';

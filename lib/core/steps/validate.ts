@@ -22,6 +22,8 @@ import { describeIssues, type ValidationIssue } from '../../validation/issues.js
 
 export interface RequestValidators {
   readonly mode: 'tolerant' | 'strict';
+  /** Loads the callback's generated validators at its first delivery (undefined once loaded). */
+  ready(callback: CallbackName): Promise<void> | undefined;
   request(callback: CallbackName, input: unknown): ValidationIssue[] | null;
   tolerate<T>(callback: CallbackName, input: T, nullFree?: boolean): Tolerated<T>;
 }
@@ -74,6 +76,8 @@ const orderIdAsText = <T>(input: T): T => {
 
 export const createValidateStep = (validators: RequestValidators): StepFactory => () => {
   return async (state, next) => {
+    const loading = validators.ready(state.callback);
+    if (loading) await loading;
     if (validators.mode === 'strict') {
       const issues = validators.request(state.callback, state.input);
       if (issues && issues.length > 0) throw refuse(issues);
