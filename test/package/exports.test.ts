@@ -4,7 +4,7 @@
  * The packed-tarball checks (no Express installed, Express 4 and 5, TypeScript) are in .ci/consumer.sh.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -12,9 +12,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const run = (file: string, args: string[]) => execFileSync(file, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
 
 beforeAll(() => {
-  // As `npm run build` does: a clean dist/ first, so files left by an older build cannot linger.
-  rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+  // `npm run build`: a clean dist/ first (files left by an older build cannot linger), tsc, the bundles
+  // of the entry points (scripts/bundle-dist.mjs), the sandbox console's static files: what the package ships.
+  run('npm', ['run', '--silent', 'build']);
 }, 120_000);
 
 function importNames(specifier: string): string[] {
@@ -45,7 +45,7 @@ function packagesReachedFrom(entry: string): Set<string> {
   return packages;
 }
 
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; exports: Record<string, string | { types: string; default: string }> };
 /** The code entry points of package.json "exports" ('.', './express', …), without ./schemas/* and ./package.json. */
 const entryPoints = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k]) => k);
 /** An entry point's code ('js') or type declarations ('d.ts'), relative to dist/, as package.json maps it. */
@@ -177,4 +177,29 @@ test('the JSON Schemas are importable by path', () => {
   const out = run(process.execPath, ['--input-type=module', '-e',
     `import s from 'crossborder-merchant-kit/schemas/common.schema.json' with { type: 'json' }; console.log(typeof s.$id);`]);
   expect(out.trim()).toBe('string');
+});
+
+test('module state is one per process across entry points (the bundles share their chunks): a KitError from /lambda is the root\'s KitError', () => {
+  const script = `
+    import { KitError } from 'crossborder-merchant-kit';
+    import { createLambdaHandler } from 'crossborder-merchant-kit/lambda';
+    import { createFetchHandler } from 'crossborder-merchant-kit/fetch';
+    import { MemoryStore, StoreFullError } from 'crossborder-merchant-kit/store';
+    const caught = (f) => { try { f(); return null; } catch (e) { return e; } };
+    const a = caught(() => createLambdaHandler({ adapter: {} }));
+    const b = caught(() => createFetchHandler({ adapter: {}, merchantGuid: 'g', store: new MemoryStore({ maxEntries: 'x' }) }));  // thrown by /store's MemoryStore
+    console.log(JSON.stringify({ lambda: a instanceof KitError, fetch: b instanceof KitError, code: a && a.code, full: typeof StoreFullError }));`;
+  expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ lambda: true, fetch: true, code: 'ERR_CBK_OPTION_REQUIRED', full: 'function' });
+});
+
+test('the bundled sandbox serves its console\'s static files, and the bundled CLI knows its version', () => {
+  const script = `
+    import { createSandbox } from 'crossborder-merchant-kit/sandbox';
+    const sandbox = createSandbox({ port: 0, host: '127.0.0.1' });
+    const url = await sandbox.listen();
+    const res = await fetch(url + '/_console/console.css');
+    console.log(JSON.stringify({ status: res.status, type: res.headers.get('content-type'), bytes: (await res.text()).length > 100 }));
+    await sandbox.close();`;
+  expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ status: 200, type: expect.stringMatching(/^text\/css/), bytes: true });
+  expect(run(process.execPath, [path.join(root, 'dist/tools/cli/bin.js'), '--version']).trim()).toBe(pkg.version);
 });
