@@ -51,8 +51,8 @@ function bareExpress(): http.Server {
   return http.createServer(app);
 }
 
-/** Builds the server `kind`; a kit server runs the build in `dist` (default: this checkout's dist/). */
-export async function build(kind: ServerKind, dist: string = DIST): Promise<{ server: http.Server; features?: KitFeatures; ready?: Promise<void> }> {
+/** Builds the server `kind`; a kit server runs the build in `dist` (default: BENCH_KIT_DIST, else this checkout's dist/). */
+export async function build(kind: ServerKind, dist: string = process.env.BENCH_KIT_DIST || DIST): Promise<{ server: http.Server; features?: KitFeatures; ready?: Promise<void> }> {
   if (kind === 'bare-node') return { server: bareNode() };
   if (kind === 'bare-express') return { server: bareExpress() };
   if (kind === 'peer-node') return { server: peerNode() };
