@@ -203,3 +203,28 @@ test('the bundled sandbox serves its console\'s static files, and the bundled CL
   expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ status: 200, type: expect.stringMatching(/^text\/css/), bytes: true });
   expect(run(process.execPath, [path.join(root, 'dist/tools/cli/bin.js'), '--version']).trim()).toBe(pkg.version);
 });
+
+test('a binding loads no generated validator before its first delivery, and the bundle\'s dynamic imports name each callback\'s (cold start, docs/performance.md)', () => {
+  /** The files a dist entry imports statically, at any depth (`import ... from`, not `import()`). */
+  const staticClosure = (entry: string): string[] => {
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]/g)) {
+        walk(path.resolve(path.dirname(file), m[1] ?? m[2]));
+      }
+    };
+    walk(path.join(root, 'dist', entry));
+    return [...seen];
+  };
+  for (const entry of ['bindings/lambda/index.js', 'bindings/fetch/index.js', 'bindings/node/index.js', 'bindings/express/index.js']) {
+    const files = staticClosure(entry);
+    // esbuild names each bundled module in a comment: none of the generated validator modules is among them.
+    const validators = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ dist\/generated\/validators\/(\S+)$/gm)].map((m) => m[1]));
+    expect([entry, validators]).toEqual([entry, ['index.js']]);
+  }
+  // The lazy imports are there: the core imports each generated module by name.
+  const core = staticClosure('bindings/lambda/index.js').map((f) => readFileSync(f, 'utf8')).join('\n');
+  expect(core).toMatch(/import\("\.\/tolerant-perform-order-payment\.request\+send-order-to-merchant\.request\+update-order-status\.request-\w+\.js"\)/);
+});
