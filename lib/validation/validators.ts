@@ -36,13 +36,12 @@ export interface Validators {
 /** The schemas (paths under schemas/) of one callback; `setsSuccess`: the kit adds `Success: true` to the result. */
 export interface CallbackSchemas { request: string; result: string; setsSuccess: boolean }
 
-
 /** The validators of the given callbacks, by callback name; each callback's are loaded by `ready(callback)`. */
 export function createValidators(schemas: Readonly<Record<string, CallbackSchemas>>, mode: ValidationMode = 'strict'): Validators {
   const entries = Object.entries(schemas);
   // The tolerant form keeps the top-level `required` of exactly these request schemas.
   const roots = entries.map(([, s]) => s.request);
-  if (mode === 'tolerant') schemaValidatorFits(roots);
+  if (mode === 'tolerant') assertTolerantFits(roots);
   const requestKinds = mode === 'tolerant' ? (['tolerant', 'report'] as const) : (['strict'] as const);
   /** Callbacks whose validators are loaded (ready() answers undefined for them from then on). */
   const loaded = new Set<string>();
@@ -67,8 +66,12 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
     }
     return Promise.all(pending).then(() => { if (!loaded.has(callback)) bind(callback); });
   };
-  const notReady = (callback: string): never => {
-    throw new Error(`the validators of ${callback} are not loaded: await validators.ready(${JSON.stringify(callback)}) first`);
+  /** A callback without validators: one of ours not loaded yet is a caller's bug; another has none (null). */
+  const missing = (callback: string): null => {
+    if (Object.hasOwn(schemas, callback)) {
+      throw new Error(`the validators of ${callback} are not loaded: await validators.ready(${JSON.stringify(callback)}) first`);
+    }
+    return null;
   };
   const validators: Validators = {
     mode,
@@ -78,22 +81,20 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
       return pending.length === 0 ? undefined : Promise.all(pending).then(() => undefined);
     },
     request(callback, input) {
-      if (!loaded.has(callback) && Object.hasOwn(schemas, callback)) notReady(callback);
       const validate = requests.get(callback);
-      if (!validate || validate(input)) return null;
+      if (!validate) return missing(callback);
+      if (validate(input)) return null;
       return [toIssue(validate.errors ?? [])];
     },
     tolerate(callback, input, nullFree) {
-      if (!loaded.has(callback) && Object.hasOwn(schemas, callback)) notReady(callback);
       const report = reports.get(callback);
       const tolerant = requests.get(callback);
       if (!report || !tolerant) return { input, deviations: [], refused: validators.request(callback, input) };
       return tolerate(report, tolerant, input, nullFree);
     },
     result(callback, result) {
-      if (!loaded.has(callback) && Object.hasOwn(schemas, callback)) notReady(callback);
       const r = results.get(callback);
-      if (!r) return null;
+      if (!r) return missing(callback);
       // The kit sets Success itself: the reply body is `{ Success: true, ...fields }`.
       const body = r.setsSuccess && isObject(result) ? { Success: true, ...result } : result;
       if (r.validate(body)) return null;
@@ -104,6 +105,6 @@ export function createValidators(schemas: Readonly<Record<string, CallbackSchema
 }
 
 /** Throws (at construction, as before the validators were loaded lazily) when no tolerant validators were generated for these roots. */
-function schemaValidatorFits(roots: readonly string[]): void {
+function assertTolerantFits(roots: readonly string[]): void {
   if (!tolerantFormFits(roots)) schemaValidator(roots[0], 'tolerant', roots);
 }
