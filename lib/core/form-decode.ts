@@ -136,45 +136,63 @@ export function compileRule(rule: string): CompiledRule | null {
 }
 
 
-function applyRule(target: unknown, rule: CompiledRule, index: number): void {
-  if (!isObject(target)) return;
+/**
+ * `target` with the fields `rule` names (from segment `index` on) decoded: a copy of each object or
+ * array on the way to a field that changed, the same value where nothing did (copy on write: the
+ * order as received is never changed, so its fingerprint does not depend on when it is taken).
+ */
+function applyRule(target: unknown, rule: CompiledRule, index: number): unknown {
+  if (!isObject(target)) return target;
   const seg = rule[index];
   const last = index === rule.length - 1;
   // Runs on every order: plain loops, no entry arrays or callbacks.
   if (seg.key === '*') {
+    let out: Record<string, unknown> | undefined;
     const keys = Object.keys(target);
     for (let i = 0; i < keys.length; i++) {
       const v = target[keys[i]];
-      if (typeof v === 'string') {
-        const decoded = decodeIfEncoded(v);
-        if (decoded !== v) target[keys[i]] = decoded;
-      }
+      if (typeof v !== 'string') continue;
+      const decoded = decodeIfEncoded(v);
+      if (decoded === v) continue;
+      out ??= { ...target };
+      out[keys[i]] = decoded;
     }
-    return;
+    return out ?? target;
   }
   const value = target[seg.key];
+  let changed: unknown = value;
   if (seg.each) {
-    if (!Array.isArray(value)) return;
+    if (!Array.isArray(value)) return target;
+    let items: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) continue; // a hole stays a hole
       const item: unknown = value[i];
-      if (last) {
-        if (typeof item === 'string') value[i] = decodeIfEncoded(item);
-      } else applyRule(item, rule, index + 1);
+      const next = last ? (typeof item === 'string' ? decodeIfEncoded(item) : item) : applyRule(item, rule, index + 1);
+      if (next === item) continue;
+      items ??= value.slice();
+      items[i] = next;
     }
-    return;
-  }
-  if (last) {
-    if (typeof value === 'string') target[seg.key] = decodeIfEncoded(value);
-  } else applyRule(value, rule, index + 1);
+    changed = items ?? value;
+  } else if (last) {
+    if (typeof value === 'string') changed = decodeIfEncoded(value);
+  } else changed = applyRule(value, rule, index + 1);
+  return changed === value ? target : { ...target, [seg.key]: changed };
 }
 
-/** Decodes the fields named by `rules` in `order` (in place) and in every order of its `Subs`. */
-export function decodeOrder(order: unknown, rules: readonly CompiledRule[], depth = 0): void {
-  if (!isObject(order) || depth > 4) return;
-  for (const rule of rules) applyRule(order, rule, 0);
-  const subs = order.Subs;
-  if (Array.isArray(subs)) for (const sub of subs) decodeOrder(sub, rules, depth + 1);
+/**
+ * The order with the fields named by `rules` decoded, in it and in every order of its `Subs`: a copy
+ * where a field changed (copy on write), `order` itself when none did. `order` is never changed.
+ */
+export function decodeOrder<T>(order: T, rules: readonly CompiledRule[], depth = 0): T {
+  if (!isObject(order) || depth > 4) return order;
+  let out: Record<string, unknown> = order;
+  for (const rule of rules) out = applyRule(out, rule, 0) as Record<string, unknown>;
+  const subs = out.Subs;
+  if (Array.isArray(subs)) {
+    const decoded = subs.map((sub: unknown) => decodeOrder(sub, rules, depth + 1));
+    if (decoded.some((sub, i) => sub !== subs[i])) out = { ...out, Subs: decoded };
+  }
+  return out as T;
 }
 
 const PAYMENT_PERSONAL_FIELDS = [

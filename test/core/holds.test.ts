@@ -1,5 +1,5 @@
 /**
- * The fulfilment-hold step (lib/core/steps/holds.ts) as the operator and the service see it:
+ * The fulfilment-hold step (lib/core/stages/holds.ts) as the operator and the service see it:
  * a hold store that fails answers a retryable 503 and never reaches the adapter; what the log says
  * about holds placed and documents counted. Written against mutation testing (docs/safety-tests.md).
  */
