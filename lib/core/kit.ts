@@ -11,6 +11,7 @@ import { observeDelivery } from '../telemetry/callback.js';
 import { observeActiveHolds } from '../telemetry/holds.js';
 import { instrumentStore } from '../telemetry/store.js';
 import { createValidators } from '../validation/index.js';
+import { bodyOf, type RequestBody } from './body.js';
 import { createDeliver } from './deliver.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';
@@ -30,8 +31,12 @@ export interface CallbackKit {
    * matches by default (any case, one trailing slash, query string ignored); undefined when none.
    */
   match(method: string, path: string): CallbackRoute | undefined;
-  /** Runs one delivery; never rejects. */
-  handle(callback: CallbackName, request: CallbackRequest): Promise<CallbackResponse>;
+  /**
+   * Runs one delivery; never rejects. `body`: the body as the binding read it (raw, parsed by the
+   * host app, or unreadable: lib/core/body.ts); without it, `request.body` (bytes or text are raw,
+   * any other value was parsed by the caller).
+   */
+  handle(callback: CallbackName, request: CallbackRequest, body?: RequestBody): Promise<CallbackResponse>;
   /**
    * For a binding that failed itself (reading the request, writing the reply): logs one error line
    * with the cause (redacted like every kit log line) and returns the generic 500 reply to send.
@@ -93,7 +98,7 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
     },
     idle: () => exactlyOnce.background.idle(),
     bodyLimit: (callback) => options[registry.byName[callback].bodyLimit],
-    async handle(callback, request) {
+    async handle(callback, request, body = bodyOf(request.body)) {
       const requestId = randomUUID();
       const auth = request.headers.authorization;
       // A silent logger's children are itself: no per-request secrets list or bindings to build.
@@ -103,7 +108,7 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
         const entry = registry.byName[callback];
         if (!entry) throw new Error(`no callback ${String(callback)} in the kit's registry`);
         const context = new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress);
-        const result = await observeDelivery(entry.defaultPath, () => deliver({ callback, entry, request, context, log }));
+        const result = await observeDelivery(entry.defaultPath, () => deliver({ callback, entry, request, body, context, log }));
         return result.reply;
       } catch (err) {
         log.error({ err }, 'callback pipeline failed');

@@ -9,6 +9,7 @@ import { createParser, parse } from '../../lib/core/stages/parse.js';
 import { resolveOptions } from '../../lib/core/options.js';
 import { DEFAULT_REGISTRY, type CallbackName } from '../../lib/core/registry.js';
 import type { Parsed, Started } from '../../lib/core/stages/types.js';
+import { rawBody } from '../../lib/core/body.js';
 import { CARD_NUMBER, MERCHANT_GUID, OTHER_GUID, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';
 
@@ -20,7 +21,8 @@ function deliver(callback: CallbackName, body: unknown) {
   const log = { debug() {}, info() {}, warn() {}, error() {}, child } as unknown as Started['log'];
   const started = {
     callback, entry: DEFAULT_REGISTRY.byName[callback], log, context: { log } as unknown as Started['context'],
-    request: { method: 'POST', path: '/x', query: {}, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    request: { method: 'POST', path: '/x', query: {}, headers: { 'content-type': 'application/json' } },
+    body: rawBody(JSON.stringify(body)),
   } as unknown as Started;
   const d = { child, state: undefined as Parsed | undefined, run: async () => { d.state = parse(parser, started); } };
   return d;

@@ -9,6 +9,7 @@ import { cutText, MAX_LOGGED_HEADER, MAX_LOGGED_ID } from '../../shared/bounded.
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../body-limit.js';
+import type { RequestBody } from '../body.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CallbackEntry } from '../registry.js';
 import type { CallbackRequest } from '../types.js';
@@ -56,7 +57,7 @@ interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
 /** A parsed body, and what the secrets walk noticed of it (KEY_SEEN, CUT, NULL_SEEN). */
 interface Body { value: Record<string, unknown>; flags: number }
 
-function parseJson(request: CallbackRequest, limit: number, found: Found): Body {
+function parseJson(request: CallbackRequest, body: RequestBody | undefined, limit: number, found: Found): Body {
   if (!isJsonContentType(header(request, 'content-type'))) {
     const sent = header(request, 'content-type');
     const quoted = sent === undefined ? 'null' : JSON.stringify(cutText(sent, MAX_LOGGED_HEADER));
@@ -66,14 +67,17 @@ function parseJson(request: CallbackRequest, limit: number, found: Found): Body 
   if (encoding && encoding.toLowerCase() !== 'identity') {
     throw new PipelineFailure('UNSUPPORTED_MEDIA_TYPE', `content-encoding ${JSON.stringify(cutText(encoding, MAX_LOGGED_HEADER))} is not supported`, 'Send the body without content-encoding');
   }
-  let value = request.body;
-  // A binding that could not read the body (over the limit, aborted) hands the failure over here.
-  if (value instanceof PipelineFailure) throw value;
+  // A binding that could not read the body (a failed stream, or it stopped reading past the limit) says why.
+  if (body?.kind === 'unreadable') throw body.refusal;
+  // The one size check of the core (a binding may have stopped reading a stream past it already).
+  const size = body?.kind === 'raw' ? Buffer.byteLength(body.bytes) : body?.size;
+  if (size !== undefined && size > limit) throw payloadTooLarge(limit);
+  let value: unknown;
   let text: string | undefined;
-  if (Buffer.isBuffer(value) || typeof value === 'string') {
-    const size = typeof value === 'string' ? Buffer.byteLength(value) : value.length;
-    if (size > limit) throw payloadTooLarge(limit);
-    text = typeof value === 'string' ? value : bodyText(value);
+  if (body?.kind === 'parsed') value = body.value;
+  else if (body?.kind === 'raw') {
+    const bytes = body.bytes;
+    text = typeof bytes === 'string' ? bytes : bodyText(bytes);
     if (text.trim() === '') throw invalid('empty body', 'The request body is empty');
     try {
       value = JSON.parse(text);
@@ -90,7 +94,7 @@ function parseJson(request: CallbackRequest, limit: number, found: Found): Body 
   // walk stopped there) is refused for every callback, whatever comes after parse.
   let mayHaveProblem = true;
   if (text !== undefined && (flags & CUT) === 0) {
-    mayHaveProblem = Buffer.isBuffer(request.body) && !text.includes('\\u')
+    mayHaveProblem = body?.kind === 'raw' && Buffer.isBuffer(body.bytes) && !text.includes('\\u')
       ? (flags & KEY_SEEN) !== 0 && textMayHaveProblem(text)
       : textMayHaveProblem(text);
   }
@@ -115,7 +119,7 @@ export function createParser(options: ResolvedOptions): Parser {
 export function parse(parser: Parser, delivery: Started): Parsed {
   const { entry, request } = delivery;
   const found: Found = { secrets: [], cards: [], cvvs: [] };
-  const body = request.method === 'POST' ? parseJson(request, parser.options[entry.bodyLimit], found) : undefined;
+  const body = request.method === 'POST' ? parseJson(request, delivery.body, parser.options[entry.bodyLimit], found) : undefined;
   const payload = body?.value;
   const { input, envelope } = entry.input(request, payload, parser.options);
   const cardMask = createCardMask(found.cards, found.cvvs);

@@ -8,6 +8,7 @@
 import type { SafeLogger } from '../../shared/logger.js';
 import type { CardMask } from '../delivery/card-mask.js';
 import type { CallbackTypes } from '../adapter-types.js';
+import type { RequestBody } from '../body.js';
 import type { DeliveryContext } from '../context.js';
 import type { CallbackEntry, CallbackName } from '../registry.js';
 import type { CallbackRequest, CallbackResponse } from '../types.js';
@@ -21,6 +22,8 @@ export interface Started {
   /** The registry entry of the callback: every branch of deliver() reads it. */
   readonly entry: CallbackEntry;
   readonly request: CallbackRequest;
+  /** The request's body (body.ts): raw, parsed by the host app, or unreadable; undefined without one. */
+  readonly body: RequestBody | undefined;
   /** What the adapter receives as its second argument; deliver() fills it in as the stages go. */
   readonly context: DeliveryContext;
   readonly log: SafeLogger;
