@@ -6,16 +6,16 @@
  */
 import { inspect } from 'node:util';
 import { MemoryStore, type Claim, type NewRecord, type Store } from 'crossborder-merchant-kit/store';
-import { STORE_CORE_METHODS } from '../../lib/store/types.js';
-import { key } from '../../lib/core/stages/key.js';
-import { DEFAULT_REGISTRY } from '../../lib/core/registry.js';
-import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { captureLogger } from '../helpers/recording.js';
-import type { StoreFactory } from '../store/harness.js';
-import { attemptBehaviour } from '../idempotency/attempts-behaviour.js';
-import { idempotencyBehaviour } from '../idempotency/behaviour.js';
-import { BatchingMemoryStore } from '../idempotency/batching-store.js';
-import { kitWith, sleep } from '../idempotency/harness.js';
+import { STORE_CORE_METHODS } from '../../../lib/store/types.js';
+import { key } from '../../../lib/core/stages/key.js';
+import { DEFAULT_REGISTRY } from '../../../lib/core/registry.js';
+import { order, paymentOrder, statusUpdate } from '../../helpers/orders.js';
+import { captureLogger } from '../../helpers/recording.js';
+import type { StoreFactory } from '../../store/harness.js';
+import { attemptBehaviour } from '../../idempotency/attempts-behaviour.js';
+import { idempotencyBehaviour } from '../../idempotency/behaviour.js';
+import { BatchingMemoryStore } from '../../idempotency/batching-store.js';
+import { kitWith, sleep } from '../../idempotency/harness.js';
 
 const batchingFactory: StoreFactory = async () => {
   const store = new BatchingMemoryStore();
