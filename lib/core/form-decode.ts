@@ -137,60 +137,84 @@ export function compileRule(rule: string): CompiledRule | null {
 
 
 /**
- * `target` with the fields `rule` names (from segment `index` on) decoded: a copy of each object or
- * array on the way to a field that changed, the same value where nothing did (copy on write: the
- * order as received is never changed, so its fingerprint does not depend on when it is taken).
+ * `obj` itself when this decoding made it (a copy it may write to), else a shallow copy that it owns
+ * from now on: each object or array of the order is copied at most once, however many fields of it change.
  */
-function applyRule(target: unknown, rule: CompiledRule, index: number): unknown {
+function writable<T extends object>(obj: T, owned: object[]): T {
+  // A list, not a Set: a handful of copies per order, compared by identity (no identity hash for each object).
+  if (owned.includes(obj)) return obj;
+  const copy = (Array.isArray(obj) ? obj.slice() : { ...obj }) as T;
+  owned.push(copy);
+  return copy;
+}
+
+/**
+ * `target` with the fields `rule` names (from segment `index` on) decoded: where a field changes, the
+ * objects and arrays on the way to it are copies (`owned`), the rest is shared; `target` itself when
+ * nothing changes. The order as received is never changed, so its fingerprint does not depend on
+ * when it is taken.
+ */
+function applyRule(target: unknown, rule: CompiledRule, index: number, owned: object[]): unknown {
   if (!isObject(target)) return target;
   const seg = rule[index];
   const last = index === rule.length - 1;
   // Runs on every order: plain loops, no entry arrays or callbacks.
   if (seg.key === '*') {
-    let out: Record<string, unknown> | undefined;
+    let out = target;
     const keys = Object.keys(target);
     for (let i = 0; i < keys.length; i++) {
       const v = target[keys[i]];
       if (typeof v !== 'string') continue;
       const decoded = decodeIfEncoded(v);
       if (decoded === v) continue;
-      out ??= { ...target };
+      out = writable(out, owned);
       out[keys[i]] = decoded;
     }
-    return out ?? target;
+    return out;
   }
   const value = target[seg.key];
   let changed: unknown = value;
   if (seg.each) {
     if (!Array.isArray(value)) return target;
-    let items: unknown[] | undefined;
+    let items: unknown[] = value;
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) continue; // a hole stays a hole
       const item: unknown = value[i];
-      const next = last ? (typeof item === 'string' ? decodeIfEncoded(item) : item) : applyRule(item, rule, index + 1);
+      const next = last ? (typeof item === 'string' ? decodeIfEncoded(item) : item) : applyRule(item, rule, index + 1, owned);
       if (next === item) continue;
-      items ??= value.slice();
+      items = writable(items, owned);
       items[i] = next;
     }
-    changed = items ?? value;
+    changed = items;
   } else if (last) {
     if (typeof value === 'string') changed = decodeIfEncoded(value);
-  } else changed = applyRule(value, rule, index + 1);
-  return changed === value ? target : { ...target, [seg.key]: changed };
+  } else changed = applyRule(value, rule, index + 1, owned);
+  if (changed === value) return target;
+  const out = writable(target, owned);
+  out[seg.key] = changed;
+  return out;
 }
 
 /**
  * The order with the fields named by `rules` decoded, in it and in every order of its `Subs`: a copy
- * where a field changed (copy on write), `order` itself when none did. `order` is never changed.
+ * where a field changed (copy on write, each object at most once), `order` itself when none did.
+ * `order` is never changed.
  */
-export function decodeOrder<T>(order: T, rules: readonly CompiledRule[], depth = 0): T {
+export function decodeOrder<T>(order: T, rules: readonly CompiledRule[], depth = 0, owned: object[] = []): T {
   if (!isObject(order) || depth > 4) return order;
   let out: Record<string, unknown> = order;
-  for (const rule of rules) out = applyRule(out, rule, 0) as Record<string, unknown>;
+  for (const rule of rules) out = applyRule(out, rule, 0, owned) as Record<string, unknown>;
   const subs = out.Subs;
   if (Array.isArray(subs)) {
-    const decoded = subs.map((sub: unknown) => decodeOrder(sub, rules, depth + 1));
-    if (decoded.some((sub, i) => sub !== subs[i])) out = { ...out, Subs: decoded };
+    for (let i = 0; i < subs.length; i++) {
+      const sub: unknown = subs[i];
+      const next = decodeOrder(sub, rules, depth + 1, owned);
+      if (next === sub) continue;
+      out = writable(out, owned);
+      const list = writable(out.Subs as unknown[], owned);
+      list[i] = next;
+      out.Subs = list;
+    }
   }
   return out as T;
 }

@@ -25,11 +25,13 @@ export function storeFailed(log: SafeLogger, role: StoreRole, err: unknown): nev
   throw storeUnavailable(role);
 }
 
-/** Runs a store call; its failure (rejected or thrown) is logged and refused (storeFailed). */
-export async function fromStore<T>(log: SafeLogger, role: StoreRole, work: () => Promise<T>): Promise<T> {
+/** Runs a store call; its failure (rejected, or thrown before a promise is returned) is logged and refused (storeFailed). */
+export function fromStore<T>(log: SafeLogger, role: StoreRole, work: () => Promise<T>): Promise<T> {
+  let call: Promise<T>;
   try {
-    return await work();
+    call = Promise.resolve(work());
   } catch (err) {
-    return storeFailed(log, role, err);
+    call = Promise.reject(err);
   }
+  return call.catch((err: unknown) => storeFailed(log, role, err));
 }
