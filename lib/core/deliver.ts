@@ -11,7 +11,7 @@
  *     → the reply, with the kit's headers and one `callback handled` log line.
  *
  * The adapter's context (context.ts) is filled in along the way; deliver() returns the reply and
- * what telemetry reads of the delivery (DeliveryResult), nothing that another step wrote afterwards.
+ * what telemetry reads of the delivery (DeliveryResult), nothing that another stage wrote afterwards.
  */
 import { decodeOrder } from './form-decode.js';
 import type { ResolvedOptions } from './options.js';
