@@ -21,7 +21,7 @@ export class DeliveryContext implements CallbackContext {
   headers: HeaderMap;
   remoteAddress?: string;
   auth: Record<string, unknown> = {};
-  // Set by later steps, absent until then (declared only: no own property is created here).
+  // Set by later stages, absent until then (declared only: no own property is created here).
   declare idempotencyKey?: string;
   declare attempt?: number;
   declare previousAttempt?: PreviousAttempt;

@@ -1,5 +1,5 @@
 /**
- * The callback registry: everything the kit knows about each callback, in one entry. The steps,
+ * The callback registry: everything the kit knows about each callback, in one entry. deliver() and its stages,
  * the options, the validators and the bindings ask the entry; none compares callback names.
  * Adding a callback: its schemas in schemas/callbacks/, a line in CallbackTypes
  * (adapter-types.ts) and an entry here. See docs/architecture.md.
