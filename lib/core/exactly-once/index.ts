@@ -30,10 +30,6 @@ import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type 
 import { isSuccess, Settler, type RecordBase } from './settle.js';
 import { fromStore, retryable, storeUnavailable } from './store-call.js';
 
-export { REPLAY_HEADER } from './lookup.js';
-export { RETRY_AFTER_SECONDS } from './store-call.js';
-export { Background } from './background.js';
-
 /** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
 export type Run = () => Promise<Reply>;
 
