@@ -31,6 +31,8 @@ export default {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 30000,
+  // test.concurrent cases of a file that run at once (test/testing/store-conformance.test.ts: the broken stores, mostly waiting out leases).
+  maxConcurrency: 16,
   // Every core (jest's default leaves one for itself: on a 2-core machine that is ONE worker, the whole
   // suite in series). The main process only reports; most files spend their first second compiling the
   // kit's validators, which is CPU work two workers do side by side (issue 41, item 8: docs/safety-tests.md).
