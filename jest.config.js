@@ -37,7 +37,7 @@ export default {
   // One and a half workers per core (3 on a 2-core machine): most files spend most of their time
   // waiting (leases, ttls, time-outs, child processes, the browser), so a third worker fills the
   // cores while the other two wait. Measured on a shared 2-core machine (issue 41, item 8:
-  // docs/safety-tests.md#how-long-npm-test-takes): 160 s with 2 workers, 128 s with 3, before the waits
+  // docs/safety-tests.md#how-long-npm-test-takes-and-what-it-prints): 160 s with 2 workers, 128 s with 3, before the waits
   // were cut. jest's percentage form stops at 100 %, hence the computation.
   maxWorkers: Math.max(2, Math.round(availableParallelism() * 1.5)),
   // the kit's default stderr log lines go to test-artifacts/kit-log-lines.ndjson, not into the report
