@@ -47,7 +47,7 @@ export interface StoreConformanceOptions {
    * How many checks run at once (default 1: one at a time). Each test still waits for its own check
    * and reports its own failure; the checks use ids and stores of their own, so a store that keeps
    * the contract passes either way, in about the time of the longest check (1–2 s) instead of the
-   * sum of their waits (5–7 s). With a name filter (jest -t), up to `concurrency - 1` checks after
+   * sum of their waits (2–4 s). With a name filter (jest -t), up to `concurrency - 1` checks after
    * a selected one may also run. `Infinity`: every check at once.
    */
   concurrency?: number;
