@@ -16,7 +16,7 @@ runStoreConformance(({ ttlMs }) => {
   void namespacedStore(shared, 'shop-us').saveRecord({ key: 'k:O-1:a', callback: 'sendOrderToMerchant', orderId: 'O-1', hash: 'a', response: { Success: true }, payment: true });
   return namespacedStore(shared, 'shop-eu');
 }, {
-  describe, it, title: 'namespacedStore(MemoryStore) conformance',
+  describe, it, title: 'namespacedStore(MemoryStore) conformance', concurrency: Infinity,
   capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'activeHolds'],
 });
 describe('namespacedStore(MemoryStore): exactly-once callbacks', () => { idempotencyBehaviour(factory); });
