@@ -196,11 +196,15 @@ export class Settler {
   }
 }
 
-/** The late reply, or 'bound' when `deadline` comes first, or `{ failed }` when it rejects. */
+/**
+ * The late reply, or 'bound' when `deadline` comes first, or `{ failed }` when it rejects. The
+ * bound's timer does not keep the process alive (an adapter that never settles must not hold a
+ * Lambda invocation, a test worker or a shutting-down server open for the lock's whole bound).
+ */
 async function lateOrBound(late: Promise<CallbackResponse>, deadline: number): Promise<CallbackResponse | 'bound' | { failed: unknown }> {
   const bound = new AbortController();
   return Promise.race([
     late.then((res) => res, (err: unknown) => ({ failed: err })),
-    sleep(Math.max(0, deadline - Date.now()), 'bound' as const, { signal: bound.signal }).catch(() => 'bound' as const),
+    sleep(Math.max(0, deadline - Date.now()), 'bound' as const, { signal: bound.signal, ref: false }).catch(() => 'bound' as const),
   ]).finally(() => bound.abort());
 }
