@@ -33,8 +33,7 @@ export async function runMicro(iterations: number, lines = 200): Promise<MicroRe
     }
   }
   const sorted = [...times].sort((a, b) => a - b);
-  const check = structuredClone(template) as { PrimaryBilling: { FirstName: string } };
-  decodeOrder(check, rules);
+  const check = decodeOrder(structuredClone(template) as { PrimaryBilling: { FirstName: string } }, rules);
   if (check.PrimaryBilling.FirstName !== 'Renée') throw new Error('decode did not run on the benchmark order');
   return {
     lines,

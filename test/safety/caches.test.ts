@@ -12,7 +12,7 @@
 import { createHmac } from 'node:crypto';
 import { type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { forgetWarnedDeviations, MAX_WARNED_SHAPES, warnWorthy } from '../../lib/core/steps/validate.js';
+import { forgetWarnedDeviations, MAX_WARNED_SHAPES, warnWorthy } from '../../lib/core/stages/validate.js';
 import { createHmacVerifier, MAX_HEADERS } from '../../lib/auth/jwt-hmac.js';
 import { kitWith, type KitUnderTest } from '../idempotency/harness.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
