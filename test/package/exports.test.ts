@@ -13,7 +13,7 @@ const run = (file: string, args: string[]) => execFileSync(file, args, { cwd: ro
 
 beforeAll(() => {
   // `npm run build`: a clean dist/ first (files left by an older build cannot linger), tsc, the bundles
-  // of the entry points (scripts/bundle-dist.mjs), the sandbox console's static files: what the package ships.
+  // of the entry points (.ci/bundle-dist.mjs), the sandbox console's static files: what the package ships.
   run('npm', ['run', '--silent', 'build']);
 }, 120_000);
 

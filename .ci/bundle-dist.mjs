@@ -20,7 +20,7 @@
  * - Not minified (stack traces and the code users step into read as the sources), but for the generated
  *   validators' indentation.
  *
- *   node scripts/bundle-dist.mjs      (run by `npm run build`; needs dist/ from tsc)
+ *   node .ci/bundle-dist.mjs      (run by `npm run build`; needs dist/ from tsc)
  */
 import fs from 'node:fs';
 import path from 'node:path';
