@@ -2,7 +2,7 @@
  * The callback registry: everything the kit knows about each callback, in one entry. The steps,
  * the options, the validators and the bindings ask the entry; none compares callback names.
  * Adding a callback: its entry here, its line in CallbackTypes (adapter-types.ts), and the other
- * places docs/architecture.md ("Adding a callback") lists; test/core/callback-places.test.ts names
+ * places docs/architecture.md ("Adding a callback") lists; test/callback-places.test.ts names
  * any one forgotten.
  */
 import type { CallbackName, CallbackTypes } from './adapter-types.js';
