@@ -8,7 +8,7 @@ import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { mountExpress } from '../../helpers/bindings.js';
 import { customerDetails, MERCHANT_GUID, order, OTHER_GUID, paymentOrder } from '../../helpers/orders.js';
 import { testOptions } from '../../helpers/kit.js';
-import { captureLogger, recordingAdapter } from '../../helpers/recording.js';
+import { recordingAdapter } from '../../helpers/recording.js';
 
 describe.each([
   ['without express.json()', false],
