@@ -11,6 +11,7 @@ import { SCHEMAS } from '../../lib/generated/schemas.js';
 import { TOLERANT_ROOTS } from '../../lib/generated/validator-roots.js';
 import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
 import { FUZZED_CALLBACKS } from '../safety/fuzzed-callbacks.js';
+import { DELIVERIES } from '../telemetry/deliveries.js';
 
 export interface Place {
   /** Where, as a reader finds it (a file or folder). */
@@ -33,6 +34,8 @@ export interface Sources {
   /** The callbacks CALLBACK_BUILDERS (lib/testing/builders.ts) has a builder for. */
   builders: readonly string[];
   fuzzed: readonly string[];
+  /** The callbacks the telemetry suites deliver (test/telemetry/deliveries.ts). */
+  telemetry: readonly string[];
   /** The source of the checker's checks and the sandbox's scenarios. */
   tools: string;
 }
@@ -53,6 +56,7 @@ export function readSources(): Sources {
     callbacksDoc: read('docs/callbacks.md'),
     builders: Object.keys(CALLBACK_BUILDERS),
     fuzzed: FUZZED_CALLBACKS,
+    telemetry: DELIVERIES.map((d) => d.name),
     tools: ['lib/tools/conformance/', 'lib/tools/sandbox/']
       .flatMap((dir) => filesUnder(dir).filter((f) => f.endsWith('.ts')).map((f) => read(`${dir}${f}`))).join('\n'),
   };
@@ -105,6 +109,10 @@ export function places(s: Sources): Place[] {
     {
       where: 'test/safety/fuzzed-callbacks.ts', what: 'a place in the fuzz list',
       has: (e) => s.fuzzed.includes(e.name),
+    },
+    {
+      where: 'test/telemetry/deliveries.ts', what: 'a delivery the span, metric and no-secrets suites send',
+      has: (e) => s.telemetry.includes(e.name),
     },
     {
       where: 'lib/tools/conformance/ or lib/tools/sandbox/', what: 'a check or scenario that sends it',

@@ -51,7 +51,7 @@ async function nullablePointers(): Promise<string[]> {
   return found;
 }
 
-describe('deviation shapes (validate step)', () => {
+describe('warnings about payloads that deviate from the specification', () => {
   let nullable: string[];
   beforeAll(async () => { nullable = await nullablePointers(); }, 60_000);
 

@@ -90,7 +90,7 @@ describe('input hardening (items 14–19)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test('a pre-parsed body (express.json) is walked to the same depth', async () => {
+  test('a pre-parsed body (express.json) nested too deep, with __proto__ inside, is refused as raw text would be', async () => {
     const t = testKit();
     const body = order({ Extra: nest(120, JSON.parse('{"__proto__":{"x":1}}')) });
     const res = await t.kit.handle('sendOrderToMerchant', { method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json' }, body });

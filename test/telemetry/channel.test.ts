@@ -47,7 +47,7 @@ test('callback: start and end when the delivery starts, asyncStart and asyncEnd 
   ]);
 });
 
-test('callback: a pipeline that rejects publishes error, then asyncStart/asyncEnd with outcome failed and 500', async () => {
+test('callback: a delivery the kit itself fails (a bug, not the adapter) publishes error, then asyncStart/asyncEnd with outcome failed and 500', async () => {
   // kit.handle catches every rejection of the pipeline (and answers 500): drive the wrapper directly.
   const sub = listen('crossborder-merchant-kit:callback');
   const state = { callback: 'updateOrderStatus', entry: { defaultPath: '/UpdateOrderStatus' }, orderId: 'GE7', context: {} };
