@@ -1,6 +1,6 @@
 /**
  * The benchmark's servers, built (not listening): bare node:http and Express, the hand-written peer,
- * the kit through both bindings, and the kit on PostgreSQL. bench/server.ts runs one in a child
+ * the kit through the Express and node:http bindings, and the kit on PostgreSQL. bench/server.ts runs one in a child
  * process; bench/bindings.ts drives them in-process.
  */
 import http from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * Typed values sent as text, through both bindings (issue 22 items 1, 2; docs/compatibility.md rows R2-1, R2-2).
+ * Typed values sent as text, through every binding (issue 22 items 1, 2; docs/compatibility.md rows R2-1, R2-2).
  * The service's own SFCC cartridge wraps DiscountType, Price, VATRate, LocalVATRate, ProductCartItemId,
  * Quantity and OrderCreationSource in `Number(...)` (test/fixtures/real-world-2/FINDINGS.md #10): the
  * real order of round 1 with those fields sent as text must reach the adapter exactly as the order
