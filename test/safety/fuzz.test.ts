@@ -6,7 +6,7 @@
  * CVV or MerchantGUID in a reply or a log line; and a bounded heap.
  *
  * Size: CBK_FUZZ_RUNS requests per endpoint (default 1,000 in `npm test`, issue 41; the nightly-sized run is
- * CBK_FUZZ_RUNS=10000), CBK_FUZZ_SEED (default 9) to replay a run. See docs/testing-safety.md.
+ * CBK_FUZZ_RUNS=10000), CBK_FUZZ_SEED (default 9) to replay a run. See docs/safety-tests.md.
  */
 import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
