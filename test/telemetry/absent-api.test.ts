@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { testKit } from '../helpers/kit.js';
+import { deliver } from '../helpers/kit.js';
 import { order } from '../helpers/orders.js';
 import { installOtel } from '../helpers/otel.js';
 import { observeDelivery } from '../../lib/telemetry/callback.js';
@@ -37,7 +37,7 @@ test('API absent (simulated in this process) while an SDK is registered: deliver
   const otel = installOtel();
   useOtelApi(null);
   try {
-    expect((await testKit().deliver('sendOrderToMerchant', order())).status).toBe(200);
+    expect((await deliver('sendOrderToMerchant', order())).reply.status).toBe(200);
     expect(otel.spans()).toEqual([]);
     expect(await otel.points()).toEqual([]);
   } finally {

@@ -7,7 +7,7 @@ import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { fakeService } from '../client/fake-service.js';
 import { fixture as serviceFixture } from '../client/setup.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
-import { testKit } from '../helpers/kit.js';
+import { deliver, testKit } from '../helpers/kit.js';
 import { captureLogger } from '../helpers/recording.js';
 import { observeDelivery } from '../../lib/telemetry/callback.js';
 
@@ -83,6 +83,6 @@ test('client: one start … asyncEnd per operation with operation, method, statu
 test('nothing is published once the subscriber left', async () => {
   const sub = listen('crossborder-merchant-kit:callback');
   sub.stop();
-  await testKit().deliver('sendOrderToMerchant', order());
+  await deliver('sendOrderToMerchant', order());
   expect(sub.events).toEqual([]);
 });

@@ -8,7 +8,7 @@ import { fakeService } from '../client/fake-service.js';
 import { fixture as serviceFixture } from '../client/setup.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';
-import { testKit } from '../helpers/kit.js';
+import { deliver, testKit } from '../helpers/kit.js';
 import { captureLogger } from '../helpers/recording.js';
 import { DELIVERIES } from './deliveries.js';
 
@@ -76,7 +76,7 @@ test('a failing store: its span is an error with the error code, cbk.result erro
   const store = Object.assign(Object.create(memory) as Store, {
     getRecord: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED postgres://app:s3cret@db'), { code: 'ECONNREFUSED' })),
   });
-  const reply = await testKit({ store }).deliver('sendOrderToMerchant', order());
+  const { reply } = await deliver('sendOrderToMerchant', order(), { store });
   expect(reply.status).toBe(503);
   const failed = otel.spans().filter((s) => s.name === 'store getRecord');
   expect(failed[0].attributes).toEqual({ 'cbk.store.operation': 'getRecord', 'error.type': 'ECONNREFUSED' });

@@ -2,7 +2,7 @@
 import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor, type Sampler } from '@opentelemetry/sdk-trace-base';
-import { testKit } from '../helpers/kit.js';
+import { deliver } from '../helpers/kit.js';
 import { order } from '../helpers/orders.js';
 
 // Drops the delivery spans only: a store or adapter span started as a root of its own would be kept.
@@ -18,7 +18,7 @@ test('sampled out (metrics on): the delivery runs, no span is exported', async (
   trace.setGlobalTracerProvider(provider);
   metrics.setGlobalMeterProvider(meterProvider); // metrics on: the store calls are measured, still no span
   try {
-    const reply = await testKit().deliver('sendOrderToMerchant', order());
+    const { reply } = await deliver('sendOrderToMerchant', order());
     expect(reply.status).toBe(200);
     expect(exporter.getFinishedSpans()).toEqual([]);
   } finally {
