@@ -42,7 +42,7 @@ export interface Sources {
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): string => fs.readFileSync(new URL(rel, root), 'utf8');
-const filesUnder = (dir: string): string[] => fs.readdirSync(new URL(dir, root), { recursive: true, encoding: 'utf8' });
+const filesUnder = (dir: string): string[] => fs.readdirSync(new URL(dir, root), { recursive: true, encoding: 'utf8' }).map((f) => f.replaceAll('\\', '/'));
 
 /** The repository as it is. */
 export function readSources(): Sources {
