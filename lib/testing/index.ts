@@ -9,5 +9,5 @@ export {
 } from './builders.js';
 export {
   runStoreConformance, storeConformanceChecks,
-  type MakeStore, type StoreSettings, type StoreConformanceOptions, type StoreCheck,
+  type MakeStore, type StoreSettings, type StoreConformanceOptions, type StoreCheck, type StoreCheckOutcome,
 } from './store-conformance.js';

@@ -1,5 +1,6 @@
 /** What the conformance checks (store-checks-*.ts) are made of, and the reply they save. */
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { NewRecord, Store, StoreCapability } from '../store/types.js';
 
 /**
@@ -27,6 +28,26 @@ export interface CheckDefinition { name: string; capability: 'core' | StoreCapab
 
 /** The ttl of the stores the expiry checks make: a record must be found right after its save, and gone TTL_MS + 500 ms later. */
 export const TTL_MS = 300;
+/** How late after its ttl a record may still be found: a slow database round trip, clocks read at different times. */
+export const EXPIRY_MARGIN_MS = 500;
+const EXPIRY_POLL_MS = 20;
+
+/**
+ * Resolves once `read` finds nothing, asserting that happens by `TTL_MS + EXPIRY_MARGIN_MS` after
+ * now (call it right after the record was seen: the same bound as a fixed sleep from there). Reads
+ * from `savedAt + TTL_MS` on, every 20 ms, so a store that expires on time passes in about TTL_MS
+ * instead of waiting out the margin. `read` must not refresh the record (a lookup, not a write).
+ */
+export async function expiresOnTime(read: () => Promise<unknown>, savedAt: number, message: string): Promise<void> {
+  const deadline = Date.now() + TTL_MS + EXPIRY_MARGIN_MS;
+  await sleep(Math.max(0, savedAt + TTL_MS - Date.now()));
+  for (;;) {
+    const last = Date.now() >= deadline;
+    if ((await read()) === null) return;
+    if (last) assert.fail(message);
+    await sleep(Math.min(EXPIRY_POLL_MS, Math.max(0, deadline - Date.now())));
+  }
+}
 
 /** A successful SendOrderToMerchant reply for `orderId` under `key` (its hash: the key's last part). */
 export const reply = (orderId: string, key: string, overrides: Partial<NewRecord> = {}): NewRecord => ({

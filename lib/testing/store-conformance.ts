@@ -36,19 +36,36 @@ export interface StoreConformanceOptions {
   close?(store: Store): void | Promise<void>;
   /**
    * The optional capabilities the store implements. Given, the first check asserts the store has
-   * exactly these, and only their checks are registered. Default: probed when each check runs (the
-   * checks of a capability the store lacks then pass without checking anything).
+   * exactly these, and the checks of every other capability are registered as skipped (`it.skip`),
+   * each named with the reason. Default: probed when each check runs; a check of a capability the
+   * store lacks is then skipped from inside the test where the framework can (node:test, vitest,
+   * mocha) and fails naming the capability where it cannot (jest: declare `capabilities` there).
+   * Never reported as passed.
    */
   capabilities?: readonly StoreCapability[];
+  /**
+   * How many checks run at once (default 1: one at a time). Each test still waits for its own check
+   * and reports its own failure; the checks use ids and stores of their own, so a store that keeps
+   * the contract passes either way, in about the time of the longest check (1–2 s) instead of the
+   * sum of their waits (2–4 s). With a name filter (jest -t), up to `concurrency - 1` checks after
+   * a selected one may also run. `Infinity`: every check at once.
+   */
+  concurrency?: number;
   /** The title of the describe block; default 'Store conformance'. */
   title?: string;
 }
+
+/** How a check ended when it did not throw: it passed, or it did not apply to the store (and why). */
+export type StoreCheckOutcome = { status: 'passed' } | { status: 'skipped'; reason: string };
 
 /** One check: its name (prefixed with 'core' or its capability) and the function that throws when the store breaches it. */
 export interface StoreCheck {
   name: string;
   capability: 'core' | StoreCapability;
-  run(): Promise<void>;
+  /** Set when the check is known to be skipped before it runs (its capability was not declared): why. */
+  skip?: string;
+  /** Rejects (an AssertionError naming the breach) when the store breaches the check; resolves to how it ended otherwise. */
+  run(): Promise<StoreCheckOutcome>;
 }
 
 let runs = 0;
@@ -73,28 +90,37 @@ export function storeConformanceChecks(makeStore: MakeStore, options: StoreConfo
       },
     },
     ...coreChecks(),
-    ...capabilityChecks().filter((d) => !declared || declared.includes(d.capability as StoreCapability)),
+    ...capabilityChecks(),
   ];
-  const check = (d: CheckDefinition): StoreCheck => ({
-    name: `${d.capability}: ${d.name}`,
-    capability: d.capability,
-    run: async () => {
-      const made: Store[] = [];
-      const track = async (s: Store | Promise<Store>) => { const store = await s; made.push(store); return store; };
-      try {
-        const store = await track(makeStore({}));
-        if (d.capability !== 'core' && !hasCapability(store, d.capability)) return;
-        await d.body({
-          store,
-          twin: async () => (options.twin ? track(options.twin(store)) : store),
-          withTtl: (ttlMs) => track(makeStore({ ttlMs })),
-          id: (prefix) => `${prefix}-${run}-${counter++}`,
-        });
-      } finally {
-        if (options.close) for (const s of new Set(made)) await options.close(s);
-      }
-    },
-  });
+  const check = (d: CheckDefinition): StoreCheck => {
+    const skip = d.capability !== 'core' && declared && !declared.includes(d.capability)
+      ? `the store does not declare the capability ${d.capability}` : undefined;
+    return {
+      name: `${d.capability}: ${d.name}`,
+      capability: d.capability,
+      ...(skip ? { skip } : {}),
+      run: async () => {
+        if (skip) return { status: 'skipped', reason: skip };
+        const made: Store[] = [];
+        const track = async (s: Store | Promise<Store>) => { const store = await s; made.push(store); return store; };
+        try {
+          const store = await track(makeStore({}));
+          if (d.capability !== 'core' && !hasCapability(store, d.capability)) {
+            return { status: 'skipped', reason: `the store does not implement ${d.capability} (no ${CAPABILITY_PROBE[d.capability]} method)` };
+          }
+          await d.body({
+            store,
+            twin: async () => (options.twin ? track(options.twin(store)) : store),
+            withTtl: (ttlMs) => track(makeStore({ ttlMs })),
+            id: (prefix) => `${prefix}-${run}-${counter++}`,
+          });
+          return { status: 'passed' };
+        } finally {
+          if (options.close) for (const s of new Set(made)) await options.close(s);
+        }
+      },
+    };
+  };
   return definitions.map(check);
 }
 
@@ -104,21 +130,55 @@ const CAPABILITY_PROBE: Record<StoreCapability, keyof Store> = {
 };
 const hasCapability = (store: Store, capability: StoreCapability) => typeof store[CAPABILITY_PROBE[capability]] === 'function';
 
+type It = NonNullable<StoreConformanceOptions['it']> & { skip?: (name: string, body: () => unknown) => unknown };
+/** What node:test (`t`), vitest (`context`) and mocha (`this`) hand a test, to skip it from inside. */
+type TestContext = { skip?: (message?: string) => unknown } | undefined;
+
 /**
- * Registers the conformance checks as tests: one `describe` with one `it` per check. A capability
- * the store does not implement is not checked (its checks pass without running). Call it at the
- * top level of a test file:
- *   runStoreConformance(() => new MyStore(), { describe, it });
+ * Registers the conformance checks as tests: one `describe` with one `it` per check. The checks of
+ * a capability the store does not implement are skipped, visibly, with the reason (never passed):
+ * registered with `it.skip` when `capabilities` is declared, else skipped from inside the test
+ * (node:test, vitest, mocha) or failed with the reason (jest cannot skip a running test). Call it
+ * at the top level of a test file:
+ *   runStoreConformance(() => new MyStore(), { describe, it, capabilities: [] });
  */
 export function runStoreConformance(makeStore: MakeStore, options: StoreConformanceOptions = {}): void {
   const g = globalThis as { describe?: StoreConformanceOptions['describe']; it?: StoreConformanceOptions['it'] };
   const describe = options.describe ?? g.describe;
-  const it = options.it ?? g.it;
+  const it = (options.it ?? g.it) as It | undefined;
   if (typeof describe !== 'function' || typeof it !== 'function') {
     throw new TypeError("runStoreConformance needs the test framework's describe and it: runStoreConformance(makeStore, { describe, it }) (node:test: import { describe, it } from 'node:test')");
   }
+  const concurrency = options.concurrency ?? 1;
+  if (!(Number.isInteger(concurrency) || concurrency === Infinity) || concurrency < 1) throw new TypeError(`runStoreConformance: concurrency must be a whole number of checks, 1 or more (got ${String(concurrency)})`);
   const checks = storeConformanceChecks(makeStore, options);
+  const runnable = checks.filter((c) => !c.skip);
+  const started = new Map<StoreCheck, Promise<StoreCheckOutcome>>();
+  const start = (c: StoreCheck) => {
+    let p = started.get(c);
+    if (!p) {
+      p = c.run();
+      p.catch(() => { /* reported by its own test */ });
+      started.set(c, p);
+    }
+    return p;
+  };
   describe(options.title ?? 'Store conformance', () => {
-    for (const c of checks) it(c.name, () => c.run());
+    for (const c of checks) {
+      if (c.skip && typeof it.skip === 'function') {
+        it.skip(`${c.name} [skipped: ${c.skip}]`, () => undefined);
+        continue;
+      }
+      // `function` with a rest parameter: mocha's `this`, node:test's and vitest's context, and a length of 0 (no done callback).
+      it(c.name, async function (this: TestContext, ...args: unknown[]) {
+        const at = runnable.indexOf(c);
+        if (at >= 0) for (const next of runnable.slice(at + 1, at + concurrency)) void start(next);
+        const outcome = await start(c);
+        if (outcome.status === 'passed') return;
+        const context = [args[0] as TestContext, this].find((x) => typeof x?.skip === 'function');
+        if (context) return void context.skip!(`skipped: ${outcome.reason}`);
+        throw new Error(`${c.name}: skipped, ${outcome.reason}; this test framework cannot skip a running test, so declare the store's capabilities (runStoreConformance(makeStore, { capabilities: [...] })): the checks of the others are then registered as skipped`);
+      });
+    }
   });
 }

@@ -42,6 +42,8 @@ export interface FakeService {
 export async function fakeService(handler: Handler = () => ({ status: 200, body: {} })): Promise<FakeService> {
   const received: Received[] = [];
   let current = handler;
+  /** Answers still held back (delayMs): ended by close(), so no timer outlives the test. */
+  const delays = new Set<() => void>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -53,7 +55,13 @@ export async function fakeService(handler: Handler = () => ({ status: 200, body:
       const r: Received = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, json, at: Date.now() };
       received.push(r);
       const reply = await current(r, received.filter((x) => x.path === r.path).length);
-      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+      if (reply.delayMs) {
+        await new Promise<void>((resolve) => {
+          const end = () => { clearTimeout(timer); delays.delete(end); resolve(); };
+          const timer = setTimeout(end, reply.delayMs);
+          delays.add(end);
+        });
+      }
       if (reply.destroy) { req.socket.destroy(); return; }
       const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
       const headers = { ...(typeof reply.body === 'string' ? {} : { 'content-type': 'application/json' }), ...reply.headers };
@@ -69,6 +77,7 @@ export async function fakeService(handler: Handler = () => ({ status: 200, body:
     count: (path) => (path === undefined ? received.length : received.filter((r) => r.path === path).length),
     answer: (h) => { current = h; },
     close: () => new Promise<void>((resolve) => {
+      for (const end of [...delays]) end();
       server.closeAllConnections();
       server.close(() => resolve());
     }),

@@ -14,6 +14,12 @@ beforeEach(async () => { svc = await fakeService(() => ({ status: 200, body: { S
 afterEach(async () => { await svc.close(); });
 
 const REFUND_PATH = '/Order/CreateOrderRefund';
+/**
+ * The client time-out of the tests whose refund answer is lost: the client looks the refund up no
+ * sooner than timeoutMs after it was sent, and the fake service answers at once, so a short
+ * time-out only shortens that wait (the default 2 s made these tests wait 2 s each).
+ */
+const LOOKUP_AFTER_MS = 500;
 const DETAILS_PATH = '/v1/orders/GE69488861GB/refunds';
 
 const partial = (extra: Record<string, unknown> = {}) => ({
@@ -110,7 +116,7 @@ describe('createOrderRefund: never sent twice', () => {
   test('with an ExternalReference, a lost answer is looked up: GetRefundDetails lists it → resolved once, not sent again', async () => {
     svc.answer((req) => (req.path === REFUND_PATH ? { destroy: true } : { status: 200, body: details([{ RefundID: '790', ExternalReference: 'ref-7' }]) }));
     const store = new MemoryStore();
-    const { client, log } = clientFor(svc, { store });
+    const { client, log } = clientFor(svc, { store, timeoutMs: LOOKUP_AFTER_MS });
     const res = await client.createOrderRefund(partial({ ExternalReference: 'ref-7' }));
     expect(res).toMatchObject({ Success: true, confirmedBy: 'getRefundDetails', RefundId: '790', refund: { ExternalReference: 'ref-7' } });
     expect(svc.count(REFUND_PATH)).toBe(1);
@@ -127,7 +133,7 @@ describe('createOrderRefund: never sent twice', () => {
       if (req.path === DETAILS_PATH) return { status: 200, body: details([{ ExternalReference: 'another' }]) };
       return nth === 1 ? { status: 502 } : { status: 200, body: { Success: true, RefundId: 791 } };
     });
-    const { client, log } = clientFor(svc);
+    const { client, log } = clientFor(svc, { timeoutMs: LOOKUP_AFTER_MS });
     expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-8' }))).toEqual({ Success: true, RefundId: 791 });
     expect(svc.received.map((r) => `${r.method} ${r.path}`)).toEqual([`POST ${REFUND_PATH}`, `GET ${DETAILS_PATH}`, `POST ${REFUND_PATH}`]);
     expect(svc.received[2].json).toEqual(svc.received[0].json);
@@ -137,7 +143,8 @@ describe('createOrderRefund: never sent twice', () => {
   test.each([
     // [what, client time-out, retry back-off, when the service commits the refund after the request arrived]
     ['a back-off longer than the time-out: the client waits the back-off', 50, 600, 100],
-    ['a short back-off: the client still waits at least timeoutMs', 150, 1, 250],
+    // looked up about 2 × 300 ms after the request, 200 ms after the commit; without the timeoutMs wait, at 301 ms: before it
+    ['a short back-off: the client still waits at least timeoutMs', 300, 1, 400],
   ])('a refund the service is still making when the answer is lost is found, not made twice (%s)', async (_what, timeoutMs, delayMs, commitMs) => {
     let committed = false;
     svc.answer((req) => {
@@ -152,7 +159,7 @@ describe('createOrderRefund: never sent twice', () => {
 
   test('with an ExternalReference, GetRefundDetails failing too: REFUND_OUTCOME_UNKNOWN, one POST', async () => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 400, body: { Code: 'B001', Message: 'Order ID not found' } } : { status: 500 }));
-    const { client } = clientFor(svc);
+    const { client } = clientFor(svc, { timeoutMs: LOOKUP_AFTER_MS });
     const err = await failure(client.createOrderRefund(partial({ ExternalReference: 'ref-9' })));
     expect(err.code).toBe('REFUND_OUTCOME_UNKNOWN');
     expect(err.description).toMatch(/GetRefundDetails could not confirm it either \(B001\)/);
@@ -161,7 +168,7 @@ describe('createOrderRefund: never sent twice', () => {
 
   test('an answer without the Refunds list is no proof of absence: not sent again', async () => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 200, body: { OrderId: 'GE69488861GB' } } : { status: 500 }));
-    const { client } = clientFor(svc);
+    const { client } = clientFor(svc, { timeoutMs: LOOKUP_AFTER_MS });
     expect((await failure(client.createOrderRefund(partial({ ExternalReference: 'ref-10' })))).code).toBe('REFUND_OUTCOME_UNKNOWN');
     expect(svc.count(REFUND_PATH)).toBe(1);
   });
@@ -225,7 +232,7 @@ describe('createOrderRefund: never sent twice', () => {
     ['a 2xx whose body is larger than maxResponseBytes', () => ({ status: 200, body: { Success: true, Padding: 'x'.repeat(5_000) } })],
   ])('%s: the refund may have been made: REFUND_OUTCOME_UNKNOWN, one request; with an ExternalReference it is looked up', async (_what, reply) => {
     svc.answer((req) => (req.path === DETAILS_PATH ? { status: 200, body: details([{ ExternalReference: 'ref-big' }]) } : reply()));
-    const { client } = clientFor(svc, { maxResponseBytes: 4_000 });
+    const { client } = clientFor(svc, { maxResponseBytes: 4_000, timeoutMs: LOOKUP_AFTER_MS });
     expect((await failure(client.createOrderRefund(partial()))).code).toBe('REFUND_OUTCOME_UNKNOWN');
     expect(await client.createOrderRefund(partial({ ExternalReference: 'ref-big' }))).toMatchObject({ confirmedBy: 'getRefundDetails' });
     expect(svc.count(REFUND_PATH)).toBe(2);

@@ -22,7 +22,7 @@ for (const batchStatements of [true, false]) {
     await store.migrate();
     return store;
   }, {
-    describe, it, title: `PostgresStore conformance (batchStatements: ${batchStatements})`,
+    describe, it, title: `PostgresStore conformance (batchStatements: ${batchStatements})`, concurrency: Infinity,
     twin: (store) => new PostgresStore({ pool, schema: (store as PostgresStore).schema, batchStatements }),
     capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'batching', 'activeHolds'],
   });

@@ -27,7 +27,7 @@ runStoreConformance(async ({ ttlMs }) => {
   schemaOf.set(view, schema);
   return view;
 }, {
-  describe, it, title: 'namespacedStore(PostgresStore) conformance',
+  describe, it, title: 'namespacedStore(PostgresStore) conformance', concurrency: Infinity,
   twin: (view) => namespacedStore(new PostgresStore({ pool: pg.pool, schema: schemaOf.get(view)! }), 'shop-eu'),
   capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'batching', 'activeHolds'],
 });

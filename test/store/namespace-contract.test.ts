@@ -4,6 +4,10 @@ import { idempotencyBehaviour } from '../idempotency/behaviour.js';
 import { holdsBehaviour } from '../idempotency/holds-behaviour.js';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { runStoreConformance } from 'crossborder-merchant-kit/testing';
+import { itCheckingSkips } from '../helpers/conformance-it.js';
+
+/** The capability MemoryStore does not have (its checks are reported skipped, and asserted so). */
+const LACKING = ['batching'];
 import { namespacedStore } from '../../lib/store/namespace.js';
 import { memoryFactory } from './harness.js';
 import { namespacedFactory } from './namespaced-views.js';
@@ -16,7 +20,7 @@ runStoreConformance(({ ttlMs }) => {
   void namespacedStore(shared, 'shop-us').saveRecord({ key: 'k:O-1:a', callback: 'sendOrderToMerchant', orderId: 'O-1', hash: 'a', response: { Success: true }, payment: true });
   return namespacedStore(shared, 'shop-eu');
 }, {
-  describe, it, title: 'namespacedStore(MemoryStore) conformance',
+  describe, it: itCheckingSkips(LACKING), title: 'namespacedStore(MemoryStore) conformance', concurrency: Infinity,
   capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'activeHolds'],
 });
 describe('namespacedStore(MemoryStore): exactly-once callbacks', () => { idempotencyBehaviour(factory); });

@@ -17,12 +17,13 @@ const judged = (r: ConformanceReport) => r.checks.filter((c) => !['no-store', 'n
 
 test('a merchant that never answers: every check FAILs naming the time-out, the run finishes', async () => {
   const h = await start('never');
-  const report = await check(h.url);
+  // Every request waits out the whole budget (nothing ever answers), one after another: a short one.
+  const report = await check(h.url, 100);
   expect(report.ok).toBe(false);
   expect(report.checks.length).toBeGreaterThan(10);
   for (const c of judged(report)) {
     expect(c.status).toBe('fail');
-    expect(c.detail).toContain('no reply within 300 ms');
+    expect(c.detail).toContain('no reply within 100 ms');
   }
   expect(report.checks.find((c) => c.id === 'response-time')!.status).toBe('fail');
 }, 60_000);
