@@ -33,7 +33,7 @@ export const AREAS = {
     tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/shared/sha256.test.ts', 'test/shared/sha256-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
   },
   'merchant-guid': {
-    mutate: ['lib/core/steps/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
+    mutate: ['lib/core/stages/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
     tests: ['test/core/merchant-guid.test.ts', 'test/core/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
@@ -47,7 +47,7 @@ export const AREAS = {
   'card-strip': {
     // stripCardData and the copying walk it shares with the store's jsonCopy (lib/json/json-copy.ts, jsonCopyWith):
     // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
-    mutate: [linesBetween('lib/core/steps/response-info.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/json/json-copy.ts'],
+    mutate: [linesBetween('lib/core/stages/adapter-reply.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/json/json-copy.ts'],
     // json-copy-fast-path: plain values never go through JSON (the walk's promise; it killed the fast-path "equivalents").
     tests: ['test/core/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/json/json-copy-fast-path.test.ts'],
   },
@@ -77,7 +77,7 @@ export const AREAS = {
   },
   'parse-step': {
     // The parse step: JSON only, limits, pollution keys, the exactly-once id, the secrets walk, the card digest.
-    mutate: ['lib/core/steps/parse.ts'],
+    mutate: ['lib/core/stages/parse.ts'],
     tests: [
       'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
       'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
@@ -111,10 +111,10 @@ export const AREAS = {
     tests: ['test/auth/resolver.test.ts', 'test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
   },
   'exactly-once-steps': {
-    mutate: ['lib/core/steps/idempotency.ts', 'lib/core/delivery/attempt-finish.ts', 'lib/core/steps/holds.ts', 'lib/core/delivery/store-call.ts'],
-    // holds.ts is measured with holds.test.ts; idempotency.ts and attempt-finish.ts with the other two
-    // (idempotency.test.ts runs the exactly-once and attempt suites over a batching store too).
-    tests: ['test/core/holds.test.ts', 'test/core/attempt-finish.test.ts', 'test/core/idempotency.test.ts'],
+    mutate: ['lib/core/exactly-once/index.ts', 'lib/core/exactly-once/lookup.ts', 'lib/core/exactly-once/settle.ts', 'lib/core/exactly-once/holds.ts', 'lib/core/exactly-once/store-call.ts', 'lib/core/exactly-once/background.ts'],
+    // holds.ts is measured with holds.test.ts; index.ts, lookup.ts and settle.ts with the others
+    // (index.test.ts runs the exactly-once and attempt suites over a batching store too).
+    tests: ['test/core/exactly-once/holds.test.ts', 'test/core/exactly-once/settle.test.ts', 'test/core/exactly-once/index.test.ts', 'test/core/exactly-once/background.test.ts'],
   },
   'refund-guard': {
     // a refund is never sent twice (no resend once it may have reached the service, unless its

@@ -32,8 +32,7 @@ export function runMicro(iterations: number, lines = 200): MicroResult {
     }
   }
   const sorted = [...times].sort((a, b) => a - b);
-  const check = structuredClone(template) as { PrimaryBilling: { FirstName: string } };
-  decodeOrder(check, rules);
+  const check = decodeOrder(structuredClone(template) as { PrimaryBilling: { FirstName: string } }, rules);
   if (check.PrimaryBilling.FirstName !== 'Renée') throw new Error('decode did not run on the benchmark order');
   return {
     lines,

@@ -16,8 +16,8 @@
 import { isAscii } from 'node:buffer';
 import { fileURLToPath } from 'node:url';
 import { callgrindCount, signal } from './callgrind.js';
-import { collectSecrets } from '../lib/core/steps/parse.js';
-import { stripCardData } from '../lib/core/steps/response-info.js';
+import { collectSecrets } from '../lib/core/stages/parse.js';
+import { stripCardData } from '../lib/core/stages/adapter-reply.js';
 import { createCardMask } from '../lib/core/delivery/card-mask.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
 import { payloadHash } from '../lib/json/canonical.js';
@@ -49,7 +49,7 @@ async function child(stage: string, warmup: number, n: number): Promise<void> {
       else if (stage === 'nulls') sink += withoutNulls(order, '', [], { elements: true }).length;
       else if (stage === 'validate') sink += VALIDATORS.tolerate('sendOrderToMerchant', order, true).deviations.length;
       else if (stage === 'secrets') sink += collectSecrets(order, [], 0, [], []).length;
-      else if (stage === 'decode') { decodeOrder(order, RULES); sink += 1; }
+      else if (stage === 'decode') sink += decodeOrder(order, RULES) === order ? 0 : 1;
       else if (stage === 'strip') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>)) as object).length;
       else if (stage === 'strip-masked') sink += Object.keys(stripCardData(reply(order as Record<string, unknown>), MASK) as object).length;
       else if (stage === 'strip-order') sink += Object.keys(stripCardData(order, MASK) as object).length;

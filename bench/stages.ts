@@ -9,7 +9,7 @@ import { createJwtStrategy } from '../lib/auth/index.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
 import { createCallbackKit } from '../lib/core/kit.js';
 import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
-import { collectSecrets, hasPollutionKey } from '../lib/core/steps/parse.js';
+import { collectSecrets, hasPollutionKey } from '../lib/core/stages/parse.js';
 import type { CallbackRequest } from '../lib/core/types.js';
 import { payloadHash } from '../lib/json/canonical.js';
 import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';

@@ -9,6 +9,7 @@
  * of lib/ is internal.
  */
 export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
+export type { RequestBody } from './core/body.js';
 export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
 export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
 export type {

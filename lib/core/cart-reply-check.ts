@@ -9,14 +9,14 @@
 import { didYouMean } from '../shared/did-you-mean.js';
 import { missingCartFields } from '../validation/cart-product.js';
 import type { UnknownKey } from '../validation/known-keys.js';
-import type { PipelineState } from './state.js';
+import type { Who } from './stages/types.js';
 
 /** Where the products' unknown keys are (known-keys.ts writes array indexes as `[]`). */
 export const PRODUCT_AT = '/productsList/[]';
 /** How many shapes are remembered; past it nothing more is reported. */
 const MAX_SHAPES = 256;
 
-export type CartReplyCheck = (state: PipelineState, body: Record<string, unknown>, unknown: readonly UnknownKey[]) => void;
+export type CartReplyCheck = (state: Who, body: Record<string, unknown>, unknown: readonly UnknownKey[]) => void;
 
 export function createCartReplyCheck(): CartReplyCheck {
   const warned = new Set<string>();

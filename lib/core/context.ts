@@ -14,9 +14,6 @@ import type { FulfilmentHold, PreviousAttempt } from '../store/types.js';
 import type { ResponseInfo } from '../payloads.js';
 import type { CallbackContext, CallbackName, MerchantInitiated } from './types.js';
 
-/** Aborts the signal of a delivery's context (now, or when it is first read). */
-export let abortContext: (context: CallbackContext, reason: unknown) => void;
-
 export class DeliveryContext implements CallbackContext {
   callback: CallbackName;
   requestId: string;
@@ -24,7 +21,7 @@ export class DeliveryContext implements CallbackContext {
   headers: HeaderMap;
   remoteAddress?: string;
   auth: Record<string, unknown> = {};
-  // Set by later steps, absent until then (declared only: no own property is created here).
+  // Set by later stages, absent until then (declared only: no own property is created here).
   declare idempotencyKey?: string;
   declare attempt?: number;
   declare previousAttempt?: PreviousAttempt;
@@ -61,13 +58,15 @@ export class DeliveryContext implements CallbackContext {
     this.#signal = value;
   }
 
-  static {
-    abortContext = (context, reason) => {
-      if (!(context instanceof DeliveryContext)) return;
-      if (context.#aborted) return;
-      context.#aborted = true;
-      context.#reason = reason;
-      context.#controller?.abort(reason);
-    };
+  /**
+   * Aborts the signal of a delivery's context (now, or when it is first read). Static, so the
+   * adapter's context has no abort member of its own.
+   */
+  static abort(context: CallbackContext, reason: unknown): void {
+    if (!(context instanceof DeliveryContext)) return;
+    if (context.#aborted) return;
+    context.#aborted = true;
+    context.#reason = reason;
+    context.#controller?.abort(reason);
   }
 }

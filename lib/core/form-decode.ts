@@ -136,45 +136,87 @@ export function compileRule(rule: string): CompiledRule | null {
 }
 
 
-function applyRule(target: unknown, rule: CompiledRule, index: number): void {
-  if (!isObject(target)) return;
+/**
+ * `obj` itself when this decoding made it (a copy it may write to), else a shallow copy that it owns
+ * from now on: each object or array of the order is copied at most once, however many fields of it change.
+ */
+function writable<T extends object>(obj: T, owned: object[]): T {
+  // A list, not a Set: a handful of copies per order, compared by identity (no identity hash for each object).
+  if (owned.includes(obj)) return obj;
+  const copy = (Array.isArray(obj) ? obj.slice() : { ...obj }) as T;
+  owned.push(copy);
+  return copy;
+}
+
+/**
+ * `target` with the fields `rule` names (from segment `index` on) decoded: where a field changes, the
+ * objects and arrays on the way to it are copies (`owned`), the rest is shared; `target` itself when
+ * nothing changes. The order as received is never changed, so its fingerprint does not depend on
+ * when it is taken.
+ */
+function applyRule(target: unknown, rule: CompiledRule, index: number, owned: object[]): unknown {
+  if (!isObject(target)) return target;
   const seg = rule[index];
   const last = index === rule.length - 1;
   // Runs on every order: plain loops, no entry arrays or callbacks.
   if (seg.key === '*') {
+    let out = target;
     const keys = Object.keys(target);
     for (let i = 0; i < keys.length; i++) {
       const v = target[keys[i]];
-      if (typeof v === 'string') {
-        const decoded = decodeIfEncoded(v);
-        if (decoded !== v) target[keys[i]] = decoded;
-      }
+      if (typeof v !== 'string') continue;
+      const decoded = decodeIfEncoded(v);
+      if (decoded === v) continue;
+      out = writable(out, owned);
+      out[keys[i]] = decoded;
     }
-    return;
+    return out;
   }
   const value = target[seg.key];
+  let changed: unknown = value;
   if (seg.each) {
-    if (!Array.isArray(value)) return;
+    if (!Array.isArray(value)) return target;
+    let items: unknown[] = value;
     for (let i = 0; i < value.length; i++) {
       if (!(i in value)) continue; // a hole stays a hole
       const item: unknown = value[i];
-      if (last) {
-        if (typeof item === 'string') value[i] = decodeIfEncoded(item);
-      } else applyRule(item, rule, index + 1);
+      const next = last ? (typeof item === 'string' ? decodeIfEncoded(item) : item) : applyRule(item, rule, index + 1, owned);
+      if (next === item) continue;
+      items = writable(items, owned);
+      items[i] = next;
     }
-    return;
-  }
-  if (last) {
-    if (typeof value === 'string') target[seg.key] = decodeIfEncoded(value);
-  } else applyRule(value, rule, index + 1);
+    changed = items;
+  } else if (last) {
+    if (typeof value === 'string') changed = decodeIfEncoded(value);
+  } else changed = applyRule(value, rule, index + 1, owned);
+  if (changed === value) return target;
+  const out = writable(target, owned);
+  out[seg.key] = changed;
+  return out;
 }
 
-/** Decodes the fields named by `rules` in `order` (in place) and in every order of its `Subs`. */
-export function decodeOrder(order: unknown, rules: readonly CompiledRule[], depth = 0): void {
-  if (!isObject(order) || depth > 4) return;
-  for (const rule of rules) applyRule(order, rule, 0);
-  const subs = order.Subs;
-  if (Array.isArray(subs)) for (const sub of subs) decodeOrder(sub, rules, depth + 1);
+/**
+ * The order with the fields named by `rules` decoded, in it and in every order of its `Subs`: a copy
+ * where a field changed (copy on write, each object at most once), `order` itself when none did.
+ * `order` is never changed.
+ */
+export function decodeOrder<T>(order: T, rules: readonly CompiledRule[], depth = 0, owned: object[] = []): T {
+  if (!isObject(order) || depth > 4) return order;
+  let out: Record<string, unknown> = order;
+  for (const rule of rules) out = applyRule(out, rule, 0, owned) as Record<string, unknown>;
+  const subs = out.Subs;
+  if (Array.isArray(subs)) {
+    for (let i = 0; i < subs.length; i++) {
+      const sub: unknown = subs[i];
+      const next = decodeOrder(sub, rules, depth + 1, owned);
+      if (next === sub) continue;
+      out = writable(out, owned);
+      const list = writable(out.Subs as unknown[], owned);
+      list[i] = next;
+      out.Subs = list;
+    }
+  }
+  return out as T;
 }
 
 const PAYMENT_PERSONAL_FIELDS = [

@@ -1,6 +1,6 @@
 /**
  * How each callback's adapter input is built from the request (the registry names one builder per
- * callback; the parse step runs it). Builders check nothing the schemas check: the validate step
+ * callback; the parse stage runs it). Builders check nothing the schemas check: the validate stage
  * runs after them.
  */
 import { PipelineFailure } from '../shared/errors.js';
@@ -53,7 +53,7 @@ export const cartInfoInput: InputBuilder<CartInfoRequest> = (req, payload, optio
   const { query } = req;
   const token = cartToken(req, payload, options.cartTokenParameter);
   const params: Record<string, string | string[]> = {};
-  // A MerchantGUID query parameter (any case) is a credential, checked by the merchantGuid step: not handed on.
+  // A MerchantGUID query parameter (any case) is a credential, checked by the MerchantGUID stage: not handed on.
   for (const [k, v] of Object.entries(query)) if (v !== undefined && k.toLowerCase() !== 'merchantguid') params[k] = v;
   const request: CartInfoRequest = { method: req.method === 'POST' ? 'POST' : 'GET', merchantCartToken: token, params };
   const countryCode = singleParam(query, 'countryCode');
@@ -86,7 +86,7 @@ export function unwrapOrder(payload: JsonObject): { order: JsonObject; envelope?
 
 /**
  * The order callbacks (and any callback read like one: UpdateOrderShippingInfo, the refund
- * notification): the plain order, typed as the callback's input (the validate step checks it against
+ * notification): the plain order, typed as the callback's input (the validate stage checks it against
  * the entry's schema); the other envelope keys (MerchantGUID left out) go to `context.envelope`.
  */
 export function orderInput<I = MerchantOrder>(_req: CallbackRequest, payload: JsonObject | undefined): BuiltInput<I> {

@@ -1,22 +1,22 @@
 /**
- * The framework-free callback kit: options checked once, one chain per registry entry built once
- * (chain.ts), then `handle(callback, request)` runs the callback's chain for each delivery — the one
- * place a delivery runs.
+ * The framework-free callback kit: options checked once, then `handle(callback, request)` runs one
+ * delivery through deliver() (deliver.ts: the one place a delivery runs, top to bottom) under its
+ * telemetry.
  */
 import { randomUUID } from 'node:crypto';
-import { BINDING_FAILURE } from '../shared/http.js';
+import { bindingFailure } from '../shared/http.js';
 import { credentialPatterns } from '../shared/credentials.js';
 import { createSafeLogger } from '../shared/logger.js';
 import { observeDelivery } from '../telemetry/callback.js';
 import { observeActiveHolds } from '../telemetry/holds.js';
 import { instrumentStore } from '../telemetry/store.js';
 import { createValidators } from '../validation/index.js';
-import { buildChains } from './chain.js';
+import { bodyOf, type RequestBody } from './body.js';
+import { createDeliver } from './deliver.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';
 import { routeKey, routeTable, type CallbackRoute } from './match.js';
 import { DeliveryContext } from './context.js';
-import type { PipelineState } from './state.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
 export type { CallbackRoute } from './match.js';
@@ -31,13 +31,24 @@ export interface CallbackKit {
    * matches by default (any case, one trailing slash, query string ignored); undefined when none.
    */
   match(method: string, path: string): CallbackRoute | undefined;
-  /** Runs one delivery; never rejects. */
-  handle(callback: CallbackName, request: CallbackRequest): Promise<CallbackResponse>;
+  /**
+   * Runs one delivery; never rejects. `body`: the body as the binding read it (raw, parsed by the
+   * host app, or unreadable: lib/core/body.ts); without it, `request.body` (bytes or text are raw,
+   * any other value was parsed by the caller).
+   */
+  handle(callback: CallbackName, request: CallbackRequest, body?: RequestBody): Promise<CallbackResponse>;
   /**
    * For a binding that failed itself (reading the request, writing the reply): logs one error line
    * with the cause (redacted like every kit log line) and returns the generic 500 reply to send.
    */
   fail(err: unknown, callback?: CallbackName): CallbackResponse;
+  /**
+   * Resolves once the work earlier deliveries left running after their reply has ended: an adapter
+   * that timed out awaited under its OrderId lock (a late success stored), a reply's save retried,
+   * the lock's release after them. Each such task ends by its lock's bound (`leaseMs` minus a margin);
+   * await it before closing the store on shutdown.
+   */
+  idle(): Promise<void>;
 }
 
 /**
@@ -65,7 +76,7 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
   // Store calls report as `store <operation>` spans and in cbk.store.duration (docs/observability.md).
   const options: ResolvedOptions = { ...resolved, idempotency: { ...resolved.idempotency, store: instrumentStore(resolved.idempotency.store) } };
   const validators = createValidators(registry.schemas, options.validation);
-  const chains = buildChains(options, validators);
+  const { deliver, exactlyOnce } = createDeliver(options, validators);
   // Credentials masked in every letter case, the GUIDs also with or without braces and hyphens.
   const baseLog = createSafeLogger(options.logger, {}, credentialPatterns(options.merchantGuids, options.auth.secrets));
   const silent = baseLog.child({}) === baseLog;
@@ -83,27 +94,25 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
     match: (method, path) => table.get(routeKey(method, path)),
     fail(err, callback) {
       baseLog.error({ err, ...(callback === undefined ? {} : { callback }) }, 'callback binding failed');
-      return BINDING_FAILURE;
+      return bindingFailure();
     },
+    idle: () => exactlyOnce.background.idle(),
     bodyLimit: (callback) => options[registry.byName[callback].bodyLimit],
-    async handle(callback, request) {
+    async handle(callback, request, body = bodyOf(request.body)) {
       const requestId = randomUUID();
       const auth = request.headers.authorization;
       // A silent logger's children are itself: no per-request secrets list or bindings to build.
       const log = silent ? baseLog
         : baseLog.child({ callback, requestId }, typeof auth === 'string' ? new AuthSecrets(auth) : []);
-      const state: PipelineState = {
-        callback, entry: registry.byName[callback], request, log, startedAt: performance.now(),
-        context: new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress),
-      };
       try {
-        const run = chains.get(callback);
-        if (!run) throw new Error(`no callback ${String(callback)} in the kit's registry`);
-        const reply = await observeDelivery(state, () => run(state));
-        return { status: reply.status, headers: reply.headers, body: reply.body }; // the reply, without what telemetry read of it
+        const entry = registry.byName[callback];
+        if (!entry) throw new Error(`no callback ${String(callback)} in the kit's registry`);
+        const context = new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress);
+        const result = await observeDelivery(entry.defaultPath, () => deliver({ callback, entry, request, body, context, log }));
+        return result.reply;
       } catch (err) {
         log.error({ err }, 'callback pipeline failed');
-        return BINDING_FAILURE;
+        return bindingFailure();
       }
     },
   };

@@ -1,7 +1,7 @@
 /**
  * createCallbackRouter / createCallbackHandler / createCallbackKit options: resolved in ONE pass,
  * at construction (each module resolves its own keys: resolveAuth, resolveStoreSettings,
- * resolveLogger), into the Settings the steps read. Every public option is documented in docs/options.md.
+ * resolveLogger), into the Settings the stages read. Every public option is documented in docs/options.md.
  */
 import type { HelmetOptions } from 'helmet';
 import { createAuthResolver, type AuthOptions, type AuthResolver } from '../auth/index.js';
@@ -58,7 +58,7 @@ export interface CallbackKitOptions<A extends MerchantAdapter = MerchantAdapter>
   leaseMs?: number;
 }
 
-/** The options after the one resolution pass: what the steps and the bindings read. */
+/** The options after the one resolution pass: what the stages and the bindings read. */
 export interface ResolvedOptions {
   merchantGuids: readonly string[];
   adapter: MerchantAdapter;

@@ -1,5 +1,5 @@
 /**
- * The callback registry: everything the kit knows about each callback, in one entry. The steps,
+ * The callback registry: everything the kit knows about each callback, in one entry. deliver() and its stages,
  * the options, the validators and the bindings ask the entry; none compares callback names.
  * Adding a callback: its entry here, its line in CallbackTypes (adapter-types.ts), and the other
  * places docs/architecture.md ("Adding a callback") lists; test/callback-places.test.ts names
@@ -18,7 +18,7 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
    * Exactly-once delivery (order callbacks, payments, the documents webhook): keyed by `idField` and
    * the payload, under the OrderId lock, replies stored and replayed. Its `idField` is then required:
    * a delivery without it is refused (400) before anything runs. False: a read (cart info) — no
-   * idempotency, hold or documents step in its chain, nothing stored.
+   * key, lookup, lock, hold or documents stage in its delivery (deliver.ts), nothing stored.
    */
   readonly exactlyOnce: boolean;
   /** The field of the adapter input that holds its OrderId (`OrderId`; the cart's `OrderID`, only logged). */
@@ -61,7 +61,7 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
   /**
    * `required`: a POST delivery must carry the MerchantGUID (payload, `MerchantGUID` header or query
    * parameter); `optional`: one without it passes only when an auth strategy configured for the callback
-   * authenticated it (steps/merchant-guid.ts). A GUID that is sent is always checked.
+   * authenticated it (stages/merchant-guid.ts). A GUID that is sent is always checked.
    */
   readonly merchantGuid: 'required' | 'optional';
 }

@@ -10,13 +10,13 @@
 import { didYouMean } from '../shared/did-you-mean.js';
 import { unknownKeys } from '../validation/known-keys.js';
 import { withoutNulls } from '../validation/tolerant.js';
-import type { PipelineState } from './state.js';
+import type { Who } from './stages/types.js';
 import { createCartReplyCheck, PRODUCT_AT } from './cart-reply-check.js';
 
 /** How many distinct unknown keys are remembered (each is reported once); later ones are not reported. */
 const MAX_REMEMBERED = 256;
 
-export type ReplyTidier = (state: PipelineState, body: Record<string, unknown>) => void;
+export type ReplyTidier = (state: Who, body: Record<string, unknown>) => void;
 
 export function createReplyTidier(): ReplyTidier {
   const reported = new Set<string>();

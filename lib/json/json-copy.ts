@@ -7,7 +7,7 @@
  * through JSON itself, so the result and the errors are JSON's.
  *
  * jsonCopyWith(v, hook) is the same walk with a replacer: keys dropped and texts rewritten
- * (stripCardData, lib/core/steps/response-info.ts, drops card fields and masks card numbers).
+ * (stripCardData, lib/core/stages/adapter-reply.ts, drops card fields and masks card numbers).
  */
 
 const MAX_DEPTH = 64;
@@ -29,7 +29,6 @@ const PLAIN: CopyHook = { drop: undefined, text: undefined };
 
 /** JSON's own result for `v` found under `key` (toJSON gets the key), through the hook's replacer; undefined when JSON leaves it out. */
 function viaJson(v: unknown, key: string, w: CopyHook): unknown {
-  // Made here, on the slow path only: made per copy, it cost a small reply's strip 3.6x its time under tsx (esbuild's keepNames names each closure).
   const { drop, text } = w;
   const replacer = (k: string, x: unknown): unknown => {
     if (drop !== undefined && drop(k)) return undefined;

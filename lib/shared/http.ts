@@ -33,9 +33,7 @@ export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
   'cache-control': 'no-store',
 });
 
-/** The reply sent when a binding itself fails (never the error's text). */
-export const BINDING_FAILURE: CallbackResponse = {
-  status: 500,
-  headers: { ...JSON_NO_STORE },
-  body: wireErrorBody('INTERNAL_ERROR'),
-};
+/** The reply sent when a binding itself fails (never the error's text): a new object each time, so no caller can change another's. */
+export function bindingFailure(): CallbackResponse {
+  return { status: 500, headers: { ...JSON_NO_STORE }, body: wireErrorBody('INTERNAL_ERROR') };
+}

@@ -32,9 +32,6 @@ export interface MemoryStoreOptions {
   maxEntries?: number;
 }
 
-/** A lock's async release (the returned arrow is not named per acquire by the benchmark's tsx transform). */
-const releaseHeld = (held: { release(): void }) => async (): Promise<void> => held.release();
-
 export class MemoryStore implements Store {
   readonly ttlMs: number;
   readonly maxEntries: number;
@@ -68,7 +65,7 @@ export class MemoryStore implements Store {
   async acquire(orderId: string, options: AcquireOptions): Promise<StoreLock | null> {
     const held = await this.mutex.acquire(orderId, options.waitMs, options.leaseMs);
     if (!held) return null;
-    return { recovered: held.recovered, release: releaseHeld(held) };
+    return { recovered: held.recovered, release: async () => held.release() };
   }
 
   private clock(): number {

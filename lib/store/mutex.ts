@@ -6,20 +6,6 @@
 export type Release = () => void;
 export interface Held { release: Release; /** The previous holder was released by its lease, not by itself. */ recovered: boolean }
 
-interface Holder { released: boolean; leaseTimer: NodeJS.Timeout | undefined; resolve: () => void }
-
-/**
- * The release of one holder: idempotent, stops its lease timer. Made here, not as a closure bound to
- * a name inside acquire (the benchmark's tsx transform names such a closure each time it is made).
- */
-function releaseOf(holder: Holder): Release {
-  return () => {
-    if (holder.released) return;
-    holder.released = true;
-    if (holder.leaseTimer) clearTimeout(holder.leaseTimer);
-    holder.resolve();
-  };
-}
 
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
@@ -37,15 +23,22 @@ export class KeyedMutex {
 
   async acquire(key: string, waitMs: number, leaseMs: number): Promise<Held | null> {
     const queued = this.tails.get(key);
-    let resolveMine!: () => void;
+    let resolveMine = (): void => {};
     const mine = new Promise<void>((r) => { resolveMine = r; });
     // A free key: this holder is the whole chain (no settled predecessor to chain onto).
     const tail = queued ? queued.then(() => mine) : mine;
     this.tails.set(key, tail);
     void tail.then(() => { if (this.tails.get(key) === tail) this.tails.delete(key); });
 
-    const holder: Holder = { released: false, leaseTimer: undefined, resolve: resolveMine };
-    const release = releaseOf(holder);
+    let released = false;
+    let leaseTimer: NodeJS.Timeout | undefined;
+    /** This holder's release: idempotent, stops its lease timer. */
+    const release: Release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(leaseTimer);
+      resolveMine();
+    };
 
     // A free key is taken at once: no wait timer, no race (the common, uncontended case).
     if (queued) {
@@ -59,11 +52,11 @@ export class KeyedMutex {
       }
     }
     const recovered = this.expired.delete(key);
-    holder.leaseTimer = setTimeout(() => {
-      if (!holder.released) this.expired.add(key);
+    leaseTimer = setTimeout(() => {
+      if (!released) this.expired.add(key);
       release();
     }, leaseMs);
-    holder.leaseTimer.unref?.();
+    leaseTimer.unref?.();
     return { release, recovered };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The idempotency options of a router/handler (`store`, `inFlightWaitMs`, `leaseMs`), checked once
- * at construction and shared by the idempotency and holds steps of that router.
+ * at construction and shared by the exactly-once module (lib/core/exactly-once/) of that router.
  */
 import { fail, positiveMs } from '../shared/options.js';
 import { completeStore, probeStore, type KitStore } from './capabilities.js';
@@ -27,7 +27,7 @@ export function assertStore(value: unknown): Store {
 /**
  * The settings of one router, from its options (`store`, `inFlightWaitMs`, `leaseMs`, and
  * `merchantGuid` to refuse a store shared by two shops without namespaces; other keys are not read):
- * resolved once, at construction, shared by the idempotency and holds steps.
+ * resolved once, at construction, shared by the exactly-once module (lib/core/exactly-once/).
  */
 export function resolveStoreSettings(options: { store?: unknown; inFlightWaitMs?: unknown; leaseMs?: unknown; merchantGuid?: unknown }, adapterTimeoutMs: number): StoreSettings {
   const inFlightWaitMs = positiveMs(options.inFlightWaitMs, 'inFlightWaitMs', DEFAULT_IN_FLIGHT_WAIT_MS);

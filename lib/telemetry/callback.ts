@@ -12,17 +12,20 @@ import { classifyDelivery, currentDelivery, deliveries, type Delivery } from './
 import { ATTR, CALLBACK_CHANNEL, type CallbackOutcome } from './names.js';
 import { errorType, instruments, otelApi, otelPending, tracer, type Span } from './otel.js';
 
-/** What the delivery wrapper reads of the pipeline's state (structural: telemetry never imports the pipeline). */
-export interface DeliveryFacts {
-  callback: string;
-  /** The registry entry: its default path is the wire name (`/SendOrderToMerchant`). */
-  entry: { defaultPath: string };
-  orderId?: string;
-  context: { attempt?: number; specDeviations?: readonly unknown[] };
+/**
+ * What the delivery wrapper reads of a delivery's result (structural: telemetry never imports the
+ * core): the reply, and what the delivery learnt (deliver() in lib/core/deliver.ts returns it).
+ */
+export interface ObservedDelivery {
+  readonly reply: { readonly status: number; readonly body: unknown };
+  /** What the delivery learnt (replayed, in_flight, declined, ...); undefined: from the status. */
+  readonly outcome: string | undefined;
+  readonly orderId: string | undefined;
+  /** The attempt number the adapter was told, if any. */
+  readonly attempt: number | undefined;
+  /** How many deviations from the specification were tolerated. */
+  readonly deviationCount: number;
 }
-
-/** The reply of the pipeline's outermost step; `outcome`: what the pipeline learnt (replayed, in_flight, declined, ...). */
-interface Reply { status: number; body: unknown; outcome?: string }
 
 /** The message of the callback TracingChannel; orderId, outcome and status are filled in before asyncStart. */
 export interface CallbackChannelMessage {
@@ -36,16 +39,19 @@ export interface CallbackChannelMessage {
 
 export const callbackChannel = diagnostics.tracingChannel<object, CallbackChannelMessage>(CALLBACK_CHANNEL);
 
-/** Runs one delivery (`work` is the pipeline) under its span, metrics and channel events. */
-export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () => Promise<R>): Promise<R> {
+/**
+ * Runs one delivery (`work`: deliver()) of the callback at `defaultPath` (its wire name:
+ * `/SendOrderToMerchant`) under its span, metrics and channel events, read from its result.
+ */
+export function observeDelivery<R extends ObservedDelivery>(defaultPath: string, work: () => Promise<R>): Promise<R> {
   const waiting = otelPending();
-  if (waiting) return waiting.then(() => observeDelivery(state, work));
+  if (waiting) return waiting.then(() => observeDelivery(defaultPath, work));
   const t = tracer();
   const m = instruments();
   if (!t && !m && !callbackChannel.hasSubscribers) return work();
   const api = otelApi();
   const started = performance.now();
-  const callback = state.entry.defaultPath.replace(/^\//, '');
+  const callback = defaultPath.replace(/^\//, '');
   const delivery: Delivery = { callback, adapterRan: false };
   if (t && api) {
     const span = t.startSpan(`callback ${callback}`, { kind: api.SpanKind.INTERNAL, attributes: { [ATTR.callback]: callback } }, api.context.active());
@@ -55,22 +61,26 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
     }
   }
   const message: CallbackChannelMessage = { callback };
-  const finish = (status: number, body: unknown, thrown?: unknown, learnt?: string) => {
-    const outcome = classifyDelivery(status, learnt);
-    message.orderId = state.orderId === undefined ? undefined : cutText(state.orderId, MAX_LOGGED_ID);
+  const finish = (result: ObservedDelivery | undefined, thrown?: unknown) => {
+    const status = result?.reply.status ?? 500;
+    const outcome = classifyDelivery(status, result?.outcome);
+    const orderId = result?.orderId === undefined ? undefined : cutText(result.orderId, MAX_LOGGED_ID);
+    message.orderId = orderId;
     message.outcome = outcome;
     message.status = status;
     m?.callbackDuration.record((performance.now() - started) / 1000, { [ATTR.callback]: callback, [ATTR.outcome]: outcome });
-    if (m && state.context.specDeviations && state.context.specDeviations.length > 0) m.specDeviations.add(1, { [ATTR.callback]: callback });
-    if (delivery.span) endDeliverySpan(delivery.span, state, outcome, status, body, delivery.adapterRan, thrown);
+    if (m && result !== undefined && result.deviationCount > 0) m.specDeviations.add(1, { [ATTR.callback]: callback });
+    if (delivery.span) {
+      endDeliverySpan(delivery.span, { outcome, status, body: result?.reply.body, orderId, attempt: delivery.adapterRan ? result?.attempt : undefined }, thrown);
+    }
   };
   const observed = async () => {
     try {
-      const res = await work();
-      finish(res.status, res.body, undefined, res.outcome);
-      return res;
+      const result = await work();
+      finish(result);
+      return result;
     } catch (err) {
-      finish(500, undefined, err);
+      finish(undefined, err);
       throw err;
     }
   };
@@ -80,11 +90,14 @@ export function observeDelivery<R extends Reply>(state: DeliveryFacts, work: () 
   return callbackChannel.hasSubscribers ? callbackChannel.tracePromise(run, message) : run();
 }
 
-function endDeliverySpan(span: Span, state: DeliveryFacts, outcome: CallbackOutcome, status: number, body: unknown, adapterRan: boolean, thrown: unknown): void {
+/** What the delivery span ends with (orderId cut; attempt only when the adapter ran). */
+interface SpanEnd { outcome: CallbackOutcome; status: number; body: unknown; orderId: string | undefined; attempt: number | undefined }
+
+function endDeliverySpan(span: Span, { outcome, status, body, orderId, attempt }: SpanEnd, thrown: unknown): void {
   span.setAttribute(ATTR.outcome, outcome);
   span.setAttribute(ATTR.status, status);
-  if (state.orderId !== undefined) span.setAttribute(ATTR.orderId, cutText(state.orderId, MAX_LOGGED_ID));
-  if (adapterRan && state.context.attempt !== undefined) span.setAttribute(ATTR.attempt, state.context.attempt);
+  if (orderId !== undefined) span.setAttribute(ATTR.orderId, orderId);
+  if (attempt !== undefined) span.setAttribute(ATTR.attempt, attempt);
   if (status >= 500) {
     const code = (body as { ErrorCode?: unknown } | null)?.ErrorCode;
     // The kit's own wire codes only: an adapter's CallbackError carries the merchant's texts.

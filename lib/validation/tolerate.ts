@@ -29,7 +29,7 @@ export interface Tolerated<T = unknown> {
 const ELEMENTS = Object.freeze({ elements: true });
 const SHALLOW = Object.freeze({ elements: true, depth: 0 });
 
-/** `nullFree`: the caller knows `input` holds no null at any depth (the parse step's walk saw none): nothing to remove. */
+/** `nullFree`: the caller knows `input` holds no null at any depth (the parse stage's walk saw none): nothing to remove. */
 export function tolerate<T>(report: ValidateFunction, tolerant: ValidateFunction, input: T, nullFree = false): Tolerated<T> {
   if (report(input)) {
     if (!nullFree) withoutNulls(input, '', [], ELEMENTS); // nulls the schemas allow: absent all the same

@@ -5,7 +5,7 @@
  * cbk.spec_deviations and still carries its full list on the context.
  */
 import { createCallbackKit } from 'crossborder-merchant-kit';
-import { forgetWarnedDeviations } from '../../lib/core/steps/validate.js';
+import { forgetWarnedDeviations } from '../../lib/core/stages/validate.js';
 import { serviceOrder, newServiceOrderId, DEFAULT_LINES, paymentDetails } from '../../lib/tools/conformance/payloads.js';
 import { MERCHANT_GUID } from '../helpers/orders.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';

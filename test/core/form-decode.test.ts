@@ -5,7 +5,7 @@
  * Checked against those definitions on every code point, every escaped byte pair and triple, and
  * seeded random strings of the characters that matter.
  */
-import { decodeIfEncoded, formDecode } from '../../lib/core/form-decode.js';
+import { compileRule, decodeIfEncoded, decodeOrder, DEFAULT_DECODE_FIELDS, formDecode, type CompiledRule } from '../../lib/core/form-decode.js';
 import { prng } from '../helpers/prng.js';
 
 /** The definition (the code before round 6). */
@@ -130,4 +130,36 @@ test('long values (one text built from many pieces) decode in full and read back
   expect(formDecode(many)).toBe('a Aé'.repeat(100_000));
   expect(decodeIfEncoded('+'.repeat(500_000))).toBe(' '.repeat(500_000));
   expect(JSON.stringify(formDecode('%2B+'.repeat(100_000))).length).toBe(200_002);
+});
+
+describe('decodeOrder: a copy on write, the order as received never changed', () => {
+  const rules = DEFAULT_DECODE_FIELDS.map((f) => compileRule(f)).filter((r): r is CompiledRule => r !== null);
+  const received = () => ({
+    OrderId: 'GE1',
+    PrimaryBilling: { FirstName: 'Ren%C3%A9e', LastName: 'Doe', City: 'Z%C3%BCrich' },
+    PrimaryShipping: { FirstName: 'Jane', City: 'Bern' },
+    Parcels: [{ TrackingUrl: 'https%3A%2F%2Ft.example%2F1' }, { TrackingUrl: 'https://t.example/2' }],
+    Subs: [{ OrderId: 'GE1-1', PrimaryBilling: { FirstName: 'A+B' } }, { OrderId: 'GE1-2', PrimaryBilling: { FirstName: 'C' } }],
+  });
+
+  test('the decoded fields are in the copy; the order given is deep-equal to what it was', () => {
+    const order = received();
+    const before = structuredClone(order);
+    const decoded = decodeOrder(order, rules);
+    expect(order).toEqual(before);
+    expect(decoded.PrimaryBilling).toEqual({ FirstName: 'Renée', LastName: 'Doe', City: 'Zürich' });
+    expect(decoded.Parcels[0].TrackingUrl).toBe('https://t.example/1');
+    expect(decoded.Subs[0].PrimaryBilling.FirstName).toBe('A B');
+  });
+
+  test('what no rule changes is shared, not copied; an order with nothing to decode is returned as it is', () => {
+    const order = received();
+    const decoded = decodeOrder(order, rules);
+    expect(decoded).not.toBe(order);
+    expect(decoded.PrimaryShipping).toBe(order.PrimaryShipping);
+    expect(decoded.Parcels[1]).toBe(order.Parcels[1]);
+    expect(decoded.Subs[1]).toBe(order.Subs[1]);
+    const plain = { OrderId: 'GE2', PrimaryBilling: { FirstName: 'Jane' } };
+    expect(decodeOrder(plain, rules)).toBe(plain);
+  });
 });

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { fixture } from '../fixtures/index.js';
-import { forgetWarnedDeviations } from '../../lib/core/steps/validate.js';
+import { forgetWarnedDeviations } from '../../lib/core/stages/validate.js';
 
 // Deviations are warned about once per process: each test starts as a fresh process would.
 beforeEach(forgetWarnedDeviations);

@@ -23,10 +23,11 @@ test('every entry names itself, its kind, methods, path, body limit and existing
   expect(CALLBACK_ENTRIES.filter((e) => e.createsOrder).map((e) => e.name)).toEqual([ORDER_CREATION]);
 });
 
-test('no step, the kit or the options compare callback names: they ask the registry entry', () => {
+test('no stage, the kit or the options compare callback names: they ask the registry entry', () => {
   const dir = new URL('../../lib/core/', import.meta.url);
-  const files = ['kit.ts', 'chain.ts', 'options.ts', 'state.ts', 'inputs.ts',
-    ...fs.readdirSync(new URL('steps/', dir)).map((f) => `steps/${f}`), ...fs.readdirSync(new URL('delivery/', dir)).map((f) => `delivery/${f}`)];
+  const files = ['kit.ts', 'deliver.ts', 'options.ts', 'inputs.ts',
+    ...['stages', 'exactly-once', 'delivery'].flatMap((sub) => fs.readdirSync(new URL(`${sub}/`, dir)).map((f) => `${sub}/${f}`))];
+  expect(files).toEqual(expect.arrayContaining(['deliver.ts', 'stages/parse.ts', 'exactly-once/index.ts']));
   for (const file of files) {
     const source = fs.readFileSync(new URL(file, dir), 'utf8');
     for (const name of CALLBACK_NAMES) expect({ file, found: source.includes(`'${name}'`) }).toEqual({ file, found: false });

@@ -6,7 +6,7 @@
  * nesting, errors; and no card number or CVV of the request survives in any spelling.
  */
 import { PipelineFailure } from '../../lib/shared/errors.js';
-import { stripCardData } from '../../lib/core/steps/response-info.js';
+import { stripCardData } from '../../lib/core/stages/adapter-reply.js';
 import { createCardMask, type CardMask } from '../../lib/core/delivery/card-mask.js';
 import { prng } from '../helpers/prng.js';
 

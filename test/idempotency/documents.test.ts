@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { checkDocuments, decodeBase64 } from '../../lib/core/steps/documents.js';
+import { checkDocuments, decodeBase64 } from '../../lib/core/stages/documents.js';
 import { BINDINGS } from '../helpers/bindings.js';
 import { documentsDelivery, MERCHANT_GUID, order } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';

@@ -8,7 +8,7 @@
  * the mutants that switched a fast path off or on were "equivalent" to a test of the result alone.
  */
 import { jest } from '@jest/globals';
-import { stripCardData } from '../../lib/core/steps/response-info.js';
+import { stripCardData } from '../../lib/core/stages/adapter-reply.js';
 import { createCardMask } from '../../lib/core/delivery/card-mask.js';
 import { jsonCopy, jsonCopyWith } from '../../lib/json/json-copy.js';
 

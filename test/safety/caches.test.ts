@@ -11,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { forgetWarnedDeviations, MAX_WARNED_SHAPES, warnWorthy } from '../../lib/core/steps/validate.js';
+import { forgetWarnedDeviations, MAX_WARNED_SHAPES, warnWorthy } from '../../lib/core/stages/validate.js';
 import { createHmacVerifier, MAX_HEADERS } from '../../lib/auth/jwt-hmac.js';
 import { testKit, type TestKit } from '../helpers/kit.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';

@@ -49,8 +49,8 @@ test('API absent (simulated in this process) while an SDK is registered: deliver
 test('no provider registered: no tracer, no instruments; the wrappers hand back the very promise of the work', async () => {
   expect(tracer()).toBeNull();
   expect(instruments()).toBeNull();
-  const work = Promise.resolve({ status: 200, body: {} });
-  expect(observeDelivery({ callback: 'updateOrderStatus', entry: { defaultPath: '/UpdateOrderStatus' }, context: {} }, () => work)).toBe(work);
+  const work = Promise.resolve({ reply: { status: 200, body: {} }, outcome: undefined, orderId: undefined, attempt: undefined, deviationCount: 0 });
+  expect(observeDelivery('/UpdateOrderStatus', () => work)).toBe(work);
   const memory = new MemoryStore();
   const read = memory.getRecord('k');
   const store = instrumentStore({ getRecord: () => read });

@@ -7,7 +7,7 @@ import type { CallbackKitOptions, CallbackName, LoggerLike } from 'crossborder-m
 import { BINDINGS } from '../helpers/bindings.js';
 import { fixture, MERCHANT_GUID, stringLeaves } from '../fixtures/index.js';
 import { CALLBACK_VARIANTS, variantPayload } from '../fixtures/invalid.js';
-import { forgetWarnedDeviations } from '../../lib/core/steps/validate.js';
+import { forgetWarnedDeviations } from '../../lib/core/stages/validate.js';
 
 // Deviations are warned about once per process: each test starts as a fresh process would.
 beforeEach(forgetWarnedDeviations);

@@ -11,7 +11,7 @@ import { testOptions } from '../helpers/kit.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { MERCHANT_GUID, order, product } from '../helpers/orders.js';
 import { fixture } from '../fixtures/index.js';
-import { forgetWarnedDeviations } from '../../lib/core/steps/validate.js';
+import { forgetWarnedDeviations } from '../../lib/core/stages/validate.js';
 
 // Deviations are warned about once per process: each test starts as a fresh process would.
 beforeEach(forgetWarnedDeviations);

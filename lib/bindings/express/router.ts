@@ -21,8 +21,8 @@ export function createCallbackRouter<A extends MerchantAdapter>(options: Callbac
     // req.ip runs proxy-addr over X-Forwarded-For on every read; without 'trust proxy' it is the socket's address.
     const trustProxy = Boolean(req.app?.get('trust proxy'));
     const remoteAddress = trustProxy ? req.ip ?? req.socket.remoteAddress : req.socket.remoteAddress;
-    const request = await toCallbackRequest(kit, route, req, req.path, remoteAddress, trustProxy);
-    writeReply(res, await kit.handle(route.callback, request));
+    const { request, body } = await toCallbackRequest(kit, route, req, req.path, remoteAddress, trustProxy);
+    writeReply(res, await kit.handle(route.callback, request, body));
   }
   function answer(route: CallbackRoute, req: Request, res: Response, next: NextFunction): void {
     serve(route, req, res)
@@ -30,21 +30,12 @@ export function createCallbackRouter<A extends MerchantAdapter>(options: Callbac
       .catch(next); // as Express 5 does with a rejected middleware promise
   }
   // Not an async function: Express 5 would chain a handler onto every promise a middleware returns.
+  // The route is matched once, here; anything else (another method or path, routes a merchant added
+  // to this Router after it) goes on through the Router.
   router.use((req: Request, res: Response, next: NextFunction) => {
     const route = kit.match(req.method, req.path);
     if (!route) return next();
     answer(route, req, res, next);
   });
-  // A callback is answered before the Router's own dispatch runs (its per-request closures, URL
-  // parsing and property restores, layer walk): the mounting app has already trimmed the mount
-  // path, set req.baseUrl and calls `next` on a miss. Anything else (another method or path,
-  // routes a merchant added to this Router) goes through the Router as before.
-  const routerWithHandle = router as unknown as { handle: (req: Request, res: Response, next: NextFunction) => void };
-  const dispatch = routerWithHandle.handle.bind(router);
-  routerWithHandle.handle = (req, res, next) => {
-    const route = kit.match(req.method, req.path);
-    if (route) answer(route, req, res, next);
-    else dispatch(req, res, next);
-  };
   return router;
 }

@@ -13,6 +13,7 @@ import { readBody } from '../http/read-body.js';
 import { routeKey } from '../../core/match.js';
 import type { CallbackResponse, MerchantAdapter } from '../../core/types.js';
 import { PipelineFailure } from '../../shared/errors.js';
+import { rawBody, unreadableBody, type RequestBody } from '../../core/body.js';
 
 /** The kit's options (Fastify's own `prefix`, `logLevel` and `logSerializers` may sit beside them). */
 export type FastifyCallbacksOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
@@ -33,17 +34,19 @@ function routeOf(request: FastifyRequest): CallbackRoute | undefined {
 }
 
 function mount(instance: FastifyInstance, kit: CallbackKit): void {
-  // The raw body, read up to the callback's limit; the kit parses it (415, 413, 400 as on every binding).
+  // The body as the core's RequestBody: raw, read until the callback's limit, or unreadable (a failed
+  // stream, or over the limit: reading stops there); the kit parses it (415, 413, 400 as on every binding).
   instance.removeAllContentTypeParsers();
   instance.addContentTypeParser('*', (request, payload, done) => {
-    readBody(payload, kit.bodyLimit(routeOf(request)!.callback), request.headers['content-length']).then(
-      (body) => done(null, body),
-      (err: unknown) => (err instanceof PipelineFailure ? done(null, err) : done(err as Error)),
+    const route = routeOf(request);
+    if (route === undefined) return done(new Error('no callback route for this request'));
+    readBody(payload, kit.bodyLimit(route.callback), request.headers['content-length']).then(
+      (bytes) => done(null, rawBody(bytes)),
+      (err: unknown) => (err instanceof PipelineFailure ? done(null, unreadableBody(err)) : done(err as Error)),
     );
   });
-  /** The kit's answer to a request; `body`: what the binding read (the raw-body parser's result). */
-  const answer = async (request: FastifyRequest, reply: FastifyReply, body: () => unknown): Promise<FastifyReply> => {
-    const route = routeOf(request)!;
+  /** The kit's answer to a request of `route`; `body`: what the binding read (the parser's RequestBody). */
+  const answer = async (route: CallbackRoute, request: FastifyRequest, reply: FastifyReply, body: RequestBody): Promise<FastifyReply> => {
     try {
       const url = request.url;
       const q = url.indexOf('?');
@@ -54,21 +57,22 @@ function mount(instance: FastifyInstance, kit: CallbackKit): void {
         // Fastify defines request.ips only when its trustProxy option is set.
         trustProxy: request.ips !== undefined,
       };
-      const core = await buildRequest(kit, route, parts, body);
-      return send(reply, await kit.handle(route.callback, core));
+      const core = await buildRequest(kit, route, parts, () => body);
+      return send(reply, await kit.handle(route.callback, core.request, core.body));
     } catch (err) {
       return send(reply, kit.fail(err, route.callback));
     }
   };
-  const handler = (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
-    answer(request, reply, () => request.body ?? Buffer.alloc(0));
+  const handler = (route: CallbackRoute) => (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> =>
+    answer(route, request, reply, (request.body as RequestBody | undefined) ?? rawBody(Buffer.alloc(0)));
   // What Fastify refuses before the raw-body parser runs (a Content-Type it cannot parse: empty, `;;;`,
   // `application/json, text/plain`) is the kit's to answer, as on every binding: its reply, headers and
   // log line (the body is not read; the kit refuses the Content-Type, or answers an auth failure first).
   // Any other error (the app's own hooks refusing a request, …) goes on to the app's error handler, as before.
   instance.setErrorHandler((err: Error & { code?: unknown }, request, reply) => {
-    if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_') && routeOf(request) !== undefined) {
-      return answer(request, reply, () => Buffer.alloc(0));
+    const route = routeOf(request);
+    if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_') && route !== undefined) {
+      return answer(route, request, reply, rawBody(Buffer.alloc(0)));
     }
     throw err;
   });
@@ -80,7 +84,7 @@ function mount(instance: FastifyInstance, kit: CallbackKit): void {
     seen.add(key);
     instance.route({
       method: route.method, url: route.path, exposeHeadRoute: false,
-      config: { crossborderRoute: route } satisfies RouteConfig, handler,
+      config: { crossborderRoute: route } satisfies RouteConfig, handler: handler(route),
     });
   }
 }

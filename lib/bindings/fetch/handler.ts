@@ -8,6 +8,7 @@ import { buildRequest, checkBasePath, checkReplyHeaders, matchUnder, NOT_FOUND, 
 import { createCallbackKit, type CallbackKit } from '../../core/kit.js';
 import type { CallbackKitOptions } from '../../core/options.js';
 import { readWebBody } from '../http/read-body.js';
+import { rawBody } from '../../core/body.js';
 import type { CallbackResponse, HeaderMap, MerchantAdapter } from '../../core/types.js';
 
 export interface FetchHandlerOptions<A extends MerchantAdapter = MerchantAdapter> extends CallbackKitOptions<A> {
@@ -43,12 +44,12 @@ async function serve(kit: CallbackKit, basePath: string, request: Request, info?
     path: found.path, headers: headerMap(request.headers), query: queryFromUrl(url.search),
     remoteAddress: info?.remoteAddress || undefined, trustProxy: false,
   };
-  const core = await buildRequest(kit, found.route, parts, (limit) => {
+  const core = await buildRequest(kit, found.route, parts, async (limit) => {
     // A host that read the body first (a JSON middleware) is a bug to name in the log (500 via kit.fail).
     if (request.bodyUsed) throw new Error('the Request body was read before the callback handler (hand the Request over unread)');
-    return readWebBody(request.body, limit, request.headers.get('content-length'));
+    return rawBody(await readWebBody(request.body, limit, request.headers.get('content-length')));
   });
-  return toResponse(await kit.handle(found.route.callback, core));
+  return toResponse(await kit.handle(found.route.callback, core.request, core.body));
 }
 
 export function createFetchHandler<A extends MerchantAdapter>(options: FetchHandlerOptions<A>): FetchHandler {

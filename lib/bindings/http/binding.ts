@@ -1,11 +1,12 @@
 /**
- * What the bindings share: building the core request (the body read once, up to the callback's
- * limit; a read failure handed over as a PipelineFailure), routing under a basePath, and writing a
+ * What the bindings share: building the core request (the body read once, as the core's RequestBody:
+ * raw, parsed by the host app, or unreadable with the refusal), routing under a basePath, and writing a
  * reply on a node:http response. Public APIs of Node, Express and the web platform only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CallbackKit, CallbackRoute } from '../../core/kit.js';
-import { payloadTooLarge, readBody } from './read-body.js';
+import { readBody } from './read-body.js';
+import { parsedBody, rawBody, unreadableBody, type RequestBody } from '../../core/body.js';
 import { KitError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import { JSON_NO_STORE, type CallbackRequest, type CallbackResponse, type HeaderMap, type QueryMap } from '../../shared/http.js';
 
@@ -89,52 +90,59 @@ export interface RequestParts {
   trustProxy?: boolean;
 }
 
+/** A core request and its body, as kit.handle takes them. */
+export interface BuiltRequest {
+  request: CallbackRequest;
+  body: RequestBody | undefined;
+}
+
 /**
- * Builds the core request: a POST's body comes from `read(limit)` (raw bytes, up to the callback's
- * limit); a PipelineFailure it throws (too large, aborted) becomes the body, which the parse step answers.
+ * Builds the core request: a POST's body comes from `read(limit)` (`limit`: the callback's, for a
+ * reader that stops reading a stream past it); a PipelineFailure it throws (too large, aborted)
+ * makes the body `unreadable`, which the core answers.
  */
 export async function buildRequest(
-  kit: CallbackKit, route: CallbackRoute, parts: RequestParts, read: (limit: number) => unknown,
-): Promise<CallbackRequest> {
-  const base: CallbackRequest = { method: route.method, ...parts };
-  if (route.method !== 'POST') return { ...base, body: undefined };
+  kit: CallbackKit, route: CallbackRoute, parts: RequestParts, read: (limit: number) => RequestBody | Promise<RequestBody>,
+): Promise<BuiltRequest> {
+  const request: CallbackRequest = { method: route.method, ...parts };
+  if (route.method !== 'POST') return { request, body: undefined };
   try {
-    return { ...base, body: await read(kit.bodyLimit(route.callback)) };
+    const body = await read(kit.bodyLimit(route.callback));
+    return { request: { ...request, body: body.kind === 'raw' ? body.bytes : body.kind === 'parsed' ? body.value : undefined }, body };
   } catch (err) {
-    if (err instanceof PipelineFailure) return { ...base, body: err };
+    if (err instanceof PipelineFailure) return { request, body: unreadableBody(err) };
     throw err;
   }
 }
 
 /**
- * A value the host app already parsed (express.json ran), checked against the kit's limit: the
- * declared length, else the size of the value serialised.
+ * A value the host app already parsed (express.json ran), with its size for the core's limit check:
+ * the declared length, else the size of the value serialised.
  */
-function parsedBody(value: unknown, declaredLength: string | undefined, limit: number): unknown {
+function alreadyParsed(value: unknown, declaredLength: string | undefined): RequestBody {
   const declared = Number(declaredLength);
-  let size: number;
+  if (Number.isFinite(declared)) return parsedBody(value, declared);
   try {
-    size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(value) ?? '');
+    return parsedBody(value, Buffer.byteLength(JSON.stringify(value) ?? ''));
   } catch {
     // A value too deeply nested to serialise (a stack overflow): refused like one the kit parsed itself.
-    return new PipelineFailure('INVALID_REQUEST', 'body nested too deeply to serialise', 'The request body is nested too deeply');
+    return unreadableBody(new PipelineFailure('INVALID_REQUEST', 'body nested too deeply to serialise', 'The request body is nested too deeply'));
   }
-  return size > limit ? payloadTooLarge(limit) : value;
 }
 
 /**
  * Builds the core request from a node:http request. When the host app already consumed the stream
  * (`readableEnded`: express.json or another parser ran), its `req.body` is used; otherwise the raw
- * body is read here, up to the limit.
+ * body is read here, stopping past the limit.
  */
 export function toCallbackRequest(
   kit: CallbackKit, route: CallbackRoute, req: IncomingMessage & { body?: unknown },
   path: string, remoteAddress: string | undefined, trustProxy?: boolean,
-): Promise<CallbackRequest> {
+): Promise<BuiltRequest> {
   const parts: RequestParts = { path, headers: req.headers, query: queryFromUrl(req.url), remoteAddress, trustProxy };
-  return buildRequest(kit, route, parts, (limit) => req.readableEnded
-    ? parsedBody(req.body, req.headers['content-length'], limit)
-    : readBody(req, limit, req.headers['content-length']));
+  return buildRequest(kit, route, parts, async (limit) => req.readableEnded
+    ? alreadyParsed(req.body, req.headers['content-length'])
+    : rawBody(await readBody(req, limit, req.headers['content-length'])));
 }
 
 /**

@@ -1,14 +1,14 @@
 /**
- * Reads a request body into a Buffer, refusing more than `limit` bytes (413) without buffering them:
- * from a Node stream (readBody) or a web ReadableStream (readWebBody, for fetch handlers on Node,
- * Bun and Deno).
+ * Reads a request body into a Buffer from a Node stream (readBody) or a web ReadableStream
+ * (readWebBody, for fetch handlers on Node, Bun and Deno). Past `limit` bytes (or a declared length
+ * over it) it stops reading, without buffering more, and throws the core's 413 refusal, which the
+ * binding hands over as an `unreadable` body (core/body.ts); the size check of a body read whole is
+ * the core's (stages/parse.ts).
  */
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { PipelineFailure } from '../../shared/errors.js';
 import { payloadTooLarge } from '../../core/body-limit.js';
-
-export { payloadTooLarge };
 
 const declaredOver = (declaredLength: string | string[] | null | undefined, limit: number): boolean => {
   const declared = Number(Array.isArray(declaredLength) ? declaredLength[0] : declaredLength ?? undefined);

@@ -7,7 +7,7 @@ import { Buffer } from 'node:buffer';
 import { buildRequest, checkBasePath, checkReplyHeaders, matchUnder, NOT_FOUND, queryFromUrl, splitOptions } from '../http/binding.js';
 import { createCallbackKit, type CallbackKit } from '../../core/kit.js';
 import type { CallbackKitOptions } from '../../core/options.js';
-import { payloadTooLarge } from '../http/read-body.js';
+import { rawBody, type RequestBody } from '../../core/body.js';
 import type { CallbackResponse, HeaderMap, MerchantAdapter, QueryMap } from '../../core/types.js';
 
 export interface LambdaHandlerOptions<A extends MerchantAdapter = MerchantAdapter> extends CallbackKitOptions<A> {
@@ -73,19 +73,10 @@ function queryMap(event: LambdaHttpEvent): QueryMap {
   return query;
 }
 
-/** The body as bytes, refused (413) before decoding when it is over the limit. */
-function eventBody(event: LambdaHttpEvent, limit: number): Buffer {
+/** The body as bytes (the core checks their size against the callback's limit). */
+function eventBody(event: LambdaHttpEvent): RequestBody {
   const body = event.body ?? '';
-  if (event.isBase64Encoded) {
-    if (Math.floor((body.length * 3) / 4) - 2 > limit) throw payloadTooLarge(limit);
-    const bytes = Buffer.from(body, 'base64');
-    if (bytes.length > limit) throw payloadTooLarge(limit);
-    return bytes;
-  }
-  if (body.length > limit) throw payloadTooLarge(limit); // each character is at least one byte
-  const bytes = Buffer.from(body, 'utf8');
-  if (bytes.length > limit) throw payloadTooLarge(limit);
-  return bytes;
+  return rawBody(Buffer.from(body, event.isBase64Encoded ? 'base64' : 'utf8'));
 }
 
 function toResult(reply: CallbackResponse): LambdaHttpResult {
@@ -104,8 +95,8 @@ async function serve(kit: CallbackKit, basePath: string, event: LambdaHttpEvent)
     // API Gateway's sourceIp is the address it saw, not a client-sent header.
     trustProxy: true,
   };
-  const core = await buildRequest(kit, found.route, parts, (limit) => eventBody(event, limit));
-  return toResult(await kit.handle(found.route.callback, core));
+  const { request, body } = await buildRequest(kit, found.route, parts, () => eventBody(event));
+  return toResult(await kit.handle(found.route.callback, request, body));
 }
 
 export function createLambdaHandler<A extends MerchantAdapter>(options: LambdaHandlerOptions<A>): LambdaHandler {

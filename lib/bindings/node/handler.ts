@@ -37,8 +37,8 @@ export function createCallbackHandler<A extends MerchantAdapter>(options: Callba
 
   async function serve(route: CallbackRoute, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const remoteAddress = proxy.clientAddress(req.socket?.remoteAddress, req.headers['x-forwarded-for']);
-    const request = await toCallbackRequest(kit, route, req, path, remoteAddress, proxy.trusted);
-    writeReply(res, await kit.handle(route.callback, request));
+    const { request, body } = await toCallbackRequest(kit, route, req, path, remoteAddress, proxy.trusted);
+    writeReply(res, await kit.handle(route.callback, request, body));
   }
 
   return (req, res, next) => {

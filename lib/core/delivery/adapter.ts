@@ -1,12 +1,12 @@
 /**
  * Invokes the merchant's adapter method with a time limit. A throw, a rejection or a timeout never
  * escapes as an unhandled rejection. A timed-out call keeps running: AdapterTimeout carries it
- * (`late`), so the idempotency step can hold the OrderId lock until it settles and store a late success.
+ * (`late`), so the exactly-once module can hold the OrderId lock until it settles and store a late success.
  * The time-out aborts the context's signal (context.ts: created only if the adapter reads it).
  */
 import { observeAdapter } from '../../telemetry/callback.js';
-import { abortContext } from '../context.js';
-import type { PipelineState } from '../state.js';
+import { DeliveryContext } from '../context.js';
+import type { Validated } from '../stages/types.js';
 
 export class AdapterTimeout extends Error {
   /** The adapter call, still running. */
@@ -17,31 +17,31 @@ export class AdapterTimeout extends Error {
   }
 }
 
-export function invokeAdapter(state: PipelineState, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
-  return observeAdapter(state.callback, () => callAdapter(state, fn, self, timeoutMs)); // telemetry: docs/observability.md
+export function invokeAdapter(delivery: Validated, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
+  return observeAdapter(delivery.callback, () => callAdapter(delivery, fn, self, timeoutMs)); // telemetry: docs/observability.md
 }
 
-function callAdapter(state: PipelineState, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
-  const { context } = state;
-  const call = Promise.resolve().then(() => fn.call(self, state.input, context));
+function callAdapter(delivery: Validated, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
+  const { context } = delivery;
+  const call = Promise.resolve().then(() => fn.call(self, delivery.input, context));
   return new Promise((resolve, reject) => {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       const err = new AdapterTimeout(timeoutMs);
       err.late = call;
-      abortContext(context, err);
+      DeliveryContext.abort(context, err);
       reject(err);
     }, timeoutMs);
     timer.unref?.();
     call.then((value) => {
-      if (timedOut) state.log.warn({}, 'adapter settled after its time-out');
+      if (timedOut) delivery.log.warn({}, 'adapter settled after its time-out');
       else {
         clearTimeout(timer);
         resolve(value);
       }
     }, (err: unknown) => {
-      if (timedOut) state.log.warn({ err }, 'adapter failed after its time-out');
+      if (timedOut) delivery.log.warn({ err }, 'adapter failed after its time-out');
       else {
         clearTimeout(timer);
         reject(err);

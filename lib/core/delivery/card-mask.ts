@@ -1,7 +1,7 @@
 /**
  * Masking a request's card data in reply texts: its card numbers in any spelling (bare digits, with
  * spaces, dashes or dots between any digits, whatever form the request used) and its CVV as a
- * standalone digit run. Built once per delivery by the parse step; used for every reply text the
+ * standalone digit run. Built once per delivery by the parse stage; used for every reply text the
  * kit sends or stores (returned, thrown or late) and given to the call's logger.
  */
 import { REDACTED } from '../../shared/logger.js';

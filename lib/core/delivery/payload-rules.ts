@@ -52,7 +52,7 @@ export function payloadProblem(value: unknown, depth = 0): string | null {
 /**
  * NUL and lone surrogates can only be written as \u escapes in valid JSON, forbidden keys literally
  * or escaped: one scan of the raw text tells whether the walk is needed. (Deeper nesting without any
- * of them is refused by the fingerprint step, which hashes to the same depth.)
+ * of them is refused by the key stage (stages/key.ts), which hashes to the same depth.)
  */
 const MAY_HAVE_PROBLEM = /__proto__|constructor|\\u/;
 

@@ -9,7 +9,7 @@
  * The places are logged once per shape (then at debug); any other invalid value still fails the reply
  * (docs/compatibility.md, "Adapter replies as real integrations write them").
  */
-import type { PipelineState } from '../state.js';
+import type { Who } from '../stages/types.js';
 import type { CallbackName } from '../types.js';
 
 /** Validates a reply; returns the JSON pointer of the first failing field, or null. */
@@ -50,7 +50,7 @@ function readTolerantly(at: { holder: Record<string, unknown>; key: string }): '
   return null;
 }
 
-export type ReplyValueCheck = (state: PipelineState, body: Record<string, unknown>, validate: ReplyValidator) => string | null;
+export type ReplyValueCheck = (state: Who, body: Record<string, unknown>, validate: ReplyValidator) => string | null;
 
 /**
  * A reply check: validates `body`; where the failing field is an empty string or a number/boolean,

@@ -101,3 +101,10 @@ test('routes a merchant adds to the returned Router still answer, beside the cal
   expect((await request(app).post('/cb/SendOrderToMerchant').send(order())).status).toBe(200);
   expect((await request(app).get('/cb/other')).body).toEqual({ app404: true });
 });
+
+test('the returned Router is Express\'s own: nothing of it is replaced (its handle is the one every Router has)', () => {
+  const router = createCallbackRouter(testOptions().options);
+  const plain = express.Router();
+  expect(Object.hasOwn(router, 'handle')).toBe(Object.hasOwn(plain, 'handle'));
+  expect((router as unknown as { handle: unknown }).handle).toBe((plain as unknown as { handle: unknown }).handle);
+});

@@ -16,8 +16,8 @@
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import type { Tolerated } from '../../validation/tolerate.js';
-import type { StepFactory } from '../state.js';
 import type { CallbackName } from '../types.js';
+import type { Parsed, Validated } from './types.js';
 import { describeIssues, type ValidationIssue } from '../../validation/issues.js';
 
 export interface RequestValidators {
@@ -72,25 +72,21 @@ const orderIdAsText = <T>(input: T): T => {
   return typeof id === 'number' ? { ...input, OrderId: String(id) } : input;
 };
 
-export const createValidateStep = (validators: RequestValidators): StepFactory => () => {
-  return async (state, next) => {
-    if (validators.mode === 'strict') {
-      const issues = validators.request(state.callback, state.input);
-      if (issues && issues.length > 0) throw refuse(issues);
-      state.input = orderIdAsText(state.input);
-      return next();
-    }
-    // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
-    const { input, deviations: reported, refused } = validators.tolerate(state.callback, state.input, state.nullFree === true);
-    if (refused && refused.length > 0) throw refuse(refused);
-    state.input = orderIdAsText(input);
-    if (reported.length > 0) {
-      const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
-      state.context.specDeviations = kept;
-      const first = warnWorthy(state.callback, reported);
-      state.log[first ? 'warn' : 'debug']({ deviations: kept, deviationCount: reported.length },
-        'payload deviates from the interface specification; accepted (validation: tolerant)');
-    } else state.context.specDeviations = [];
-    return next();
-  };
-};
+/** The validation stage: the input the adapter receives (coerced where tolerated), or the 400 refusal. */
+export function validate(validators: RequestValidators, delivery: Parsed): Validated {
+  if (validators.mode === 'strict') {
+    const issues = validators.request(delivery.callback, delivery.input);
+    if (issues && issues.length > 0) throw refuse(issues);
+    return { ...delivery, input: orderIdAsText(delivery.input), deviations: undefined };
+  }
+  // The adapter receives a copy where a value was coerced: the payload as received keeps its text (fingerprint).
+  const { input, deviations: reported, refused } = validators.tolerate(delivery.callback, delivery.input, delivery.nullFree);
+  if (refused && refused.length > 0) throw refuse(refused);
+  const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
+  if (reported.length > 0) {
+    const first = warnWorthy(delivery.callback, reported);
+    delivery.log[first ? 'warn' : 'debug']({ deviations: kept, deviationCount: reported.length },
+      'payload deviates from the interface specification; accepted (validation: tolerant)');
+  }
+  return { ...delivery, input: orderIdAsText(input), deviations: kept };
+}

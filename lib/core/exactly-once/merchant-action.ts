@@ -1,6 +1,6 @@
 /**
- * Merchant-initiated (entries with `merchantAction`; runs under the OrderId lock, just before the
- * adapter): the service's callback that follows the merchant's own call through the service client
+ * Merchant-initiated (entries with `merchantAction`; deliver() runs it under the OrderId lock, just
+ * before the adapter): the service's callback that follows the merchant's own call through the service client
  * is recognised from the order's record in the store (store/order-actions.ts) and shown to the
  * adapter as `context.merchantInitiated`:
  * - 'cancel' (UpdateOrderStatus): a cancellation status, after a cancellation the client sent;
@@ -8,18 +8,12 @@
  *   total (decimal text compared as numbers: "170.10" is 170.1), oldest first.
  * Nothing recorded (no client, another store, an order the merchant did not touch): no field.
  */
-import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { isCancellation, normaliseAmountText, ORDER_ACTION_OPERATIONS, orderAction, orderActions, type OrderAction } from '../../store/order-actions.js';
 import type { KitStore } from '../../store/capabilities.js';
-import { storeCall } from '../delivery/store-call.js';
-import type { PipelineState, StepFactory } from '../state.js';
+import type { Keyed } from '../stages/types.js';
 import type { MerchantInitiated } from '../types.js';
-
-function storeFailed(state: PipelineState, err: unknown): never {
-  state.log.error({ err }, 'order record store failed');
-  throw new PipelineFailure('STORE_UNAVAILABLE', 'order record store failed', 'The order store is unavailable; retry later', { 'retry-after': '5' });
-}
+import { fromStore } from './store-call.js';
 
 const text = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
@@ -43,20 +37,13 @@ async function refundOf(store: KitStore, orderId: string, input: Record<string, 
   return amount === undefined ? null : refunds.find((r) => r.details.amountKey === amount) ?? null;
 }
 
-export const merchantActionStep: StepFactory = (options) => {
-  const { store } = options.idempotency;
-  return async (state, next) => {
-    const kind = state.entry.merchantAction;
-    const input = state.input;
-    if (kind !== undefined && isObject(input)) {
-      const orderId = state.orderId!;
-      const found = await storeCall(state, () => (kind === 'cancel' ? cancelOf(store, orderId, input) : refundOf(store, orderId, input)), storeFailed);
-      if (found) {
-        const { Success: _s, ...details } = found.details;
-        const initiated: MerchantInitiated = { operation: ORDER_ACTION_OPERATIONS[kind], at: found.at, details };
-        state.context.merchantInitiated = initiated;
-      }
-    }
-    return next();
-  };
-};
+/** What the adapter is told (`context.merchantInitiated`): the merchant's own call this callback follows; undefined: none recorded. */
+export async function merchantInitiated(store: KitStore, d: Keyed): Promise<MerchantInitiated | undefined> {
+  const kind = d.entry.merchantAction;
+  const input = d.input;
+  if (kind === undefined || !isObject(input)) return undefined;
+  const found = await fromStore(d.log, 'order record store', () => (kind === 'cancel' ? cancelOf(store, d.orderId, input) : refundOf(store, d.orderId, input)));
+  if (!found) return undefined;
+  const { Success: _s, ...details } = found.details;
+  return { operation: ORDER_ACTION_OPERATIONS[kind], at: found.at, details };
+}

@@ -8,7 +8,7 @@
  * None found: where the registry entry requires it (`merchantGuid: 'required'`: the callbacks the
  * specification requires it of, on POST) → 401. Elsewhere (the documents webhook, whose documented
  * payload has none; the shipping-info and refund notifications) the delivery passes only when an auth
- * strategy configured for that callback authenticated it (the authenticate step ran before); with no
+ * strategy configured for that callback authenticated it (the authenticate stage ran before); with no
  * strategy configured it carries no credential at all and is refused 401 (fail closed).
  * A GET (cart info) carries no payload: a GUID in its header or query is checked, none is not required.
  */
@@ -16,7 +16,8 @@ import { PipelineFailure } from '../../shared/errors.js';
 import { createMerchantGuidMatcher } from '../../auth/merchant-guid.js';
 import type { HeaderMap, QueryMap } from '../../shared/http.js';
 import { isObject } from '../../shared/options.js';
-import type { StepFactory } from '../state.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Parsed } from './types.js';
 
 const unauthorized = (reason: string) => new PipelineFailure('UNAUTHORIZED', `MerchantGUID ${reason}`);
 const NAME = 'merchantguid';
@@ -31,24 +32,26 @@ function fromMap(map: HeaderMap | QueryMap, where: string, out: Array<[string, u
   }
 }
 
-export const merchantGuidStep: StepFactory = (options) => {
+/** The MerchantGUID check of every delivery, for one kit: throws the 401 refusal, else returns. */
+export type MerchantGuidCheck = (delivery: Parsed) => void;
+
+export function createMerchantGuidCheck(options: ResolvedOptions): MerchantGuidCheck {
   const matches = createMerchantGuidMatcher(options.merchantGuids);
-  return async (state, next) => {
-    const post = state.request.method === 'POST';
+  return (delivery) => {
+    const { request, payload } = delivery;
     const candidates: Array<[string, unknown]> = [];
-    if (post) {
-      const payload = state.payload!;
+    if (payload !== undefined) {
       if ('MerchantGUID' in payload) candidates.push(['the top level', payload.MerchantGUID]);
       const order = payload.order;
       if (isObject(order) && 'MerchantGUID' in order) candidates.push(['order', (order as Record<string, unknown>).MerchantGUID]);
     }
-    fromMap(state.request.headers, 'the header', candidates);
-    fromMap(state.request.query, 'the query', candidates);
+    fromMap(request.headers, 'the header', candidates);
+    fromMap(request.query, 'the query', candidates);
     if (candidates.length === 0) {
-      if (!post) return next();
-      if (state.entry.merchantGuid === 'required') throw unauthorized('missing');
-      if (options.auth(state.callback).length === 0) throw unauthorized('missing, and no auth strategy is configured for this callback');
-      return next();
+      if (request.method !== 'POST') return;
+      if (delivery.entry.merchantGuid === 'required') throw unauthorized('missing');
+      if (options.auth(delivery.callback).length === 0) throw unauthorized('missing, and no auth strategy is configured for this callback');
+      return;
     }
     let ok = true;
     for (const [, c] of candidates) ok = matches(c) && ok;
@@ -56,6 +59,5 @@ export const merchantGuidStep: StepFactory = (options) => {
     const first = String(candidates[0][1]).toLowerCase();
     const other = candidates.find(([, c]) => String(c).toLowerCase() !== first);
     if (other) throw unauthorized(`differs between ${candidates[0][0]} and ${other[0]}`);
-    return next();
   };
-};
+}

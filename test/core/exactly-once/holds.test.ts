@@ -1,13 +1,13 @@
 /**
- * The fulfilment-hold step (lib/core/steps/holds.ts) as the operator and the service see it:
+ * The hold policy (lib/core/exactly-once/holds.ts) as the operator and the service see it:
  * a hold store that fails answers a retryable 503 and never reaches the adapter; what the log says
  * about holds placed and documents counted. Written against mutation testing (docs/safety-tests.md).
  */
 import { CallbackError } from 'crossborder-merchant-kit';
 import { MemoryStore, type AcquireOptions, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
 import { buildCartInfoPayload, buildCartInfoQuery } from 'crossborder-merchant-kit/testing';
-import { documentsDelivery, MERCHANT_GUID, order, statusUpdate } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { documentsDelivery, MERCHANT_GUID, order, statusUpdate } from '../../helpers/orders.js';
+import { kitWith } from '../../idempotency/harness.js';
 
 const required = (code: string) => ({ DocumentTypeCode: code, DocumentTypeName: 'doc', DocumentExtension: 'PDF', URL: '' });
 const delivered = (code: string) => ({

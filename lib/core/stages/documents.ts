@@ -9,7 +9,7 @@ import { decodeBase64 } from '../../shared/base64.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { normalizeTypeCode } from '../../store/holds.js';
 import type { OrderDocument } from '../../payloads.js';
-import type { StepFactory } from '../state.js';
+import type { Validated } from './types.js';
 import { describeIssues, type ValidationIssue } from '../../validation/issues.js';
 import type { ReceivedDocument } from '../types.js';
 
@@ -62,14 +62,13 @@ export function checkDocuments(documents: unknown): { issues: ValidationIssue[];
   return { issues, decoded };
 }
 
-/** In the chain of the documents webhook only (an entry with `documents`). */
-export const documentsStep: StepFactory = () => async (state, next) => {
-  const delivery = state.input as Record<string, unknown>;
-  const { issues, decoded } = checkDocuments(delivery.Documents);
+/** The documents stage (an entry with `documents`: the documents webhook): each document checked and decoded, or the 400 refusal. */
+export function documents<D extends Validated>(delivery: D): D {
+  const input = delivery.input as Record<string, unknown>;
+  const { issues, decoded } = checkDocuments(input.Documents);
   if (issues.length > 0) {
     const description = describeIssues(issues);
     throw new PipelineFailure('INVALID_REQUEST', `documents rejected: ${description}`, description);
   }
-  state.input = { ...delivery, Documents: decoded } as typeof state.input;
-  return next();
-};
+  return { ...delivery, input: { ...input, Documents: decoded } as D['input'] };
+}

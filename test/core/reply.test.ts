@@ -1,5 +1,5 @@
 /**
- * Every callback response, success or failure: JSON, Cache-Control no-store, helmet's headers.
+ * Every callback reply, success or failure (lib/core/stages/reply.ts): JSON, Cache-Control no-store, helmet's headers.
  */
 import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';

@@ -1,14 +1,14 @@
 /**
- * The end of an attempt (lib/core/delivery/attempt-finish.ts), seen from outside: what a later
+ * The end of an attempt (lib/core/exactly-once/settle.ts), seen from outside: what a later
  * delivery gets, what the store keeps, and the log line an operator reads when the store fails at the
  * end of an attempt (the reply is still answered, the lock still released or bounded).
  */
 import { LeaseLostError, MemoryStore, type AcquireOptions, type NewRecord, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
-import { isSuccess } from '../../lib/core/delivery/attempt-finish.js';
-import { BatchingMemoryStore } from '../idempotency/batching-store.js';
-import { documentsDelivery, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import type { CapturingLogger } from '../helpers/recording.js';
-import { kitWith, sleep } from '../idempotency/harness.js';
+import { isSuccess } from '../../../lib/core/exactly-once/settle.js';
+import { BatchingMemoryStore } from '../../idempotency/batching-store.js';
+import { documentsDelivery, order, paymentOrder, statusUpdate } from '../../helpers/orders.js';
+import type { CapturingLogger } from '../../helpers/recording.js';
+import { kitWith, sleep } from '../../idempotency/harness.js';
 
 const PAID = { InternalOrderId: 'A-1', PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR' };
 

@@ -1,21 +1,21 @@
 /**
- * The idempotency step (lib/core/steps/idempotency.ts) on a store with the batching capability
+ * The idempotency step (lib/core/stages/idempotency.ts) on a store with the batching capability
  * (claimOrReplay, lock.prefetched, lock.saveAndRelease; PostgresStore has it, MemoryStore does not):
  * the shared exactly-once and attempt suites over test/idempotency/batching-store.ts, so the batching
  * path runs without a database; then what only that path does.
  */
 import { inspect } from 'node:util';
 import { MemoryStore, type Claim, type NewRecord, type Store } from 'crossborder-merchant-kit/store';
-import { STORE_CORE_METHODS } from '../../lib/store/types.js';
-import { idempotencyStep } from '../../lib/core/steps/idempotency.js';
-import { completeStore } from '../../lib/store/capabilities.js';
-import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { captureLogger } from '../helpers/recording.js';
-import type { StoreFactory } from '../store/harness.js';
-import { attemptBehaviour } from '../idempotency/attempts-behaviour.js';
-import { idempotencyBehaviour } from '../idempotency/behaviour.js';
-import { BatchingMemoryStore } from '../idempotency/batching-store.js';
-import { kitWith, sleep } from '../idempotency/harness.js';
+import { STORE_CORE_METHODS } from '../../../lib/store/types.js';
+import { key } from '../../../lib/core/stages/key.js';
+import { DEFAULT_REGISTRY } from '../../../lib/core/registry.js';
+import { order, paymentOrder, statusUpdate } from '../../helpers/orders.js';
+import { captureLogger } from '../../helpers/recording.js';
+import type { StoreFactory } from '../../store/harness.js';
+import { attemptBehaviour } from '../../idempotency/attempts-behaviour.js';
+import { idempotencyBehaviour } from '../../idempotency/behaviour.js';
+import { BatchingMemoryStore } from '../../idempotency/batching-store.js';
+import { kitWith, sleep } from '../../idempotency/harness.js';
 
 const batchingFactory: StoreFactory = async () => {
   const store = new BatchingMemoryStore();
@@ -269,13 +269,14 @@ describe('the idempotency step', () => {
     expect(t.calls('performOrderPayment')[0].context).not.toHaveProperty('attempt');
   });
 
-  test('fails closed on a delivery without an OrderId or fingerprint (the parse step refuses those first)', async () => {
-    const step = idempotencyStep({
-      idempotency: { store: completeStore(new MemoryStore()), inFlightWaitMs: 100, leaseMs: 1_000 }, registry: { orderCreation: 'sendOrderToMerchant' },
-    } as never);
-    const next = async () => { throw new Error('the adapter ran'); };
-    const state = (over: object) => ({ callback: 'sendOrderToMerchant', context: {}, log: captureLogger(), orderId: 'GE1', fingerprint: 'f'.repeat(64), ...over }) as never;
-    await expect(step(state({ orderId: undefined }), next)).rejects.toThrow('exactly-once sendOrderToMerchant reached idempotency without an OrderId or fingerprint');
-    await expect(step(state({ fingerprint: undefined }), next)).rejects.toThrow('without an OrderId or fingerprint');
+  test('fails closed on a delivery without an OrderId (the parse stage refuses those first); a keyed delivery always has its fingerprint', () => {
+    const validated = (over: object) => ({
+      callback: 'sendOrderToMerchant', entry: DEFAULT_REGISTRY.byName.sendOrderToMerchant, context: {}, log: captureLogger(),
+      orderId: 'GE1', payload: order(), input: order(), cardDigest: undefined, ...over,
+    }) as never;
+    expect(() => key(validated({ orderId: undefined }))).toThrow('exactly-once sendOrderToMerchant reached its key without an OrderId');
+    const keyed = key(validated({}));
+    expect(keyed.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(keyed.key).toBe(`sendOrderToMerchant:GE1:${keyed.fingerprint}`);
   });
 });

@@ -1,18 +1,18 @@
 /**
- * Terminal step: calls the adapter and turns its result into the reply. CallbackError declines with
+ * The adapter stage: calls the adapter and turns its result into the reply. CallbackError declines with
  * the adapter's own texts; anything else is a generic 500 whose detail goes only to the logger.
  */
 import { CallbackError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import type { ResolvedOptions } from '../options.js';
-import type { PipelineState, Step, StepFactory, StepReply } from '../state.js';
 import type { CallbackName } from '../types.js';
+import type { Reply, Validated, Who } from './types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { createReplyValueCheck } from '../delivery/reply-values.js';
 import { isObject } from '../../shared/options.js';
 import { jsonCopyWith } from '../../json/json-copy.js';
-import { refusal } from './respond.js';
+import { refusal } from './reply.js';
 
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
@@ -43,13 +43,13 @@ export function stripCardData(value: unknown, mask?: CardMask | readonly string[
 
 const isCardKey = (key: string): boolean => key === 'CardNumber' || key === 'CVVNumber';
 
-export function paymentExpected(state: PipelineState): boolean {
-  const { payment } = state.entry;
+export function paymentExpected(delivery: Pick<Validated, 'entry' | 'input'>): boolean {
+  const { payment } = delivery.entry;
   if (payment === 'always') return true;
-  return payment === 'withPaymentDetails' && isObject((state.input as Record<string, unknown>)?.PaymentDetails);
+  return payment === 'withPaymentDetails' && isObject((delivery.input as Record<string, unknown>)?.PaymentDetails);
 }
 
-function declined(state: PipelineState, err: CallbackError): StepReply {
+function declined(state: Validated, err: CallbackError): Reply {
   // The texts of a thrown CallbackError are masked like those of a returned result.
   const text = (s: string) => (state.cardMask ? state.cardMask(s) : s);
   const body: Record<string, unknown> = { Success: false, Message: text(err.message) };
@@ -60,9 +60,9 @@ function declined(state: PipelineState, err: CallbackError): StepReply {
 }
 
 /** Validates a reply body (values real integrations write read the tolerant way first: delivery/reply-values.ts); the failing field or null. */
-type ReplyCheck = (state: PipelineState, body: Record<string, unknown>) => string | null;
+type ReplyCheck = (state: Who, body: Record<string, unknown>) => string | null;
 
-type ToReply = (state: PipelineState, result: unknown, check: ReplyCheck, tidy: ReplyTidier) => StepReply;
+type ToReply = (state: Validated, result: unknown, check: ReplyCheck, tidy: ReplyTidier) => Reply;
 
 /** A cart-info result: the CheckoutCartInfo as returned (card data stripped, nulls dropped), validated. */
 const cartInfoReply: ToReply = (state, result, check, tidy) => {
@@ -100,40 +100,39 @@ const responseInfoReply: ToReply = (state, result, check, tidy) => {
   return { status: 200, headers: {}, body: { Success: true, ...fields } };
 };
 
-/**
- * The terminal step of a chain whose entry's `result` is `kind`: calls the adapter (the one place,
- * delivery/adapter.ts) and turns its result into the reply of that kind.
- */
-export const createResponseInfoStep = (validateResult: ResultValidator, kind: 'responseInfo' | 'cartInfo' = 'responseInfo'): StepFactory => (options: ResolvedOptions): Step => {
-  const toReply = kind === 'cartInfo' ? cartInfoReply : responseInfoReply;
+/** Calls the adapter of a delivery and makes its reply (the one place the adapter is called: delivery/adapter.ts). */
+export type AdapterCall = (delivery: Validated) => Promise<Reply>;
+
+/** The adapter stage of one kit: the delivery's registry entry says which kind of reply (`result`) its adapter method gives. */
+export function createAdapterCall(options: ResolvedOptions, validateResult: ResultValidator): AdapterCall {
   const adapter = options.adapter as unknown as Record<string, (input: unknown, ctx: unknown) => unknown>;
   const tidy = createReplyTidier();
   const replyValues = createReplyValueCheck();
   const check: ReplyCheck = (state, body) => replyValues(state, body, validateResult);
-  return async (state) => {
+  return async (delivery) => {
+    const toReply = delivery.entry.result === 'cartInfo' ? cartInfoReply : responseInfoReply;
     let result: unknown;
     try {
-      result = await invokeAdapter(state, adapter[state.callback], adapter, options.adapterTimeoutMs);
+      result = await invokeAdapter(delivery, adapter[delivery.callback], adapter, options.adapterTimeoutMs);
     } catch (err) {
-      if (err instanceof CallbackError) return declined(state, err);
-      state.log.error({ err }, `adapter ${state.callback} failed`);
-      const failed: StepReply = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
-      if (err instanceof AdapterTimeout) {
-        // What the call would have answered; the idempotency step stores a late success.
-        failed.late = err.late.then((late) => toReply(state, late, check, tidy), (lateErr: unknown) => {
-          if (lateErr instanceof CallbackError) return declined(state, lateErr);
-          throw lateErr;
-        });
-        failed.late.catch(() => { /* logged where it is awaited */ });
-      }
-      return failed;
+      if (err instanceof CallbackError) return declined(delivery, err);
+      delivery.log.error({ err }, `adapter ${delivery.callback} failed`);
+      const failed = { status: 500, headers: {}, body: wireErrorBody('INTERNAL_ERROR') };
+      if (!(err instanceof AdapterTimeout)) return failed;
+      // What the call would have answered; the exactly-once module stores a late success.
+      const late = err.late.then((value) => toReply(delivery, value, check, tidy), (lateErr: unknown) => {
+        if (lateErr instanceof CallbackError) return declined(delivery, lateErr);
+        throw lateErr;
+      });
+      late.catch(() => { /* logged where it is awaited */ });
+      return { ...failed, late };
     }
     try {
-      return toReply(state, result, check, tidy);
+      return toReply(delivery, result, check, tidy);
     } catch (err) {
       if (!(err instanceof PipelineFailure)) throw err;
-      state.log.error({ reason: err.logReason }, 'adapter result rejected');
-      return { ...refusal(state, err), invalidResult: true };
+      delivery.log.error({ reason: err.logReason }, 'adapter result rejected');
+      return { ...refusal(delivery.log, err), invalidResult: true };
     }
   };
-};
+}

@@ -1,0 +1,205 @@
+/**
+ * Exactly-once deliveries and their fulfilment holds (see docs/idempotency.md), in one vocabulary.
+ * For one delivery of an entry with `exactlyOnce` (its key: `<callback>:<OrderId>:<fingerprint>`,
+ * stages/key.ts):
+ *
+ * 1. lookup: a stored reply for the key is replayed; a payment request for an OrderId whose payment
+ *    already succeeded gets that success, whatever its payload (lookup.ts);
+ * 2. claim: otherwise the OrderId's lock is taken (waiting up to `inFlightWaitMs`, else 503 IN_FLIGHT,
+ *    retryable) and the lookup repeated under it; a store with `claimOrReplay` (PostgresStore) does
+ *    both in one round trip. The attempt is recorded and the adapter told what came before
+ *    (`context.attempt`, `context.previousAttempt`, `context.previous`);
+ * 3. run: the hold policy's `beforeRun` (holds.ts), then the delivery's own work (deliver() passes
+ *    it: the merchant-initiated lookup and the adapter); an accepted reply goes to the policy's `accepted`;
+ * 4. settle: only a success is stored (declines and failures run again on a retry); a timed-out
+ *    adapter is awaited under the lock; then the lock is released (settle.ts).
+ *
+ * The lock is held until the adapter's promise settles and its success is stored (a time-out or a
+ * failing store do not release it early), at most until the lock's bound (its lease minus a margin).
+ * What outlives the reply runs as a tracked background task (background.ts).
+ */
+import type { KitStore } from '../../store/capabilities.js';
+import type { NewRecord, Prefetched, StoreLock } from '../../store/types.js';
+import type { ResponseInfo } from '../../payloads.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Keyed, Reply } from '../stages/types.js';
+import { refusal } from '../stages/reply.js';
+import { Background } from './background.js';
+import { createHoldPolicy, type HoldPolicy } from './holds.js';
+import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type Lookup } from './lookup.js';
+import { isSuccess, Settler, type RecordBase } from './settle.js';
+import { fromStore, retryable, storeUnavailable } from './store-call.js';
+
+/** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
+export type Run = () => Promise<Reply>;
+
+/** Resolves true when `promise` settles within `ms`, false otherwise. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((r) => { timer = setTimeout(() => r(false), Math.max(0, ms)); });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class ExactlyOnce {
+  /** What outlives a reply (a late adapter awaited, a save retried, the lock's release after them). */
+  readonly background = new Background();
+  readonly #store: KitStore;
+  readonly #orderCreation: ResolvedOptions['registry']['orderCreation'];
+  readonly #inFlightWaitMs: number;
+  readonly #leaseMs: number;
+  /** The lock is released this long before its lease ends, so no one can take it over while it is still used. */
+  readonly #margin: number;
+  readonly #claims: boolean;
+  readonly #holds: HoldPolicy;
+  readonly #settler: Settler;
+  /** Identical deliveries in flight in this process: the others wait for the first, then look up its reply. */
+  readonly #running = new Map<string, Promise<void>>();
+
+  constructor(options: ResolvedOptions) {
+    const { store, inFlightWaitMs, leaseMs } = options.idempotency;
+    this.#store = store;
+    this.#orderCreation = options.registry.orderCreation;
+    this.#inFlightWaitMs = inFlightWaitMs;
+    this.#leaseMs = leaseMs;
+    this.#margin = Math.min(1_000, Math.floor(leaseMs / 10));
+    this.#claims = typeof store.claimOrReplay === 'function';
+    this.#holds = createHoldPolicy(store);
+    this.#settler = new Settler(store, this.#orderCreation, this.#holds);
+  }
+
+  /** One exactly-once delivery: lookup → claim → run → settle. */
+  async deliver(d: Keyed, run: Run): Promise<Reply> {
+    const deadline = Date.now() + this.#inFlightWaitMs;
+    const early = await this.lookup(d);
+    if (early) return early;
+    const twin = this.#running.get(d.key);
+    if (twin) {
+      if (!(await within(twin, deadline - Date.now()))) return this.inFlight(d);
+      const settled = await this.lookup(d);
+      if (settled) return settled;
+    }
+    let finished = (): void => {};
+    const mine = new Promise<void>((resolve) => { finished = resolve; });
+    if (!this.#running.has(d.key)) this.#running.set(d.key, mine);
+    try {
+      return await this.underLock(d, run, deadline);
+    } finally {
+      finished();
+      if (this.#running.get(d.key) === mine) this.#running.delete(d.key);
+    }
+  }
+
+  /** The stored answer before the lock; a store with claimOrReplay looks for it in the statement that claims the lock. */
+  private lookup(d: Keyed): Promise<Reply | null> {
+    const lookup: Lookup = { reads: storeReads(d, this.#store), settler: this.#settler, holds: this.#holds };
+    return this.#claims ? pendingAnswer(d, lookup) : storedAnswer(d, lookup);
+  }
+
+  private inFlight(d: Keyed): Reply {
+    return refusal(d.log, retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${this.#inFlightWaitMs} ms`,
+      'Another delivery for this order is still being processed; retry later'), 'in_flight');
+  }
+
+  /** Claims the OrderId lock, or the stored answer from a store that reads it in its claim; null: not within the wait. */
+  private async claim(d: Keyed, deadline: number): Promise<StoreLock | Reply | null> {
+    const store = this.#store;
+    const waitMs = Math.max(0, deadline - Date.now());
+    // A store able to (PostgresStore) reads what follows together with the lock: one round trip.
+    const claim = { waitMs, leaseMs: this.#leaseMs, prefetch: { key: d.key, payment: d.payment, latestOf: this.#orderCreation, beginAttempt: true } };
+    if (store.claimOrReplay === undefined) return fromStore(d.log, 'idempotency store', () => store.acquire(d.orderId, claim));
+    const claimOrReplay = store.claimOrReplay.bind(store);
+    const claimed = await fromStore(d.log, 'idempotency store', () => claimOrReplay(d.orderId, claim));
+    if (!claimed?.stored) return claimed?.lock ?? null;
+    const stored = await storedAnswer(d, { reads: prefetchedReads(claimed.stored), settler: this.#settler, holds: this.#holds });
+    if (stored) return stored;
+    d.log.error({}, 'idempotency store answered a claim with an empty stored answer');
+    throw storeUnavailable('idempotency store');
+  }
+
+  /** Under the lock: the stored answer if any, else the attempt runs and settles. */
+  private async underLock(d: Keyed, run: Run, deadline: number): Promise<Reply> {
+    const claimed = await this.claim(d, deadline);
+    if (!claimed) return this.inFlight(d);
+    if (!('release' in claimed)) return claimed;
+    const lock = claimed;
+    const bound = Date.now() + this.#leaseMs - this.#margin;
+    const pre = lock.prefetched;
+    if (lock.recovered) d.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
+    let reply: Reply;
+    try {
+      const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
+      if (stored) {
+        await this.#settler.release(d, lock);
+        return stored;
+      }
+      await this.beginAttempt(d, pre);
+      reply = await this.runAttempt(d, run, pre);
+    } catch (err) {
+      await this.#settler.release(d, lock);
+      throw err;
+    }
+    return this.settle(d, reply, lock, bound);
+  }
+
+  /** Tells the adapter what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
+  private async beginAttempt(d: Keyed, pre: Prefetched | undefined): Promise<void> {
+    const store = this.#store;
+    const previous = pre ? pre.latest : await fromStore(d.log, 'idempotency store', () => store.getLatestRecord(d.orderId, this.#orderCreation));
+    if (previous) d.context.previous = previous.response;
+    const start = pre?.attempt ?? await fromStore(d.log, 'idempotency store', () => store.beginAttempt(d.key, d.orderId));
+    if (start) d.context.attempt = start.attempt; // null: the store counts no attempts (docs/stores.md)
+    if (start?.previousAttempt) {
+      d.context.previousAttempt = start.previousAttempt;
+      d.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
+        'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');
+    }
+  }
+
+  /** The hold policy around the delivery's work; a failure ends the attempt (recorded) and is rethrown. */
+  private async runAttempt(d: Keyed, run: Run, pre: Prefetched | undefined): Promise<Reply> {
+    try {
+      await this.#holds.beforeRun(d, pre?.hold);
+      const reply = await run();
+      if (isSuccess(reply)) await this.#holds.accepted(d);
+      return reply;
+    } catch (err) {
+      await this.#settler.end(d, d.key, null);
+      throw err;
+    }
+  }
+
+  /**
+   * After the adapter's reply: a success is stored (or kept, and its save retried in the background),
+   * a timed-out adapter is awaited under the lock in the background, anything else ends the attempt.
+   */
+  private async settle(d: Keyed, reply: Reply, lock: StoreLock, bound: number): Promise<Reply> {
+    const settler = this.#settler;
+    const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
+    if (isSuccess(reply)) {
+      // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
+      const record: NewRecord = { ...base, response: reply.body as ResponseInfo };
+      const saved = await settler.saveNow(d, record, lock);
+      if (saved === false) this.background.track(settler.keepSaving(d, record, lock, bound));
+      else if (saved === true) await settler.release(d, lock);
+      else if (typeof saved === 'object') {
+        // The lease was lost before the save (a stall): the stored reply, another attempt's, is the order's.
+        await settler.release(d, lock);
+        if (saved.lost.winner) return replay(saved.lost.winner, 'replayed');
+        throw storeUnavailable('idempotency store');
+      }
+      return reply;
+    }
+    if (reply.late) {
+      await settler.end(d, d.key, 'timeout');
+      this.background.track(settler.awaitLate(d, base, reply.late, lock, bound));
+      return reply;
+    }
+    await settler.end(d, d.key, reply.invalidResult ? 'invalid-result' : null);
+    await settler.release(d, lock);
+    return reply;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The key of an exactly-once delivery: `<callback>:<OrderId>:<fingerprint>`, the fingerprint being the
+ * SHA-256 of the canonical JSON of the payload as received (parse never changes it: URL decoding
+ * makes a copy; of the adapter input for a delivery without a body). The canonical JSON leaves the
+ * card values out; a delivery with card data also hashes in the keyed card digest (parse stage,
+ * delivery/card-digest.ts): another card is another key, the same card the same key. An entry with
+ * `keyFields` (a return: OrderId + RMANumber) is fingerprinted by those fields of its input only, each required.
+ */
+import { PipelineFailure } from '../../shared/errors.js';
+import { isObject } from '../../shared/options.js';
+import { sha256Hex } from '../../shared/sha256.js';
+import { idempotencyKey, payloadHash, PayloadTooDeep } from '../../json/canonical.js';
+import { paymentExpected } from './adapter-reply.js';
+import type { Keyed, Validated } from './types.js';
+
+/** The key fields of an input as text (a number and its decimal text are the same event); 400 when one is missing. */
+function keyOf(input: unknown, fields: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of fields) {
+    const value = isObject(input) ? input[field] : undefined;
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+    if (text === '' || text.length > 200) {
+      throw new PipelineFailure('INVALID_REQUEST', `${field} missing or not a string`, `${field} is required (a non-empty string of at most 200 characters)`);
+    }
+    out[field] = text;
+  }
+  return out;
+}
+
+/** The key stage (exactly-once entries): the fingerprint and idempotency key, or the 400 refusal. */
+export function key(delivery: Validated): Keyed {
+  const { orderId, entry } = delivery;
+  // Fail closed: parse refuses an exactly-once delivery without an OrderId.
+  if (orderId === undefined) throw new Error(`exactly-once ${delivery.callback} reached its key without an OrderId`);
+  let fingerprint: string;
+  try {
+    const hash = payloadHash(entry.keyFields ? { keyFields: keyOf(delivery.input, entry.keyFields) } : delivery.payload ?? delivery.input);
+    fingerprint = delivery.cardDigest === undefined ? hash : sha256Hex(Buffer.from(`${hash}:${delivery.cardDigest}`));
+  } catch (err) {
+    if (!(err instanceof PayloadTooDeep)) throw err;
+    throw new PipelineFailure('INVALID_REQUEST', err.message, 'The request body is nested too deeply');
+  }
+  return { ...delivery, orderId, fingerprint, key: idempotencyKey(delivery.callback, orderId, fingerprint), payment: paymentExpected(delivery) };
+}
