@@ -16,7 +16,7 @@ import { build } from './servers.js';
 
 const [kind = 'kit-node', n = '3000', warm = '6000', top = '25'] = process.argv.slice(2);
 const requestBytes = await orderRequestBytes();
-const server = http.createServer({ keepAliveTimeout: 60_000 }, build(kind as ServerKind).server.listeners('request')[0] as http.RequestListener);
+const server = http.createServer({ keepAliveTimeout: 60_000 }, (await build(kind as ServerKind)).server.listeners('request')[0] as http.RequestListener);
 const socket = new MemorySocket();
 server.emit('connection', socket);
 const send = async (count: number) => {

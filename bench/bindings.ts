@@ -7,13 +7,14 @@
  * (on a shared machine other processes only ever add to it), so the differences between servers
  * are what their code costs.
  *
- *   node --import tsx bench/bindings.ts [requests per block = 400] [blocks = 12]
+ *   npm run build && node --import tsx --import ./bench/compiled-lib.mjs bench/bindings.ts [requests per block = 400] [blocks = 12]
+ *   (the kit is the built package, bench/dist.ts; BENCH_BASELINE's dist/ must be built too)
  *   BENCH_ONLY=kit-node,kit-express (servers to run), BENCH_LINES=20 (product lines of the order)
  */
 import http from 'node:http';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import express from 'express';
+import { loadKit } from './dist.js';
 import { kitOptions } from './kit-options.js';
 import { MemorySocket, orderRequestBytes } from './memory-socket.js';
 import { build } from './servers.js';
@@ -22,12 +23,11 @@ import { bareFastify, kitFastify, kitFetch } from './web-servers.js';
 type Listener = http.RequestListener;
 
 async function baselineListeners(dir: string): Promise<Record<string, Listener>> {
-  const node = await import(pathToFileURL(join(dir, 'lib/bindings/node/index.ts')).href) as typeof import('../lib/bindings/node/index.js');
-  const exp = await import(pathToFileURL(join(dir, 'lib/bindings/express/index.ts')).href) as typeof import('../lib/bindings/express/index.js');
+  const kit = await loadKit(join(dir, 'dist'));
   const app = express();
-  app.use('/cb', exp.createCallbackRouter(kitOptions().options));
+  app.use('/cb', kit.express.createCallbackRouter(kitOptions(kit).options));
   return {
-    'baseline-kit-node': node.createCallbackHandler({ ...kitOptions().options, basePath: '/cb' }) as Listener,
+    'baseline-kit-node': kit.node.createCallbackHandler({ ...kitOptions(kit).options, basePath: '/cb' }) as Listener,
     'baseline-kit-express': app as unknown as Listener,
   };
 }
@@ -39,12 +39,12 @@ const requestBytes = await orderRequestBytes();
 
 const listeners: Record<string, Listener> = {};
 for (const kind of ['bare-node', 'bare-express', 'kit-node', 'kit-express'] as const) {
-  const server = build(kind).server;
+  const server = (await build(kind)).server;
   listeners[kind] = server.listeners('request')[0] as Listener;
 }
 listeners['bare-fastify'] = await bareFastify();
 listeners['kit-fastify'] = await kitFastify();
-listeners['kit-fetch'] = kitFetch();
+listeners['kit-fetch'] = await kitFetch();
 if (process.env.BENCH_BASELINE) Object.assign(listeners, await baselineListeners(process.env.BENCH_BASELINE));
 
 const connections = Object.entries(listeners).filter(([kind]) => !only || only.includes(kind)).map(([kind, listener]) => {

@@ -3,7 +3,7 @@
  * package (dist/, as a user runs it), constructs the binding and answers one SendOrderToMerchant (a
  * 20-line order, default MemoryStore, tolerant validation). Compared with `node -e 0` (the floor) and
  * hand-written handlers doing the same JSON parse and reply (no kit): one taking the Lambda event, one
- * behind node:http. The probes run round-robin (noise spreads over all), `--runs` times each; the
+ * behind node:http, one fetch handler (Node's Request/Response) and one Express app. The probes run round-robin (noise spreads over all), `--runs` times each; the
  * figure is the median wall time, and "over node -e 0" subtracts the floor's median.
  *
  *   npm run build && node --import tsx bench/cold-start.ts [--runs 15] [--json bench/results/cold-start.json]
@@ -68,6 +68,21 @@ handler(${EVENT}).then((r) => done(r.statusCode));
 `,
   'hand-written (node:http)': `${PRELUDE}${HTTP_CLIENT}mark.imported = performance.now();
 const server = http.createServer((req, res) => { let b = ''; req.setEncoding('utf8'); req.on('data', (c) => { b += c; }); req.on('end', () => { const order = JSON.parse(b); res.writeHead(200, { 'content-type': 'application/json' }); res.end(JSON.stringify({ Success: true, InternalOrderId: 'INT-' + order.OrderId })); }); });
+mark.constructed = performance.now();
+once(server);
+`,
+  // What a fetch handler costs without the kit: Node's own Request/Response (undici) are loaded by the first `new Request`.
+  'hand-written (fetch)': `${PRELUDE}mark.imported = mark.constructed = performance.now();
+const handler = async (request) => { const order = await request.json(); return new Response(JSON.stringify({ Success: true, InternalOrderId: 'INT-' + order.OrderId }), { headers: { 'content-type': 'application/json' } }); };
+handler(new Request('http://127.0.0.1/SendOrderToMerchant', { method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY }))
+  .then(async (r) => { await r.arrayBuffer(); done(r.status); });
+`,
+  // What Express costs without the kit: its import, an app with express.json() and one reply.
+  'hand-written (Express)': `${PRELUDE}${HTTP_CLIENT}const { default: express } = await import('express');
+mark.imported = performance.now();
+const app = express();
+app.post('/SendOrderToMerchant', express.json({ limit: '1mb' }), (req, res) => { res.json({ Success: true, InternalOrderId: 'INT-' + req.body.OrderId }); });
+const server = http.createServer(app);
 mark.constructed = performance.now();
 once(server);
 `,

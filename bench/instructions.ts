@@ -20,7 +20,7 @@ import { build } from './servers.js';
 
 async function drive(kind: ServerKind, warmup: number, n: number): Promise<void> {
   const requestBytes = await orderRequestBytes();
-  const listener = build(kind).server.listeners('request')[0] as http.RequestListener;
+  const listener = (await build(kind)).server.listeners('request')[0] as http.RequestListener;
   const server = http.createServer({ keepAliveTimeout: 60_000 }, listener);
   // BENCH_CONCURRENCY connections, each with one request in flight (as autocannon's connections):
   // deliveries then overlap, as they do through sockets (more live objects at each GC).

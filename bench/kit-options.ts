@@ -1,12 +1,11 @@
 /**
  * The kit configuration of the benchmark: MerchantGUID, JWT (HS256) auth, validation, decoding, the
- * memory store and a no-op adapter. JWT and the store are enabled when the kit has them (the option
- * key is registered), so the benchmark runs on any revision; `features` says what actually ran.
+ * memory store and a no-op adapter, built from the modules of one build (bench/dist.ts); `features`
+ * says what ran.
  */
 import { SignJWT } from 'jose';
-import * as kit from '../lib/index.js';
-import { OPTION_KEYS } from '../lib/core/options.js';
 import type { CallbackKitOptions, MerchantAdapter } from '../lib/index.js';
+import type { Kit } from './dist.js';
 import { JWT_SECRET, MERCHANT_GUID } from './fixtures.js';
 
 export interface KitFeatures { jwt: boolean; store: string | null; validation: string; decode: boolean }
@@ -16,31 +15,18 @@ const noopAdapter: MerchantAdapter = {
   updateOrderStatus: () => {},
 };
 
-/** A memory store, if the kit exports one under a known name. */
-function memoryStore(): { store: unknown; name: string } | null {
-  const mod = kit as Record<string, unknown>;
-  if (typeof mod.createMemoryStore === 'function') return { store: (mod.createMemoryStore as () => unknown)(), name: 'createMemoryStore()' };
+/** The benchmark's kit options, for the build `kit` (bench/dist.ts): its MemoryStore, JWT auth, default (tolerant) validation. */
+export function kitOptions(kit: Kit): { options: CallbackKitOptions; features: KitFeatures } {
   const max = Number(process.env.BENCH_STORE_MAX_ENTRIES);
-  if (typeof mod.MemoryStore === 'function') {
-    if (Number.isInteger(max) && max > 0) return { store: new (mod.MemoryStore as new (o: object) => unknown)({ maxEntries: max }), name: `new MemoryStore({ maxEntries: ${max} })` };
-    return { store: new (mod.MemoryStore as new () => unknown)(), name: 'new MemoryStore()' };
-  }
-  return null;
-}
-
-export function kitOptions(): { options: CallbackKitOptions; features: KitFeatures } {
-  const options: Record<string, unknown> = { merchantGuid: MERCHANT_GUID, adapter: noopAdapter };
-  const features: KitFeatures = { jwt: false, store: null, validation: 'lib/validation createValidators()', decode: true };
-  if (OPTION_KEYS.includes('auth')) {
-    options.auth = { jwt: { secret: JWT_SECRET, algorithms: ['HS256'] } };
-    features.jwt = true;
-  }
-  const store = OPTION_KEYS.includes('store') ? memoryStore() : null;
-  if (store) {
-    options.store = store.store;
-    features.store = store.name;
-  }
-  return { options: options as unknown as CallbackKitOptions, features };
+  const sized = Number.isInteger(max) && max > 0;
+  const store = sized ? new kit.store.MemoryStore({ maxEntries: max }) : new kit.store.MemoryStore();
+  const options: CallbackKitOptions = {
+    merchantGuid: MERCHANT_GUID, adapter: noopAdapter, store, auth: { jwt: { secret: JWT_SECRET, algorithms: ['HS256'] } },
+  };
+  const features: KitFeatures = {
+    jwt: true, store: sized ? `new MemoryStore({ maxEntries: ${max} })` : 'new MemoryStore()', validation: `tolerant (${kit.dir})`, decode: true,
+  };
+  return { options, features };
 }
 
 /** A bearer token the benchmark's JWT auth accepts (valid for an hour). */

@@ -25,15 +25,19 @@ const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url));
 /** Node flags for EVERY benchmark server alike (BENCH_NODE_FLAGS, e.g. `--max-semi-space-size=32`): operator tuning, never the kit's only. */
 export const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
+/** Node flags of every server process: TypeScript of bench/ through tsx, lib/ from its tsc output (bench/dist.ts). */
+const BENCH_LOADERS = ['--import', 'tsx', '--import', fileURLToPath(new URL('./compiled-lib.mjs', import.meta.url))];
+
 /**
- * Starts a server in a child process; a baseline kind runs `<BENCH_BASELINE>/bench/server.ts kit-*`.
+ * Starts a server in a child process; a baseline kind runs this checkout's bench/server.ts over
+ * `<BENCH_BASELINE>/dist` (its built package: `npm run build` there first).
  * `extraExecArgv` come after BENCH_NODE_FLAGS (so they win); `pipeStdout` leaves the child's stdout to read (bench/gc.ts).
  */
 export function startServer(kind: ServerKind, extraExecArgv: string[] = [], pipeStdout = false): Promise<RunningServer> {
   const baseline = kind.startsWith('baseline-') ? process.env.BENCH_BASELINE : undefined;
-  const file = baseline ? join(baseline, 'bench', 'server.ts') : SERVER_FILE;
-  const child = fork(file, [baseline ? kind.slice('baseline-'.length) : kind], {
-    ...(baseline ? { cwd: baseline } : {}), execArgv: ['--import', 'tsx', '--expose-gc', ...NODE_FLAGS, ...extraExecArgv],
+  const args = baseline ? [kind.slice('baseline-'.length), join(baseline, 'dist')] : [kind];
+  const child = fork(SERVER_FILE, args, {
+    execArgv: [...BENCH_LOADERS, '--expose-gc', ...NODE_FLAGS, ...extraExecArgv],
     stdio: ['ignore', pipeStdout ? 'pipe' : 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${kind} server exited with ${code} before listening`));

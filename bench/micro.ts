@@ -13,8 +13,9 @@ export interface MicroResult { lines: number; iterations: number; medianUs: numb
 export const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 
-export function runMicro(iterations: number, lines = 200): MicroResult {
+export async function runMicro(iterations: number, lines = 200): Promise<MicroResult> {
   const validators = createValidators(CALLBACK_SCHEMAS);
+  await validators.ready();
   const rules = DEFAULT_DECODE_FIELDS.map((r) => compileRule(r) as CompiledRule);
   const template = makeOrder(lines, 'GE-MICRO-1');
   const warmup = Math.min(1000, Math.ceil(iterations / 5));

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import http from 'node:http';
 import express from 'express';
 import helmetModule from 'helmet';
-import { schemaValidator } from '../lib/validation/ajv.js';
+import { schemaValidator } from '../lib/validation/every-schema.js';
 import { CALLBACK_PATH, JWT_SECRET, MERCHANT_GUID } from './fixtures.js';
 
 type Json = Record<string, unknown>;

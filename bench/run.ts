@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { bodyTemplate, SERVER_KINDS, type ServerKind } from './fixtures.js';
+import { loadKit } from './dist.js';
 import { benchToken, kitOptions } from './kit-options.js';
 import { fmt, load, median, NODE_FLAGS, probe, startServer, stopServer, type LoadResult, type RunningServer } from './load.js';
 import { runMicro } from './micro.js';
@@ -59,7 +60,7 @@ async function main() {
   log(`machine: ${machine.nproc} cores, ${machine.cpuModel}, node ${machine.node}; body ${fmt(Buffer.byteLength(template))} bytes`);
 
   log(`micro-benchmark: validate + decode of a 200-line order, ${config.microIterations} iterations`);
-  const micro = runMicro(config.microIterations);
+  const micro = await runMicro(config.microIterations);
   log(`pipeline stages in-process, ${config.stageIterations} iterations each`);
   const stages = config.stageIterations > 0 ? await runStages(template, headers.authorization.slice(7), config.stageIterations) : {};
 
@@ -71,7 +72,7 @@ async function main() {
   }
   const servers: RunningServer[] = [];
   for (const kind of kinds) servers.push(await startServer(kind, profArgs));
-  const features = servers.find((s) => s.features)?.features ?? kitOptions().features;
+  const features = servers.find((s) => s.features)?.features ?? kitOptions(await loadKit()).features;
   const checks: Record<string, unknown> = {};
   const replyBytes: Record<string, { headers: number; body: number }> = {};
   for (const s of servers) {

@@ -1,5 +1,7 @@
 /**
- * One benchmark server, run in its own child process: `node --import tsx bench/server.ts <kind>`.
+ * One benchmark server, run in its own child process:
+ * `node --import tsx --import ./bench/compiled-lib.mjs bench/server.ts <kind> [dist folder]` (a kit
+ * server runs that build, default this checkout's dist/; BENCH_BASELINE's servers run the baseline's).
  * Listens on 127.0.0.1 (a free port), reports `{ port, features }` to the parent over IPC, answers
  * `{ type: 'stats', gc? }` with its memory and CPU usage (after a GC if asked) and new space's size, exits on `{ type: 'exit' }`.
  */
@@ -13,7 +15,7 @@ if (!SERVER_KINDS.includes(kind as never) && kind !== PG_KIND) {
   process.stderr.write(`usage: server.ts <${SERVER_KINDS.join('|')}>\n`);
   process.exit(2);
 }
-const { server, features, ready } = build(kind);
+const { server, features, ready } = await build(kind, process.argv[3]);
 server.keepAliveTimeout = 30_000;
 await ready;
 server.listen(0, '127.0.0.1', () => {

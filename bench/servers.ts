@@ -1,15 +1,14 @@
 /**
  * The benchmark's servers, built (not listening): bare node:http and Express, the hand-written peer,
- * the kit through the Express and node:http bindings, and the kit on PostgreSQL. bench/server.ts runs one in a child
- * process; bench/bindings.ts drives them in-process.
+ * the kit through the Express and node:http bindings, and the kit on PostgreSQL. The kit is the built package (bench/dist.ts:
+ * this checkout's dist/, or the build `dist` names). bench/server.ts runs one in a child process;
+ * bench/bindings.ts drives them in-process.
  */
 import http from 'node:http';
 import express from 'express';
-import { createCallbackRouter } from '../lib/bindings/express/index.js';
-import { createCallbackHandler } from '../lib/bindings/node/index.js';
 import { computeHelmetHeaders } from '../lib/core/helmet-headers.js';
 import pg from 'pg';
-import { PostgresStore } from '../lib/store/index.js';
+import { DIST, loadKit } from './dist.js';
 import { CALLBACK_PATH, PG_KIND, type ServerKind } from './fixtures.js';
 import { kitOptions, type KitFeatures } from './kit-options.js';
 import { registerNoopSdk } from './otel-sdk.js';
@@ -52,13 +51,18 @@ function bareExpress(): http.Server {
   return http.createServer(app);
 }
 
-export function build(kind: ServerKind): { server: http.Server; features?: KitFeatures; ready?: Promise<void> } {
+/** Builds the server `kind`; a kit server runs the build in `dist` (default: BENCH_KIT_DIST, else this checkout's dist/). */
+export async function build(kind: ServerKind, dist: string = process.env.BENCH_KIT_DIST || DIST): Promise<{ server: http.Server; features?: KitFeatures; ready?: Promise<void> }> {
   if (kind === 'bare-node') return { server: bareNode() };
   if (kind === 'bare-express') return { server: bareExpress() };
   if (kind === 'peer-node') return { server: peerNode() };
   if (kind === 'peer-express') return { server: peerExpress() };
-  const { options, features } = kitOptions();
+  const kit = await loadKit(dist);
+  const { createCallbackHandler } = kit.node;
+  const { createCallbackRouter } = kit.express;
+  const { options, features } = kitOptions(kit);
   if (kind === PG_KIND) {
+    const { PostgresStore } = kit.store;
     const pool = new pg.Pool({ connectionString: process.env.BENCH_PG_URL, max: Number(process.env.BENCH_PG_POOL ?? 10), idleTimeoutMillis: 0 });
     const batchStatements = process.env.BENCH_PG_BATCH !== '0';
     const store = new PostgresStore({ pool, schema: 'cbk_bench', batchStatements });

@@ -30,6 +30,7 @@ import { makeOrder } from './fixtures.js';
 const STAGES = ['parse', 'hash', 'nulls', 'secrets', 'validate', 'utf8', 'latin1', 'decode', 'strip', 'strip-masked', 'strip-order', 'copy'];
 const RULES = DEFAULT_DECODE_FIELDS.map((f) => compileRule(f) as CompiledRule);
 const VALIDATORS = createValidators(CALLBACK_SCHEMAS, 'tolerant');
+await VALIDATORS.ready();
 const MASK = createCardMask(['4111 1111 1111 1111'], ['737']);
 /** What the benchmark's adapter returns (bench/kit-options.ts). */
 const reply = (order: Record<string, unknown>) => ({ InternalOrderId: `INT-${order.OrderId}`, OrderId: String(order.OrderId), StatusCode: 'received' });

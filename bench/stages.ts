@@ -7,7 +7,6 @@ import { webcrypto } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import { createJwtStrategy } from '../lib/auth/index.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
-import { createCallbackKit } from '../lib/core/kit.js';
 import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
 import { collectSecrets, hasPollutionKey } from '../lib/core/stages/parse.js';
 import type { CallbackRequest } from '../lib/core/types.js';
@@ -16,6 +15,7 @@ import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';
 import { createValidators } from '../lib/validation/index.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
 import { JWT_SECRET, ORDER_ID_PLACEHOLDER } from './fixtures.js';
+import { loadKit } from './dist.js';
 import { kitOptions } from './kit-options.js';
 import { percentile } from './micro.js';
 
@@ -50,6 +50,7 @@ async function time<T>(iterations: number, prepare: (i: number) => T, fn: (input
 export async function runStages(template: string, token: string, iterations = 2000): Promise<StageTimes> {
   const body = (i: number) => template.replace(ORDER_ID_PLACEHOLDER, `GE-STAGE-${i}-${Math.random().toString(36).slice(2)}`);
   const validators = createValidators(CALLBACK_SCHEMAS);
+  await validators.ready();
   const rules = DEFAULT_DECODE_FIELDS.map((r) => compileRule(r) as CompiledRule);
   const jwt = createJwtStrategy({ secret: JWT_SECRET, algorithms: ['HS256'] });
   const joseKey = await webcrypto.subtle.importKey('raw', new TextEncoder().encode(JWT_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
@@ -58,8 +59,9 @@ export async function runStages(template: string, token: string, iterations = 20
     method: 'POST', path: '/SendOrderToMerchant', query: {}, remoteAddress: '127.0.0.1', body: b,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
   });
-  const { options } = kitOptions();
-  const kit = createCallbackKit(options);
+  // The whole delivery: the built package's kit (bench/dist.ts); the stages above are lib/'s functions as tsc compiled them.
+  const built = await loadKit();
+  const kit = built.root.createCallbackKit(kitOptions(built).options);
   const texts = Array.from({ length: 64 }, (_, i) => body(i));
   /** A freshly parsed order (the parse is not timed). */
   const fresh = (i: number) => JSON.parse(texts[((i % 64) + 64) % 64]) as Record<string, unknown>;

@@ -10,6 +10,7 @@
 import { createCallbackKit } from '../lib/core/kit.js';
 import { MemoryStore } from '../lib/store/memory.js';
 import type { CallbackRequest } from '../lib/core/types.js';
+import { loadKit } from './dist.js';
 import { bodyTemplate, ORDER_ID_PLACEHOLDER } from './fixtures.js';
 import { benchToken, kitOptions } from './kit-options.js';
 
@@ -19,7 +20,7 @@ if (!gc) throw new Error('run with node --expose-gc');
 const n = Number(process.argv[2] ?? 20_000);
 const template = bodyTemplate(20);
 const token = await benchToken();
-const { options } = kitOptions();
+const { options } = kitOptions(await loadKit());
 const kit = createCallbackKit(options);
 const request = (b: Buffer): CallbackRequest => ({
   method: 'POST', path: '/SendOrderToMerchant', query: {}, remoteAddress: '127.0.0.1', body: b,

@@ -14,6 +14,7 @@ import { createCallbackKit } from '../lib/core/kit.js';
 import { silentLogger } from '../lib/shared/logger.js';
 import { useOtelApi } from '../lib/telemetry/otel.js';
 import { bodyTemplate, ORDER_ID_PLACEHOLDER } from './fixtures.js';
+import { loadKit } from './dist.js';
 import { benchToken, kitOptions } from './kit-options.js';
 import { percentile } from './micro.js';
 import { registerNoopSdk } from './otel-sdk.js';
@@ -36,7 +37,7 @@ async function round(setup: Setup): Promise<number> {
   if (setup === 'api-absent') useOtelApi(null);
   if (setup === 'sdk') unregister = registerNoopSdk();
   try {
-    const kit = (setup === 'baseline' ? baselineKit! : createCallbackKit)({ ...kitOptions().options, logger: silentLogger });
+    const kit = (setup === 'baseline' ? baselineKit! : createCallbackKit)({ ...kitOptions(await loadKit()).options, logger: silentLogger });
     const times: number[] = [];
     for (let i = -Math.ceil(iterations / 5); i < iterations; i++) {
       const request = {

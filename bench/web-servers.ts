@@ -7,9 +7,8 @@
 import type http from 'node:http';
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
-import { fastifyCallbacks } from '../lib/bindings/fastify/index.js';
-import { createFetchHandler } from '../lib/bindings/fetch/index.js';
 import { computeHelmetHeaders } from '../lib/core/helmet-headers.js';
+import { loadKit } from './dist.js';
 import { CALLBACK_PATH } from './fixtures.js';
 import { kitOptions } from './kit-options.js';
 
@@ -25,15 +24,19 @@ export async function bareFastify(): Promise<Listener> {
   return (req, res) => app.routing(req, res);
 }
 
-export async function kitFastify(): Promise<Listener> {
+/** The kit's Fastify plugin, of the build in `dist` (bench/dist.ts; default this checkout's). */
+export async function kitFastify(dist?: string): Promise<Listener> {
+  const kit = await loadKit(dist);
   const app = Fastify();
-  await app.register(fastifyCallbacks, { prefix: '/cb', ...kitOptions().options });
+  await app.register(kit.fastify!.fastifyCallbacks, { prefix: '/cb', ...kitOptions(kit).options });
   await app.ready();
   return (req, res) => app.routing(req, res);
 }
 
-export function kitFetch(): Listener {
-  const handle = createFetchHandler({ ...kitOptions().options, basePath: '/cb' });
+/** The kit's fetch handler, of the build in `dist` (bench/dist.ts; default this checkout's). */
+export async function kitFetch(dist?: string): Promise<Listener> {
+  const kit = await loadKit(dist);
+  const handle = kit.fetch!.createFetchHandler({ ...kitOptions(kit).options, basePath: '/cb' });
   return (req, res) => {
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);

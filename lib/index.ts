@@ -25,7 +25,7 @@ export {
   type PublicKeyInput, type UrlParameterAuthOptions,
 } from './auth/index.js';
 export * from './payloads.js';
-export { validatePayload } from './validation/index.js';
+export { validatePayload } from './validation/payload.js';
 export type { ValidationIssue } from './validation/issues.js';
 export { checkHealth, type HealthOptions, type HealthReport, type HealthCheckedStore } from './telemetry/health.js';
 export type { CallbackChannelMessage } from './telemetry/callback.js';

@@ -30,7 +30,7 @@ test('a callback added to the registry alone is reported missing from every plac
 /** Sources with SendRMAInfoToMerchant (receiveRmaInfo) forgotten in one place. */
 const FORGOTTEN: [string, Partial<Sources>][] = [
   ['schemas/', { schemaFiles: new Set([...sources.schemaFiles].filter((f) => f !== rma.requestSchema)) }],
-  ['lib/generated/', { tolerantRoots: sources.tolerantRoots.filter((f) => f !== rma.requestSchema) }],
+  ['lib/generated/', { tolerantValidators: sources.tolerantValidators.filter((f) => f !== rma.requestSchema) }],
   ['schemas/openapi.yaml', { openapi: sources.openapi.replace('  SendRMAInfoToMerchant:', '  SendRmaInfo:') }],
   ['docs/callbacks.md', { callbacksDoc: sources.callbacksDoc.split('\n').filter((l) => !l.includes('`receiveRmaInfo(')).join('\n') }],
   ['lib/testing/builders.ts', { builders: sources.builders.filter((n) => n !== 'receiveRmaInfo') }],

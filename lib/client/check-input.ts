@@ -6,7 +6,7 @@
  */
 import { didYouMean } from '../shared/did-you-mean.js';
 import { isObject } from '../shared/options.js';
-import { schemaValidator } from '../validation/ajv.js';
+import { schemaValidator } from '../validation/every-schema.js';
 import { invalidArgument, type ServiceOperation } from './errors.js';
 
 /** `value` without null/undefined members (deeply); arrays keep their length. */

@@ -6,7 +6,7 @@
  * refuses the whole manifest, naming every held order (unless forced). B-codes are ServiceErrors
  * with their documented meaning and `retryable: false`.
  */
-import { schemaValidator } from '../validation/ajv.js';
+import { schemaValidator } from '../validation/every-schema.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { isObject } from '../shared/options.js';
 import { invalidArgument } from './errors.js';

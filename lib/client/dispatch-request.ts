@@ -6,7 +6,7 @@
  * Quantity, 2 carries ExpectedFulfilmentDate; quantities > 0).
  */
 import { didYouMean } from '../shared/did-you-mean.js';
-import { schemaValidator } from '../validation/ajv.js';
+import { schemaValidator } from '../validation/every-schema.js';
 import { invalidArgument, type ServiceOperation } from './errors.js';
 import { isObject } from '../shared/options.js';
 

@@ -6,7 +6,7 @@
  * a field the service omits is not an error), never returned half-valid.
  */
 import type { MerchantOrder } from '../payloads.js';
-import { schemaValidator } from '../validation/ajv.js';
+import { loadValidators, schemaValidator } from '../validation/ajv.js';
 import { withoutNulls } from '../validation/tolerant.js';
 import { invalidArgument, ServiceError } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -40,6 +40,7 @@ export async function getOrdersDetails(o: ResolvedClientOptions, orderIds: reado
   }
   const list = orders as unknown[];
   withoutNulls(list, '', [], { elements: true });
+  await loadValidators('tolerant', [ORDER_SCHEMA]);
   const validate = schemaValidator(ORDER_SCHEMA, 'tolerant');
   list.forEach((order, i) => {
     if (!validate(order)) {

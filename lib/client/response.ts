@@ -1,5 +1,5 @@
 /** Turning an HTTP answer into a result or a ServiceError (shared by every operation). */
-import { schemaValidator } from '../validation/ajv.js';
+import { schemaValidator } from '../validation/every-schema.js';
 import { ServiceError, type ServiceOperation } from './errors.js';
 import { mask, RETRYABLE_STATUSES, type Outcome } from './request.js';
 import { isObject } from '../shared/options.js';

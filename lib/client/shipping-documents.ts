@@ -6,7 +6,7 @@
  * HubCode, ShippingMethodCode and ShippingAdditionalInformation are accepted. Guarded by the
  * fulfilment hold exactly like a dispatch: an order awaiting its customs documents gets no label.
  */
-import { schemaValidator } from '../validation/ajv.js';
+import { schemaValidator } from '../validation/every-schema.js';
 import { checkDispatch, type DispatchRequestV2Input } from './dispatch-request.js';
 import { invalidArgument } from './errors.js';
 import { holdGuard } from './hold-guard.js';

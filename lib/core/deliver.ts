@@ -75,6 +75,9 @@ async function deliver(kit: Kit, started: Started): Promise<DeliveryResult> {
 
     if (entry.methods.includes('POST')) kit.checkMerchantGuid(parsed);
 
+    // The callback's generated validators are imported at its first delivery (lib/validation/validators.ts).
+    const loading = kit.validators.ready(entry.name);
+    if (loading) await loading;
     const validated = validate(kit.validators, parsed);
     deviations = validated.deviations;
     if (deviations) context.specDeviations = deviations;

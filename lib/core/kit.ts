@@ -10,7 +10,7 @@ import { createSafeLogger } from '../shared/logger.js';
 import { observeDelivery } from '../telemetry/callback.js';
 import { observeActiveHolds } from '../telemetry/holds.js';
 import { instrumentStore } from '../telemetry/store.js';
-import { createValidators } from '../validation/index.js';
+import { createValidators } from '../validation/validators.js';
 import { bodyOf, type RequestBody } from './body.js';
 import { createDeliver } from './deliver.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';

@@ -20,8 +20,12 @@ export function distance(a: string, b: string): number {
 export function didYouMean(name: string, known: readonly string[], maxDistance?: number): string | undefined {
   let best: string | undefined;
   let bestScore = Infinity;
+  const lower = name.toLowerCase();
   for (const k of known) {
-    const d = distance(name.toLowerCase(), k.toLowerCase());
+    const candidate = k.toLowerCase();
+    // The distance is at least the difference in length: such a name cannot beat the best so far.
+    if (Math.abs(candidate.length - lower.length) >= bestScore) continue;
+    const d = distance(lower, candidate);
     if (d < bestScore) { bestScore = d; best = k; }
   }
   return best !== undefined && bestScore <= (maxDistance ?? Math.max(2, Math.floor(best.length / 3))) ? best : undefined;

@@ -5,8 +5,10 @@
  *                 service may omit is optional, whatever the spec calls required;
  *   - schemas.ts: every schema as a module, without its prose (`validate.schema`, the schema paths by
  *                 title, the known keys of a reply);
- *   - validators-{strict,tolerant,report}.ts: the AJV validators, compiled now (AJV standalone code,
- *                 schemas/tools/generate-validators.ts): nothing is compiled at run time;
+ *   - validators/: the AJV validators, compiled now (AJV standalone code,
+ *                 schemas/tools/generate-validators.ts): nothing is compiled at run time; one module per
+ *                 registry schema and kind (a delivery loads only its callback's), strict-all.ts (every
+ *                 schema, strict), index.ts (which module holds which schema, each a lazy import);
  *   - validator-roots.ts: the request schemas the tolerant validators were generated for;
  *   - version.ts: the package's version (package.json), for the instrumentation scope.
  *
@@ -19,10 +21,11 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { tolerantSchema } from '../../lib/validation/tolerant.js';
-import { GENERATED_KINDS, PROSE, rootsModule, validatorsModule, withoutAnnotations } from './generate-validators.js';
+import { loadersModule, PROSE, rootsModule, validatorFiles, validatorsModule, withoutAnnotations } from './generate-validators.js';
 
 /** The callback request schemas (from the registry): their top-level `required` is kept in the tolerant form. */
 const REQUEST_ROOTS = Object.values(CALLBACK_SCHEMAS).map((s) => s.request);
+const RESULT_ROOTS = Object.values(CALLBACK_SCHEMAS).map((s) => s.result);
 
 const schemasDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.resolve(schemasDir, '../lib/generated');
@@ -136,8 +139,24 @@ export async function generate(): Promise<Record<string, string>> {
     'validator-roots.ts': `${HEADER}\n\n${rootsModule(schemas, REQUEST_ROOTS)}`,
     'version.ts': versionModule(),
   };
-  for (const kind of GENERATED_KINDS) outputs[`validators-${kind}.ts`] = `${HEADER}\n${validatorsModule(kind, schemas, REQUEST_ROOTS)}`;
+  const validators = validatorFiles(schemas, REQUEST_ROOTS, RESULT_ROOTS);
+  for (const f of validators) outputs[`validators/${f.file}`] = `${HEADER}\n${validatorsModule(f.kind, schemas, REQUEST_ROOTS, f.exported)}`;
+  outputs['validators/index.ts'] = `${HEADER}\n${loadersModule(validators)}`;
   return outputs;
+}
+
+/** Files under lib/generated/ (relative, posix) that a generation no longer writes. */
+function leftovers(outputs: Record<string, string>): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(path.join(outDir, dir), { withFileTypes: true })) {
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(rel);
+      else if (!(rel in outputs)) out.push(rel);
+    }
+  };
+  if (fs.existsSync(outDir)) walk('');
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -150,9 +169,17 @@ async function main(): Promise<void> {
     if (current === content) continue;
     if (check) stale.push(path.relative(process.cwd(), file));
     else {
-      fs.mkdirSync(outDir, { recursive: true });
+      fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, content);
       process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+    }
+  }
+  for (const rel of leftovers(outputs)) {
+    const file = path.join(outDir, rel);
+    if (check) stale.push(path.relative(process.cwd(), file));
+    else {
+      fs.rmSync(file);
+      process.stdout.write(`removed ${path.relative(process.cwd(), file)}\n`);
     }
   }
   if (stale.length > 0) {

@@ -2,7 +2,8 @@
  * The AJV validators of the kit, compiled here (at generate time) into plain modules with AJV's
  * standalone code, so the kit never compiles a schema at run time: no `new Function`, which Cloudflare
  * Workers, Vercel's edge runtime, strict-CSP hosts and `node --disallow-code-generation-from-strings`
- * forbid, and no compilation on a cold start. One module per kind (lib/validation/ajv.ts):
+ * forbid, and no compilation on a cold start. Modules per root schema and kind (validatorFiles below;
+ * lib/validation/ajv.ts loads them):
  * - `strict`:   every schema as written, first failure only;
  * - `tolerant`: the tolerant form of the callbacks/ schemas (lib/validation/tolerant.ts), keeping the
  *               top-level `required` of the registry's request schemas (REQUEST_ROOTS); first failure only;
@@ -78,11 +79,48 @@ function esmImports(code: string): string {
   ].join('\n');
 }
 
+/** The paths under schemas/ of `root` and of every schema it references, at any depth, sorted. */
+export function reachableSchemas(root: string, schemas: readonly Schema[]): string[] {
+  const byRel = new Map(schemas.map((s) => [relOf(s), s]));
+  const seen = new Set<string>();
+  const visit = (rel: string): void => {
+    if (seen.has(rel) || !byRel.has(rel)) return;
+    seen.add(rel);
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) {
+            const target = v.split('#')[0];
+            const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+            visit(normalize(`${dir}/${target}`));
+          } else walk(v);
+        }
+      }
+    };
+    walk(byRel.get(rel));
+  };
+  visit(root);
+  return [...seen].sort();
+}
+
+/** `a/./b/../c` → `a/c`, without a leading slash. */
+function normalize(p: string): string {
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return out.join('/');
+}
+
 /**
  * The module of one kind: AJV's standalone code plus `VALIDATORS`, the validators by path under schemas/.
- * `roots`: the request schemas whose top-level `required` the tolerant form keeps.
+ * `roots`: the request schemas whose top-level `required` the tolerant form keeps. `exported`: the
+ * schemas whose validators the module exports (what they reference is compiled in, as functions).
  */
-export function validatorsModule(kind: GeneratedKind, schemas: readonly Schema[], roots: readonly string[]): string {
+export function validatorsModule(kind: GeneratedKind, schemas: readonly Schema[], roots: readonly string[], exported: readonly string[]): string {
   const ajv = new Ajv2020({
     allErrors: kind === 'report',
     coerceTypes: false,
@@ -99,8 +137,6 @@ export function validatorsModule(kind: GeneratedKind, schemas: readonly Schema[]
   for (const schema of schemas) {
     ajv.addSchema(withoutAnnotations(kind === 'tolerant' ? tolerantSchema(schema, undefined, roots) : schema) as Schema);
   }
-  // Only the callbacks/ schemas have a tolerant form and a report run (lib/validation/index.ts).
-  const exported = schemas.map(relOf).filter((rel) => kind === 'strict' || rel.startsWith('callbacks/'));
   const refs = Object.fromEntries(exported.map((rel, i) => [`v${i}`, SCHEMA_ID_BASE + rel]));
   const code = esmImports(standaloneCode(ajv, refs));
   return [
@@ -113,6 +149,82 @@ export function validatorsModule(kind: GeneratedKind, schemas: readonly Schema[]
     '};',
     '',
   ].join('\n');
+}
+
+/** One generated module of validators: its file under lib/generated/validators/, kind, and the schemas it exports. */
+export interface ValidatorsFile { file: string; kind: GeneratedKind; exported: string[] }
+
+/** `callbacks/send-order-to-merchant.request.schema.json` → `send-order-to-merchant.request`. */
+const baseName = (rel: string): string => rel.slice(rel.lastIndexOf('/') + 1).replace(/\.schema\.json$/, '');
+
+/**
+ * Roots grouped so that no large part is compiled twice: two roots share a module when more than half
+ * of the larger one's schemas are also the other's (SendOrderToMerchant, PerformOrderPayment and
+ * UpdateOrderStatus are the order and 20 schemas it references: one module, not three copies).
+ */
+function groupRoots(roots: readonly string[], schemas: readonly Schema[]): string[][] {
+  const reach = new Map(roots.map((r) => [r, reachableSchemas(r, schemas)]));
+  const groups: string[][] = [];
+  for (const root of [...new Set(roots)].sort()) {
+    const mine = reach.get(root)!;
+    const group = groups.find((g) => g.some((other) => {
+      const theirs = reach.get(other)!;
+      const shared = mine.filter((x) => theirs.includes(x)).length;
+      return shared * 2 > Math.max(mine.length, theirs.length);
+    }));
+    if (group) group.push(root);
+    else groups.push([root]);
+  }
+  return groups;
+}
+
+/**
+ * The validator modules of the kit, split so that a delivery loads only what it runs:
+ * - per request schema of the registry (`requests`; grouped, groupRoots), one module of each kind
+ *   (`strict`, `tolerant`, `report`): loaded at the first delivery of that callback, only the kinds of
+ *   the configured mode;
+ * - per result schema of the registry (`results`), one `strict` module;
+ * - `strict-all`: every schema, strict (validatePayload and the service client, imported statically).
+ * Each module exports the validator of its roots and of every schema they reference.
+ */
+export function validatorFiles(schemas: readonly Schema[], requests: readonly string[], results: readonly string[]): ValidatorsFile[] {
+  const files: ValidatorsFile[] = [];
+  const reachable = (group: readonly string[]) => [...new Set(group.flatMap((r) => reachableSchemas(r, schemas)))].sort();
+  const name = (group: readonly string[]) => group.map(baseName).join('+');
+  for (const kind of GENERATED_KINDS) {
+    for (const group of groupRoots(requests, schemas)) files.push({ file: `${kind}-${name(group)}.ts`, kind, exported: reachable(group) });
+  }
+  for (const group of groupRoots(results, schemas)) files.push({ file: `strict-${name(group)}.ts`, kind: 'strict', exported: reachable(group) });
+  files.push({ file: 'strict-all.ts', kind: 'strict', exported: schemas.map(relOf) });
+  return files;
+}
+
+/**
+ * lib/generated/validators/index.ts: which module holds which schema, per kind, each loaded by a literal
+ * `import()` (bundlers follow it; nothing is loaded until asked). `strict-all` is not listed: it is
+ * imported statically by what needs every schema at once.
+ */
+export function loadersModule(files: readonly ValidatorsFile[]): string {
+  const lazy = files.filter((f) => f.file !== 'strict-all.ts');
+  const lines: string[] = [
+    '/** Generated validators by schema path under schemas/ (AJV standalone functions: `errors` is set on failure). */',
+    'export type GeneratedValidators = Readonly<Record<string, (data: unknown) => boolean>>;',
+    '',
+    '/** A module of generated validators: the schemas (paths under schemas/) it exports, and its import. */',
+    'export interface GeneratedModule { readonly paths: readonly string[]; readonly load: () => Promise<{ VALIDATORS: GeneratedValidators }> }',
+    '',
+    '/** The modules of each kind (the first that lists a schema is the one loaded for it). */',
+    'export const MODULES: Readonly<Record<\'strict\' | \'tolerant\' | \'report\', readonly GeneratedModule[]>> = {',
+  ];
+  for (const kind of GENERATED_KINDS) {
+    lines.push(`  ${kind}: [`);
+    for (const f of lazy.filter((x) => x.kind === kind)) {
+      lines.push(`    { paths: ${JSON.stringify(f.exported)}, load: () => import(${JSON.stringify(`./${f.file.replace(/\.ts$/, '.js')}`)}) },`);
+    }
+    lines.push('  ],');
+  }
+  lines.push('};', '');
+  return lines.join('\n');
 }
 
 /**

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { CallbackEntry } from '../../lib/core/registry.js';
 import { SCHEMAS } from '../../lib/generated/schemas.js';
-import { TOLERANT_ROOTS } from '../../lib/generated/validator-roots.js';
+import { MODULES } from '../../lib/generated/validators/index.js';
 import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
 import { FUZZED_CALLBACKS } from '../safety/fuzzed-callbacks.js';
 import { DELIVERIES } from '../telemetry/deliveries.js';
@@ -25,10 +25,10 @@ export interface Place {
 export interface Sources {
   /** The files under schemas/, by path relative to it. */
   schemaFiles: ReadonlySet<string>;
-  /** lib/generated: the embedded schemas' `$id` → title, types.ts, the request schemas with a tolerant validator. */
+  /** lib/generated: the embedded schemas' `$id` → title, types.ts, the schemas a generated tolerant validator module holds. */
   generatedTitles: ReadonlyMap<string, string>;
   generatedTypes: string;
-  tolerantRoots: readonly string[];
+  tolerantValidators: readonly string[];
   openapi: string;
   callbacksDoc: string;
   /** The callbacks CALLBACK_BUILDERS (lib/testing/builders.ts) has a builder for. */
@@ -51,7 +51,7 @@ export function readSources(): Sources {
     schemaFiles: new Set(filesUnder('schemas/')),
     generatedTitles: new Map(SCHEMAS.map((s) => [String(s.$id).slice(base.length), String(s.title)])),
     generatedTypes: read('lib/generated/types.ts'),
-    tolerantRoots: TOLERANT_ROOTS,
+    tolerantValidators: MODULES.tolerant.flatMap((m) => m.paths),
     openapi: read('schemas/openapi.yaml'),
     callbacksDoc: read('docs/callbacks.md'),
     builders: Object.keys(CALLBACK_BUILDERS),
@@ -87,7 +87,7 @@ export function places(s: Sources): Place[] {
       where: 'lib/generated/', what: 'its request type and tolerant validator, from npm run generate',
       has: (e) => {
         const title = s.generatedTitles.get(e.requestSchema);
-        return title !== undefined && new RegExp(`^export (interface|type) ${title}\\b`, 'm').test(s.generatedTypes) && s.tolerantRoots.includes(e.requestSchema);
+        return title !== undefined && new RegExp(`^export (interface|type) ${title}\\b`, 'm').test(s.generatedTypes) && s.tolerantValidators.includes(e.requestSchema);
       },
     },
     {

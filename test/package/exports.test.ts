@@ -4,7 +4,7 @@
  * The packed-tarball checks (no Express installed, Express 4 and 5, TypeScript) are in .ci/consumer.sh.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -12,9 +12,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const run = (file: string, args: string[]) => execFileSync(file, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
 
 beforeAll(() => {
-  // As `npm run build` does: a clean dist/ first, so files left by an older build cannot linger.
-  rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-  run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+  // `npm run build`: a clean dist/ first (files left by an older build cannot linger), tsc, the bundles
+  // of the entry points (.ci/bundle-dist.mjs), the sandbox console's static files: what the package ships.
+  run('npm', ['run', '--silent', 'build']);
 }, 120_000);
 
 /**
@@ -50,7 +50,7 @@ function packagesReachedFrom(entry: string): Set<string> {
   return packages;
 }
 
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { types: string; default: string }> };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string; exports: Record<string, string | { types: string; default: string }> };
 /** The code entry points of package.json "exports" ('.', './express', …), without ./schemas/* and ./package.json. */
 const entryPoints = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k]) => k);
 /** An entry point's code ('js') or type declarations ('d.ts'), relative to dist/, as package.json maps it. */
@@ -183,4 +183,54 @@ test('the JSON Schemas are importable by path', () => {
   const out = run(process.execPath, ['--input-type=module', '-e',
     `import s from 'crossborder-merchant-kit/schemas/common.schema.json' with { type: 'json' }; console.log(typeof s.$id);`]);
   expect(out.trim()).toBe('string');
+});
+
+test('module state is one per process across entry points (the bundles share their chunks): a KitError from /lambda is the root\'s KitError', () => {
+  const script = `
+    import { KitError } from 'crossborder-merchant-kit';
+    import { createLambdaHandler } from 'crossborder-merchant-kit/lambda';
+    import { createFetchHandler } from 'crossborder-merchant-kit/fetch';
+    import { MemoryStore, StoreFullError } from 'crossborder-merchant-kit/store';
+    const caught = (f) => { try { f(); return null; } catch (e) { return e; } };
+    const a = caught(() => createLambdaHandler({ adapter: {} }));
+    const b = caught(() => createFetchHandler({ adapter: {}, merchantGuid: 'g', store: new MemoryStore({ maxEntries: 'x' }) }));  // thrown by /store's MemoryStore
+    console.log(JSON.stringify({ lambda: a instanceof KitError, fetch: b instanceof KitError, code: a && a.code, full: typeof StoreFullError }));`;
+  expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ lambda: true, fetch: true, code: 'ERR_CBK_OPTION_REQUIRED', full: 'function' });
+});
+
+test('the bundled sandbox serves its console\'s static files, and the bundled CLI knows its version', () => {
+  const script = `
+    import { createSandbox } from 'crossborder-merchant-kit/sandbox';
+    const sandbox = createSandbox({ port: 0, host: '127.0.0.1' });
+    const url = await sandbox.listen();
+    const res = await fetch(url + '/_console/console.css');
+    console.log(JSON.stringify({ status: res.status, type: res.headers.get('content-type'), bytes: (await res.text()).length > 100 }));
+    await sandbox.close();`;
+  expect(JSON.parse(run(process.execPath, ['--input-type=module', '-e', script]))).toEqual({ status: 200, type: expect.stringMatching(/^text\/css/), bytes: true });
+  expect(run(process.execPath, [path.join(root, 'dist/tools/cli/bin.js'), '--version']).trim()).toBe(pkg.version);
+});
+
+test('a binding loads no generated validator before its first delivery, and the bundle\'s dynamic imports name each callback\'s (cold start, docs/performance.md)', () => {
+  /** The files a dist entry imports statically, at any depth (`import ... from`, not `import()`). */
+  const staticClosure = (entry: string): string[] => {
+    const seen = new Set<string>();
+    const walk = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*['"](\.[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.[^'"]+)['"]/g)) {
+        walk(path.resolve(path.dirname(file), m[1] ?? m[2]));
+      }
+    };
+    walk(path.join(root, 'dist', entry));
+    return [...seen];
+  };
+  for (const entry of ['bindings/lambda/index.js', 'bindings/fetch/index.js', 'bindings/node/index.js', 'bindings/express/index.js']) {
+    const files = staticClosure(entry);
+    // esbuild names each bundled module in a comment: none of the generated validator modules is among them.
+    const validators = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ dist\/generated\/validators\/(\S+)$/gm)].map((m) => m[1]));
+    expect([entry, validators]).toEqual([entry, ['index.js']]);
+  }
+  // The lazy imports are there: the core imports each generated module by name.
+  const core = staticClosure('bindings/lambda/index.js').map((f) => readFileSync(f, 'utf8')).join('\n');
+  expect(core).toMatch(/import\("\.\/tolerant-perform-order-payment\.request\+send-order-to-merchant\.request\+update-order-status\.request-\w+\.js"\)/);
 });

@@ -13,6 +13,7 @@ import { holds, paths, type Json } from './settings.js';
 
 const strict = createValidators(CALLBACK_SCHEMAS, 'strict');
 const tolerant = createValidators(CALLBACK_SCHEMAS, 'tolerant');
+beforeAll(() => Promise.all([strict.ready(), tolerant.ready()]));
 
 /** A real payload per callback (the adapter input each request schema describes). */
 const BASES: Array<[string, Json]> = [

@@ -10,6 +10,7 @@ import { withoutNulls } from '../../lib/validation/tolerant.js';
 import { order, paymentDetails, paymentOrder, product } from '../helpers/orders.js';
 
 const validators = createValidators(CALLBACK_SCHEMAS, 'tolerant');
+beforeAll(() => validators.ready());
 const at = (value: any, pointer: string) => pointer.split('/').slice(1).reduce((v, k) => v?.[k], value);
 /** An order with `value` at `pointer` (created along the way). */
 function orderWith(pointer: string, value: unknown, base = order({ Discounts: [{ Name: 'Promo', Price: 5, DiscountType: 1 }] })) {
@@ -140,8 +141,9 @@ describe('what the kit relies on follows the same rules', () => {
     const input = order();
     expect(validators.tolerate<any>('sendOrderToMerchant', input).input).toBe(input);
   });
-  test("strict validators refuse typed values sent as text", () => {
+  test("strict validators refuse typed values sent as text", async () => {
     const strict = createValidators(CALLBACK_SCHEMAS, 'strict');
+    await strict.ready();
     expect(strict.tolerate('sendOrderToMerchant', orderWith('/Products/0/Quantity', '8')).refused)
       .toEqual([{ pointer: '/Products/0/Quantity', rule: 'must be number' }]);
   });

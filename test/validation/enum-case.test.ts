@@ -42,8 +42,9 @@ test('a non-string value, a missing value and the root are not read', () => {
   expect(enumReadingsOf([{ ...enumError('/X', ['PDF']), keyword: 'const' } as ErrorObject], { X: 'pdf' })).toEqual([]);
 });
 
-test('through the tolerant validators: the adapter\'s copy has "PDF", the payload as received keeps "pdf"; strict refuses', () => {
+test('through the tolerant validators: the adapter\'s copy has "PDF", the payload as received keeps "pdf"; strict refuses', async () => {
   const tolerant = createValidators(CALLBACK_SCHEMAS, 'tolerant');
+  await tolerant.ready();
   const received = { OrderId: 'GE1', AdditionalRequiredDocuments: [{ DocumentTypeCode: '11', DocumentTypeName: 'EAD', DocumentExtension: 'pdf', URL: '' }] };
   const out = tolerant.tolerate('sendOrderToMerchant', received);
   expect(out.refused).toBeNull();
@@ -51,5 +52,6 @@ test('through the tolerant validators: the adapter\'s copy has "PDF", the payloa
   expect(received.AdditionalRequiredDocuments[0].DocumentExtension).toBe('pdf');
   expect(out.deviations).toEqual([{ pointer: '/AdditionalRequiredDocuments/0/DocumentExtension', rule: ENUM_CASE_RULE }]);
   const strict = createValidators(CALLBACK_SCHEMAS, 'strict');
+  await strict.ready();
   expect(strict.request('sendOrderToMerchant', received)).toEqual([{ pointer: '/AdditionalRequiredDocuments/0/DocumentExtension', rule: 'must be one of "PDF", "ZPL", "EPL"' }]);
 });

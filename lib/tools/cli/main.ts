@@ -2,7 +2,7 @@
  * The `crossborder-merchant-kit` command: `sandbox`, `trigger <scenario>`, `check <url>`.
  * main() returns the exit code; bin.ts wires it to the process.
  */
-import { readFileSync } from 'node:fs';
+import { VERSION } from '../../generated/version.js';
 import { UsageError } from './args.js';
 import { check, CHECK_USAGE } from './check.js';
 import { migrateCommand, MIGRATE_USAGE } from './migrate.js';
@@ -29,12 +29,9 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   migrate: { run: (argv, io) => migrateCommand(argv, io), usage: MIGRATE_USAGE },
 };
 
+/** The package's version (lib/generated/version.ts, from package.json when generated). */
 function version(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
+  return VERSION;
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -1,17 +1,28 @@
 /**
  * The console's static files (static/index.html, console.css, console.js), read once. They sit next
- * to this module both in the sources (lib/tools/sandbox/console/static, run with tsx) and in the build
- * (dist/tools/sandbox/console/static, copied there by `npm run build`).
+ * to this module in the sources (lib/tools/sandbox/console/static, run with tsx); in the build they are
+ * dist/tools/sandbox/console/static (copied there by `npm run build`), where this module may be bundled
+ * into another file of dist/ (dist/chunks/).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface Asset { body: Buffer; type: string; etag: string }
 export interface ConsoleAssets { html: Asset; css: Asset; js: Asset }
 
 /** The folder the static files are read from. */
-export const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+export const STATIC_DIR = staticDir();
+
+function staticDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  if (existsSync(path.join(here, 'static'))) return path.join(here, 'static') + path.sep;
+  // Bundled: the dist/ folder above this file holds the copied static files.
+  let dir = here;
+  while (path.basename(dir) !== 'dist' && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.join(dir, 'tools', 'sandbox', 'console', 'static') + path.sep;
+}
 
 let cached: ConsoleAssets | undefined;
 
