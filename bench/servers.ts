@@ -1,6 +1,6 @@
 /**
  * The benchmark's servers, built (not listening): bare node:http and Express, the hand-written peer,
- * the kit through both bindings, and the kit on PostgreSQL. The kit is the built package (bench/dist.ts:
+ * the kit through the Express and node:http bindings, and the kit on PostgreSQL. The kit is the built package (bench/dist.ts:
  * this checkout's dist/, or the build `dist` names). bench/server.ts runs one in a child process;
  * bench/bindings.ts drives them in-process.
  */

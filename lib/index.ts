@@ -2,8 +2,9 @@
  * crossborder-merchant-kit: the public API of the callback kit, framework-free (never imports
  * Express). The root holds the kit and its options, the adapter contract and its per-callback
  * types, errors and their codes, the auth strategies, and the payload types. The rest is by subpath:
- * `/express` and `/node` (the bindings), `/store` (stores and the Store contract), `/client` (the
- * service client), `/customs` (the export-declaration rule), `/testing`, `/sandbox`, `/conformance`.
+ * `/express`, `/node`, `/fetch`, `/fastify` and `/lambda` (the five bindings), `/store` (stores and
+ * the Store contract), `/client` (the service client), `/customs` (the export-declaration rule),
+ * `/testing`, `/sandbox`, `/conformance`.
  * Every name exported here is documented (docs/architecture.md#the-public-api lists where); the rest
  * of lib/ is internal.
  */

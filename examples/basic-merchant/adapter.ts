@@ -1,5 +1,5 @@
 /**
- * The merchant adapter: translates the five callbacks into calls on the in-memory shop.
+ * The merchant adapter: translates every callback (the eight of the registry) into calls on the in-memory shop.
  * Shop refusals become CallbackError (the service sees their texts); anything else the kit answers
  * with a generic 500 and logs.
  */

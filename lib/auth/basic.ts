@@ -23,7 +23,7 @@ export interface BasicAuthOptions {
   /** `{ user: password }`; a password may be [current, previous] while rotating. */
   users?: Record<string, string | readonly string[]>;
   /**
-   * Your own check (e.g. against a vault); return true to accept. Compare with `safeCompare`
+   * Your own check (e.g. against a vault); return true to accept. Compare with `timingSafeEqualString`
    * (exported by the kit), never with `===`. Not called for an empty user or password.
    */
   authorizer?: (user: string, password: string, info: { callback: string }) => boolean | Promise<boolean>;

@@ -69,7 +69,7 @@ export type DocumentsDelivery = WithOrderId<AdditionalDocumentsDelivery> & { Doc
 
 /**
  * Input, result and presence of each callback's adapter method. MerchantAdapter is derived from
- * this map; the registry (registry.ts) has one entry per key.
+ * this map; the registry (registry.ts) has one entry per key, no more and no fewer (tsc checks it).
  */
 export interface CallbackTypes {
   getCheckoutCartInfo: { input: CartInfoRequest; result: CartInfoResult; required: false };

@@ -1,6 +1,6 @@
 /**
  * helmet's response headers, computed once at construction by running helmet against a recording
- * response, so that both bindings (and any other) send them without running helmet per request.
+ * response, so that every binding (the five, and your own through kit.handle) sends them without running helmet per request.
  */
 import helmetModule, { type HelmetOptions } from 'helmet';
 import { KitError } from '../shared/errors.js';

@@ -1,8 +1,9 @@
 /**
  * The callback registry: everything the kit knows about each callback, in one entry. deliver() and its stages,
  * the options, the validators and the bindings ask the entry; none compares callback names.
- * Adding a callback: its schemas in schemas/callbacks/, a line in CallbackTypes
- * (adapter-types.ts) and an entry here. See docs/architecture.md.
+ * Adding a callback: its entry here, its line in CallbackTypes (adapter-types.ts), and the other
+ * places docs/architecture.md ("Adding a callback") lists; test/callback-places.test.ts names
+ * any one forgotten.
  */
 import type { CallbackName, CallbackTypes } from './adapter-types.js';
 import { cartInfoInput, documentsInput, orderInput, type InputBuilder } from './inputs.js';
@@ -73,7 +74,16 @@ const ORDER = {
   merchantGuid: 'required',
 } as const;
 
-export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Object.freeze({
+/**
+ * The registry's type: one entry per key of CallbackTypes (adapter-types.ts), no more and no fewer,
+ * each exactly a CallbackEntry of its own name. The literal below is checked with `satisfies` (an
+ * annotation on `Object.freeze({...})` would drop the excess-property check): a missing or unknown
+ * field of an entry, an entry without its CallbackTypes line, or a CallbackTypes line without its
+ * entry is a compile error (test/types/registry.ts).
+ */
+export type Registry = { readonly [N in CallbackName]: CallbackEntry<N> };
+
+const ENTRIES = {
   getCheckoutCartInfo: {
     name: 'getCheckoutCartInfo', exactlyOnce: false, documents: false, required: false, methods: ['GET', 'POST'],
     defaultPath: '/GetCheckoutCartInfo', bodyLimit: 'bodyLimit',
@@ -115,7 +125,15 @@ export const REGISTRY: { readonly [N in CallbackName]: CallbackEntry<N> } = Obje
     ...ORDER, name: 'receiveRmaInfo', required: false, defaultPath: '/SendRMAInfoToMerchant',
     requestSchema: 'callbacks/send-rma-info.request.schema.json', payment: 'never', keyFields: ['RMANumber'],
   },
-});
+} satisfies Registry;
+
+/** True when A and B are the same set of names. */
+export type SameNames<A extends PropertyKey, B extends PropertyKey> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** The registry's names are CallbackTypes' keys: a compile error otherwise, whichever side was forgotten. */
+const NAMES_MATCH_CALLBACK_TYPES: SameNames<keyof typeof ENTRIES, CallbackName> = true;
+void NAMES_MATCH_CALLBACK_TYPES;
+
+export const REGISTRY: Registry = Object.freeze(ENTRIES);
 
 /** What the kit derives from a list of registry entries (built once per kit; `DEFAULT_REGISTRY` for REGISTRY). */
 export interface RegistryView {

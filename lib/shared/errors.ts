@@ -50,7 +50,7 @@ const wireErrors = {
   INVALID_REQUEST: { status: 400, message: 'Invalid request', help: 'The body is not JSON, too deep, or fails its schema; Description names the location and rule (never the value).' },
   UNAUTHORIZED: { status: 401, message: 'Unauthorized', help: 'An authentication strategy refused the request, or the MerchantGUID is missing or wrong.' },
   FORBIDDEN: { status: 403, message: 'Forbidden', help: 'The client address is outside auth.ipAllowList.' },
-  NOT_FOUND: { status: 404, message: 'Not found', help: 'No callback is mounted at this method and path (node:http binding).' },
+  NOT_FOUND: { status: 404, message: 'Not found', help: 'No callback is mounted at this method and path (the node:http binding without next(), the fetch and Lambda bindings; Express and Fastify leave it to the app).' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'Payload too large', help: 'The body exceeds bodyLimit (documentsBodyLimit for the documents webhook).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported media type', help: 'The body is not application/json, or has a content-encoding.' },
   INTERNAL_ERROR: { status: 500, message: 'Internal error', help: 'The adapter threw, timed out or returned an invalid result; the detail is in the log only.' },

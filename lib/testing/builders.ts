@@ -6,9 +6,10 @@
  */
 import { randomInt } from 'node:crypto';
 import { isObject } from '../shared/options.js';
+import type { CallbackName } from '../core/adapter-types.js';
 import type {
-  AdditionalDocumentsDelivery, CartInfoPostPayload, MerchantPaymentDetails, OrderDocument, SendOrderToMerchantRequest,
-  UpdateOrderStatusRequest,
+  AdditionalDocumentsDelivery, CartInfoPostPayload, MerchantPaymentDetails, NotifyOrderRefundedRequest, OrderDocument,
+  PerformOrderPaymentRequest, RmaInfoRequest, SendOrderToMerchantRequest, UpdateOrderShippingInfoRequest, UpdateOrderStatusRequest,
 } from '../payloads.js';
 
 /** The MerchantGUID the builders put in payloads: give it to the router as `merchantGuid` in tests. */
@@ -159,3 +160,59 @@ export function buildCartInfoQuery(overrides: Record<string, string | undefined>
 export function buildCartInfoPayload(overrides: Overrides<CartInfoPostPayload> = {}): CartInfoPostPayload {
   return merge({ OrderID: 'GE2718281CH', MerchantGUID: TEST_MERCHANT_GUID }, overrides) as CartInfoPostPayload;
 }
+
+/**
+ * An UpdateOrderShippingInfo body (not in the interface specification; shape from existing
+ * integrations): MerchantGUID, OrderId (a new `uniqueOrderId()` unless given) and the tracking details.
+ */
+export function buildShippingInfo(overrides: Overrides<UpdateOrderShippingInfoRequest> = {}): UpdateOrderShippingInfoRequest {
+  return merge({
+    MerchantGUID: TEST_MERCHANT_GUID, OrderId: uniqueOrderId(), MerchantOrderId: 'A-1',
+    InternationalDetails: { OrderTrackingNumber: '1Z999AA10123456784', OrderTrackingUrl: 'https://track.example.com/?n=1Z999AA10123456784' },
+  }, overrides) as UpdateOrderShippingInfoRequest;
+}
+
+/**
+ * An order-refund notification body (NotifyOrderRefunded; not in the interface specification):
+ * one line refunded in full, amounts as decimal strings as the service sends them, new OrderId.
+ */
+export function buildRefundNotice(overrides: Overrides<NotifyOrderRefundedRequest> = {}): NotifyOrderRefundedRequest {
+  return merge({
+    MerchantGUID: TEST_MERCHANT_GUID, OrderId: uniqueOrderId(), MerchantOrderId: 'A-1',
+    TotalRefundAmount: '198.50', OriginalTotalRefundAmount: '159.58', ServiceGestureAmount: '0.00', RefundComments: 'Damaged on arrival',
+    RefundReason: { OrderRefundReasonCode: 'DAMAGED-ITEM', Name: 'Damaged item' },
+    Products: [{ CartItemId: 'ci-1', RefundQuantity: 1, RefundAmount: '198.50', OriginalRefundAmount: '159.58' }],
+  }, overrides) as NotifyOrderRefundedRequest;
+}
+
+/**
+ * A return (SendRMAInfoToMerchant) as the service's documentation shows it: new OrderId, an
+ * `RMANumber` (pass the same one to send a redelivery of the same return), one returned line.
+ */
+export function buildRmaInfo(overrides: Overrides<RmaInfoRequest> = {}): RmaInfoRequest {
+  return merge({
+    MerchantGUID: TEST_MERCHANT_GUID, OrderId: uniqueOrderId(), MerchantOrderId: 'A-1', RMANumber: '223878', ShipperName: 'DHL',
+    ReturnTrackingNumber: '857854854778', TrackingURL: 'https://www.dhl.com/Tracking?TrackingNumber=857854854778', CreatedBy: 'Customer',
+    ReturnedProducts: [{ SKU: 'JKT-ALPINE-M', Name: 'Alpine jacket M', CartItemId: 'ci-1', ReturnQuantity: 1, ReturnReasonName: 'Too small' }],
+    CurrencyCode: 'EUR', ReturnShippingCost: 10,
+  }, overrides) as RmaInfoRequest;
+}
+
+function buildPaymentOrder(overrides: Overrides<PerformOrderPaymentRequest> = {}): PerformOrderPaymentRequest {
+  return buildOrder({ PaymentDetails: buildPaymentDetails(), ...overrides }) as PerformOrderPaymentRequest;
+}
+
+/**
+ * A valid body of each callback, by adapter method name (the cart info: its POST payload). Internal:
+ * the callback-places walk (test/callback-places.test.ts) checks a new callback has its builder here.
+ */
+export const CALLBACK_BUILDERS: { readonly [N in CallbackName]: (overrides?: Record<string, unknown>) => object } = Object.freeze({
+  getCheckoutCartInfo: buildCartInfoPayload,
+  sendOrderToMerchant: buildOrder,
+  updateOrderStatus: buildUpdateOrderStatus,
+  performOrderPayment: buildPaymentOrder,
+  receiveAdditionalRequiredDocuments: buildDocumentsDelivery,
+  updateOrderShippingInfo: buildShippingInfo,
+  notifyOrderRefunded: buildRefundNotice,
+  receiveRmaInfo: buildRmaInfo,
+} satisfies { readonly [N in CallbackName]: (overrides?: Record<string, unknown>) => object });

@@ -2,7 +2,7 @@
  * What a cart product (a CheckoutCartInfo `productsList` entry) says about the two values an order
  * needs, held to the interface (issue 34 item 6, docs/compatibility.md row R3-6): its quantity is
  * `OrderedQuantity`, its price `SalePrice` (else `OriginalSalePrice`, the price the specification does
- * not mark optional for cart info). Used by the kit's reply check (callbacks/cart-reply-check.ts), the
+ * not mark optional for cart info). Used by the kit's reply check (core/cart-reply-check.ts), the
  * checker's cart-info checks and the sandbox, which orders what the cart says.
  */
 

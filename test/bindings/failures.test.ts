@@ -30,7 +30,7 @@ describe.each(BINDINGS)('%s: failures are never silent', (_name, mount) => {
     expect(adapter.calls).toHaveLength(0);
   });
 
-  test('an adapter that throws: 500 and exactly one error line (the pipeline\'s), none from the binding', async () => {
+  test('an adapter that throws: 500 and exactly one error line (the delivery\'s), none from the binding', async () => {
     const logger = captureLogger();
     const adapter = recordingAdapter({ sendOrderToMerchant: () => { throw new Error('warehouse down'); } });
     const res = await request(mount({ merchantGuid: TEST_MERCHANT_GUID, adapter, logger } as CallbackKitOptions))

@@ -6,7 +6,7 @@
 import type { Store } from 'crossborder-merchant-kit/store';
 import { order } from '../helpers/orders.js';
 import { fixture } from '../fixtures/index.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import type { FullStore, StoreFactory } from '../store/harness.js';
 import { fakeService, type FakeService } from './fake-service.js';
 import { clientFor, failure } from './setup.js';
@@ -58,7 +58,7 @@ export function holdGuardBehaviour(factory: StoreFactory): void {
   });
 
   test('end to end: the kit receives an order with AdditionalRequiredDocuments; the dispatch by the merchant id is held until the documents arrive', async () => {
-    const kit = kitWith(store);
+    const kit = testKit({ store });
     const created = await kit.deliver('sendOrderToMerchant', order({
       AdditionalRequiredDocuments: [{ DocumentTypeCode: '11', DocumentTypeName: 'EAD', DocumentExtension: 'PDF', URL: '', TrackingNumber: 'TRK123' }],
     }));
@@ -130,7 +130,7 @@ export function holdGuardBehaviour(factory: StoreFactory): void {
     });
 
     test('end to end: the adapter answers the order with its number 100018322; the use-case dispatch is held until the EAD arrives', async () => {
-      const kit = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: '100018322', OrderId: '100018322' }) });
+      const kit = testKit({ store, answers: { sendOrderToMerchant: () => ({ InternalOrderId: '100018322', OrderId: '100018322' }) } });
       const created = await kit.deliver('sendOrderToMerchant', order({
         OrderId: 'GE123874638GB',
         AdditionalRequiredDocuments: [{ DocumentTypeCode: '11', DocumentTypeName: 'EAD', DocumentExtension: 'pdf', URL: '', TrackingNumber: 'TRK123' }],

@@ -87,9 +87,8 @@ test('the checker and the sandbox (conformance/paths.ts) take the callback names
   expect(() => resolvePaths({ notifyOrderShiped: '/x' }, registry.defaultPaths)).toThrow(/did you mean "notifyOrderShipped"/);
   // With the default registry, every callback is there, and nothing else.
   expect(Object.keys(resolvePaths())).toEqual([...CALLBACK_NAMES]);
-  // The sandbox's exchange kinds are every callback name (a compile error otherwise).
-  const kinds: readonly ExchangeKind[] = CALLBACK_NAMES;
-  expect(kinds).toHaveLength(CALLBACK_NAMES.length);
+  // The sandbox's exchange kinds include every callback name: checked by tsc, nothing to assert at run time.
+  void (CALLBACK_NAMES satisfies readonly ExchangeKind[]);
 });
 
 test('keyFields: the entry says what makes a delivery one event; each key field is required whatever the schema says (fail closed)', async () => {

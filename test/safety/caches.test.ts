@@ -10,11 +10,10 @@
  * the heap growth (bounded); the bound of the memory is checked directly.
  */
 import { createHmac } from 'node:crypto';
-import { type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { forgetWarnedDeviations, MAX_WARNED_SHAPES, warnWorthy } from '../../lib/core/stages/validate.js';
 import { createHmacVerifier, MAX_HEADERS } from '../../lib/auth/jwt-hmac.js';
-import { kitWith, type KitUnderTest } from '../idempotency/harness.js';
+import { testKit, type TestKit } from '../helpers/kit.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { prng } from '../helpers/prng.js';
 
@@ -38,14 +37,11 @@ const set = (root: Json, pointer: string, value: unknown) => {
   const parent = parts.slice(0, -1).reduce((o, k) => o[k], root);
   parent[parts.at(-1)!] = value;
 };
-const deliveryLogs = (t: KitUnderTest, from: number) => t.log.lines.slice(from).filter((l) => l.msg === DEVIATES).map((l) => l.level);
-const post = (payload: unknown, headers: Record<string, string> = {}): CallbackRequest => ({
-  method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(payload)),
-});
+const deliveryLogs = (t: TestKit, from: number) => t.log.lines.slice(from).filter((l) => l.msg === DEVIATES).map((l) => l.level);
 
 /** The pointers a null can be put at and still be accepted (the kit does not rely on them). */
 async function nullablePointers(): Promise<string[]> {
-  const t = kitWith(new MemoryStore());
+  const t = testKit();
   const found: string[] = [];
   for (const [, , pointer] of stringLeaves(order())) {
     const o = clone(order({ OrderId: `NP${found.length}-${pointer}` }));
@@ -55,14 +51,14 @@ async function nullablePointers(): Promise<string[]> {
   return found;
 }
 
-describe('deviation shapes (validate step)', () => {
+describe('warnings about payloads that deviate from the specification', () => {
   let nullable: string[];
   beforeAll(async () => { nullable = await nullablePointers(); }, 60_000);
 
   test(`${RUNS} deliveries with random unknown keys and nulls: all accepted, each deviation warned about once, the heap bounded`, async () => {
     expect(nullable.length).toBeGreaterThanOrEqual(11); // 2^11 subsets: far more shapes than deviations
     forgetWarnedDeviations();
-    const t = kitWith(new MemoryStore({ maxEntries: 1_000 }));
+    const t = testKit({ store: new MemoryStore({ maxEntries: 1_000 }) });
     const r = prng(26);
     const seen = new Set<string>(); // the nulled pointers seen so far: a delivery adding one is warned about
     const heapBefore = process.memoryUsage().heapUsed;
@@ -103,7 +99,7 @@ describe('deviation shapes (validate step)', () => {
 
   test('a sender without the MerchantGUID or the credentials leaves no trace: the same shape from a real sender is still new', async () => {
     forgetWarnedDeviations();
-    const t = kitWith(new MemoryStore(), {}, { auth: { basic: { users: { service: 'correct horse battery' } } } });
+    const t = testKit({ auth: { basic: { users: { service: 'correct horse battery' } } } });
     const good = { authorization: `Basic ${Buffer.from('service:correct horse battery').toString('base64')}` };
     const withNulls = (orderId: string, guid = MERCHANT_GUID) => {
       const o = clone(order({ OrderId: orderId, MerchantGUID: guid }));
@@ -111,14 +107,14 @@ describe('deviation shapes (validate step)', () => {
       return o;
     };
     const refused = [
-      await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-1'))), // no credentials
-      await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-2'), { authorization: `Basic ${Buffer.from('service:wrong').toString('base64')}` })),
-      await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-3', '00000000-0000-4000-8000-000000000000'), good)), // wrong GUID
+      await t.deliver('sendOrderToMerchant', withNulls('NT-1')), // no credentials
+      await t.deliver('sendOrderToMerchant', withNulls('NT-2'), { authorization: `Basic ${Buffer.from('service:wrong').toString('base64')}` }),
+      await t.deliver('sendOrderToMerchant', withNulls('NT-3', '00000000-0000-4000-8000-000000000000'), good), // wrong GUID
     ];
     expect(refused.map((r) => r.status)).toEqual([401, 401, 401]);
     expect(deliveryLogs(t, 0)).toEqual([]);
     expect(t.adapter.calls).toHaveLength(0);
-    const ok = await t.kit.handle('sendOrderToMerchant', post(withNulls('NT-4'), good));
+    const ok = await t.deliver('sendOrderToMerchant', withNulls('NT-4'), good);
     expect(ok.status).toBe(200);
     expect(deliveryLogs(t, 0)).toEqual(['warn']);
   });

@@ -6,7 +6,7 @@
 import { CallbackError } from 'crossborder-merchant-kit';
 import { CVV_NUMBER, MERCHANT_GUID, paymentDetails, paymentOrder } from '../helpers/orders.js';
 import { memoryFactory } from '../store/harness.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 
 const DIGITS = '4111111111111111';
 const FORMS = [DIGITS, '4111 1111 1111 1111', '4111-1111-1111-1111', '4111.1111.1111.1111', '41 11 11 11 11 11 11 11'];
@@ -21,10 +21,13 @@ describe.each([
 
   test.each(FORMS)('echoed by the adapter as "%s" in a successful reply is masked in the reply, the store and the logs', async (echo) => {
     const h = await memoryFactory();
-    const t = kitWith(h.store, {
-      performOrderPayment: (_o, ctx) => {
-        ctx.log.info({ note: `charging ${echo} cvv ${CVV_NUMBER}` }, `charging ${echo}`);
-        return { PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR', Message: `charged ${echo}`, StatusCode: `cvv ${CVV_NUMBER} ok`, InternalOrderId: echo };
+    const t = testKit({
+      store: h.store,
+      answers: {
+        performOrderPayment: (_o, ctx) => {
+          ctx.log.info({ note: `charging ${echo} cvv ${CVV_NUMBER}` }, `charging ${echo}`);
+          return { PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR', Message: `charged ${echo}`, StatusCode: `cvv ${CVV_NUMBER} ok`, InternalOrderId: echo };
+        },
       },
     });
     const res = await t.deliver('performOrderPayment', order());
@@ -38,9 +41,11 @@ describe.each([
   });
 
   test.each(FORMS)('in a thrown CallbackError ("%s" in Message, Description and ErrorCode) is masked (item 10)', async (echo) => {
-    const t = kitWith((await memoryFactory()).store, {
-      performOrderPayment: () => {
-        throw new CallbackError(`card ${echo} declined`, { description: `the card ${echo} with cvv ${CVV_NUMBER} was refused`, errorCode: `DECLINED-${echo}` });
+    const t = testKit({
+      answers: {
+        performOrderPayment: () => {
+          throw new CallbackError(`card ${echo} declined`, { description: `the card ${echo} with cvv ${CVV_NUMBER} was refused`, errorCode: `DECLINED-${echo}` });
+        },
       },
     });
     const res = await t.deliver('performOrderPayment', order());
@@ -52,10 +57,12 @@ describe.each([
 
   test.each(FORMS)('in a returned decline or a thrown Error ("%s") is masked in the reply and the logs', async (echo) => {
     let n = 0;
-    const t = kitWith((await memoryFactory()).store, {
-      performOrderPayment: () => {
-        if (++n === 1) return { Success: false, Message: `card ${echo} declined`, Description: `cvv ${CVV_NUMBER}` };
-        throw new Error(`provider refused ${echo} (cvv ${CVV_NUMBER})`);
+    const t = testKit({
+      answers: {
+        performOrderPayment: () => {
+          if (++n === 1) return { Success: false, Message: `card ${echo} declined`, Description: `cvv ${CVV_NUMBER}` };
+          throw new Error(`provider refused ${echo} (cvv ${CVV_NUMBER})`);
+        },
       },
     });
     const declined = await t.deliver('performOrderPayment', order());
@@ -68,16 +75,14 @@ describe.each([
 });
 
 test('the CVV is masked only as a standalone number; other digits of a reply stay', async () => {
-  const t = kitWith((await memoryFactory()).store, {
-    performOrderPayment: () => ({ PaymentAmount: '737.00', PaymentCurrencyCode: 'EUR', Message: `ref 17370 cvv ${CVV_NUMBER}` }),
-  });
+  const t = testKit({ answers: { performOrderPayment: () => ({ PaymentAmount: '737.00', PaymentCurrencyCode: 'EUR', Message: `ref 17370 cvv ${CVV_NUMBER}` }) } });
   const res = await t.deliver('performOrderPayment', paymentOrder());
   expect(res.body).toMatchObject({ Message: 'ref 17370 cvv [REDACTED]' });
 });
 
 test("a custom auth strategy's secrets are masked in every log line (item 13)", async () => {
   const TOKEN = 'custom-shared-secret-42';
-  const t = kitWith((await memoryFactory()).store, {}, {
+  const t = testKit({
     auth: {
       strategies: [{
         name: 'sharedHeader',
@@ -89,17 +94,13 @@ test("a custom auth strategy's secrets are masked in every log line (item 13)", 
       }],
     },
   });
-  const res = await t.kit.handle('performOrderPayment', {
-    method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json', 'x-shared': TOKEN },
-    body: Buffer.from(JSON.stringify({ ...paymentOrder(), MerchantGUID: MERCHANT_GUID })),
-  });
+  const res = await t.deliver('performOrderPayment', { ...paymentOrder(), MerchantGUID: MERCHANT_GUID }, { 'x-shared': TOKEN });
   expect(res.status).toBe(200);
   expect(t.log.text()).not.toContain(TOKEN);
   expect(t.log.text()).toContain('[REDACTED]');
 });
 
 test('AuthStrategy.secrets must be an array of strings', async () => {
-  const { store } = await memoryFactory();
-  expect(() => kitWith(store, {}, { auth: { strategies: [{ name: 'x', secrets: 'nope', authenticate: () => ({ ok: true }) }] } }))
+  expect(() => testKit({ auth: { strategies: [{ name: 'x', secrets: 'nope' as never, authenticate: () => ({ ok: true }) }] } }))
     .toThrow(/secrets must be an array of strings/);
 });

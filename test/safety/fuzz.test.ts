@@ -6,13 +6,14 @@
  * CVV or MerchantGUID in a reply or a log line; and a bounded heap.
  *
  * Size: CBK_FUZZ_RUNS requests per endpoint (default 1,000 in `npm test`, issue 41; the nightly-sized run is
- * CBK_FUZZ_RUNS=10000), CBK_FUZZ_SEED (default 9) to replay a run. See docs/testing-safety.md.
+ * CBK_FUZZ_RUNS=10000), CBK_FUZZ_SEED (default 9) to replay a run. See docs/safety-tests.md.
  */
 import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 import { prng, type Rng } from '../helpers/prng.js';
+import { FUZZED_CALLBACKS } from './fuzzed-callbacks.js';
 
 const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 1_000);
 const SEED = Number(process.env.CBK_FUZZ_SEED ?? 9);
@@ -170,8 +171,7 @@ describe('fuzzing every callback (seeded)', () => {
   };
   const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter, logger, store: new MemoryStore({ maxEntries: 5_000 }) } as never);
 
-  test.each<CallbackName>(['getCheckoutCartInfo', 'sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment', 'receiveAdditionalRequiredDocuments',
-    'updateOrderShippingInfo', 'notifyOrderRefunded', 'receiveRmaInfo'])(
+  test.each<CallbackName>(FUZZED_CALLBACKS)(
     `%s: ${RUNS} fuzzed requests, no unexpected 5xx, nothing leaked`, async (callback) => {
       violations.length = 0;
       const heapBefore = process.memoryUsage().heapUsed;

@@ -5,9 +5,8 @@
  */
 import crypto from 'node:crypto';
 import { jest } from '@jest/globals';
-import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { MERCHANT_GUID, OTHER_GUID, order } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -25,14 +24,14 @@ const NEAR_MISSES: Array<[string, string]> = [
 ];
 
 test.each(NEAR_MISSES)('a MerchantGUID that is %s is refused (401), the adapter not called', async (_name, guid) => {
-  const t = kitWith(new MemoryStore());
+  const t = testKit();
   const res = await t.deliver('sendOrderToMerchant', order({ MerchantGUID: guid }));
   expect(res.status).toBe(401);
   expect(t.adapter.calls).toHaveLength(0);
 });
 
 test('the right GUID (any hex case) passes through crypto.timingSafeEqual, and its answer decides', async () => {
-  const t = kitWith(new MemoryStore(), {}, { merchantGuid: [OTHER_GUID, MERCHANT_GUID] });
+  const t = testKit({ merchantGuid: [OTHER_GUID, MERCHANT_GUID] });
   const spy = jest.spyOn(crypto, 'timingSafeEqual');
   const ok = await t.deliver('sendOrderToMerchant', order({ MerchantGUID: MERCHANT_GUID.toUpperCase() }));
   expect(ok.status).toBe(200);

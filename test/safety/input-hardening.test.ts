@@ -7,14 +7,13 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { createCallbackKit, createIpAllowListStrategy, KitError, type CallbackRequest } from 'crossborder-merchant-kit';
-import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { MERCHANT_GUID, order, paymentOrder } from '../helpers/orders.js';
 import { captureLogger } from '../helpers/recording.js';
 import { createSafeLogger } from '../../lib/shared/logger.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit, type TestKit } from '../helpers/kit.js';
 
-const raw = (t: ReturnType<typeof kitWith>, callback: Parameters<typeof t.kit.handle>[0], text: string) =>
+const raw = (t: TestKit, callback: Parameters<typeof t.kit.handle>[0], text: string) =>
   t.kit.handle(callback, { method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json' }, body: Buffer.from(text) });
 
 const refused = (res: { status: number; body: unknown }) => {
@@ -24,7 +23,7 @@ const refused = (res: { status: number; body: unknown }) => {
 
 describe('the identity of an order (item 6) and what the store cannot hold (item 7)', () => {
   test('a numeric OrderId beyond 2^53 is refused (it would be rounded onto another order); a safe integer is fine', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const text = (id: string) => JSON.stringify(paymentOrder({ OrderId: 'X' })).replace('"OrderId":"X"', `"OrderId":${id}`);
     expect((await raw(t, 'performOrderPayment', text('12345678901234567890'))).status).toBe(400);
     const second = await raw(t, 'performOrderPayment', text('12345678901234567891'));
@@ -38,7 +37,7 @@ describe('the identity of an order (item 6) and what the store cannot hold (item
   });
 
   test('a numeric OrderId reaches the adapter as a string in strict validation too, and its replay is the same order', async () => {
-    const t = kitWith(new MemoryStore(), {}, { validation: 'strict' });
+    const t = testKit({ validation: 'strict' });
     const text = JSON.stringify(order({ OrderId: 'X' })).replace('"OrderId":"X"', '"OrderId":424242');
     const first = await raw(t, 'sendOrderToMerchant', text);
     expect(first.status).toBe(200);
@@ -51,20 +50,20 @@ describe('the identity of an order (item 6) and what the store cannot hold (item
     ['empty', ''], ['blank', '   '], ['a lone surrogate', 'GE1001\ud800'], ['a lone low surrogate', '\udc00GE1001'],
     ['a NUL character', 'GE1001\u0000CH'], ['201 characters', 'G'.repeat(201)], ['10,000 characters', 'G'.repeat(10_000)],
   ])('an OrderId with %s is a permanent 400; the adapter is not called', async (_name, id) => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     refused(await t.deliver('performOrderPayment', paymentOrder({ OrderId: id })));
     refused(await t.deliver('sendOrderToMerchant', order({ OrderId: id })));
     expect(t.adapter.calls).toHaveLength(0);
   });
 
   test('OrderIds differing only in a lone surrogate never share a slot', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     expect((await t.deliver('performOrderPayment', paymentOrder({ OrderId: 'GE-\ud800' }))).status).toBe(400);
     expect((await t.deliver('performOrderPayment', paymentOrder({ OrderId: 'GE-\udbff' }))).status).toBe(400);
   });
 
   test('a NUL character or ill-formed text anywhere in the payload (a value or a key) is a 400', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     refused(await t.deliver('sendOrderToMerchant', order({ CustomerComments: 'gift\u0000wrap' })));
     refused(await t.deliver('sendOrderToMerchant', order({ CustomerComments: 'gift \ud83d' })));
     refused(await t.deliver('sendOrderToMerchant', order({ 'Bad\u0000Key': 1 })));
@@ -81,7 +80,7 @@ describe('input hardening (items 14–19)', () => {
   };
 
   test('a __proto__ or constructor.prototype key deeper than 64 levels is refused (item 14)', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const deepProto = JSON.stringify(order({ Extra: nest(100, 1) })).replace('{"n":1}', '{"__proto__":{"polluted":1}}');
     refused(await raw(t, 'sendOrderToMerchant', deepProto));
     const deepCtor = JSON.stringify(order({ Extra: nest(150, { constructor: { prototype: { polluted: 1 } } }) }));
@@ -91,15 +90,15 @@ describe('input hardening (items 14–19)', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  test('a pre-parsed body (express.json) is walked to the same depth', async () => {
-    const t = kitWith(new MemoryStore());
+  test('a pre-parsed body (express.json) nested too deep, with __proto__ inside, is refused as raw text would be', async () => {
+    const t = testKit();
     const body = order({ Extra: nest(120, JSON.parse('{"__proto__":{"x":1}}')) });
     const res = await t.kit.handle('sendOrderToMerchant', { method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json' }, body });
     refused(res);
   });
 
   test('POST GetCheckoutCartInfo with a non-string OrderID is a 400, not a 500 (item 15)', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const post = (payload: unknown) => t.kit.handle('getCheckoutCartInfo', {
       method: 'POST', path: '/', query: { merchantCartToken: 'c-1' }, headers: { 'content-type': 'application/json' },
       body: Buffer.from(JSON.stringify(payload)),
@@ -113,9 +112,9 @@ describe('input hardening (items 14–19)', () => {
   });
 
   test('query parameters named toString or constructor are plain parameters (item 16)', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const app = express();
-    app.use('/cb', createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: t.adapter, logger: t.log } as never));
+    app.use('/cb', createCallbackRouter(t.options));
     const res = await request(app).get('/cb/GetCheckoutCartInfo?merchantCartToken=c-1&toString=a&constructor=b&hasOwnProperty=c&countryCode=DE');
     expect(res.status).toBe(200);
     const params = t.calls('getCheckoutCartInfo')[0].input.params;
@@ -129,7 +128,7 @@ describe('input hardening (items 14–19)', () => {
     ['leading/trailing spaces', ` ${MERCHANT_GUID} `], ['a non-breaking space', `${MERCHANT_GUID}\u00a0`],
     ['a BOM', `\ufeff${MERCHANT_GUID}`], ['a newline', `${MERCHANT_GUID}\n`],
   ])('a MerchantGUID with %s is refused (item 17)', async (_name, guid) => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const res = await t.deliver('sendOrderToMerchant', order({ MerchantGUID: guid }));
     expect(res.status).toBe(401);
     const both = await t.deliver('sendOrderToMerchant', { order: order({ MerchantGUID: guid }), MerchantGUID: MERCHANT_GUID });
@@ -149,10 +148,10 @@ describe('input hardening (items 14–19)', () => {
   });
 
   test('behind express.json(), a chunked body nested 20,000 deep gets a logged 400 (item 19)', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const app = express();
     app.use(express.json({ limit: '50mb' }));
-    app.use('/cb', createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: t.adapter, logger: t.log } as never));
+    app.use('/cb', createCallbackRouter(t.options));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

@@ -5,9 +5,8 @@
  * order arriving together: serialised on the OrderId's lock, both answered. The fuzz suite
  * (fuzz.test.ts) runs both callbacks too.
  */
-import { type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
-import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { kitWith, sleep } from '../idempotency/harness.js';
+import { type CallbackName } from 'crossborder-merchant-kit';
+import { sleep, testKit } from '../helpers/kit.js';
 import { MERCHANT_GUID, OTHER_GUID, statusUpdate } from '../helpers/orders.js';
 import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 
@@ -18,9 +17,6 @@ const NEW: ReadonlyArray<[CallbackName, (o?: Record<string, unknown>) => Record<
 ];
 const PASSWORD = 'correct horse battery staple';
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
-const post = (payload: unknown, headers: Record<string, string> = {}): CallbackRequest => ({
-  method: 'POST', path: '/', query: {}, headers: { 'content-type': 'application/json', ...headers }, body: Buffer.from(JSON.stringify(payload)),
-});
 
 describe.each(NEW)('%s: auth bypasses', (callback, build) => {
   test.each<[string, unknown]>([
@@ -29,7 +25,7 @@ describe.each(NEW)('%s: auth bypasses', (callback, build) => {
     ['without dashes', MERCHANT_GUID.replace(/-/g, '')], ['a prefix', MERCHANT_GUID.slice(0, 18)], ['an array', [MERCHANT_GUID]],
     ['an object', { value: MERCHANT_GUID }], ['a number', 7], ['null', null],
   ])('MerchantGUID %s: refused, the adapter never called, the GUID never echoed', async (_what, guid) => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const payload = build({ OrderId: 'GE-AUTH-1' });
     if (guid === undefined) delete payload.MerchantGUID; else payload.MerchantGUID = guid;
     const res = await t.deliver(callback, payload);
@@ -40,7 +36,7 @@ describe.each(NEW)('%s: auth bypasses', (callback, build) => {
   });
 
   test('an envelope whose MerchantGUID disagrees with the order\'s is refused', async () => {
-    const t = kitWith(new MemoryStore());
+    const t = testKit();
     const res = await t.deliver(callback, { order: build({ OrderId: 'GE-AUTH-2' }), MerchantGUID: OTHER_GUID });
     expect(res.status).toBe(401);
     expect(t.adapter.calls).toHaveLength(0);
@@ -51,11 +47,11 @@ describe.each(NEW)('%s: auth bypasses', (callback, build) => {
     ['a Bearer token', { authorization: `Bearer ${PASSWORD}` }], ['a malformed header', { authorization: 'Basic %%%' }],
     ['the password with a trailing space', { authorization: basic('service', `${PASSWORD} `) }],
   ])('Basic auth with %s: 401, the adapter never called', async (_what, headers) => {
-    const t = kitWith(new MemoryStore(), {}, { auth: { basic: { users: { service: PASSWORD } } } });
-    const res = await t.kit.handle(callback, post(build({ OrderId: 'GE-AUTH-3' }), headers));
+    const t = testKit({ auth: { basic: { users: { service: PASSWORD } } } });
+    const res = await t.deliver(callback, build({ OrderId: 'GE-AUTH-3' }), headers);
     expect(res.status).toBe(401);
     expect(t.adapter.calls).toHaveLength(0);
-    const ok = await t.kit.handle(callback, post(build({ OrderId: 'GE-AUTH-3' }), { authorization: basic('service', PASSWORD) }));
+    const ok = await t.deliver(callback, build({ OrderId: 'GE-AUTH-3' }), { authorization: basic('service', PASSWORD) });
     expect(ok.status).toBe(200);
     expect(t.adapter.calls).toHaveLength(1);
   });
@@ -64,7 +60,7 @@ describe.each(NEW)('%s: auth bypasses', (callback, build) => {
 describe.each(NEW)('%s: exactly once', (callback, build) => {
   test('a redelivery gets the stored reply; the adapter ran once', async () => {
     let n = 0;
-    const t = kitWith(new MemoryStore(), { [callback]: () => ({ InternalOrderId: `INT-${++n}` }) });
+    const t = testKit({ answers: { [callback]: () => ({ InternalOrderId: `INT-${++n}` }) } });
     const first = await t.deliver(callback, build({ OrderId: 'GE-EO-1' }));
     const again = await t.deliver(callback, build({ OrderId: 'GE-EO-1' }));
     expect([first.status, again.status]).toEqual([200, 200]);
@@ -75,7 +71,7 @@ describe.each(NEW)('%s: exactly once', (callback, build) => {
 
   test('20 concurrent identical deliveries: one adapter call, identical replies', async () => {
     let n = 0;
-    const t = kitWith(new MemoryStore(), { [callback]: async () => { await sleep(30); return { InternalOrderId: `INT-${++n}` }; } });
+    const t = testKit({ answers: { [callback]: async () => { await sleep(30); return { InternalOrderId: `INT-${++n}` }; } } });
     const replies = await Promise.all(Array.from({ length: 20 }, () => t.deliver(callback, build({ OrderId: 'GE-EO-2' }))));
     expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
     expect(new Set(replies.map((r) => JSON.stringify(r.body))).size).toBe(1);
@@ -84,7 +80,7 @@ describe.each(NEW)('%s: exactly once', (callback, build) => {
 
   test('a failed attempt is not stored: the redelivery runs the adapter again and succeeds', async () => {
     let n = 0;
-    const t = kitWith(new MemoryStore(), { [callback]: () => { if (++n === 1) throw new Error('database down'); return { InternalOrderId: 'INT-1' }; } });
+    const t = testKit({ answers: { [callback]: () => { if (++n === 1) throw new Error('database down'); return { InternalOrderId: 'INT-1' }; } } });
     const first = await t.deliver(callback, build({ OrderId: 'GE-EO-3' }));
     const again = await t.deliver(callback, build({ OrderId: 'GE-EO-3' }));
     expect(first.status).toBe(500);
@@ -103,7 +99,7 @@ test('a cancellation and a refund of the same order arriving together are serial
     running.splice(running.indexOf(name), 1);
     return { InternalOrderId: 'INT-9' };
   };
-  const t = kitWith(new MemoryStore(), { updateOrderStatus: slow('cancel'), notifyOrderRefunded: slow('refund') });
+  const t = testKit({ answers: { updateOrderStatus: slow('cancel'), notifyOrderRefunded: slow('refund') } });
   const [cancel, refund] = await Promise.all([
     t.deliver('updateOrderStatus', statusUpdate('canceled', { OrderId: 'GE-SER-1' })),
     t.deliver('notifyOrderRefunded', refundNotice({ OrderId: 'GE-SER-1' })),
@@ -116,7 +112,7 @@ test('a cancellation and a refund of the same order arriving together are serial
 });
 
 test('a return is one delivery per OrderId + RMANumber: 20 concurrent redeliveries that differ elsewhere run the adapter once; another RMANumber runs it again', async () => {
-  const t = kitWith(new MemoryStore(), { receiveRmaInfo: async () => { await sleep(30); return { InternalOrderId: 'INT-R' }; } });
+  const t = testKit({ answers: { receiveRmaInfo: async () => { await sleep(30); return { InternalOrderId: 'INT-R' }; } } });
   const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => t.deliver('receiveRmaInfo', rmaInfo({ OrderId: 'GE-RMA-1', CreatedBy: `agent ${i}`, RMANumber: i % 2 ? 555 : '555' }))));
   expect(new Set(replies.map((r) => r.status))).toEqual(new Set([200]));
   expect(t.calls('receiveRmaInfo')).toHaveLength(1);

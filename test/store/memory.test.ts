@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { jest } from '@jest/globals';
 import { MemoryStore, StoreFullError, type Store } from 'crossborder-merchant-kit/store';
 import { paymentOrder } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import { record } from './harness.js';
 
 // The Store contract: test/store/conformance.test.ts (the exported conformance suite).
@@ -23,7 +23,7 @@ describe('MemoryStore bounds', () => {
     const store = new MemoryStore({ maxEntries: 2 });
     for (let i = 1; i <= 2; i++) await store.saveRecord(record({ key: `p${i}`, orderId: `P-${i}`, payment: true }));
     await expect(store.beginAttempt('k-new', 'O-new')).rejects.toThrow(StoreFullError);
-    const t = kitWith(store);
+    const t = testKit({ store });
     const res = await t.deliver('performOrderPayment', paymentOrder());
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ ErrorCode: 'STORE_UNAVAILABLE' });

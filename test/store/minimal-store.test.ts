@@ -12,7 +12,7 @@ import { fakeService, type FakeService } from '../client/fake-service.js';
 import { clientFor, failure } from '../client/setup.js';
 import { MERCHANT_GUID, documentsDelivery, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { recordingAdapter } from '../helpers/recording.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import { idempotencyBehaviour } from '../idempotency/behaviour.js';
 import { holdsBehaviour } from '../idempotency/holds-behaviour.js';
 import type { FullStore, StoreFactory } from './harness.js';
@@ -30,7 +30,7 @@ describe("the kit's exactly-once and holds suites over a core-only store", () =>
 
 describe('the kit over a core-only store', () => {
   test('an order delivered twice reaches the adapter once; the retry gets the stored reply', async () => {
-    const t = kitWith(new MapStore());
+    const t = testKit({ store: new MapStore() });
     const first = await t.deliver('sendOrderToMerchant', order());
     const again = await t.deliver('sendOrderToMerchant', order());
     expect(first.status).toBe(200);
@@ -42,7 +42,7 @@ describe('the kit over a core-only store', () => {
   test('a payment succeeds once per OrderId, whatever the later payload (the kit keeps its copy under ~payment:<OrderId>)', async () => {
     const store = new MapStore();
     let charges = 0;
-    const t = kitWith(store, { performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: `${++charges}0.00`, PaymentCurrencyCode: 'EUR' }) });
+    const t = testKit({ store, answers: { performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: `${++charges}0.00`, PaymentCurrencyCode: 'EUR' }) } });
     const paid = await t.deliver('performOrderPayment', paymentOrder());
     const other = await t.deliver('performOrderPayment', paymentOrder({ PaymentDetails: paymentDetails({ CardNumber: '5555555555554444' }), CurrencyCode: 'CHF' }));
     expect(other.body).toEqual(paid.body);
@@ -52,7 +52,7 @@ describe('the kit over a core-only store', () => {
 
   test('concurrent deliveries of one payment charge once', async () => {
     let charges = 0;
-    const t = kitWith(new MapStore(), { performOrderPayment: async () => { charges++; await new Promise((r) => setTimeout(r, 20)); return { InternalOrderId: 'A-1', PaymentAmount: '1.00', PaymentCurrencyCode: 'EUR' }; } });
+    const t = testKit({ store: new MapStore(), answers: { performOrderPayment: async () => { charges++; await new Promise((r) => setTimeout(r, 20)); return { InternalOrderId: 'A-1', PaymentAmount: '1.00', PaymentCurrencyCode: 'EUR' }; } } });
     const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => t.deliver('performOrderPayment', paymentOrder({ CustomerComments: `try ${i % 2}` }))));
     for (const r of replies) expect(r.body).toEqual(replies[0].body);
     expect(charges).toBe(1);
@@ -73,7 +73,7 @@ describe('the kit over a core-only store', () => {
       }
     }
     let charges = 0;
-    const t = kitWith(new HalfBatching(), { performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: `${++charges}0.00`, PaymentCurrencyCode: 'EUR' }) });
+    const t = testKit({ store: new HalfBatching(), answers: { performOrderPayment: () => ({ InternalOrderId: 'A-1', PaymentAmount: `${++charges}0.00`, PaymentCurrencyCode: 'EUR' }) } });
     const paid = await t.deliver('performOrderPayment', paymentOrder());
     const other = await t.deliver('performOrderPayment', paymentOrder({ CurrencyCode: 'CHF' }));
     expect(other.body).toEqual(paid.body);
@@ -81,7 +81,7 @@ describe('the kit over a core-only store', () => {
   });
 
   test('without attempts and latest, adapters get no context.attempt, previousAttempt or previous', async () => {
-    const t = kitWith(new MapStore());
+    const t = testKit({ store: new MapStore() });
     await t.deliver('sendOrderToMerchant', order());
     await t.deliver('updateOrderStatus', statusUpdate('canceled'));
     for (const call of [...t.calls('sendOrderToMerchant'), ...t.calls('updateOrderStatus')]) {
@@ -91,7 +91,7 @@ describe('the kit over a core-only store', () => {
       expect(call.context).not.toHaveProperty('previous');
     }
     // A full store gives them, from the same deliveries.
-    const full = kitWith(new MemoryStore());
+    const full = testKit({ store: new MemoryStore() });
     await full.deliver('sendOrderToMerchant', order());
     await full.deliver('updateOrderStatus', statusUpdate('canceled'));
     expect(full.calls('updateOrderStatus')[0].context).toMatchObject({ attempt: 1, previous: { Success: true } });
@@ -99,7 +99,7 @@ describe('the kit over a core-only store', () => {
 
   test('a hold placed by the order is released by the documents webhook', async () => {
     const store = new MapStore();
-    const t = kitWith(store);
+    const t = testKit({ store });
     await t.deliver('sendOrderToMerchant', order({ AdditionalRequiredDocuments: [{ DocumentTypeCode: '11', DocumentTypeName: 'EAD', TrackingNumber: 'TRK123' }] }));
     expect(await store.getFulfilmentHold('GE1001CH')).toMatchObject({ awaiting: [{ DocumentTypeCode: '11', TrackingNumber: 'TRK123' }] });
     expect((await t.deliver('receiveAdditionalRequiredDocuments', documentsDelivery())).status).toBe(200);

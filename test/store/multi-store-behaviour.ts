@@ -1,7 +1,7 @@
 /**
  * Several shops, one app (docs/multi-store.md): two routers under /eu and /us with their own
  * MerchantGUID and their own shop (the example app's Shop and adapter), sharing ONE store through
- * namespacedStore. Run over both bindings, by test/store/multi-store.test.ts (MemoryStore) and
+ * namespacedStore. Run over the Express and node:http bindings, by test/store/multi-store.test.ts (MemoryStore) and
  * multi-store.pg.test.ts (PostgresStore).
  */
 import http from 'node:http';

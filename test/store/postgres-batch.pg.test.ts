@@ -5,7 +5,7 @@
  */
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order, paymentOrder } from '../helpers/orders.js';
-import { kitWith, sleep, type KitUnderTest } from '../idempotency/harness.js';
+import { sleep, testKit, type TestKit } from '../helpers/kit.js';
 import { postgresFactory } from './harness.js';
 import { countingPool, savedOrderIds } from './counting-pool.js';
 
@@ -32,9 +32,9 @@ const orders = Array.from({ length: N }, (_, i) => order({ OrderId: `GE${2000 + 
 /** An adapter whose reply names the order it was given, so each reply can be matched to its delivery. */
 const perOrder = { sendOrderToMerchant: (o: any) => ({ InternalOrderId: `INT-${o.OrderId}` }) };
 
-const deliverAll = (t: KitUnderTest) => Promise.all(orders.map((o) => t.deliver('sendOrderToMerchant', o)));
+const deliverAll = (t: TestKit) => Promise.all(orders.map((o) => t.deliver('sendOrderToMerchant', o)));
 
-function expectEachOrderOnce(t: KitUnderTest, replies: Awaited<ReturnType<typeof deliverAll>>) {
+function expectEachOrderOnce(t: TestKit, replies: Awaited<ReturnType<typeof deliverAll>>) {
   replies.forEach((r, i) => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ Success: true, InternalOrderId: `INT-${orders[i].OrderId}` });
@@ -46,7 +46,7 @@ function expectEachOrderOnce(t: KitUnderTest, replies: Awaited<ReturnType<typeof
 describe('PostgresStore: batched statements', () => {
   test(`${N} concurrent first deliveries of distinct orders share statements; each is answered once, and all replay`, async () => {
     const { store, pool } = await countedStore();
-    const t = kitWith(store, perOrder);
+    const t = testKit({ store, answers: perOrder });
     const replies = await deliverAll(t);
     expectEachOrderOnce(t, replies);
     for (const r of replies) expect(r.headers['idempotency-replayed']).not.toBe('true');
@@ -80,7 +80,7 @@ describe('PostgresStore: batched statements', () => {
 
   test('with batchStatements: false the same load sends no batch statement, 2 statements per first delivery', async () => {
     const { store, pool } = await countedStore({ batchStatements: false });
-    const t = kitWith(store, perOrder);
+    const t = testKit({ store, answers: perOrder });
     expectEachOrderOnce(t, await deliverAll(t));
     expect(pool.names.filter((n) => /Batch/.test(n))).toEqual([]);
     expect(pool.count).toBe(2 * N);
@@ -91,7 +91,7 @@ describe('PostgresStore: batched statements', () => {
   test('a claim batch and a save batch failed by one item (a deadlock, 40P01) are retried item by item: every delivery answered exactly once', async () => {
     const failOnce = { claimBatch: 1, saveBatch: 1 };
     const { store, pool } = await countedStore({ failOnce, failCode: '40P01' });
-    const t = kitWith(store, perOrder);
+    const t = testKit({ store, answers: perOrder });
     expectEachOrderOnce(t, await deliverAll(t));
     expect(failOnce).toEqual({ claimBatch: 0, saveBatch: 0 }); // both failures happened
     // The items of each failed batch were then sent on their own.
@@ -119,7 +119,7 @@ describe('PostgresStore: batched statements', () => {
     'a claim batch failed by %s (%s) is not retried item by item: its deliveries get 503 at once, nothing is sent again', async (failCode, _what) => {
       const failOnce = { claimBatch: 1 };
       const { store, pool } = await countedStore({ failOnce, ...(failCode ? { failCode } : {}) });
-      const t = kitWith(store, perOrder);
+      const t = testKit({ store, answers: perOrder });
       const replies = await deliverAll(t);
       expect(failOnce).toEqual({ claimBatch: 0 });
       const at = pool.sent.findIndex((s) => isStatement('claimBatch')(s.name));
@@ -142,8 +142,8 @@ describe('PostgresStore: batched statements', () => {
     const twin = new PostgresStore({ pool: pg.pool, schema });
     let charges = 0;
     const pay = { performOrderPayment: async () => { await sleep(50); return { InternalOrderId: `PAY-${++charges}`, PaymentAmount: '129.90', PaymentCurrencyCode: 'EUR' }; } };
-    const a = kitWith(store, { ...perOrder, ...pay });
-    const b = kitWith(twin, { ...perOrder, ...pay });
+    const a = testKit({ store, answers: { ...perOrder, ...pay } });
+    const b = testKit({ store: twin, answers: { ...perOrder, ...pay } });
     const payments = Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).deliver('performOrderPayment', paymentOrder()));
     const others = orders.slice(0, 10).map((o, i) => (i % 2 ? b : a).deliver('sendOrderToMerchant', o));
     const paid = await Promise.all(payments);

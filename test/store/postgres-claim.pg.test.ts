@@ -4,7 +4,7 @@
  */
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import { postgresFactory } from './harness.js';
 import { countingPool, heldSaveAndReleasePool } from './counting-pool.js';
 
@@ -21,7 +21,7 @@ describe('PostgresStore: statements per delivery', () => {
     const pool = countingPool(pg.pool);
     const store = new PostgresStore({ pool, schema: schema.schema });
     await store.migrate();
-    const t = kitWith(store);
+    const t = testKit({ store });
     const cost = async (run: () => Promise<{ status: number; headers: Record<string, string> }>) => {
       const before = pool.count;
       const res = await run();
@@ -98,8 +98,8 @@ describe('PostgresStore.claimOrReplay', () => {
     const client = await pg.pool.connect();
     const holderPool = heldSaveAndReleasePool(pg.pool, client);
     try {
-      const first = kitWith(new PostgresStore({ pool: holderPool, schema }), { sendOrderToMerchant: () => ({ InternalOrderId: 'ONCE' }) });
-      const second = kitWith(h.twin(), { sendOrderToMerchant: () => ({ InternalOrderId: 'TWICE' }) });
+      const first = testKit({ store: new PostgresStore({ pool: holderPool, schema }), answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'ONCE' }) } });
+      const second = testKit({ store: h.twin(), answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'TWICE' }) } });
       expect((await first.deliver('sendOrderToMerchant', order())).body).toEqual({ Success: true, InternalOrderId: 'ONCE' });
       const redelivery = second.deliver('sendOrderToMerchant', order());
       await new Promise((r) => setTimeout(r, 300));
@@ -133,7 +133,7 @@ test('migrate() upgrades a schema-4 database (no functions, no merchant id or at
   // What ran is recorded.
   const recorded = await pg.pool.query(`SELECT version, created FROM "${schema}".cbk_migrations`);
   expect(recorded.rows).toEqual([{ version: 9, created }]);
-  const t = kitWith(upgraded, { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) });
+  const t = testKit({ store: upgraded, answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'NEW' }) } });
   expect((await t.deliver('sendOrderToMerchant', order({ OrderId: 'O-10' }))).status).toBe(200);
   expect((await upgraded.getRecord('kept'))?.response).toEqual({ Success: true, InternalOrderId: 'OLD' });
   expect(await upgraded.findOrderId('OLD')).toBe('O-9');
@@ -185,7 +185,7 @@ describe('PostgresStore: merchant order ids kept on the reply row', () => {
 describe('PostgresStore: a first attempt lives in its lock row', () => {
   /** The kit's idempotency key of a payload (learnt on a store of its own: keys do not depend on the store). */
   const keyOf = async (payload: Record<string, unknown>) => {
-    const probe = kitWith((await pg.factory()).store, { performOrderPayment: () => ({ InternalOrderId: 'P', PaymentAmount: '1.00', PaymentCurrencyCode: 'EUR' }) });
+    const probe = testKit({ store: (await pg.factory()).store, answers: { performOrderPayment: () => ({ InternalOrderId: 'P', PaymentAmount: '1.00', PaymentCurrencyCode: 'EUR' }) } });
     await probe.deliver('performOrderPayment', payload);
     return probe.calls('performOrderPayment')[0].context.idempotencyKey as string;
   };
@@ -195,12 +195,12 @@ describe('PostgresStore: a first attempt lives in its lock row', () => {
   test('a successful first attempt writes no attempts row; a declined one writes attempt 1, and the next is attempt 2', async () => {
     const h = await pg.factory();
     const schema = (h.store as PostgresStore).schema!;
-    const ok = kitWith(h.store);
+    const ok = testKit({ store: h.store });
     await ok.deliver('performOrderPayment', paymentOrder());
     expect(await attemptsOf(schema, ok.calls('performOrderPayment')[0].context.idempotencyKey as string)).toBeUndefined();
     expect((await pg.pool.query(`SELECT attempt_key FROM "${schema}".cbk_locks`)).rows).toEqual([{ attempt_key: null }]);
     let n = 0;
-    const declining = kitWith(h.store, { sendOrderToMerchant: () => (++n === 1 ? { Success: false, Message: 'no' } : { InternalOrderId: 'I' }) });
+    const declining = testKit({ store: h.store, answers: { sendOrderToMerchant: () => (++n === 1 ? { Success: false, Message: 'no' } : { InternalOrderId: 'I' }) } });
     await declining.deliver('sendOrderToMerchant', order({ OrderId: 'O-2' }));
     await declining.deliver('sendOrderToMerchant', order({ OrderId: 'O-2' }));
     const key = declining.calls('sendOrderToMerchant')[0].context.idempotencyKey as string;
@@ -217,7 +217,7 @@ describe('PostgresStore: a first attempt lives in its lock row', () => {
     expect(dead.prefetched?.attempt).toEqual({ attempt: 1 });
     expect(await attemptsOf((h.store as PostgresStore).schema!, key)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 200));
-    const next = kitWith(h.twin());
+    const next = testKit({ store: h.twin() });
     expect((await next.deliver('performOrderPayment', payload)).status).toBe(200);
     const ctx = next.calls('performOrderPayment')[0].context;
     expect(ctx.attempt).toBe(2);
@@ -235,7 +235,7 @@ describe('PostgresStore: a first attempt lives in its lock row', () => {
     await claimFirst(store, key, 150);
     await store.endAttempt(key, 'timeout');
     await new Promise((r) => setTimeout(r, 200));
-    const next = kitWith(h.twin());
+    const next = testKit({ store: h.twin() });
     await next.deliver('performOrderPayment', payload);
     expect(next.calls('performOrderPayment')[0].context).toMatchObject({ attempt: 2, previousAttempt: { outcome: 'timeout' } });
 

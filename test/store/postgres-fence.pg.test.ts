@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order } from '../helpers/orders.js';
-import { kitWith, sleep } from '../idempotency/harness.js';
+import { sleep, testKit } from '../helpers/kit.js';
 import { databaseUrl, postgresFactory, record } from './harness.js';
 
 const harness = postgresFactory();
@@ -86,8 +86,8 @@ test('two processes, a save stalling past the lease: one adapter call\'s reply w
   const { a, b } = await twoProcesses('INT-A');
   // Margins wide enough for a loaded CI machine: B's own claim, adapter call and save fit its lease.
   const options = { leaseMs: 2000, adapterTimeoutMs: 300, inFlightWaitMs: 4500 };
-  const kitA = kitWith(a, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-A' }) }, options);
-  const kitB = kitWith(b, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-B' }) }, options);
+  const kitA = testKit({ store: a, answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-A' }) }, ...options });
+  const kitB = testKit({ store: b, answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-B' }) }, ...options });
   const body = order({ OrderId: 'FENCE-1' });
   const first = kitA.deliver('sendOrderToMerchant', body);
   while (kitA.calls('sendOrderToMerchant').length === 0) await sleep(5);

@@ -8,7 +8,7 @@
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { byOrderId } from '../../lib/store/postgres-lock.js';
 import { order } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import { countingPool } from './counting-pool.js';
 import { postgresFactory, record } from './harness.js';
 
@@ -115,7 +115,7 @@ test('no first attempt is remembered once its lock ended (the map stays bounded 
   const { store } = await pg.factory();
   const firstAttempts = (store as unknown as { locking: { firstAttempts: Map<string, string> } }).locking.firstAttempts;
   let n = 0;
-  const t = kitWith(store, { sendOrderToMerchant: () => (++n % 2 === 1 ? { Success: false, Message: 'not now' } : { InternalOrderId: `I-${n}` }) });
+  const t = testKit({ store, answers: { sendOrderToMerchant: () => (++n % 2 === 1 ? { Success: false, Message: 'not now' } : { InternalOrderId: `I-${n}` }) } });
   for (const id of ['O-11', 'O-12', 'O-13']) await t.deliver('sendOrderToMerchant', order({ OrderId: id }));
   expect(t.calls('sendOrderToMerchant').map((c) => c.context.attempt)).toEqual([1, 1, 1]);
   expect(firstAttempts.size).toBe(0);

@@ -10,7 +10,7 @@ import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { main } from '../../lib/tools/cli/main.js';
 import { migrateCommand } from '../../lib/tools/cli/migrate.js';
 import { order } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import { countingPool } from './counting-pool.js';
 import { databaseUrl, postgresFactory } from './harness.js';
 
@@ -23,7 +23,7 @@ const io = () => {
   return { out, io: { stdout: (t: string) => { out.out += t; }, stderr: (t: string) => { out.err += t; } } };
 };
 const delivered = async (store: PostgresStore, orderId: string) =>
-  (await kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: `INT-${orderId}` }) }).deliver('sendOrderToMerchant', order({ OrderId: orderId }))).status;
+  (await testKit({ store, answers: { sendOrderToMerchant: () => ({ InternalOrderId: `INT-${orderId}` }) } }).deliver('sendOrderToMerchant', order({ OrderId: orderId }))).status;
 
 describe('item 4: migrate() verifies what it needs and always (re)creates its functions', () => {
   test('after a table-only restore (the functions gone) and on a database a newer kit marked version 99: the functions are back, deliveries work', async () => {

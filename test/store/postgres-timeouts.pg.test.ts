@@ -6,7 +6,7 @@
  */
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { order } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 import { postgresFactory } from './harness.js';
 
 const pg = postgresFactory();
@@ -40,7 +40,7 @@ async function orHung<T>(promise: Promise<T>, ms = 4000): Promise<T | 'hung'> {
 
 test.each(['cbk_locks', 'cbk_records'])('%s locked ACCESS EXCLUSIVE by another transaction: 10 deliveries get 503 STORE_UNAVAILABLE while it is still locked; no adapter runs', async (table) => {
   const { schema, store, hold } = await bounded();
-  const t = kitWith(store);
+  const t = testKit({ store });
   const unlock = await hold(table);
   let replies;
   try {

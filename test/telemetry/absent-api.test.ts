@@ -4,16 +4,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createCallbackKit } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { MERCHANT_GUID, order } from '../helpers/orders.js';
+import { deliver } from '../helpers/kit.js';
+import { order } from '../helpers/orders.js';
 import { installOtel } from '../helpers/otel.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { observeDelivery } from '../../lib/telemetry/callback.js';
 import { instruments, loadOtelApi, otelPending, tracer, useOtelApi } from '../../lib/telemetry/otel.js';
 import { instrumentStore } from '../../lib/telemetry/store.js';
-
-const post = { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {} };
 
 test('a process where @opentelemetry/api cannot be resolved: the kit loads, answers and checks health', () => {
   const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
@@ -40,8 +37,7 @@ test('API absent (simulated in this process) while an SDK is registered: deliver
   const otel = installOtel();
   useOtelApi(null);
   try {
-    const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
-    expect((await kit.handle('sendOrderToMerchant', { ...post, body: order() })).status).toBe(200);
+    expect((await deliver('sendOrderToMerchant', order())).reply.status).toBe(200);
     expect(otel.spans()).toEqual([]);
     expect(await otel.points()).toEqual([]);
   } finally {

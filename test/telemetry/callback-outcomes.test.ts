@@ -4,18 +4,17 @@
  * and no context manager: the adapter and store spans nest under the delivery span by explicit parent.
  */
 import { SpanStatusCode } from '@opentelemetry/api';
-import { CallbackError, createCallbackKit, type MerchantAdapter } from 'crossborder-merchant-kit';
-import { MERCHANT_GUID } from '../helpers/orders.js';
+import { CallbackError } from 'crossborder-merchant-kit';
+import { testKit, type TestKitOptions } from '../helpers/kit.js';
 import { installOtel, idOf, parentOf, type OtelHarness } from '../helpers/otel.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { DELIVERIES, ORDER_DELIVERIES, type Delivery } from './deliveries.js';
 
 let otel: OtelHarness;
 beforeEach(() => { otel = installOtel(); });
 afterEach(() => otel.uninstall());
 
-const kitWith = (d: Delivery, impl?: (input: any, ctx: any) => unknown, extra: Record<string, unknown> = {}) =>
-  createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(impl ? { [d.name]: impl } : {}) as MerchantAdapter, logger: captureLogger(), ...extra });
+const kitWith = (d: Delivery, impl?: (input: any, ctx: any) => unknown, extra: TestKitOptions = {}) =>
+  testKit({ answers: impl ? { [d.name]: impl } : {}, ...extra }).kit;
 
 async function durationPoint(wire: string, outcome: string) {
   const points = (await otel.points()).filter((p) => p.name === 'cbk.callback.duration');

@@ -3,12 +3,12 @@
  * `crossborder-merchant-kit:callback` and `crossborder-merchant-kit:client`.
  */
 import diagnostics from 'node:diagnostics_channel';
-import { createCallbackKit } from 'crossborder-merchant-kit';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { fakeService } from '../client/fake-service.js';
 import { fixture as serviceFixture } from '../client/setup.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { deliver, testKit } from '../helpers/kit.js';
+import { captureLogger } from '../helpers/recording.js';
 import { observeDelivery } from '../../lib/telemetry/callback.js';
 
 type Event = [string, Record<string, unknown>];
@@ -25,14 +25,12 @@ function listen(name: string): { events: Event[]; stop(): void } {
   return { events, stop: () => channel.unsubscribe(handlers) };
 }
 
-const post = (body: unknown) => ({ method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {}, body });
-
 test('callback: start and end when the delivery starts, asyncStart and asyncEnd with OrderId, outcome and status', async () => {
   const sub = listen('crossborder-merchant-kit:callback');
   try {
-    const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
-    await kit.handle('sendOrderToMerchant', post(order()));
-    await kit.handle('sendOrderToMerchant', post(order()));
+    const t = testKit();
+    await t.deliver('sendOrderToMerchant', order());
+    await t.deliver('sendOrderToMerchant', order());
   } finally {
     sub.stop();
   }
@@ -49,7 +47,7 @@ test('callback: start and end when the delivery starts, asyncStart and asyncEnd 
   ]);
 });
 
-test('callback: a pipeline that rejects publishes error, then asyncStart/asyncEnd with outcome failed and 500', async () => {
+test('callback: a delivery the kit itself fails (a bug, not the adapter) publishes error, then asyncStart/asyncEnd with outcome failed and 500', async () => {
   // kit.handle catches every rejection of the pipeline (and answers 500): drive the wrapper directly.
   // A delivery that rejects has no result: its OrderId is not known to telemetry (deliver() itself never rejects).
   const sub = listen('crossborder-merchant-kit:callback');
@@ -85,7 +83,6 @@ test('client: one start … asyncEnd per operation with operation, method, statu
 test('nothing is published once the subscriber left', async () => {
   const sub = listen('crossborder-merchant-kit:callback');
   sub.stop();
-  const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
-  await kit.handle('sendOrderToMerchant', post(order()));
+  await deliver('sendOrderToMerchant', order());
   expect(sub.events).toEqual([]);
 });

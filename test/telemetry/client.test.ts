@@ -5,13 +5,13 @@
  */
 import { SpanKind, SpanStatusCode, context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { createCallbackKit } from 'crossborder-merchant-kit';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { fakeService, type FakeService } from '../client/fake-service.js';
 import { fixture as serviceFixture } from '../client/setup.js';
+import { testKit } from '../helpers/kit.js';
 import { MERCHANT_GUID, statusUpdate } from '../helpers/orders.js';
 import { idOf, installOtel, parentOf, type OtelHarness } from '../helpers/otel.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { captureLogger } from '../helpers/recording.js';
 
 let otel: OtelHarness;
 let svc: FakeService;
@@ -73,11 +73,8 @@ test('with a context manager, one trace: callback → adapter → service call, 
   context.setGlobalContextManager(manager);
   try {
     const client = clientFor();
-    const kit = createCallbackKit({
-      merchantGuid: MERCHANT_GUID, logger: captureLogger(),
-      adapter: recordingAdapter({ updateOrderStatus: async () => { await client.getActiveHubDetails(); return { InternalOrderId: 'A-1' }; } }),
-    });
-    const reply = await kit.handle('updateOrderStatus', { method: 'POST', path: '/UpdateOrderStatus', headers: { 'content-type': 'application/json' }, query: {}, body: statusUpdate() });
+    const t = testKit({ answers: { updateOrderStatus: async () => { await client.getActiveHubDetails(); return { InternalOrderId: 'A-1' }; } } });
+    const reply = await t.deliver('updateOrderStatus', statusUpdate());
     expect(reply.status).toBe(200);
   } finally {
     context.disable();

@@ -2,6 +2,7 @@
 import type { CallbackName, CallbackRequest } from 'crossborder-merchant-kit';
 import { fixture } from '../fixtures/index.js';
 import { documentsDelivery, MERCHANT_GUID, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
+import { rmaInfo } from '../helpers/shipping-refund.js';
 
 export interface Delivery { name: CallbackName; wire: string; orderId?: string; request(): CallbackRequest; refused(): CallbackRequest }
 
@@ -25,6 +26,7 @@ export const DELIVERIES: Delivery[] = [
   orderCallback('receiveAdditionalRequiredDocuments', 'SendAdditionalRequiredDocumentsToMerchant', documentsDelivery),
   orderCallback('updateOrderShippingInfo', 'UpdateOrderShippingInfo', () => ours('workarea-updateordershippinginfo.json')),
   orderCallback('notifyOrderRefunded', 'NotifyOrderRefunded', () => ours('workarea-notifyorderrefunded.json')),
+  orderCallback('receiveRmaInfo', 'SendRMAInfoToMerchant', () => rmaInfo()),
 ];
 
 export const ORDER_DELIVERIES = DELIVERIES.filter((d) => d.orderId !== undefined);

@@ -8,7 +8,7 @@ import { checkHealth } from 'crossborder-merchant-kit';
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 import { databaseUrl } from '../store/harness.js';
 import { order } from '../helpers/orders.js';
-import { kitWith } from '../idempotency/harness.js';
+import { testKit } from '../helpers/kit.js';
 
 const pools: pg.Pool[] = [];
 const poolAt = (connectionString: string) => {
@@ -76,7 +76,7 @@ describe('item 6: the probe walks the real path and says which check failed', ()
     try {
       const noPurge = new PostgresStore({ pool, schema, autoMigrate: false, purge: false });
       expect((await checkHealth({ store: noPurge, timeoutMs: 5000 })).store).toEqual({ ok: true, latencyMs: expect.any(Number) });
-      const kit = kitWith(noPurge, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-APP' }) });
+      const kit = testKit({ store: noPurge, answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-APP' }) } });
       expect((await kit.deliver('sendOrderToMerchant', order({ OrderId: 'APP-1' }))).status).toBe(200);
       expect((await kit.deliver('sendOrderToMerchant', order({ OrderId: 'APP-1' }))).headers['idempotency-replayed']).toBe('true');
       const purging = new PostgresStore({ pool, schema, autoMigrate: false });

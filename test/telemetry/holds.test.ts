@@ -4,14 +4,13 @@
  * store without countActiveHolds reports nothing; a failing or hanging count is logged once and
  * breaks nothing.
  */
-import { createCallbackKit } from 'crossborder-merchant-kit';
 import { MemoryStore, namespacedStore, type Store } from 'crossborder-merchant-kit/store';
 import { createSafeLogger } from '../../lib/shared/logger.js';
 import { observeActiveHolds } from '../../lib/telemetry/holds.js';
-import { MERCHANT_GUID } from '../helpers/orders.js';
+import { testKit, type TestKit } from '../helpers/kit.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';
 import { otelPending } from '../../lib/telemetry/otel.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { captureLogger } from '../helpers/recording.js';
 import { DELIVERIES } from './deliveries.js';
 
 let otel: OtelHarness;
@@ -21,8 +20,7 @@ afterEach(() => otel.uninstall());
 const EAD = [{ DocumentTypeCode: '11', TrackingNumber: 'T-1' }];
 // The API is imported once a provider is registered (lib/telemetry/otel.ts): the gauge exists once that import settled.
 const holds = async () => { await otelPending(); return (await otel.points()).filter((p) => p.name === 'cbk.holds.active'); };
-const kitOver = (store: Store, logger = captureLogger(), merchantGuid = MERCHANT_GUID) => createCallbackKit({ merchantGuid, adapter: recordingAdapter(), store, logger });
-const delivered = async (kit: ReturnType<typeof kitOver>) => {
+const delivered = async ({ kit }: TestKit) => {
   const d = DELIVERIES.find((x) => x.wire === 'UpdateOrderStatus')!;
   return (await kit.handle(d.name, d.request())).status;
 };
@@ -33,7 +31,7 @@ test('the gauge reports the holds the store counts, with no attribute and the un
   await store.placeFulfilmentHold('GE-2', EAD);
   await store.placeFulfilmentHold('GE-3', EAD);
   await store.recordDocuments('GE-3', EAD); // released by its document
-  kitOver(store);
+  testKit({ store });
   expect((await holds()).map((p) => [p.value, p.attributes, p.unit])).toEqual([[2, {}, '{hold}']]);
 });
 
@@ -62,8 +60,7 @@ test('a store without countActiveHolds: no cbk.holds.active, and the kit works',
   const memory = new MemoryStore();
   await memory.placeFulfilmentHold('GE-1', EAD);
   const store = Object.assign(Object.create(memory) as Store, { countActiveHolds: undefined });
-  const kit = kitOver(store);
-  expect(await delivered(kit)).toBe(200);
+  expect(await delivered(testKit({ store }))).toBe(200);
   expect(await holds()).toEqual([]);
   expect((await otel.points()).some((p) => p.name === 'cbk.callback.duration')).toBe(true);
 });
@@ -78,12 +75,11 @@ test('a failing count: logged once (until it counts again), nothing reported, no
       return memory.countActiveHolds();
     },
   });
-  const logger = captureLogger();
-  const kit = kitOver(store, logger);
+  const t = testKit({ store });
   expect(await holds()).toEqual([]);
   expect(await holds()).toEqual([]);
-  expect(await delivered(kit)).toBe(200);
-  const warnings = () => logger.lines.filter((l) => l.msg?.startsWith('cbk.holds.active'));
+  expect(await delivered(t)).toBe(200);
+  const warnings = () => t.log.lines.filter((l) => l.msg?.startsWith('cbk.holds.active'));
   expect(warnings()).toHaveLength(1);
   expect(warnings()[0]).toMatchObject({ level: 'warn', obj: { err: { code: 'ECONNREFUSED' } } });
   failing = false;
@@ -108,8 +104,8 @@ test('namespacedStore views over one store: one series per namespace (cbk.store.
   const shared = new MemoryStore();
   const eu = namespacedStore(shared, 'eu');
   const us = namespacedStore(shared, 'us');
-  kitOver(eu, captureLogger(), 'e0e0e0e0-0000-4000-8000-0000000000e0');
-  kitOver(us, captureLogger(), 'a5a5a5a5-0000-4000-8000-0000000000a5');
+  testKit({ store: eu, merchantGuid: 'e0e0e0e0-0000-4000-8000-0000000000e0' });
+  testKit({ store: us, merchantGuid: 'a5a5a5a5-0000-4000-8000-0000000000a5' });
   await eu.placeFulfilmentHold('GE-1', EAD);
   await eu.placeFulfilmentHold('GE-2', EAD);
   await us.placeFulfilmentHold('GE-1', EAD);

@@ -2,14 +2,14 @@
  * The kit's metrics with the real SDK: names, units, low-cardinality attributes only (never an
  * OrderId), spec deviations counted per callback, adapter time-outs and store failures classified.
  */
-import { createCallbackKit } from 'crossborder-merchant-kit';
 import { MemoryStore, type Store } from 'crossborder-merchant-kit/store';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { fakeService } from '../client/fake-service.js';
 import { fixture as serviceFixture } from '../client/setup.js';
 import { MERCHANT_GUID, order } from '../helpers/orders.js';
 import { installOtel, type OtelHarness } from '../helpers/otel.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { deliver, testKit } from '../helpers/kit.js';
+import { captureLogger } from '../helpers/recording.js';
 import { DELIVERIES } from './deliveries.js';
 
 let otel: OtelHarness;
@@ -27,7 +27,7 @@ const ALLOWED: Record<string, string[]> = {
 const UNIT: Record<string, string> = { 'cbk.spec_deviations': '{delivery}', 'cbk.holds.active': '{hold}' };
 
 test('every metric has its name, unit and only its low-cardinality attributes; no OrderId anywhere in the metrics', async () => {
-  const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
+  const { kit } = testKit();
   for (const d of DELIVERIES) expect((await kit.handle(d.name, d.request())).status).toBe(200);
   const svc = await fakeService(() => ({ status: 200, body: serviceFixture('hub-details') }));
   try {
@@ -49,7 +49,7 @@ test('every metric has its name, unit and only its low-cardinality attributes; n
 });
 
 test('cbk.spec_deviations counts deliveries whose payload deviated, per callback', async () => {
-  const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
+  const { kit } = testKit();
   const refund = DELIVERIES.find((d) => d.wire === 'NotifyOrderRefunded')!; // real payload: WebStoreCode null
   const send = DELIVERIES.find((d) => d.wire === 'SendOrderToMerchant')!;
   await kit.handle(refund.name, refund.request());
@@ -61,11 +61,8 @@ test('cbk.spec_deviations counts deliveries whose payload deviated, per callback
 test('an adapter that outlives adapterTimeoutMs: cbk.result timeout, and the delivery failed', async () => {
   let finish!: () => void;
   const late = new Promise<void>((r) => { finish = r; });
-  const kit = createCallbackKit({
-    merchantGuid: MERCHANT_GUID, adapterTimeoutMs: 20, logger: captureLogger(),
-    adapter: recordingAdapter({ updateOrderStatus: async () => { await late; return { InternalOrderId: 'A-1' }; } }),
-  });
-  const reply = await kit.handle('updateOrderStatus', { method: 'POST', path: '/UpdateOrderStatus', headers: { 'content-type': 'application/json' }, query: {}, body: { MerchantGUID: MERCHANT_GUID, OrderId: 'GE1', StatusCode: 'canceled' } });
+  const t = testKit({ adapterTimeoutMs: 20, answers: { updateOrderStatus: async () => { await late; return { InternalOrderId: 'A-1' }; } } });
+  const reply = await t.deliver('updateOrderStatus', { MerchantGUID: MERCHANT_GUID, OrderId: 'GE1', StatusCode: 'canceled' });
   finish();
   expect(reply.status).toBe(500);
   const points = await otel.points();
@@ -79,8 +76,7 @@ test('a failing store: its span is an error with the error code, cbk.result erro
   const store = Object.assign(Object.create(memory) as Store, {
     getRecord: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED postgres://app:s3cret@db'), { code: 'ECONNREFUSED' })),
   });
-  const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), store, logger: captureLogger() });
-  const reply = await kit.handle('sendOrderToMerchant', { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {}, body: order() });
+  const { reply } = await deliver('sendOrderToMerchant', order(), { store });
   expect(reply.status).toBe(503);
   const failed = otel.spans().filter((s) => s.name === 'store getRecord');
   expect(failed[0].attributes).toEqual({ 'cbk.store.operation': 'getRecord', 'error.type': 'ECONNREFUSED' });

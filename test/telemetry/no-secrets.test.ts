@@ -3,13 +3,14 @@
  * message holds card data), the service client with its token, and everything the span and metric
  * exporters got is searched for card numbers, CVV, MerchantGUID, tokens, names, e-mails, addresses, phones.
  */
-import { CallbackError, createCallbackKit, type MerchantAdapter } from 'crossborder-merchant-kit';
+import { CallbackError } from 'crossborder-merchant-kit';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { fakeService } from '../client/fake-service.js';
 import { fixture as serviceFixture } from '../client/setup.js';
 import { CARD_NUMBER, customerDetails, MERCHANT_GUID, order, paymentDetails } from '../helpers/orders.js';
 import { installOtel } from '../helpers/otel.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { testKit } from '../helpers/kit.js';
+import { captureLogger } from '../helpers/recording.js';
 import { DELIVERIES } from './deliveries.js';
 
 const CVV = '4829';
@@ -33,22 +34,22 @@ test('everything the exporters got holds no card number, CVV, MerchantGUID, toke
   try {
     const person = customerDetails(PERSON);
     const paid = order({ PrimaryBilling: person, PrimaryShipping: person, PaymentDetails: paymentDetails({ ...PERSON, OwnerName: 'Philippa Quarendon', CVVNumber: CVV }) });
-    const request = (body: unknown) => ({ method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, query: {}, body });
+    const bearer = { authorization: `Bearer ${TOKEN}` };
     const leaky = `${CARD_NUMBER} ${CVV} ${PERSON.Email} ${MERCHANT_GUID}`;
-    const adapters: MerchantAdapter[] = [
-      recordingAdapter(),
-      recordingAdapter({ sendOrderToMerchant: () => { throw new CallbackError(`declined ${leaky}`, { status: 402, errorCode: leaky }); } }),
-      recordingAdapter({ sendOrderToMerchant: () => { throw new Error(`failed ${leaky}`); } }),
-      recordingAdapter({ sendOrderToMerchant: () => ({ Success: false, Message: leaky }) }),
+    const answers = [
+      {},
+      { sendOrderToMerchant: () => { throw new CallbackError(`declined ${leaky}`, { status: 402, errorCode: leaky }); } },
+      { sendOrderToMerchant: () => { throw new Error(`failed ${leaky}`); } },
+      { sendOrderToMerchant: () => ({ Success: false, Message: leaky }) },
     ];
-    for (const adapter of adapters) {
-      const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter, logger: captureLogger() });
-      await kit.handle('sendOrderToMerchant', request(paid));
-      await kit.handle('sendOrderToMerchant', request(paid)); // replayed when it succeeded
+    for (const answer of answers) {
+      const t = testKit({ answers: answer });
+      await t.deliver('sendOrderToMerchant', paid, bearer);
+      await t.deliver('sendOrderToMerchant', paid, bearer); // replayed when it succeeded
     }
-    const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
-    for (const d of DELIVERIES) await kit.handle(d.name, d.request());
-    await kit.handle('performOrderPayment', { ...request(paid), path: '/PerformOrderPayment' });
+    const t = testKit();
+    for (const d of DELIVERIES) await t.kit.handle(d.name, d.request());
+    await t.deliver('performOrderPayment', paid, bearer);
     const client = createServiceClient({ baseUrl: svc.url, merchantGuid: MERCHANT_GUID, accessToken: TOKEN, logger: captureLogger() });
     await client.getActiveHubDetails();
     await client.getShipmentInformation('TRK-1').catch(() => {});

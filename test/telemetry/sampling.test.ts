@@ -2,9 +2,8 @@
 import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SamplingDecision, SimpleSpanProcessor, type Sampler } from '@opentelemetry/sdk-trace-base';
-import { createCallbackKit } from 'crossborder-merchant-kit';
-import { MERCHANT_GUID, order } from '../helpers/orders.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { deliver } from '../helpers/kit.js';
+import { order } from '../helpers/orders.js';
 
 // Drops the delivery spans only: a store or adapter span started as a root of its own would be kept.
 const dropDeliveries: Sampler = {
@@ -19,8 +18,7 @@ test('sampled out (metrics on): the delivery runs, no span is exported', async (
   trace.setGlobalTracerProvider(provider);
   metrics.setGlobalMeterProvider(meterProvider); // metrics on: the store calls are measured, still no span
   try {
-    const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
-    const reply = await kit.handle('sendOrderToMerchant', { method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {}, body: order() });
+    const { reply } = await deliver('sendOrderToMerchant', order());
     expect(reply.status).toBe(200);
     expect(exporter.getFinishedSpans()).toEqual([]);
   } finally {

@@ -9,6 +9,7 @@ import { tolerantSchema, withoutNulls } from '../../lib/validation/tolerant.js';
 import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { BINDINGS } from '../helpers/bindings.js';
 import { MERCHANT_GUID, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
+import { testOptions } from '../helpers/kit.js';
 import { recordingAdapter } from '../helpers/recording.js';
 
 describe('tolerantSchema', () => {
@@ -132,8 +133,8 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
     ['StatusCode null', '/cb/UpdateOrderStatus', statusUpdate('canceled', { StatusCode: null }), '/StatusCode: is required'],
     ['a present field of the wrong type', '/cb/SendOrderToMerchant', order({ Products: [{ Sku: 'A', Price: '12.50 EUR' }] }), '/Products/0/Price: must be number'],
   ])('%s → 400', async (_n, path, body, description) => {
-    const adapter = recordingAdapter();
-    const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post(path).send(body);
+    const { options, adapter } = testOptions();
+    const res = await request(mount(options)).post(path).send(body);
     expect({ status: res.status, description: res.body.Description }).toEqual({ status: 400, description });
     expect(adapter.calls).toEqual([]);
   });
@@ -141,8 +142,8 @@ describe.each(BINDINGS)('%s: what the kit relies on is still refused when null o
 
 describe.each(BINDINGS)('%s: nulls the schemas as written allow (no deviation) still reach the adapter absent', (_name, mount) => {
   test('a nullable field, an unknown member and an unknown list\'s null element are removed; a payload without null arrives as sent', async () => {
-    const adapter = recordingAdapter();
-    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    const { options, adapter } = testOptions();
+    const app = mount(options);
     await request(app).post('/cb/SendOrderToMerchant')
       .send(order({ ExporterDetails: { DestinationRegistrationNumber: null, LocalRegistrationClearance: true }, Extra: null, ExtraList: [1, null, { n: null }] }))
       .expect(200);
@@ -159,10 +160,10 @@ describe.each(BINDINGS)('%s: nulls the schemas as written allow (no deviation) s
 
 describe.each(BINDINGS)('%s: a pattern or format the value breaks is reported, not refused', (_name, mount) => {
   test('a date-time ExpirationDate and a padded CurrencyCode reach the adapter as sent', async () => {
-    const adapter = recordingAdapter();
+    const { options, adapter } = testOptions();
     const body = paymentOrder({ CurrencyCode: ' EUR' });
     (body.PaymentDetails as Record<string, unknown>).ExpirationDate = '2027-06-30T00:00:00';
-    await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post('/cb/PerformOrderPayment').send(body).expect(200);
+    await request(mount(options)).post('/cb/PerformOrderPayment').send(body).expect(200);
     const { input, context } = adapter.calls[0];
     expect([input.CurrencyCode, input.PaymentDetails.ExpirationDate]).toEqual([' EUR', '2027-06-30T00:00:00']);
     expect(context.specDeviations).toEqual(expect.arrayContaining([
@@ -171,8 +172,8 @@ describe.each(BINDINGS)('%s: a pattern or format the value breaks is reported, n
     ]));
   });
   test("validation: 'strict' refuses it", async () => {
-    const adapter = recordingAdapter();
-    const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter, validation: 'strict' })).post('/cb/SendOrderToMerchant').send(order({ CurrencyCode: 'eur' }));
+    const { options } = testOptions({ validation: 'strict' });
+    const res = await request(mount(options)).post('/cb/SendOrderToMerchant').send(order({ CurrencyCode: 'eur' }));
     expect(res.status).toBe(400);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Typed values sent as text, through both bindings (issue 22 items 1, 2; docs/compatibility.md rows R2-1, R2-2).
+ * Typed values sent as text, through every binding (issue 22 items 1, 2; docs/compatibility.md rows R2-1, R2-2).
  * The service's own SFCC cartridge wraps DiscountType, Price, VATRate, LocalVATRate, ProductCartItemId,
  * Quantity and OrderCreationSource in `Number(...)` (test/fixtures/real-world-2/FINDINGS.md #10): the
  * real order of round 1 with those fields sent as text must reach the adapter exactly as the order
@@ -7,6 +7,7 @@
  */
 import request from 'supertest';
 import { BINDINGS } from '../helpers/bindings.js';
+import { testOptions } from '../helpers/kit.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 import { MERCHANT_GUID, order, product } from '../helpers/orders.js';
 import { fixture } from '../fixtures/index.js';
@@ -79,24 +80,24 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     ['/Products/0/Price', { Products: [product({ Price: { Amount: 5 } })] }, 'must be number'],
     ['/OrderCreationSource', { OrderCreationSource: '1.5' }, 'must be integer'],
   ])('%s unreadable as its type → 400 naming the pointer, adapter not called', async (pointer, overrides, rule) => {
-    const adapter = recordingAdapter();
-    const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post('/cb/SendOrderToMerchant').send(order(overrides));
+    const { options, adapter } = testOptions();
+    const res = await request(mount(options)).post('/cb/SendOrderToMerchant').send(order(overrides));
     expect({ status: res.status, description: res.body.Description }).toEqual({ status: 400, description: `${pointer}: ${rule}` });
     expect(adapter.calls).toEqual([]);
     expect(res.text).not.toMatch(/Infinity|eight|1\.5/);
   });
 
   test("validation: 'strict' refuses a number sent as text", async () => {
-    const adapter = recordingAdapter();
-    const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter, validation: 'strict' })).post('/cb/SendOrderToMerchant')
+    const { options, adapter } = testOptions({ validation: 'strict' });
+    const res = await request(mount(options)).post('/cb/SendOrderToMerchant')
       .send(order({ Products: [product({ Quantity: '8' })] }));
     expect({ status: res.status, description: res.body.Description }).toEqual({ status: 400, description: '/Products/0/Quantity: must be number' });
     expect(adapter.calls).toEqual([]);
   });
 
   test('the fingerprint is of the payload as received: "8" twice is a replay, then 8 is a different payload (an update)', async () => {
-    const adapter = recordingAdapter();
-    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    const { options, adapter } = testOptions();
+    const app = mount(options);
     const send = (quantity: unknown) => request(app).post('/cb/SendOrderToMerchant').send(order({ OrderId: 'GE-FP-1', Products: [product({ Quantity: quantity })] })).expect(200);
     await send('8');
     await send('8');
@@ -108,8 +109,8 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
   });
 
   test('beside a coerced value, null still means absent for the fingerprint (as everywhere else)', async () => {
-    const adapter = recordingAdapter();
-    const app = mount({ merchantGuid: MERCHANT_GUID, adapter });
+    const { options, adapter } = testOptions();
+    const app = mount(options);
     const send = (extra: Record<string, unknown>) => request(app).post('/cb/SendOrderToMerchant')
       .send(order({ OrderId: 'GE-FP-2', UserId: null, ...extra, Products: [product({ Quantity: '8', Brand: null }), null] })).expect(200);
     await send({});
@@ -122,9 +123,9 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
   });
 
   test('a null element inside an array is dropped and reported like a null field', async () => {
-    const adapter = recordingAdapter();
+    const { options, adapter } = testOptions();
     const body = order({ Products: [null, product({ Sku: 'B' })], Discounts: [null] });
-    const res = await request(mount({ merchantGuid: MERCHANT_GUID, adapter })).post('/cb/SendOrderToMerchant').send(body);
+    const res = await request(mount(options)).post('/cb/SendOrderToMerchant').send(body);
     expect(res.status).toBe(200);
     const { input, context } = adapter.calls[0];
     expect([input.Products.map((p: any) => p.Sku), input.Discounts]).toEqual([['B'], []]);

@@ -7,7 +7,8 @@ import request from 'supertest';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
 import { mountExpress } from '../../helpers/bindings.js';
 import { customerDetails, MERCHANT_GUID, order, OTHER_GUID, paymentOrder } from '../../helpers/orders.js';
-import { captureLogger, recordingAdapter } from '../../helpers/recording.js';
+import { testOptions } from '../../helpers/kit.js';
+import { recordingAdapter } from '../../helpers/recording.js';
 
 describe.each([
   ['without express.json()', false],
@@ -61,10 +62,10 @@ describe.each([
 });
 
 test('the router lives beside the host app\'s own routes and leaves other paths to the app', async () => {
-  const logger = captureLogger();
+  const { options, log: logger } = testOptions();
   const app = express();
   app.get('/health', (_req, res) => { res.json({ ok: true }); });
-  app.use('/crossborder', createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger }));
+  app.use('/crossborder', createCallbackRouter(options));
   app.use((_req, res) => { res.status(404).json({ app404: true }); });
   expect((await request(app).get('/health')).body).toEqual({ ok: true });
   expect((await request(app).post('/crossborder/SendOrderToMerchant').send(order())).status).toBe(200);
@@ -73,9 +74,9 @@ test('the router lives beside the host app\'s own routes and leaves other paths 
 });
 
 test('routes match as Express matches by default (any case, one trailing slash, query ignored); HEAD and other methods fall through; one reply with content-length', async () => {
-  const adapter = recordingAdapter();
+  const { options, adapter } = testOptions();
   const app = express();
-  app.use('/cb', createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter, logger: captureLogger() }));
+  app.use('/cb', createCallbackRouter(options));
   app.use((_req, res) => { res.status(404).json({ app404: true }); });
   for (const path of ['/cb/SendOrderToMerchant', '/cb/sendordertomerchant/', '/cb/SendOrderToMerchant?x=1']) {
     const res = await request(app).post(path).send(order());
@@ -91,7 +92,7 @@ test('routes match as Express matches by default (any case, one trailing slash, 
 });
 
 test('routes a merchant adds to the returned Router still answer, beside the callbacks', async () => {
-  const router = createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
+  const router = createCallbackRouter(testOptions().options);
   router.get('/status', (req, res) => { res.json({ mine: true, baseUrl: req.baseUrl }); });
   const app = express();
   app.use('/cb', router);
@@ -102,7 +103,7 @@ test('routes a merchant adds to the returned Router still answer, beside the cal
 });
 
 test('the returned Router is Express\'s own: nothing of it is replaced (its handle is the one every Router has)', () => {
-  const router = createCallbackRouter({ merchantGuid: MERCHANT_GUID, adapter: recordingAdapter(), logger: captureLogger() });
+  const router = createCallbackRouter(testOptions().options);
   const plain = express.Router();
   expect(Object.hasOwn(router, 'handle')).toBe(Object.hasOwn(plain, 'handle'));
   expect((router as unknown as { handle: unknown }).handle).toBe((plain as unknown as { handle: unknown }).handle);
