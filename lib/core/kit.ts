@@ -14,7 +14,7 @@ import { createValidators } from '../validation/validators.js';
 import { bodyOf, type RequestBody } from './body.js';
 import { createDeliver } from './deliver.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
-import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';
+import { DEFAULT_REGISTRY, type CallbackName, type RegistryView } from './registry.js';
 import { routeKey, routeTable, type CallbackRoute } from './match.js';
 import { DeliveryContext } from './context.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';

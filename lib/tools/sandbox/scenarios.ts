@@ -5,7 +5,7 @@
  */
 import { cartLines } from '../conformance/cart-lines.js';
 import {
-  DEFAULT_LINES, documentsDelivery, eadDocument, encodedCustomer, malformedEncodedCustomer, newServiceOrderId,
+  DEFAULT_LINES, documentsDelivery, eadDocument, malformedEncodedCustomer, newServiceOrderId,
   paymentDetails, serviceOrder, trackingNumberFor, type Json, type OrderLineInput,
 } from '../conformance/payloads.js';
 import { accepted, sendCallback, type CallbackCall, type MerchantTarget } from './callbacks.js';
