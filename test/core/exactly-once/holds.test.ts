@@ -133,6 +133,17 @@ describe('a hold store that fails', () => {
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
     expect(res.body).toEqual(UNAVAILABLE);
+    // the operator is told which store failed
+    expect(t.log.lines.find((l) => l.msg === 'fulfilment-hold store failed')?.level).toBe('error');
+  });
+
+  test('reading the hold for a status update: 503 with Retry-After, adapter not called, the log names the hold store', async () => {
+    const t = kitWith(failing('getFulfilmentHold'));
+    const res = await t.deliver('updateOrderStatus', statusUpdate('processing'));
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual(UNAVAILABLE);
+    expect(t.calls('updateOrderStatus')).toHaveLength(0);
+    expect(t.log.lines.find((l) => l.msg === 'fulfilment-hold store failed')?.level).toBe('error');
   });
 });
 
