@@ -104,15 +104,16 @@ export interface BuiltRequest {
 export async function buildRequest(
   kit: CallbackKit, route: CallbackRoute, parts: RequestParts, read: (limit: number) => RequestBody | Promise<RequestBody>,
 ): Promise<BuiltRequest> {
-  const request: CallbackRequest = { method: route.method, ...parts };
-  if (route.method !== 'POST') return { request, body: undefined };
+  if (route.method !== 'POST') return { request: { method: route.method, ...parts }, body: undefined };
+  let body: RequestBody;
   try {
-    const body = await read(kit.bodyLimit(route.callback));
-    return { request: { ...request, body: body.kind === 'raw' ? body.bytes : body.kind === 'parsed' ? body.value : undefined }, body };
+    body = await read(kit.bodyLimit(route.callback));
   } catch (err) {
-    if (err instanceof PipelineFailure) return { request, body: unreadableBody(err) };
-    throw err;
+    if (!(err instanceof PipelineFailure)) throw err;
+    body = unreadableBody(err);
   }
+  // One literal (a spread that adds a field to a copy costs V8 a hidden class per request: core/stages/validate.ts).
+  return { request: { method: route.method, ...parts, body: body.kind === 'raw' ? body.bytes : body.kind === 'parsed' ? body.value : undefined }, body };
 }
 
 /**
