@@ -81,6 +81,7 @@ export const AREAS = {
     tests: [
       'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
       'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
+      'test/core/stages/parse.test.ts', 'test/core/body.test.ts',
     ],
   },
   'client-hold-guard': {

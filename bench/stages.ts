@@ -8,7 +8,8 @@ import { jwtVerify } from 'jose';
 import { createJwtStrategy } from '../lib/auth/index.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
 import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
-import { collectSecrets, hasPollutionKey } from '../lib/core/stages/parse.js';
+import { collectSecrets } from '../lib/core/stages/parse.js';
+import { payloadProblem } from '../lib/core/delivery/payload-rules.js';
 import type { CallbackRequest } from '../lib/core/types.js';
 import { payloadHash } from '../lib/json/canonical.js';
 import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';
@@ -68,7 +69,7 @@ export async function runStages(template: string, token: string, iterations = 20
   let n = 0;
   return {
     'JSON.parse (also in bare servers)': await time(iterations, (i) => Buffer.from(body(i)), (b) => JSON.parse(b.toString())),
-    'hasPollutionKey walk (skipped if text has none)': await time(iterations, fresh, (p) => hasPollutionKey(p)),
+    'payload rules walk (skipped if text has none)': await time(iterations, fresh, (p) => payloadProblem(p)),
     'collectSecrets (parse)': await time(iterations, fresh, (p) => collectSecrets(p)),
     'withoutNulls (tolerant validation; order has no nulls)': await time(iterations, fresh, (p) => withoutNulls(p)),
     'request validation': await time(iterations, fresh, (p) => validators.request('sendOrderToMerchant', p)),

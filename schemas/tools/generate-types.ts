@@ -113,7 +113,8 @@ async function typesModule(files: SchemaFile[]): Promise<string> {
 
 function schemasModule(files: SchemaFile[]): string {
   // Without their prose (descriptions, comments, examples: schemas/ has it; the run time reads none of it).
-  const lines = files.map(({ schema }) => `  ${JSON.stringify(withoutAnnotations(schema, PROSE))},`);
+  // Each as JSON.parse of a string: V8 reads JSON text faster than the same object literal (a cold start evaluates this module).
+  const lines = files.map(({ schema }) => `  JSON.parse(${JSON.stringify(JSON.stringify(withoutAnnotations(schema, PROSE)))}),`);
   return [
     HEADER,
     '',

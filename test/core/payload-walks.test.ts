@@ -39,6 +39,11 @@ describe.each([['bytes', true], ['a string', false]])('a body as %s', (_as, asBy
     expect((await deliver(text, asBytes)).status).toBe(200);
   });
 
+  test('a lone surrogate written as itself (not escaped) is refused; as bytes it was never UTF-8, so it arrives as U+FFFD', async () => {
+    const res = await deliver(order(',"Note":"a\ud800b"'), asBytes);
+    expect(res).toEqual(asBytes ? { status: 200, description: undefined } : { status: 400, description: 'The request body has ill-formed Unicode (a lone surrogate)' });
+  });
+
   test('deep nesting without any of the words is refused (by the fingerprint, which hashes to the same depth)', async () => {
     const res = await deliver(order(`,"d":${nest(230, '1')}`), asBytes);
     expect(res.status).toBe(400);

@@ -4,7 +4,7 @@
  * The packed-tarball checks (no Express installed, Express 4 and 5, TypeScript) are in .ci/consumer.sh.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -177,6 +177,20 @@ test('dist ships no source maps (they would point at unshipped sources)', () => 
   expect(files).toContain('dist/index.js');
   expect(files).toContain('dist/bindings/express/index.d.ts');
   expect(files.filter((f: string) => f.startsWith('docs/') || f.startsWith('lib/') || f.startsWith('test/'))).toEqual([]);
+});
+
+test('the package ships the licence of every package whose code dist/ bundles', () => {
+  const chunks = readdirSync(path.join(root, 'dist', 'chunks')).map((f) => path.join(root, 'dist', 'chunks', f));
+  const bundled = new Set(chunks.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ (?:.*\/)?node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/gm)].map((m) => m[1])));
+  expect(bundled.has('helmet')).toBe(true);
+  const notices = readFileSync(path.join(root, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');
+  for (const name of bundled) {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+    expect(notices).toContain(`## ${name} ${version} (`);
+  }
+  expect(notices).toContain('Permission is hereby granted, free of charge');
+  const files = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
+  expect(files).toContain('dist/THIRD-PARTY-NOTICES.md');
 });
 
 test('the JSON Schemas are importable by path', () => {

@@ -50,14 +50,19 @@ export function payloadProblem(value: unknown, depth = 0): string | null {
 }
 
 /**
- * NUL and lone surrogates can only be written as \u escapes in valid JSON, forbidden keys literally
- * or escaped: one scan of the raw text tells whether the walk is needed. (Deeper nesting without any
- * of them is refused by the key stage (stages/key.ts), which hashes to the same depth.)
+ * Forbidden keys are written literally or escaped. In JSON text decoded from bytes, NUL and lone
+ * surrogates can only be written as \u escapes (a NUL must be escaped in valid JSON, and UTF-8
+ * decoding leaves no lone surrogate); a body handed over as a string (a Lambda event's, a custom
+ * binding's) may hold a lone surrogate as itself. One scan of the raw text tells whether the walk is
+ * needed. (Deeper nesting without any of them is refused by the key stage (stages/key.ts), which
+ * hashes to the same depth.)
  */
 const MAY_HAVE_PROBLEM = /__proto__|constructor|\\u/;
+const STRING_MAY_HAVE_PROBLEM = /__proto__|constructor|\\u|[\u0000\uD800-\uDFFF]/;
 
-/** Whether the raw JSON text may hold anything payloadProblem finds (else the walk is skipped). */
-export const textMayHaveProblem = (text: string): boolean => MAY_HAVE_PROBLEM.test(text);
+/** Whether raw JSON text may hold anything payloadProblem finds (else the walk is skipped); `fromBytes`: decoded from bytes. */
+export const textMayHaveProblem = (text: string, fromBytes = false): boolean =>
+  (fromBytes ? MAY_HAVE_PROBLEM : STRING_MAY_HAVE_PROBLEM).test(text);
 
 /** The OrderId of a delivery as the kit keys it, or a 400 when it cannot identify one order exactly. */
 export function readOrderId(value: unknown, field: string): string | undefined {

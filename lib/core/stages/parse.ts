@@ -34,12 +34,6 @@ export function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** Finds `__proto__` keys and `constructor.prototype` anywhere in a parsed value (or nesting too deep to look). */
-export function hasPollutionKey(value: unknown): boolean {
-  const problem = payloadProblem(value);
-  return problem !== null && /__proto__|constructor|nesting/.test(problem);
-}
-
 /** buffer.isAscii (Node 20+; simdutf): absent on a runtime without it, where every body is decoded as UTF-8. */
 const isAscii = (nodeBuffer as { isAscii?: (input: Uint8Array) => boolean }).isAscii;
 
@@ -90,13 +84,15 @@ function parseJson(request: CallbackRequest, body: RequestBody | undefined, limi
   const flags = walkSecrets(value, found.secrets, 0, found.cards, found.cvvs);
   // The payload rules' walk runs unless the raw text proves it has nothing to refuse (payload-rules.ts).
   // Decoded from bytes and without \u escapes, a body can only break a rule with a key the secrets
-  // walk has seen (NUL and lone surrogates need escapes there). Nesting as deep as MAX_DEPTH (the
-  // walk stopped there) is refused for every callback, whatever comes after parse.
+  // walk has seen (NUL and lone surrogates need escapes there; a string body may hold a lone surrogate
+  // as itself). Nesting as deep as MAX_DEPTH (the walk stopped there) is refused for every callback,
+  // whatever comes after parse.
   let mayHaveProblem = true;
   if (text !== undefined && (flags & CUT) === 0) {
-    mayHaveProblem = body?.kind === 'raw' && Buffer.isBuffer(body.bytes) && !text.includes('\\u')
-      ? (flags & KEY_SEEN) !== 0 && textMayHaveProblem(text)
-      : textMayHaveProblem(text);
+    const fromBytes = body?.kind === 'raw' && Buffer.isBuffer(body.bytes);
+    mayHaveProblem = fromBytes && !text.includes('\\u')
+      ? (flags & KEY_SEEN) !== 0 && textMayHaveProblem(text, true)
+      : textMayHaveProblem(text, fromBytes);
   }
   const problem = mayHaveProblem ? payloadProblem(value) : null;
   if (problem) throw invalid(`body has ${problem}`, `The request body has ${problem}`);

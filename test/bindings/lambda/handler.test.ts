@@ -52,6 +52,17 @@ describe('createLambdaHandler', () => {
     expect(adapter.calls[0].input.OrderId).toBe('B64-1');
   });
 
+  test('a lone surrogate in the body: escaped, refused 400; as itself in the event\'s string, read as UTF-8 bytes are (U+FFFD)', async () => {
+    const adapter = recordingAdapter();
+    const handler = createLambdaHandler(base({ adapter, basePath: '/prod' }));
+    const withNote = (orderId: string, note: string) => JSON.stringify(order({ OrderId: orderId })).replace(/}$/, `,"CustomerComments":"${note}"}`);
+    const escaped = await handler(v2({ body: withNote('LONE-1', 'a\\ud800b') }));
+    expect(escaped.statusCode).toBe(400);
+    expect(JSON.parse(escaped.body).Description).toBe('The request body has ill-formed Unicode (a lone surrogate)');
+    expect((await handler(v2({ body: withNote('LONE-2', 'a\ud800b') }))).statusCode).toBe(200);
+    expect(adapter.calls.map((c) => c.input.CustomerComments)).toEqual(['a\ufffdb']);
+  });
+
   test('a body over the limit is 413, base64 or not', async () => {
     const handler = createLambdaHandler(base({ basePath: '/prod', bodyLimit: 1000 }));
     const big = JSON.stringify(order({ Note: 'x'.repeat(2000) }));
