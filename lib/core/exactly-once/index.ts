@@ -19,7 +19,7 @@
  * What outlives the reply runs as a tracked background task (background.ts).
  */
 import type { KitStore } from '../../store/capabilities.js';
-import type { NewRecord, Prefetched, StoreLock } from '../../store/types.js';
+import type { Prefetched, StoreLock } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Keyed, Reply } from '../stages/types.js';
@@ -27,7 +27,7 @@ import { refusal } from '../stages/reply.js';
 import { Background } from './background.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
 import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type Lookup } from './lookup.js';
-import { isSuccess, Settler, type RecordBase } from './settle.js';
+import { isSuccess, Settler, successRecord, type RecordBase } from './settle.js';
 import { fromStore, retryable, storeUnavailable } from './store-call.js';
 
 /** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
@@ -181,7 +181,7 @@ export class ExactlyOnce {
     const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
     if (isSuccess(reply)) {
       // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
-      const record: NewRecord = { ...base, response: reply.body as ResponseInfo };
+      const record = successRecord(base, reply.body as ResponseInfo);
       const saved = await settler.saveNow(d, record, lock);
       if (saved === false) this.background.track(settler.keepSaving(d, record, lock, bound));
       else if (saved === true) await settler.release(d, lock);

@@ -4,6 +4,10 @@
  * which deliver() answers). Nothing is written back into an earlier result.
  *
  *   Started → Parsed → Validated → (exactly-once entries) Keyed → Reply → DeliveryResult
+ *
+ * Parse, validate and key build their result as one literal listing every field of the one before
+ * (a spread that adds fields costs V8 a hidden class per delivery: bench/NOTES.md). Keep every field
+ * required (`T | undefined`, not `?:`), so a listing that forgets a new field does not compile.
  */
 import type { SafeLogger } from '../../shared/logger.js';
 import type { CardMask } from '../delivery/card-mask.js';
