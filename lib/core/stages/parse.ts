@@ -184,9 +184,9 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
   // Hot path (runs on every payload): no entry arrays, array elements by index, primitives skipped early.
   if (Array.isArray(payload)) {
     for (let i = 0; i < payload.length; i++) {
-      const v: unknown = payload[i];
-      if (typeof v === 'object') {
-        if (v !== null) flags |= walkSecrets(v, out, depth + 1, cards, cvvs);
+      const item: unknown = payload[i];
+      if (typeof item === 'object') {
+        if (item !== null) flags |= walkSecrets(item, out, depth + 1, cards, cvvs);
         else flags |= NULL_SEEN;
       }
     }
