@@ -343,6 +343,7 @@ describe('a save refused because the lease was lost (a fencing store, e.g. Postg
     const res = await t.deliver('sendOrderToMerchant', order());
     expect(res).toMatchObject({ status: 200, body: { Success: true, InternalOrderId: 'INT-WINNER' } });
     expect(res.headers['idempotency-replayed']).toBe('true');
+    expect(t.log.lines.find((l) => l.msg === 'callback handled')?.obj).toMatchObject({ outcome: 'replayed', status: 200 });
     const [line] = lostLines(t.log);
     expect(line.obj).toMatchObject({ internalOrderId: 'INT-LOSER', storedInternalOrderId: 'INT-WINNER' });
     expect(line.msg).toMatch(/another attempt took over and its reply is the order's; this attempt's reply is not stored nor sent: undo what it did/);
@@ -372,6 +373,43 @@ describe('a save refused because the lease was lost (a fencing store, e.g. Postg
     expect(store.tries).toBe(2); // no try after the refusal
     expect(messages(t.log, 'info')).not.toContain('a successful reply that could not be stored at first is now stored');
     expect(await store.getRecord(t.calls('sendOrderToMerchant')[0].context.idempotencyKey as string)).toBeNull();
+  });
+
+  test('the stored reply cannot be read after the refusal: logged with its error, answered as if none were stored (503, nothing sent)', async () => {
+    const store = new FencingStore();
+    store.saves = ['lost'];
+    const getRecord = store.getRecord.bind(store);
+    let refused = false;
+    store.getRecord = async (key: string) => { if (store.tries > 0 && !refused) { refused = true; throw new Error('connection reset'); } return getRecord(key); };
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-UNREAD' }) });
+    const res = await t.deliver('sendOrderToMerchant', order());
+    expect(res.status).toBe(503);
+    expect(JSON.stringify(res.body)).not.toContain('INT-UNREAD');
+    expect(errorOf(t.log, 'idempotency store failed to read the reply of a delivery whose lease was lost')).toBe('connection reset');
+    expect(lostLines(t.log)).toHaveLength(1);
+  });
+
+  test('a save failing at first, then stored while retried: in one step through the lock (attempt ended, ids kept there, not again); logged as stored, nothing given up', async () => {
+    const store = new FencingStore();
+    store.saves = ['fail', 'ok'];
+    const ends: Array<[string, string | null]> = [];
+    const endAttempt = store.endAttempt.bind(store);
+    store.endAttempt = async (key: string, outcome: any) => { ends.push([key, outcome]); return endAttempt(key, outcome); };
+    let idSaves = 0;
+    const saveIds = store.saveMerchantOrderIds.bind(store);
+    store.saveMerchantOrderIds = async (...a: Parameters<typeof saveIds>) => { idSaves++; return saveIds(...a); };
+    const t = kitWith(store, { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-OK2' }) }, { leaseMs: 3000, adapterTimeoutMs: 1000 });
+    expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(200);
+    for (let i = 0; i < 40 && !messages(t.log, 'info').includes('a successful reply that could not be stored at first is now stored'); i++) await sleep(25);
+    expect(messages(t.log, 'info')).toContain('a successful reply that could not be stored at first is now stored');
+    await sleep(100);
+    expect(store.tries).toBe(2);
+    expect(messages(t.log, 'error').filter((m) => /gave up/.test(m ?? ''))).toEqual([]);
+    const key = t.calls('sendOrderToMerchant')[0].context.idempotencyKey as string;
+    expect(ends).toEqual([[key, null]]); // by saveAndRelease alone
+    expect(idSaves).toBe(1);
+    expect(await store.findOrderId('INT-OK2')).toBe('GE1001CH');
+    expect((await t.deliver('sendOrderToMerchant', order())).headers['idempotency-replayed']).toBe('true');
   });
 
   test('a late success whose lease was lost is neither stored nor retried; the lock is released', async () => {
