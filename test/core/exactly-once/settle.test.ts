@@ -323,6 +323,7 @@ describe('a save refused because the lease was lost (a fencing store, e.g. Postg
     const res = await t.deliver('sendOrderToMerchant', order());
     expect(res).toMatchObject({ status: 503, body: { ErrorCode: 'STORE_UNAVAILABLE' } });
     expect(JSON.stringify(res.body)).not.toContain('INT-LOST');
+    expect(t.log.lines.filter((l) => l.msg === 'callback refused').map((l) => l.obj.reason)).toEqual(['idempotency store failed']);
     expect(lostLines(t.log).map((l) => [l.msg, l.obj])).toEqual([[
       'this attempt lost its lease before its reply was stored (it stalled past leaseMs); its reply is not stored nor sent (503): the next attempt is told previousAttempt.outcome = unsaved',
       expect.objectContaining({ internalOrderId: 'INT-LOST', storedInternalOrderId: null })]]);
