@@ -104,11 +104,17 @@ export interface MigrateSettings {
   tries: number;
 }
 
-/** Runs `text` under lock_timeout, again after a pause while it times out on a lock (55P03). */
-async function underLockTimeout(client: MigrationClient, text: string, settings: MigrateSettings, name: string): Promise<void> {
+/**
+ * Runs `texts` in order under lock_timeout; while one times out on a lock (55P03), all of them again
+ * from the first, after a pause. Each statement is idempotent, and a try must start over: a
+ * `CREATE INDEX CONCURRENTLY` that timed out waiting for an older transaction leaves an invalid index
+ * behind, which only the object's `DROP INDEX CONCURRENTLY IF EXISTS` removes (`IF NOT EXISTS` alone
+ * would keep it).
+ */
+async function underLockTimeout(client: MigrationClient, texts: readonly string[], settings: MigrateSettings, name: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.query(text);
+      for (const text of texts) await client.query(text);
       return;
     } catch (err) {
       if ((err as { code?: string }).code !== '55P03' || attempt >= settings.tries) {
@@ -142,13 +148,13 @@ export async function runMigration(client: MigrationClient, t: Tables, settings:
       // A column of a table created by this run came with it.
       if (present[i] || (object.table !== undefined && !object.createFresh && created.includes(object.table))) continue;
       const fresh = object.table !== undefined && object.createFresh && created.includes(object.table);
-      for (const text of fresh ? object.createFresh! : object.create) await underLockTimeout(client, text, settings, object.name);
+      await underLockTimeout(client, fresh ? object.createFresh! : object.create, settings, object.name);
       created.push(object.name);
     }
     // This version's functions, always: a table-only restore, or an older kit's migrate, leaves them out.
-    for (const text of functionsDdl(t)) await underLockTimeout(client, text, settings, 'the functions');
-    await underLockTimeout(client, `INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
-      ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`, settings, t.meta);
+    for (const text of functionsDdl(t)) await underLockTimeout(client, [text], settings, 'the functions');
+    await underLockTimeout(client, [`INSERT INTO ${t.meta} AS m (id, version) VALUES (1, ${SCHEMA_VERSION})
+      ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version WHERE m.version < EXCLUDED.version`], settings, t.meta);
     if (created.length > 0) await client.query(`INSERT INTO ${t.migrations} (version, created) VALUES ($1, $2)`, [SCHEMA_VERSION, created]);
     const missing = await missingObjects(client, t);
     if (missing.length > 0) throw new StoreSchemaError(`migrate() finished but the database lacks: ${missing.join(', ')}`, missing);

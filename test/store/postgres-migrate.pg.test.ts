@@ -117,6 +117,25 @@ describe('item 5: migrations that cannot strand a fleet', () => {
     expect(valid.rows).toEqual([{ indisvalid: true }]);
   });
 
+  test('an index build that times out waiting for an older transaction is dropped and built again on the next try, not left invalid', async () => {
+    const schema = await fresh();
+    await h.pool.query(`DROP INDEX "${schema}".cbk_records_expires_idx`);
+    // CREATE INDEX CONCURRENTLY waits for every transaction older than its build, of any table: this one outlives the first try.
+    const older = await h.pool.connect();
+    await older.query('BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT 1');
+    try {
+      const migrating = new PostgresStore({ pool: h.pool, schema, lockTimeoutMs: 100 }).migrate();
+      await new Promise((r) => setTimeout(r, 400));
+      await older.query('COMMIT');
+      expect(await migrating).toEqual({ created: [`"${schema}".cbk_records_expires_idx`] });
+    } finally {
+      await older.query('ROLLBACK').catch(() => {});
+      older.release();
+    }
+    const valid = await h.pool.query(`SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($1)`, [`"${schema}".cbk_records_expires_idx`]);
+    expect(valid.rows).toEqual([{ indisvalid: true }]);
+  });
+
   test('the CLI: `crossborder-merchant-kit migrate` creates a schema from nothing, then finds nothing to create; a URL is required', async () => {
     const schema = `t_cli_${Math.random().toString(36).slice(2, 10)}`;
     try {
