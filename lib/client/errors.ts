@@ -27,7 +27,8 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
 export type ServiceOperation =
   | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
   | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
-  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
+  | 'getAppSettings' | 'getCountries' | 'getCurrencies' | 'getCurrencyRates' | 'getCountryCoefficients' | 'getRoundingRules';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

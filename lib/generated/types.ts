@@ -1677,6 +1677,18 @@ export interface AdditionalDocumentsResponse {
   [k: string]: unknown;
 }
 /**
+ * The merchant's settings (POST /Browsing/AppSettings; docs.global-e.com browsing-support-methods.html): ClientSettings go to the service's client SDK as received.
+ */
+export interface AppSettings {
+  ClientSettings?: {
+    [k: string]: unknown;
+  };
+  ServerSettings?: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
  * Body of /Authentication/GetAuthenticationToken: the user name and password the service gave the merchant.
  */
 export interface AuthenticationTokenRequest {
@@ -1707,6 +1719,88 @@ export interface CommercialInvoice {
    * Goods-only commercial-invoice total in the declaration currency, summed over all parcels.
    */
   totalValue: number;
+  [k: string]: unknown;
+}
+/**
+ * A pricing adjustment (POST /Browsing/CountryCoefficients; docs.global-e.com countrycoefficient.html): a country-level record (no ProductClassCode, with IncludeVAT) or a product-class record (ProductClassCode, no IncludeVAT).
+ */
+export interface CountryCoefficient {
+  CountryCode: string;
+  /**
+   * Every price shown to a customer shipping to the country is multiplied by it.
+   */
+  Rate: number;
+  /**
+   * IncludeVATOptions: 0 hide VAT, 2 show VAT, 4 pocket VAT, 6 force VAT, 8 force and hide VAT.
+   */
+  IncludeVAT?: 0 | 2 | 4 | 6 | 8;
+  /**
+   * The product class this rate replaces the country's rate for.
+   */
+  ProductClassCode?: string;
+  CoefficientWithVATType?: number;
+  [k: string]: unknown;
+}
+/**
+ * A country the merchant ships to (POST /Browsing/Countries; docs.global-e.com country.html). Nulls the service sends are read as absent.
+ */
+export interface BrowsingCountry {
+  /**
+   * 2-char ISO country code.
+   */
+  Code: string;
+  Name?: string;
+  /**
+   * 3-char ISO currency code: the currency local prices are shown in.
+   */
+  DefaultCurrencyCode: string;
+  DefaultVATRateType?: VATRateType1;
+  /**
+   * False: the service's functionality is disabled for the country (no local price).
+   */
+  IsOperatedByGlobalE?: boolean;
+  IsStateMandatory?: boolean;
+  SiteURL?: string;
+  /**
+   * Fixed prices are allowed, in the country's DefaultCurrencyCode only.
+   */
+  SupportsFixedPrices?: boolean;
+  /**
+   * The country's VAT rate applies to product prices (EEA trade agreements).
+   */
+  UseCountryVAT?: boolean;
+  [k: string]: unknown;
+}
+/**
+ * A VAT rate type (VATRateType, LocalVATRateType of a cart product). Name is optional.
+ */
+export interface VATRateType1 {
+  Name?: string;
+  /**
+   * VAT rate (decimal).
+   */
+  Rate: number;
+  VATRateTypeCode: string;
+  [k: string]: unknown;
+}
+/**
+ * A conversion rate (POST /Browsing/CurrencyRates; the PHP SDK's Response/CurrencyRate.php): a price in SourceCurrencyCode times Rate is the price in TargetCurrencyCode. RateData is opaque, sent back in SendCart.
+ */
+export interface CurrencyRate {
+  SourceCurrencyCode: string;
+  TargetCurrencyCode: string;
+  Rate: number;
+  RateData?: string;
+  [k: string]: unknown;
+}
+/**
+ * A currency (POST /Browsing/Currencies; the PHP SDK's Response/Currency.php). MaxDecimalPlaces is its minor unit (JPY 0, USD 2, BHD 3).
+ */
+export interface BrowsingCurrency {
+  Code: string;
+  Name?: string;
+  Symbol?: string;
+  MaxDecimalPlaces?: number;
   [k: string]: unknown;
 }
 /**
@@ -2023,6 +2117,33 @@ export interface RefundDetailsResponse {
       | null;
     [k: string]: unknown;
   }[];
+  [k: string]: unknown;
+}
+/**
+ * One range of a rounding rule (docs.global-e.com roundingrange.html): From exclusive, To inclusive; RangeBehavior 1 absolute, 2 relative decimal, 3 relative whole, 4 nearest target.
+ */
+export interface RoundingRange {
+  From: number;
+  To: number;
+  Threshold: number;
+  LowerTarget: number;
+  UpperTarget: number;
+  RangeBehavior: 1 | 2 | 3 | 4;
+  TargetBehaviorHelperValue?: number;
+  RoundingExceptions?: {
+    ExceptionValue: number;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * A rounding rule (POST /Browsing/RoundingRules; docs.global-e.com roundingrule.html): for a currency, in one country or (CountryCode absent) everywhere.
+ */
+export interface RoundingRule {
+  RoundingRuleId?: number;
+  CurrencyCode: string;
+  CountryCode?: string;
+  RoundingRanges: RoundingRange[];
   [k: string]: unknown;
 }
 /**

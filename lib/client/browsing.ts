@@ -1,0 +1,41 @@
+/**
+ * The browsing data operations of the client, gathered (one file per operation beside this one):
+ * what a shop needs to show local prices (docs/prices.md) and what the service's own integrations
+ * fetch on a schedule (the cartridge's jobs/settings.js, the PHP SDK's Processors).
+ */
+import type { AppSettings, BrowsingCountry, BrowsingCurrency, CountryCoefficient, CurrencyRate, RoundingRule } from '../payloads.js';
+import { getAppSettings, type WebStoreCodes } from './app-settings.js';
+import { getCountries, type CountriesFilter } from './countries.js';
+import { getCountryCoefficients, type CountryCoefficientsFilter } from './country-coefficients.js';
+import { getCurrencies } from './currencies.js';
+import { getCurrencyRates } from './currency-rates.js';
+import type { ResolvedClientOptions } from './options.js';
+import { getRoundingRules, type RoundingRulesFilter } from './rounding-rules.js';
+
+export interface BrowsingApi {
+  /** POST {baseUrl}/Browsing/AppSettings (body: the web store's codes, when given). */
+  getAppSettings(webStore?: WebStoreCodes): Promise<AppSettings>;
+  /** POST {baseUrl}/Browsing/Countries[?countryCode=…&cultureCode=…]. */
+  getCountries(filter?: CountriesFilter): Promise<BrowsingCountry[]>;
+  /** POST {baseUrl}/Browsing/Currencies. */
+  getCurrencies(): Promise<BrowsingCurrency[]>;
+  /** POST {baseUrl}/Browsing/CurrencyRates. */
+  getCurrencyRates(): Promise<CurrencyRate[]>;
+  /** POST {baseUrl}/Browsing/CountryCoefficients[?countryCode=…]. */
+  getCountryCoefficients(filter?: CountryCoefficientsFilter): Promise<CountryCoefficient[]>;
+  /** POST {baseUrl}/Browsing/RoundingRules[?countryCode=…&currencyCode=…]. */
+  getRoundingRules(filter?: RoundingRulesFilter): Promise<RoundingRule[]>;
+}
+
+export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
+  return {
+    getAppSettings: async (webStore) => getAppSettings(o, webStore),
+    getCountries: async (filter) => getCountries(o, filter),
+    getCurrencies: () => getCurrencies(o),
+    getCurrencyRates: () => getCurrencyRates(o),
+    getCountryCoefficients: async (filter) => getCountryCoefficients(o, filter),
+    getRoundingRules: async (filter) => getRoundingRules(o, filter),
+  };
+}
+
+export type { WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter };
