@@ -1731,13 +1731,13 @@ export interface CountryCoefficient {
    */
   Rate: number;
   /**
-   * IncludeVATOptions: 0 hide VAT, 2 show VAT, 4 pocket VAT, 6 force VAT, 8 force and hide VAT.
+   * IncludeVATOptions: 0 hide VAT, 2 show VAT, 4 pocket VAT, 6 force VAT, 8 force and hide VAT. null when none (the service writes null; the client reads it as absent).
    */
-  IncludeVAT?: 0 | 2 | 4 | 6 | 8;
+  IncludeVAT?: 0 | 2 | 4 | 6 | 8 | null;
   /**
-   * The product class this rate replaces the country's rate for.
+   * The product class this rate replaces the country's rate for. null when none (the service writes null; the client reads it as absent).
    */
-  ProductClassCode?: string;
+  ProductClassCode?: string | null;
   CoefficientWithVATType?: number;
   [k: string]: unknown;
 }
@@ -1754,13 +1754,19 @@ export interface BrowsingCountry {
    * 3-char ISO currency code: the currency local prices are shown in.
    */
   DefaultCurrencyCode: string;
-  DefaultVATRateType?: VATRateType1;
+  /**
+   * The country's most widely used VAT rate type (its Rate applies when UseCountryVAT). null when none (the service writes null; the client reads it as absent).
+   */
+  DefaultVATRateType?: VATRateType | null;
   /**
    * False: the service's functionality is disabled for the country (no local price).
    */
   IsOperatedByGlobalE?: boolean;
   IsStateMandatory?: boolean;
-  SiteURL?: string;
+  /**
+   * null when none (the service writes null; the client reads it as absent).
+   */
+  SiteURL?: string | null;
   /**
    * Fixed prices are allowed, in the country's DefaultCurrencyCode only.
    */
@@ -1769,18 +1775,6 @@ export interface BrowsingCountry {
    * The country's VAT rate applies to product prices (EEA trade agreements).
    */
   UseCountryVAT?: boolean;
-  [k: string]: unknown;
-}
-/**
- * A VAT rate type (VATRateType, LocalVATRateType of a cart product). Name is optional.
- */
-export interface VATRateType1 {
-  Name?: string;
-  /**
-   * VAT rate (decimal).
-   */
-  Rate: number;
-  VATRateTypeCode: string;
   [k: string]: unknown;
 }
 /**
@@ -2142,7 +2136,10 @@ export interface RoundingRange {
 export interface RoundingRule {
   RoundingRuleId?: number;
   CurrencyCode: string;
-  CountryCode?: string;
+  /**
+   * null when none (the service writes null; the client reads it as absent).
+   */
+  CountryCode?: string | null;
   RoundingRanges: RoundingRange[];
   [k: string]: unknown;
 }

@@ -9875,7 +9875,7 @@ return errors === 0;
 validate231.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v56 = validate236;
-const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":"number","enum":[0,2,4,6,8]},"ProductClassCode":{"type":"string"},"CoefficientWithVATType":{"type":"number"}}};
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":["number","null"],"enum":[0,2,4,6,8,null]},"ProductClassCode":{"type":["string","null"]},"CoefficientWithVATType":{"type":"number"}}};
 
 function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json" */;
@@ -9932,11 +9932,11 @@ if(valid0){
 if(data.IncludeVAT !== undefined){
 let data2 = data.IncludeVAT;
 const _errs5 = errors;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate236.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
+validate236.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: schema103.properties.IncludeVAT.type},message:"must be number,null"}];
 return false;
 }
-if(!(((((data2 === 0) || (data2 === 2)) || (data2 === 4)) || (data2 === 6)) || (data2 === 8))){
+if(!((((((data2 === 0) || (data2 === 2)) || (data2 === 4)) || (data2 === 6)) || (data2 === 8)) || (data2 === null))){
 validate236.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/enum",keyword:"enum",params:{allowedValues: schema103.properties.IncludeVAT.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -9947,9 +9947,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.ProductClassCode !== undefined){
+let data3 = data.ProductClassCode;
 const _errs7 = errors;
-if(typeof data.ProductClassCode !== "string"){
-validate236.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data3 !== "string") && (data3 !== null)){
+validate236.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: schema103.properties.ProductClassCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9987,7 +9988,7 @@ return errors === 0;
 validate236.evaluated = {"props":{"CountryCode":true,"Rate":true,"IncludeVAT":true,"ProductClassCode":true,"CoefficientWithVATType":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v57 = validate237;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"$ref":"../callbacks/vat-rate-type.schema.json"},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":"string"},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":["string","null"]},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
 
 function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json" */;
@@ -10045,10 +10046,58 @@ var valid0 = true;
 }
 if(valid0){
 if(data.DefaultVATRateType !== undefined){
+let data3 = data.DefaultVATRateType;
 const _errs7 = errors;
-if(!(validate84(data.DefaultVATRateType, {instancePath:instancePath+"/DefaultVATRateType",parentData:data,parentDataProperty:"DefaultVATRateType",rootData,dynamicAnchors}))){
+const _errs8 = errors;
+let valid1 = false;
+const _errs9 = errors;
+if(!(validate84(data3, {instancePath:instancePath+"/DefaultVATRateType",parentData:data,parentDataProperty:"DefaultVATRateType",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.Name = true;
+props0.Rate = true;
+props0.VATRateTypeCode = true;
+}
+const _errs10 = errors;
+if(data3 !== null){
+const err0 = {instancePath:instancePath+"/DefaultVATRateType",schemaPath:"#/properties/DefaultVATRateType/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/DefaultVATRateType",schemaPath:"#/properties/DefaultVATRateType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate237.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
 }
 var valid0 = _errs7 === errors;
 }
@@ -10057,33 +10106,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.IsOperatedByGlobalE !== undefined){
-const _errs8 = errors;
+const _errs12 = errors;
 if(typeof data.IsOperatedByGlobalE !== "boolean"){
 validate237.errors = [{instancePath:instancePath+"/IsOperatedByGlobalE",schemaPath:"#/properties/IsOperatedByGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.IsStateMandatory !== undefined){
-const _errs10 = errors;
-if(typeof data.IsStateMandatory !== "boolean"){
-validate237.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.SiteURL !== undefined){
-const _errs12 = errors;
-if(typeof data.SiteURL !== "string"){
-validate237.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -10092,10 +10117,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SupportsFixedPrices !== undefined){
+if(data.IsStateMandatory !== undefined){
 const _errs14 = errors;
-if(typeof data.SupportsFixedPrices !== "boolean"){
-validate237.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsStateMandatory !== "boolean"){
+validate237.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -10104,13 +10129,38 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.UseCountryVAT !== undefined){
+if(data.SiteURL !== undefined){
+let data6 = data.SiteURL;
 const _errs16 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate237.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: schema104.properties.SiteURL.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SupportsFixedPrices !== undefined){
+const _errs18 = errors;
+if(typeof data.SupportsFixedPrices !== "boolean"){
+validate237.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.UseCountryVAT !== undefined){
+const _errs20 = errors;
 if(typeof data.UseCountryVAT !== "boolean"){
 validate237.errors = [{instancePath:instancePath+"/UseCountryVAT",schemaPath:"#/properties/UseCountryVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs16 === errors;
+var valid0 = _errs20 === errors;
 }
 else {
 var valid0 = true;
@@ -13807,7 +13857,7 @@ return errors === 0;
 validate292.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v80 = validate293;
-const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":"string"},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
 
 function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json" */;
@@ -13854,9 +13904,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.CountryCode !== undefined){
+let data2 = data.CountryCode;
 const _errs5 = errors;
-if(typeof data.CountryCode !== "string"){
-validate293.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data2 !== "string") && (data2 !== null)){
+validate293.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema135.properties.CountryCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
