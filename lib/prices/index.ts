@@ -5,11 +5,13 @@
  * then on a schedule; a failed refresh keeps the last good data (health() says so); localPrice never
  * waits on the network.
  */
-import { parseDecimal, type Decimal } from '../shared/decimal.js';
+import { parseDecimal } from '../shared/decimal.js';
+import type { Decimal } from '../shared/decimal.js';
 import { resolveLogger, type LoggerLike } from '../shared/logger.js';
 import { checkKeys, fail, invalid, isPlainObject, parseDuration } from '../shared/options.js';
 import { amountOf, convert } from './convert.js';
-import { buildSnapshot, type Snapshot } from './snapshot.js';
+import { buildSnapshot } from './snapshot.js';
+import type { Snapshot } from './snapshot.js';
 import type { BrowsingSource, LocalPrices, LocalPricesHealth, LocalPricesOptions } from './types.js';
 
 /** The default schedule: hourly (the service's own integrations fetch the browsing data in scheduled jobs). */
