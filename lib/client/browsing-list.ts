@@ -23,6 +23,8 @@ export interface BrowsingCall {
   /** The property a wrapped answer holds the list in (the docs' Response table). */
   wrapper: string;
   query?: Record<string, string>;
+  /** A JSON body (SaveProductsList's products). */
+  body?: unknown;
 }
 
 /** The query parameters of a browsing call from `filter` (only the names given, only non-empty strings). */
@@ -41,7 +43,7 @@ export function browsingQuery(operation: ServiceOperation, filter: unknown, know
 
 export async function readBrowsingList<T>(o: ResolvedClientOptions, call: BrowsingCall): Promise<T[]> {
   const { operation } = call;
-  const outcome = await send(o, { operation, method: 'POST', host: 'base', path: call.path, ...(call.query ? { query: call.query } : {}), resend: true });
+  const outcome = await send(o, { operation, method: 'POST', host: 'base', path: call.path, ...(call.query ? { query: call.query } : {}), ...(call.body !== undefined ? { body: call.body } : {}), resend: true });
   if (!isSuccess(outcome.status)) throw errorFromAnswer(operation, outcome);
   const invalid = (description: string) => new ServiceError({ code: 'INVALID_RESPONSE', operation, status: outcome.status, attempts: outcome.attempts, description });
   const parsed = parseJson(outcome.text);

@@ -26,8 +26,9 @@ import { getOrdersDetails } from './orders-details.js';
 import { voidParcel, type VoidParcelInput, type VoidParcelOptions } from './void-parcel.js';
 import type { BrowsingApi } from './browsing.js';
 import { browsingApi } from './browsing.js';
+import { catalogApi, type CatalogApi } from './catalog.js';
 
-export interface ServiceClient extends BrowsingApi {
+export interface ServiceClient extends BrowsingApi, CatalogApi {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
   getShipmentInformation(trackingNumber: string): Promise<ShipmentInformation>;
   /** POST {merchantApiBaseUrl}/additional-required-documents; the documents arrive later through the documents webhook. */
@@ -90,6 +91,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     getOrdersDetails: (orderIds) => getOrdersDetails(o, orderIds),
     voidParcel: async (request, opts) => voidParcel(o, request, callOptions('voidParcel', opts, ['retry'])),
     ...browsingApi(o),
+    ...catalogApi(o),
   };
 }
 
@@ -109,3 +111,4 @@ export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocum
 export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES, VOID_PARCEL_CODES } from './service-codes.js';
 export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';
 export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter } from './browsing.js';
+export type { CatalogApi, CatalogPricesInput, CatalogPriceProduct, ProductsListSaved, ProductsSaved, SaveProductsBulkOptions, SaveProductsListOptions, BatchReport } from './catalog.js';

@@ -1704,6 +1704,44 @@ export interface AuthenticationTokenResponse {
   [k: string]: unknown;
 }
 /**
+ * GetCatalogPrices' request body (FullProductCatalogRequest; the page's sample): the countries and the products with their prices in the merchant's currency.
+ */
+export interface CatalogPricesRequest {
+  Countries: {
+    CountryCode: string;
+    [k: string]: unknown;
+  }[];
+  Products: {
+    ProductCode: string;
+    OriginalCurrencyCode?: string | null;
+    OriginalSalePrice: number | string;
+    VATRate?: number | string | null;
+    ProductClassCode?: string | null;
+    IsPriceIncludeVAT?: boolean | null;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * GetCatalogPrices' answer (docs.global-e.com getcatalogprices-method-copy-1.html, international-prices.html): each product's price per requested country, in the country's currency.
+ */
+export interface CatalogPricesResponse {
+  Products: {
+    ProductCode: string;
+    Countries: {
+      CountryCode: string;
+      Currency: {
+        CurrencyCode: string;
+        Price: number | string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    }[];
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
  * Commercial-invoice header of an export declaration.
  */
 export interface CommercialInvoice {
@@ -2049,6 +2087,22 @@ export interface OrdersDetailsFilter {
    * @minItems 1
    */
   OrderIds: [string, ...string[]];
+  [k: string]: unknown;
+}
+/**
+ * A product's restrictions in one shipping country (SaveProductsList's answer; docs.global-e.com productcountry.html).
+ */
+export interface ProductCountry {
+  ProductCode: string;
+  CountryCode: string;
+  IsForbidden?: boolean;
+  ForbiddanceMessage?: string | null;
+  IsRestricted?: boolean;
+  RestrictionMessage?: string | null;
+  IsVerified?: boolean;
+  TTL?: number;
+  UploadedViaCatalog?: boolean;
+  VATRateType?: VATRateType | null;
   [k: string]: unknown;
 }
 /**
