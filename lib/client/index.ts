@@ -27,8 +27,9 @@ import { voidParcel, type VoidParcelInput, type VoidParcelOptions } from './void
 import type { BrowsingApi } from './browsing.js';
 import { browsingApi } from './browsing.js';
 import { catalogApi, type CatalogApi } from './catalog.js';
+import { returnsTrackingApi, type ReturnsTrackingApi } from './returns-tracking.js';
 
-export interface ServiceClient extends BrowsingApi, CatalogApi {
+export interface ServiceClient extends BrowsingApi, CatalogApi, ReturnsTrackingApi {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
   getShipmentInformation(trackingNumber: string): Promise<ShipmentInformation>;
   /** POST {merchantApiBaseUrl}/additional-required-documents; the documents arrive later through the documents webhook. */
@@ -92,6 +93,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     voidParcel: async (request, opts) => voidParcel(o, request, callOptions('voidParcel', opts, ['retry'])),
     ...browsingApi(o),
     ...catalogApi(o),
+    ...returnsTrackingApi(o),
   };
 }
 
@@ -112,3 +114,4 @@ export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES, VOID_PARCEL_CODES } fr
 export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';
 export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter } from './browsing.js';
 export type { CatalogApi, CatalogPricesInput, CatalogPriceProduct, ProductsListSaved, ProductsSaved, SaveProductsBulkOptions, SaveProductsListOptions, BatchReport } from './catalog.js';
+export type { ReturnsTrackingApi, TrackingEventsInput, RmaUpdateInput } from './returns-tracking.js';

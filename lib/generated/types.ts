@@ -2413,6 +2413,54 @@ export interface ShippingDocumentsResponse {
   [k: string]: unknown;
 }
 /**
+ * GetTrackingEvents' request (docs.global-e.com tracking-events-api.html): one direction, up to 100 order ids and/or 100 tracking numbers.
+ */
+export interface TrackingEventsRequest {
+  Type: "inbound" | "outbound";
+  /**
+   * @maxItems 100
+   */
+  OrderIds?: string[];
+  /**
+   * @maxItems 100
+   */
+  TrackingNumbers?: string[];
+  /**
+   * RFC 2822 date (Fri, 8 Aug 2014 17:13:07 +0000).
+   */
+  EventSinceInUTC?: string;
+  [k: string]: unknown;
+}
+/**
+ * GetTrackingEvents' answer (docs.global-e.com tracking-events-api.html, successfultrackingnumbers.html): the tracked shipments with their events, and the ids the service could not track.
+ */
+export interface TrackingEventsResponse {
+  IsSuccess?: boolean | null;
+  SuccessfulTrackingNumbers?: {
+    GlobaleOrderID?: string | null;
+    GlobaleParcelCode?: string | null;
+    GlobaleRMANumber?: string | null;
+    IsTrackingNumberActive?: boolean | null;
+    MerchantOrderID?: string | null;
+    MerchantRMANumber?: string | null;
+    ShipperName?: string | null;
+    /**
+     * The events, ordered by their time (ascending); their shape is not printed completely on the page.
+     */
+    TrackingEvents?: {
+      [k: string]: unknown;
+    };
+    TrackingNumber?: string | null;
+    TrackingURL?: string | null;
+    Type?: string | null;
+    [k: string]: unknown;
+  }[];
+  FailedTrackingNumbers?: {
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
  * Answer of VoidParcel: `{ IsSuccess, Errors }` (C102 in Errors with IsSuccess true: voided, the shipper's cancellation failed).
  */
 export interface VoidParcelResponse {

@@ -16226,13 +16226,404 @@ validate328.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":
 export const v93 = validate250;
 
 export const v94 = validate331;
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate331.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Type === undefined) && (missing0 = "Type")){
+validate331.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Type !== undefined){
+let data0 = data.Type;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate331.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "inbound") || (data0 === "outbound"))){
+validate331.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema154.properties.Type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderIds !== undefined){
+let data1 = data.OrderIds;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate331.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+validate331.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate331.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate331.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.TrackingNumbers !== undefined){
+let data3 = data.TrackingNumbers;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+if(data3.length > 100){
+validate331.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+const _errs9 = errors;
+if(typeof data3[i1] !== "string"){
+validate331.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate331.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.EventSinceInUTC !== undefined){
+const _errs11 = errors;
+if(typeof data.EventSinceInUTC !== "string"){
+validate331.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate331.errors = vErrors;
+return errors === 0;
+}
+validate331.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v95 = validate332;
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
+
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate332.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.IsSuccess !== undefined){
+let data0 = data.IsSuccess;
+const _errs1 = errors;
+if((typeof data0 !== "boolean") && (data0 !== null)){
+validate332.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema155.properties.IsSuccess.type},message:"must be boolean,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SuccessfulTrackingNumbers !== undefined){
+let data1 = data.SuccessfulTrackingNumbers;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.GlobaleOrderID !== undefined){
+let data3 = data2.GlobaleOrderID;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.GlobaleParcelCode !== undefined){
+let data4 = data2.GlobaleParcelCode;
+const _errs9 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.GlobaleRMANumber !== undefined){
+let data5 = data2.GlobaleRMANumber;
+const _errs11 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.IsTrackingNumberActive !== undefined){
+let data6 = data2.IsTrackingNumberActive;
+const _errs13 = errors;
+if((typeof data6 !== "boolean") && (data6 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.MerchantOrderID !== undefined){
+let data7 = data2.MerchantOrderID;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.MerchantRMANumber !== undefined){
+let data8 = data2.MerchantRMANumber;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.ShipperName !== undefined){
+let data9 = data2.ShipperName;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.TrackingNumber !== undefined){
+let data10 = data2.TrackingNumber;
+const _errs21 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.TrackingURL !== undefined){
+let data11 = data2.TrackingURL;
+const _errs23 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.Type !== undefined){
+let data12 = data2.Type;
+const _errs25 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema155.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs25 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate332.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.FailedTrackingNumbers !== undefined){
+let data13 = data.FailedTrackingNumbers;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data13)){
+var valid3 = true;
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+const _errs29 = errors;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+validate332.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid3 = _errs29 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate332.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate332.errors = vErrors;
+return errors === 0;
+}
+validate332.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v96 = validate333;
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate333.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16298,7 +16689,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate331.errors = vErrors;
+validate333.errors = vErrors;
 return false;
 }
 else {
@@ -16316,7 +16707,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate331.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate333.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -16326,12 +16717,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate331.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate333.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate331.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16347,12 +16738,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate331.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate333.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate331.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16368,12 +16759,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate331.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate333.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate331.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16389,12 +16780,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate331.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate333.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate331.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate333.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16409,23 +16800,23 @@ var valid1 = true;
 }
 }
 else {
-validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate331.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
-validate331.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate333.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v95 = validate332;
-const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v97 = validate334;
+const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16436,14 +16827,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate334.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate332.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate334.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16456,7 +16847,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate332.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema155.properties.Errors.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema157.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -16467,7 +16858,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate332.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema155.properties.Errors.items.type},message:"must be object,string"}];
+validate334.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema157.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -16486,14 +16877,14 @@ var valid0 = true;
 }
 }
 else {
-validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate332.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -16592,6 +16983,8 @@ export const VALIDATORS = {
   "service/shipping-documents-request.schema.json": v91,
   "service/shipping-documents-response.schema.json": v92,
   "service/tracking-details.schema.json": v93,
-  "service/void-parcel-request.schema.json": v94,
-  "service/void-parcel-response.schema.json": v95,
+  "service/tracking-events-request.schema.json": v94,
+  "service/tracking-events-response.schema.json": v95,
+  "service/void-parcel-request.schema.json": v96,
+  "service/void-parcel-response.schema.json": v97,
 };
