@@ -95,3 +95,12 @@ test('the console\'s price preview: every seed country with each step, and why a
   expect(de?.ok && de.steps.map((s) => s.step)).toEqual(['vat', 'coefficient', 'rate', 'minor-unit', 'rounding']);
   expect(preview.find((p) => p.countryCode === 'KP')).toMatchObject({ ok: false, error: expect.stringMatching(/does not operate KP/) });
 });
+
+test('the console API: GET /_console/api/prices/preview?price=…&productClassCode=… answers the preview; a bad price is 400', async () => {
+  const ok = await fetch(`${sandbox.url}/_console/api/prices/preview?price=120&productClassCode=SHOES`);
+  expect(ok.status).toBe(200);
+  const rows = await ok.json();
+  expect(rows).toEqual(sandbox.catalogue.preview({ price: '120', productClassCode: 'SHOES' }));
+  expect(rows.find((r: any) => r.countryCode === 'DE')).toMatchObject({ ok: true, price: prices.localPrice({ price: '120', countryCode: 'DE', productClassCode: 'SHOES' }).price });
+  for (const bad of ['-1', 'abc', '']) expect((await fetch(`${sandbox.url}/_console/api/prices/preview?price=${bad}`)).status).toBe(400);
+});
