@@ -11,6 +11,9 @@ import { getCurrencies } from './currencies.js';
 import { getCurrencyRates } from './currency-rates.js';
 import type { ResolvedClientOptions } from './options.js';
 import { getRoundingRules, type RoundingRulesFilter } from './rounding-rules.js';
+import type { IpLocation } from '../payloads.js';
+import { getLocationByIp } from './location-by-ip.js';
+import { getProductRestrictions, type ProductRestrictionsPage } from './recent-product-countries.js';
 
 export interface BrowsingApi {
   /** POST {baseUrl}/Browsing/AppSettings (body: the web store's codes, when given). */
@@ -25,6 +28,10 @@ export interface BrowsingApi {
   getCountryCoefficients(filter?: CountryCoefficientsFilter): Promise<CountryCoefficient[]>;
   /** POST {baseUrl}/Browsing/RoundingRules[?countryCode=…&currencyCode=…]. */
   getRoundingRules(filter?: RoundingRulesFilter): Promise<RoundingRule[]>;
+  /** POST {baseUrl}/Browsing/LocationByIP?IP=…&useIpv6=true. */
+  getLocationByIp(ip: string): Promise<IpLocation>;
+  /** POST {baseUrl}/Browsing/RecentProductCountryS?requestId=…: the product restrictions changed since requestId. */
+  getProductRestrictions(requestId?: number): Promise<ProductRestrictionsPage>;
 }
 
 export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
@@ -35,7 +42,9 @@ export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
     getCurrencyRates: () => getCurrencyRates(o),
     getCountryCoefficients: async (filter) => getCountryCoefficients(o, filter),
     getRoundingRules: async (filter) => getRoundingRules(o, filter),
+    getLocationByIp: async (ip) => getLocationByIp(o, ip),
+    getProductRestrictions: async (requestId) => getProductRestrictions(o, requestId),
   };
 }
 
-export type { WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter };
+export type { WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter, ProductRestrictionsPage };

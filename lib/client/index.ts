@@ -112,6 +112,6 @@ export type { DispatchOrdersInput, DispatchOrdersOptions } from './dispatch-orde
 export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocument, type DocumentFormat } from './shipping-documents-answer.js';
 export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES, VOID_PARCEL_CODES } from './service-codes.js';
 export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';
-export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter } from './browsing.js';
+export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter, ProductRestrictionsPage } from './browsing.js';
 export type { CatalogApi, CatalogPricesInput, CatalogPriceProduct, ProductsListSaved, ProductsSaved, SaveProductsBulkOptions, SaveProductsListOptions, BatchReport } from './catalog.js';
 export type { ReturnsTrackingApi, TrackingEventsInput, RmaUpdateInput } from './returns-tracking.js';

@@ -1982,6 +1982,36 @@ export interface HubDetails {
   [k: string]: unknown;
 }
 /**
+ * LocationByIP's answer (docs.global-e.com replacing-the-global-e-country-switcher.html, its example response): the country, region and city of an IP address.
+ */
+export interface IpLocation {
+  Country: {
+    Code?: string | null;
+    Name?: string | null;
+    DefaultCurrencyCode?: string | null;
+    DefaultCultureCode?: string | null;
+    [k: string]: unknown;
+  };
+  Region?: {
+    Code?: string | null;
+    Name?: string | null;
+    CountryCode?: string | null;
+    [k: string]: unknown;
+  } | null;
+  City?: {
+    Code?: string | null;
+    Name?: string | null;
+    [k: string]: unknown;
+  } | null;
+  IPRange?: {
+    From?: number;
+    To?: number;
+    Type?: string | null;
+    [k: string]: unknown;
+  } | null;
+  [k: string]: unknown;
+}
+/**
  * The order part of CreateOrderRefund (OrderRefundDetails, docs.global-e.com "Implementation").
  */
 export interface OrderRefundDetails {
@@ -2103,6 +2133,14 @@ export interface ProductCountry {
   TTL?: number;
   UploadedViaCatalog?: boolean;
   VATRateType?: VATRateType | null;
+  [k: string]: unknown;
+}
+/**
+ * RecentProductCountryS' answer (docs.global-e.com recentproductcountrys.html; the service's cartridge reads RecentProductCountries and RequestId): the product restrictions changed since requestId, and the requestId of the next call.
+ */
+export interface RecentProductCountries {
+  RecentProductCountries?: ProductCountry[] | null;
+  RequestId?: number | null;
   [k: string]: unknown;
 }
 /**

@@ -34,6 +34,8 @@ const OPS: Op[] = [
   ['getCurrencyRates', (c) => c.getCurrencyRates(), true],
   ['getCountryCoefficients', (c) => c.getCountryCoefficients(), true],
   ['getRoundingRules', (c) => c.getRoundingRules(), true],
+  ['getLocationByIp', (c) => c.getLocationByIp('203.0.113.7'), true],
+  ['getProductRestrictions', (c) => c.getProductRestrictions(), true],
   ['saveProductsList', (c) => c.saveProductsList([PRODUCT]).then((r) => { const b = r.batches[0]; if (!b.ok) throw b.error; return r; }), true],
   ['saveProductsBulk', (c) => c.saveProductsBulk([PRODUCT]).then((r) => { const b = r.batches[0]; if (!b.ok) throw b.error; return r; }), true],
   ['getCatalogPrices', (c) => c.getCatalogPrices({ products: [{ ProductCode: 'SKU-1', OriginalSalePrice: 10 }], countryCodes: ['DE'] }), true],

@@ -135,6 +135,26 @@ export function createCatalogue(): Catalogue {
     };
   };
 
+  /** Loopback and private addresses are the merchant's own country (GB); any other address one of the seed's, by its last digits. */
+  const location = (ip: string): CatalogueReply => {
+    const operated = SEED_COUNTRIES.filter((c) => c.IsOperatedByGlobalE !== false);
+    const digits = ip.replace(/\D/g, '');
+    const country = /^(127\.|10\.|192\.168\.|::1$)/.test(ip) || digits === '' ? operated.find((c) => c.Code === 'GB')! : operated[Number(digits.slice(-3)) % operated.length];
+    return { status: 200, kind: 'browsing', body: {
+      Country: { Code: country.Code, Name: country.Name, DefaultCurrencyCode: country.DefaultCurrencyCode, DefaultCultureCode: 'en-GB' },
+      Region: { Code: '', Name: '', CountryCode: '' }, City: { Code: '', Name: '' }, IPRange: null,
+    } };
+  };
+
+  /** The saved products' restrictions: a product of class WOOD is restricted in AU (the docs' example); one page, then none. */
+  const restrictions = (merchant: string, requestId: string | null): CatalogueReply => {
+    if (requestId !== '0') return { status: 200, kind: 'browsing', body: { RecentProductCountries: [], RequestId: 0 } };
+    const records = [...store(merchant).values()].filter((p) => p.ProductClassCode === 'WOOD').map((p) => ({
+      ProductCode: p.ProductCode, CountryCode: 'AU', IsForbidden: false, IsRestricted: true, RestrictionMessage: 'Wooden products are regulated in Australia', IsVerified: true, UploadedViaCatalog: false,
+    }));
+    return { status: 200, kind: 'browsing', body: { RecentProductCountries: records, RequestId: records.length > 0 ? 1 : 0 } };
+  };
+
   return {
     route(method, path, body, query, merchant) {
       const browse = /^\/Browsing\/(Countries|Currencies|CurrencyRates|CountryCoefficients|RoundingRules|AppSettings)$/.exec(path);
@@ -142,11 +162,14 @@ export function createCatalogue(): Catalogue {
         : path === '/Browsing/SaveProductsList' || path === '/Bulk/SaveProductsBulk' ? 'saveProducts'
         : path === '/Browsing/GetCatalogPrices' ? 'getCatalogPrices'
         : path === '/Shipment/GetTrackingEvents' ? 'getTrackingEvents'
-        : path === '/Return/UpdateRMA' ? 'updateRma' : undefined;
+        : path === '/Return/UpdateRMA' ? 'updateRma'
+        : path === '/Browsing/LocationByIP' || path === '/Browsing/RecentProductCountryS' ? 'browsing' : undefined;
       if (!kind) return undefined;
       if (method !== 'POST') return { status: 405, kind, headers: { allow: 'POST' }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use POST for ${path}` } };
       if (merchant === undefined) return { status: 401, kind, body: { Code: 'UNAUTHORIZED', Message: 'Unauthorized', Description: 'The merchant credential is missing or invalid.' } };
       if (browse) return { status: 200, kind, body: browsing(browse[1], query) };
+      if (path === '/Browsing/LocationByIP') return location(query.get('IP') ?? '');
+      if (path === '/Browsing/RecentProductCountryS') return restrictions(merchant, query.get('requestId'));
       if (kind === 'saveProducts') {
         const products = productsOf(kind, body);
         if (!Array.isArray(products)) return products;

@@ -17,7 +17,8 @@ let prices: LocalPrices;
 beforeAll(async () => {
   sandbox = createSandbox({ port: 0, accessToken: TOKEN, documentsDelayMs: 0 });
   const url = await sandbox.listen();
-  client = createServiceClient({ baseUrl: url, merchantGuid: GUID, accessToken: TOKEN, logger: captureLogger(), retry: { retries: 0, minDelayMs: 1, maxDelayMs: 10 } });
+  // A generous time-out: the split GetCatalogPrices below prices 10 002 products × countries on a shared CI machine.
+  client = createServiceClient({ baseUrl: url, merchantGuid: GUID, accessToken: TOKEN, logger: captureLogger(), timeoutMs: 60_000, retry: { retries: 0, minDelayMs: 1, maxDelayMs: 10 } });
   prices = createLocalPrices({ client, refreshMs: 0, merchantVatRate: 20 });
   await prices.refresh();
 });
@@ -71,7 +72,7 @@ test('GetCatalogPrices refuses more than 10 000 prices in one request (the clien
   expect(res.status).toBe(400);
   const many = Array.from({ length: 5001 }, (_, i) => ({ ProductCode: `X${i}`, OriginalSalePrice: 1 }));
   expect((await client.getCatalogPrices({ products: many, countryCodes: ['DE', 'US'] })).Products).toHaveLength(5001);
-});
+}, 90_000);
 
 test('tracking events: known ids tracked, unknown ones failed; the 11th request in a minute is 429 from the sandbox (a fresh client does not know the count)', async () => {
   const events = await client.getTrackingEvents({ type: 'outbound', orderIds: ['GE100000001SB', 'nope'] });
@@ -103,4 +104,13 @@ test('the console API: GET /_console/api/prices/preview?price=…&productClassCo
   expect(rows).toEqual(sandbox.catalogue.preview({ price: '120', productClassCode: 'SHOES' }));
   expect(rows.find((r: any) => r.countryCode === 'DE')).toMatchObject({ ok: true, price: prices.localPrice({ price: '120', countryCode: 'DE', productClassCode: 'SHOES' }).price });
   for (const bad of ['-1', 'abc', '']) expect((await fetch(`${sandbox.url}/_console/api/prices/preview?price=${bad}`)).status).toBe(400);
+});
+
+test('LocationByIP: loopback is the merchant\'s own country; RecentProductCountryS: a saved WOOD product is restricted in AU, one page', async () => {
+  expect((await client.getLocationByIp('127.0.0.1')).Country).toMatchObject({ Code: 'GB', DefaultCurrencyCode: 'GBP' });
+  expect((await client.getLocationByIp('203.0.113.7')).Country.Code).toBe((await client.getLocationByIp('203.0.113.7')).Country.Code);
+  await client.saveProductsBulk([{ ProductCode: 'CHAIR-1', Name: 'Chair', ProductClassCode: 'WOOD' }]);
+  const first = await client.getProductRestrictions(0);
+  expect(first.productCountries).toEqual([expect.objectContaining({ ProductCode: 'CHAIR-1', CountryCode: 'AU', IsRestricted: true })]);
+  expect(await client.getProductRestrictions(first.requestId)).toEqual({ productCountries: [], requestId: 0 });
 });
