@@ -11,7 +11,8 @@ import { getCurrencies } from './currencies.js';
 import { getCurrencyRates } from './currency-rates.js';
 import type { ResolvedClientOptions } from './options.js';
 import { getRoundingRules, type RoundingRulesFilter } from './rounding-rules.js';
-import type { IpLocation } from '../payloads.js';
+import type { Culture, IpLocation } from '../payloads.js';
+import { getDefaultCulture } from './default-culture.js';
 import { getLocationByIp } from './location-by-ip.js';
 import { getProductRestrictions, type ProductRestrictionsPage } from './recent-product-countries.js';
 
@@ -32,6 +33,8 @@ export interface BrowsingApi {
   getLocationByIp(ip: string): Promise<IpLocation>;
   /** POST {baseUrl}/Browsing/RecentProductCountryS?requestId=…: the product restrictions changed since requestId. */
   getProductRestrictions(requestId?: number): Promise<ProductRestrictionsPage>;
+  /** POST {baseUrl}/Browsing/LocationDefaultCulture?countryCode=…: the country's default culture. */
+  getDefaultCulture(countryCode: string): Promise<Culture>;
 }
 
 export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
@@ -44,6 +47,7 @@ export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
     getRoundingRules: async (filter) => getRoundingRules(o, filter),
     getLocationByIp: async (ip) => getLocationByIp(o, ip),
     getProductRestrictions: async (requestId) => getProductRestrictions(o, requestId),
+    getDefaultCulture: async (countryCode) => getDefaultCulture(o, countryCode),
   };
 }
 

@@ -1816,6 +1816,19 @@ export interface BrowsingCountry {
   [k: string]: unknown;
 }
 /**
+ * A country's default culture (POST /Browsing/LocationDefaultCulture?countryCode=…; the PHP SDK's LocationDefaultCulture and its stub).
+ */
+export interface Culture {
+  /**
+   * ISO culture code (en-GB).
+   */
+  Code: string;
+  Name?: string | null;
+  LocalizedName?: string | null;
+  IsRTL?: boolean | null;
+  [k: string]: unknown;
+}
+/**
  * A conversion rate (POST /Browsing/CurrencyRates; the PHP SDK's Response/CurrencyRate.php): a price in SourceCurrencyCode times Rate is the price in TargetCurrencyCode. RateData is opaque, sent back in SendCart.
  */
 export interface CurrencyRate {

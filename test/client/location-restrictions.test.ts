@@ -9,7 +9,10 @@ import { clientFor, failure, fixture, GUID } from './setup.js';
 
 let svc: FakeService;
 beforeEach(async () => {
-  svc = await fakeService((r) => ({ status: 200, body: r.path === '/Browsing/LocationByIP' ? fixture('location-by-ip') : fixture('recent-product-countries') }));
+  svc = await fakeService((r) => ({
+    status: 200,
+    body: r.path === '/Browsing/LocationByIP' ? fixture('location-by-ip') : r.path === '/Browsing/LocationDefaultCulture' ? fixture('culture') : fixture('recent-product-countries'),
+  }));
 });
 afterEach(() => svc.close());
 
@@ -35,4 +38,15 @@ test('getProductRestrictions: requestId in the query (0 the first time), the rec
   svc.answer(() => ({ status: 200, body: { RecentProductCountries: null, RequestId: null } }));
   expect(await client.getProductRestrictions(43)).toEqual({ productCountries: [], requestId: 0 });
   expect(await failure(client.getProductRestrictions(-1))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+});
+
+test('getDefaultCulture: POST /Browsing/LocationDefaultCulture?countryCode=… (the SDK\'s form); the SDK\'s stub culture typed; a list is read as its first', async () => {
+  const { client } = clientFor(svc);
+  expect(await client.getDefaultCulture('gb')).toEqual(fixture('culture'));
+  expect([svc.received[0].method, svc.received[0].path, Object.fromEntries(svc.received[0].query)]).toEqual(['POST', '/Browsing/LocationDefaultCulture', { merchantGUID: GUID, countryCode: 'GB' }]);
+  svc.answer(() => ({ status: 200, body: [fixture('culture')] }));
+  expect((await client.getDefaultCulture('GB')).Code).toBe('en-GB');
+  svc.answer(() => ({ status: 200, body: { Name: 'no code' } }));
+  expect(await failure(client.getDefaultCulture('GB'))).toMatchObject({ code: 'INVALID_RESPONSE' });
+  expect(await failure(client.getDefaultCulture('GBR'))).toMatchObject({ code: 'INVALID_ARGUMENT' });
 });

@@ -146,6 +146,13 @@ export function createCatalogue(): Catalogue {
     } };
   };
 
+  /** A country's default culture: the seed's languages, English elsewhere. */
+  const culture = (countryCode: string): CatalogueReply => {
+    const known: Record<string, [string, string, string]> = { DE: ['de-DE', 'German - Germany', 'Deutsch'], JP: ['ja-JP', 'Japanese - Japan', '日本語'], BH: ['ar-BH', 'Arabic - Bahrain', 'العربية'], US: ['en-US', 'English - United States', 'English'] };
+    const [Code, Name, LocalizedName] = known[countryCode.toUpperCase()] ?? ['en-GB', 'English - United Kingdom', 'English'];
+    return { status: 200, kind: 'browsing', body: { Code, Name, LocalizedName, IsRTL: Code.startsWith('ar-') } };
+  };
+
   /** The saved products' restrictions: a product of class WOOD is restricted in AU (the docs' example); one page, then none. */
   const restrictions = (merchant: string, requestId: string | null): CatalogueReply => {
     if (requestId !== '0') return { status: 200, kind: 'browsing', body: { RecentProductCountries: [], RequestId: 0 } };
@@ -163,12 +170,13 @@ export function createCatalogue(): Catalogue {
         : path === '/Browsing/GetCatalogPrices' ? 'getCatalogPrices'
         : path === '/Shipment/GetTrackingEvents' ? 'getTrackingEvents'
         : path === '/Return/UpdateRMA' ? 'updateRma'
-        : path === '/Browsing/LocationByIP' || path === '/Browsing/RecentProductCountryS' ? 'browsing' : undefined;
+        : path === '/Browsing/LocationByIP' || path === '/Browsing/RecentProductCountryS' || path === '/Browsing/LocationDefaultCulture' ? 'browsing' : undefined;
       if (!kind) return undefined;
       if (method !== 'POST') return { status: 405, kind, headers: { allow: 'POST' }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use POST for ${path}` } };
       if (merchant === undefined) return { status: 401, kind, body: { Code: 'UNAUTHORIZED', Message: 'Unauthorized', Description: 'The merchant credential is missing or invalid.' } };
       if (browse) return { status: 200, kind, body: browsing(browse[1], query) };
       if (path === '/Browsing/LocationByIP') return location(query.get('IP') ?? '');
+      if (path === '/Browsing/LocationDefaultCulture') return culture(query.get('countryCode') ?? '');
       if (path === '/Browsing/RecentProductCountryS') return restrictions(merchant, query.get('requestId'));
       if (kind === 'saveProducts') {
         const products = productsOf(kind, body);

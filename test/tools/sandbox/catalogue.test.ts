@@ -108,6 +108,8 @@ test('the console API: GET /_console/api/prices/preview?price=…&productClassCo
 
 test('LocationByIP: loopback is the merchant\'s own country; RecentProductCountryS: a saved WOOD product is restricted in AU, one page', async () => {
   expect((await client.getLocationByIp('127.0.0.1')).Country).toMatchObject({ Code: 'GB', DefaultCurrencyCode: 'GBP' });
+  expect(await client.getDefaultCulture('DE')).toMatchObject({ Code: 'de-DE', IsRTL: false });
+  expect(await client.getDefaultCulture('BH')).toMatchObject({ Code: 'ar-BH', IsRTL: true });
   expect((await client.getLocationByIp('203.0.113.7')).Country.Code).toBe((await client.getLocationByIp('203.0.113.7')).Country.Code);
   await client.saveProductsBulk([{ ProductCode: 'CHAIR-1', Name: 'Chair', ProductClassCode: 'WOOD' }]);
   const first = await client.getProductRestrictions(0);
