@@ -11,7 +11,8 @@ import { getCurrencies } from './currencies.js';
 import { getCurrencyRates } from './currency-rates.js';
 import type { ResolvedClientOptions } from './options.js';
 import { getRoundingRules, type RoundingRulesFilter } from './rounding-rules.js';
-import type { Culture, IpLocation } from '../payloads.js';
+import type { Culture, IpLocation, ShippingDetails, ShippingDetailsRequest } from '../payloads.js';
+import { getShippingDetails } from './shipping-details.js';
 import { getDefaultCulture } from './default-culture.js';
 import { getLocationByIp } from './location-by-ip.js';
 import { getProductRestrictions, type ProductRestrictionsPage } from './recent-product-countries.js';
@@ -35,6 +36,8 @@ export interface BrowsingApi {
   getProductRestrictions(requestId?: number): Promise<ProductRestrictionsPage>;
   /** POST {baseUrl}/Browsing/LocationDefaultCulture?countryCode=…: the country's default culture. */
   getDefaultCulture(countryCode: string): Promise<Culture>;
+  /** POST {baseUrl}/ShippingDetails/GetShippingDetails: the cheapest rate and the free-shipping range for an amount, per destination. */
+  getShippingDetails(request: ShippingDetailsRequest): Promise<ShippingDetails[]>;
 }
 
 export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
@@ -48,6 +51,7 @@ export function browsingApi(o: ResolvedClientOptions): BrowsingApi {
     getLocationByIp: async (ip) => getLocationByIp(o, ip),
     getProductRestrictions: async (requestId) => getProductRestrictions(o, requestId),
     getDefaultCulture: async (countryCode) => getDefaultCulture(o, countryCode),
+    getShippingDetails: async (request) => getShippingDetails(o, request),
   };
 }
 

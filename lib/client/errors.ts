@@ -30,7 +30,7 @@ export type ServiceOperation =
   | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
   | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
   | 'getAppSettings' | 'getCountries' | 'getCurrencies' | 'getCurrencyRates' | 'getCountryCoefficients' | 'getRoundingRules'
-  | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture';
+  | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture' | 'getShippingDetails';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

@@ -2397,6 +2397,39 @@ export interface ShippingAddressRequest {
   [k: string]: unknown;
 }
 /**
+ * GetShippingDetails' request body (the page's table and example).
+ */
+export interface ShippingDetailsRequest {
+  /**
+   * ISO-2 or ISO-3; empty: every configured country.
+   */
+  destinationCountry?: string;
+  currencyCode: string;
+  amount: number | string;
+  productCodes?: string[];
+  [k: string]: unknown;
+}
+/**
+ * One destination of GetShippingDetails' answer (docs.global-e.com shipping-options-api.html, getshippingdetails-437366.html and the preview page's example): the cheapest shipping rate for the amount and, where it applies, the free-shipping range.
+ */
+export interface ShippingDetails {
+  destinationCountry: string;
+  status?: string | null;
+  shippingRates?:
+    | {
+        minOrderSubtotal?: number | null;
+        maxOrderSubtotal?: number | null;
+        shippingCost?: number | null;
+        shippingCostCurrency?: string | null;
+        shippingPriority?: string | null;
+        estimatedDeliveryDays?: string | null;
+        specialOfferExpiryDate?: string | null;
+        [k: string]: unknown;
+      }[]
+    | null;
+  [k: string]: unknown;
+}
+/**
  * OrderDocument as GetShippingDocuments and DispatchOrders answer it (docs.global-e.com `orderdocument`): the document as a base64 byte array and a URL for printing. Unlike the documents webhook, nulls and any case of the extension are tolerated (the client normalises them).
  */
 export interface ShippingDocument {

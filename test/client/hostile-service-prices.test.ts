@@ -37,6 +37,7 @@ const OPS: Op[] = [
   ['getLocationByIp', (c) => c.getLocationByIp('203.0.113.7'), true],
   ['getProductRestrictions', (c) => c.getProductRestrictions(), true],
   ['getDefaultCulture', (c) => c.getDefaultCulture('DE'), true],
+  ['getShippingDetails', (c) => c.getShippingDetails({ currencyCode: 'USD', amount: 50 }), true],
   ['saveProductsList', (c) => c.saveProductsList([PRODUCT]).then((r) => { const b = r.batches[0]; if (!b.ok) throw b.error; return r; }), true],
   ['saveProductsBulk', (c) => c.saveProductsBulk([PRODUCT]).then((r) => { const b = r.batches[0]; if (!b.ok) throw b.error; return r; }), true],
   ['getCatalogPrices', (c) => c.getCatalogPrices({ products: [{ ProductCode: 'SKU-1', OriginalSalePrice: 10 }], countryCodes: ['DE'] }), true],

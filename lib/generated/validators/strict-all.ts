@@ -16008,13 +16008,307 @@ return errors === 0;
 validate324.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v93 = validate327;
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
 
 function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate327.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.currencyCode === undefined) && (missing0 = "currencyCode")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.destinationCountry !== undefined){
+const _errs1 = errors;
+if(typeof data.destinationCountry !== "string"){
+validate327.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currencyCode !== undefined){
+const _errs3 = errors;
+if(typeof data.currencyCode !== "string"){
+validate327.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data2 = data.amount;
+const _errs5 = errors;
+if((!((typeof data2 == "number") && (isFinite(data2)))) && (typeof data2 !== "string")){
+validate327.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema154.properties.amount.type},message:"must be number,string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.productCodes !== undefined){
+let data3 = data.productCodes;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs9 = errors;
+if(typeof data3[i0] !== "string"){
+validate327.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate327.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate327.errors = vErrors;
+return errors === 0;
+}
+validate327.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v94 = validate328;
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
+
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate328.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.destinationCountry === undefined) && (missing0 = "destinationCountry")){
+validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.destinationCountry !== undefined){
+const _errs1 = errors;
+if(typeof data.destinationCountry !== "string"){
+validate328.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data1 = data.status;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate328.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema155.properties.status.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.shippingRates !== undefined){
+let data2 = data.shippingRates;
+const _errs5 = errors;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema155.properties.shippingRates.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs5){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs7 = errors;
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.minOrderSubtotal !== undefined){
+let data4 = data3.minOrderSubtotal;
+const _errs9 = errors;
+if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.maxOrderSubtotal !== undefined){
+let data5 = data3.maxOrderSubtotal;
+const _errs11 = errors;
+if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.shippingCost !== undefined){
+let data6 = data3.shippingCost;
+const _errs13 = errors;
+if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.shippingCostCurrency !== undefined){
+let data7 = data3.shippingCostCurrency;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.shippingPriority !== undefined){
+let data8 = data3.shippingPriority;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.estimatedDeliveryDays !== undefined){
+let data9 = data3.estimatedDeliveryDays;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.specialOfferExpiryDate !== undefined){
+let data10 = data3.specialOfferExpiryDate;
+const _errs21 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate328.errors = vErrors;
+return errors === 0;
+}
+validate328.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v95 = validate329;
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16027,7 +16321,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate327.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema154.properties.DocumentData.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema156.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16040,7 +16334,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate327.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema154.properties.DocumentExtension.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema156.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16053,7 +16347,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate327.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema154.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema156.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -16066,7 +16360,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate327.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema154.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema156.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -16079,7 +16373,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate327.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema154.properties.URL.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema156.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -16092,7 +16386,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate327.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema154.properties.ParcelCode.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema156.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -16105,7 +16399,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate327.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema154.properties.TrackingNumber.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema156.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -16118,7 +16412,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate327.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema154.properties.DocumentReference.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema156.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -16131,7 +16425,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate327.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema154.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema156.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -16144,7 +16438,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate327.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema154.properties.CreationDateTime.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema156.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -16157,7 +16451,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate327.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema154.properties.ErrorMessage.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema156.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -16177,23 +16471,23 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate327.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v94 = validate328;
-const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v96 = validate330;
+const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16243,7 +16537,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate328.errors = vErrors;
+validate330.errors = vErrors;
 return false;
 }
 else {
@@ -16265,12 +16559,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate328.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate330.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16286,12 +16580,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate328.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate330.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16304,7 +16598,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate328.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -16316,7 +16610,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate328.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate330.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -16345,7 +16639,7 @@ break;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate330.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16375,7 +16669,7 @@ break;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate330.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16388,7 +16682,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate328.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -16400,7 +16694,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate328.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -16412,7 +16706,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate328.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -16443,23 +16737,23 @@ var valid1 = true;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate328.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v95 = validate332;
-const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v97 = validate334;
+const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate332.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16472,7 +16766,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate332.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema156.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate334.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema158.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16485,7 +16779,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate332.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema156.properties.ErrorText.type},message:"must be string,null"}];
+validate334.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema158.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16498,7 +16792,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate332.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema156.properties.Documents.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema158.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -16507,8 +16801,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate327(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate329(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -16528,7 +16822,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate332.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema156.properties.ShipperManifests.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema158.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -16537,8 +16831,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate327(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate329(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -16558,7 +16852,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate332.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema156.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema158.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -16569,7 +16863,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate332.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -16588,7 +16882,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate332.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema156.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate334.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema158.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -16601,7 +16895,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate332.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema156.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema158.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -16612,7 +16906,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate332.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -16635,25 +16929,25 @@ var valid0 = true;
 }
 }
 else {
-validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate332.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate332.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v96 = validate251;
+export const v98 = validate251;
 
-export const v97 = validate335;
-const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
+export const v99 = validate337;
+const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
 
-function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate335.evaluated;
+const evaluated0 = validate337.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16664,7 +16958,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Type === undefined) && (missing0 = "Type")){
-validate335.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -16672,11 +16966,11 @@ if(data.Type !== undefined){
 let data0 = data.Type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate335.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate337.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "inbound") || (data0 === "outbound"))){
-validate335.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema157.properties.Type.enum},message:"must be equal to one of the allowed values"}];
+validate337.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema159.properties.Type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16691,7 +16985,7 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate335.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate337.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -16703,12 +16997,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 100){
-validate335.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate337.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate335.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate337.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16720,7 +17014,7 @@ break;
 }
 }
 else {
-validate335.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate337.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16736,7 +17030,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data3)){
 if(data3.length > 100){
-validate335.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate337.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -16745,7 +17039,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
 if(typeof data3[i1] !== "string"){
-validate335.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate337.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -16756,7 +17050,7 @@ break;
 }
 }
 else {
-validate335.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate337.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16769,7 +17063,7 @@ if(valid0){
 if(data.EventSinceInUTC !== undefined){
 const _errs11 = errors;
 if(typeof data.EventSinceInUTC !== "string"){
-validate335.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate337.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -16783,23 +17077,23 @@ var valid0 = true;
 }
 }
 else {
-validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate335.errors = vErrors;
+validate337.errors = vErrors;
 return errors === 0;
 }
-validate335.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
+validate337.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v98 = validate336;
-const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
+export const v100 = validate338;
+const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
 
-function validate336(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate336.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16812,7 +17106,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate336.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema158.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate338.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema160.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16837,7 +17131,7 @@ if(data2.GlobaleOrderID !== undefined){
 let data3 = data2.GlobaleOrderID;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -16850,7 +17144,7 @@ if(data2.GlobaleParcelCode !== undefined){
 let data4 = data2.GlobaleParcelCode;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -16863,7 +17157,7 @@ if(data2.GlobaleRMANumber !== undefined){
 let data5 = data2.GlobaleRMANumber;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -16876,7 +17170,7 @@ if(data2.IsTrackingNumberActive !== undefined){
 let data6 = data2.IsTrackingNumberActive;
 const _errs13 = errors;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -16889,7 +17183,7 @@ if(data2.MerchantOrderID !== undefined){
 let data7 = data2.MerchantOrderID;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -16902,7 +17196,7 @@ if(data2.MerchantRMANumber !== undefined){
 let data8 = data2.MerchantRMANumber;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -16915,7 +17209,7 @@ if(data2.ShipperName !== undefined){
 let data9 = data2.ShipperName;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -16928,7 +17222,7 @@ if(data2.TrackingNumber !== undefined){
 let data10 = data2.TrackingNumber;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -16941,7 +17235,7 @@ if(data2.TrackingURL !== undefined){
 let data11 = data2.TrackingURL;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs23 === errors;
@@ -16954,7 +17248,7 @@ if(data2.Type !== undefined){
 let data12 = data2.Type;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema158.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs25 === errors;
@@ -16973,7 +17267,7 @@ var valid2 = true;
 }
 }
 else {
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16984,7 +17278,7 @@ break;
 }
 }
 else {
-validate336.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17005,7 +17299,7 @@ for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 const _errs29 = errors;
 if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-validate336.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs29 === errors;
@@ -17015,7 +17309,7 @@ break;
 }
 }
 else {
-validate336.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate338.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17028,23 +17322,23 @@ var valid0 = true;
 }
 }
 else {
-validate336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate336.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate336.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v99 = validate337;
-const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v101 = validate339;
+const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17110,7 +17404,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate337.errors = vErrors;
+validate339.errors = vErrors;
 return false;
 }
 else {
@@ -17128,7 +17422,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -17138,12 +17432,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate337.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17159,12 +17453,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate337.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17180,12 +17474,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate337.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17201,12 +17495,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate337.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17221,23 +17515,23 @@ var valid1 = true;
 }
 }
 else {
-validate337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate337.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v100 = validate338;
-const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v102 = validate340;
+const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate340.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17248,14 +17542,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate338.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate340.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17268,7 +17562,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate338.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema160.properties.Errors.type},message:"must be array,null"}];
+validate340.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema162.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -17279,7 +17573,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate338.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema160.properties.Errors.items.type},message:"must be object,string"}];
+validate340.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema162.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -17298,14 +17592,14 @@ var valid0 = true;
 }
 }
 else {
-validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate338.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate340.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -17403,12 +17697,14 @@ export const VALIDATORS = {
   "service/shipment-product.schema.json": v90,
   "service/shipment.schema.json": v91,
   "service/shipping-address-request.schema.json": v92,
-  "service/shipping-document.schema.json": v93,
-  "service/shipping-documents-request.schema.json": v94,
-  "service/shipping-documents-response.schema.json": v95,
-  "service/tracking-details.schema.json": v96,
-  "service/tracking-events-request.schema.json": v97,
-  "service/tracking-events-response.schema.json": v98,
-  "service/void-parcel-request.schema.json": v99,
-  "service/void-parcel-response.schema.json": v100,
+  "service/shipping-details-request.schema.json": v93,
+  "service/shipping-details.schema.json": v94,
+  "service/shipping-document.schema.json": v95,
+  "service/shipping-documents-request.schema.json": v96,
+  "service/shipping-documents-response.schema.json": v97,
+  "service/tracking-details.schema.json": v98,
+  "service/tracking-events-request.schema.json": v99,
+  "service/tracking-events-response.schema.json": v100,
+  "service/void-parcel-request.schema.json": v101,
+  "service/void-parcel-response.schema.json": v102,
 };

@@ -146,6 +146,17 @@ export function createCatalogue(): Catalogue {
     } };
   };
 
+  /** Flat rates: 15 in the requested currency below 100, free from 100 (the preview page's example), for the destination or every operated country. */
+  const shippingDetails = (body: unknown): CatalogueReply => {
+    if (!isObject(body) || typeof body.currencyCode !== 'string' || parseDecimal(body.amount) === undefined) return bad('browsing', 'currencyCode and amount are required');
+    const currency = body.currencyCode.toUpperCase();
+    const wanted = typeof body.destinationCountry === 'string' && body.destinationCountry !== '' ? body.destinationCountry.toUpperCase() : undefined;
+    const iso3: Record<string, string> = { DEU: 'DE', USA: 'US', JPN: 'JP', AUS: 'AU', BHR: 'BH', GBR: 'GB' };
+    const countries = SEED_COUNTRIES.filter((c) => c.IsOperatedByGlobalE !== false && (!wanted || c.Code === wanted || c.Code === iso3[wanted]));
+    const rate = (min: number, max: number, cost: number) => ({ minOrderSubtotal: min, maxOrderSubtotal: max, shippingCost: cost, shippingCostCurrency: currency, shippingPriority: 'Express Courier (Air)', estimatedDeliveryDays: '1-3', specialOfferExpiryDate: null });
+    return { status: 200, kind: 'browsing', body: countries.map((c) => ({ destinationCountry: wanted ?? c.Code, status: 'active', shippingRates: [rate(0, 100, 15), rate(100, 9999999, 0)] })) };
+  };
+
   /** A country's default culture: the seed's languages, English elsewhere. */
   const culture = (countryCode: string): CatalogueReply => {
     const known: Record<string, [string, string, string]> = { DE: ['de-DE', 'German - Germany', 'Deutsch'], JP: ['ja-JP', 'Japanese - Japan', '日本語'], BH: ['ar-BH', 'Arabic - Bahrain', 'العربية'], US: ['en-US', 'English - United States', 'English'] };
@@ -170,12 +181,14 @@ export function createCatalogue(): Catalogue {
         : path === '/Browsing/GetCatalogPrices' ? 'getCatalogPrices'
         : path === '/Shipment/GetTrackingEvents' ? 'getTrackingEvents'
         : path === '/Return/UpdateRMA' ? 'updateRma'
+        : path === '/ShippingDetails/GetShippingDetails' ? 'browsing'
         : path === '/Browsing/LocationByIP' || path === '/Browsing/RecentProductCountryS' || path === '/Browsing/LocationDefaultCulture' ? 'browsing' : undefined;
       if (!kind) return undefined;
       if (method !== 'POST') return { status: 405, kind, headers: { allow: 'POST' }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use POST for ${path}` } };
       if (merchant === undefined) return { status: 401, kind, body: { Code: 'UNAUTHORIZED', Message: 'Unauthorized', Description: 'The merchant credential is missing or invalid.' } };
       if (browse) return { status: 200, kind, body: browsing(browse[1], query) };
       if (path === '/Browsing/LocationByIP') return location(query.get('IP') ?? '');
+      if (path === '/ShippingDetails/GetShippingDetails') return shippingDetails(body);
       if (path === '/Browsing/LocationDefaultCulture') return culture(query.get('countryCode') ?? '');
       if (path === '/Browsing/RecentProductCountryS') return restrictions(merchant, query.get('requestId'));
       if (kind === 'saveProducts') {

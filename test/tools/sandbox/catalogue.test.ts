@@ -116,3 +116,10 @@ test('LocationByIP: loopback is the merchant\'s own country; RecentProductCountr
   expect(first.productCountries).toEqual([expect.objectContaining({ ProductCode: 'CHAIR-1', CountryCode: 'AU', IsRestricted: true })]);
   expect(await client.getProductRestrictions(first.requestId)).toEqual({ productCountries: [], requestId: 0 });
 });
+
+test('GetShippingDetails: the flat rates of the seed for a destination (ISO-3 read), every operated country without one', async () => {
+  const [us] = await client.getShippingDetails({ destinationCountry: 'USA', currencyCode: 'USD', amount: '50', productCodes: [] });
+  expect(us).toMatchObject({ destinationCountry: 'USA', status: 'active' });
+  expect(us.shippingRates?.map((r) => r.shippingCost)).toEqual([15, 0]);
+  expect((await client.getShippingDetails({ currencyCode: 'EUR', amount: 10 })).map((d) => d.destinationCountry)).toEqual(['DE', 'US', 'JP', 'AU', 'BH', 'GB']);
+});
