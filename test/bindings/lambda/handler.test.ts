@@ -5,7 +5,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createLambdaHandler, type LambdaHandlerOptions } from 'crossborder-merchant-kit/lambda';
-import { MERCHANT_GUID, order } from '../../helpers/orders.js';
+import { MERCHANT_GUID, OTHER_GUID, order } from '../../helpers/orders.js';
 import { recordingAdapter } from '../../helpers/recording.js';
 
 const base = (extra: Partial<LambdaHandlerOptions> = {}): LambdaHandlerOptions =>
@@ -91,6 +91,43 @@ describe('createLambdaHandler', () => {
     }));
     expect(result.statusCode).toBe(200);
     expect(adapter.calls[0].context.headers['x-trace']).toBe('a, b');
+  });
+
+  describe('a credential given twice (a wrong one, then the right one) is refused 401, as on every other binding', () => {
+    const post = { httpMethod: 'POST', path: '/SendOrderToMerchant', body: JSON.stringify(order({ MerchantGUID: undefined })) };
+    test('REST API (1.0): two header spellings, MerchantGUID and merchantguid, each whole in multiValueHeaders', async () => {
+      const adapter = recordingAdapter();
+      const result = await createLambdaHandler(base({ adapter }))(v1({
+        ...post,
+        headers: { 'Content-Type': 'application/json', MerchantGUID: OTHER_GUID, merchantguid: MERCHANT_GUID },
+        multiValueHeaders: { 'Content-Type': ['application/json'], MerchantGUID: [OTHER_GUID], merchantguid: [MERCHANT_GUID] },
+        queryStringParameters: null, multiValueQueryStringParameters: null,
+      }));
+      expect(result.statusCode).toBe(401);
+      expect(adapter.calls).toHaveLength(0);
+    });
+    test('REST API (1.0) without multiValueHeaders, and HTTP API (2.0): two spellings in headers', async () => {
+      const headers = { 'content-type': 'application/json', MerchantGUID: OTHER_GUID, merchantguid: MERCHANT_GUID };
+      const adapter = recordingAdapter();
+      const handler = createLambdaHandler(base({ adapter }));
+      expect((await handler(v1({ ...post, headers, multiValueHeaders: undefined as never, queryStringParameters: null, multiValueQueryStringParameters: null }))).statusCode).toBe(401);
+      expect((await createLambdaHandler(base({ adapter, basePath: '/prod' }))(v2({ headers, body: post.body }))).statusCode).toBe(401);
+      expect(adapter.calls).toHaveLength(0);
+    });
+    test('REST API (1.0): the query parameter twice (queryStringParameters keeps only the last), read from multiValueQueryStringParameters', async () => {
+      const adapter = recordingAdapter();
+      const result = await createLambdaHandler(base({ adapter }))(v1({
+        ...post, headers: { 'Content-Type': 'application/json' }, multiValueHeaders: { 'Content-Type': ['application/json'] },
+        queryStringParameters: { MerchantGUID: MERCHANT_GUID }, multiValueQueryStringParameters: { MerchantGUID: [OTHER_GUID, MERCHANT_GUID] },
+      }));
+      expect(result.statusCode).toBe(401);
+      expect(adapter.calls).toHaveLength(0);
+    });
+    test('the right one alone, in either place, is accepted (200)', async () => {
+      const handler = createLambdaHandler(base());
+      expect((await handler(v1({ ...post, headers: { 'Content-Type': 'application/json', MerchantGUID: MERCHANT_GUID },
+        multiValueHeaders: { 'Content-Type': ['application/json'], MerchantGUID: [MERCHANT_GUID] }, queryStringParameters: null, multiValueQueryStringParameters: null }))).statusCode).toBe(200);
+    });
   });
 
   test('a function URL event (2.0, no stage) and case/trailing-slash matching as Express does', async () => {
