@@ -79,3 +79,48 @@ export function readOrderId(value: unknown, field: string): string | undefined {
   if (problem) throw invalid(`${field} has ${problem}`, `${field} must be well-formed text without NUL characters`);
   return value;
 }
+
+/**
+ * The first of `names` that one object of the JSON `text` has twice, or undefined. JSON.parse keeps
+ * the last of repeated members, so a body with a wrong MerchantGUID and then the right one, or two
+ * OrderIds, would be read as the last one says while a log, a proxy or the service read the first.
+ * Hot path: each name's quoted form found at most once and no `\u` escape (a key may be spelt with
+ * one) is answered by a few indexOf scans; otherwise one scan of the keys (no second parse). `text`
+ * is JSON that JSON.parse accepted.
+ */
+export function repeatedMember(text: string, names: readonly string[]): string | undefined {
+  let suspect = text.includes('\\u');
+  for (let i = 0; !suspect && i < names.length; i++) {
+    const quoted = `"${names[i]}"`;
+    const at = text.indexOf(quoted);
+    suspect = at !== -1 && text.indexOf(quoted, at + quoted.length) !== -1;
+  }
+  return suspect ? scanKeys(text, names) : undefined;
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** One pass over valid JSON text: each object's members named in `names`, the first one seen twice in one object. */
+function scanKeys(text: string, names: readonly string[]): string | undefined {
+  // One entry per open object: the names it has had (null until one comes).
+  const objects: Array<string[] | null> = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b) objects.push(null);
+    else if (c === 0x7d) objects.pop();
+    else if (c === 0x22) {
+      const start = i;
+      let escaped = false;
+      for (i++; text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) { escaped = true; i++; }
+      let next = i + 1;
+      while (isSpace(text.charCodeAt(next))) next++;
+      if (text.charCodeAt(next) !== 0x3a) continue; // a value, not a member name
+      const key = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      if (!names.includes(key)) continue;
+      const seen = objects[objects.length - 1] ?? (objects[objects.length - 1] = []);
+      if (seen.includes(key)) return key;
+      seen.push(key);
+    }
+  }
+  return undefined;
+}
