@@ -22,7 +22,7 @@ function keyOf(input: unknown, fields: readonly string[]): Record<string, string
   const out: Record<string, string> = {};
   for (const field of fields) {
     const value = isObject(input) ? input[field] : undefined;
-    if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
       throw new PipelineFailure('INVALID_REQUEST', `${field} is a number JSON cannot carry exactly`, `${field} must be a string (or an integer up to 2^53 - 1)`);
     }
     const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';

@@ -456,7 +456,7 @@ describe('a late result when the store failed to record the time-out', () => {
 describe('issue 47 item 9: the two mutants left unasserted', () => {
   test('a claim answered with an empty stored answer: 503, the error line and the refusal naming the idempotency store', async () => {
     const store = new MemoryStore();
-    const t = kitWith(faulty(store, { claimOrReplay: async () => ({ stored: { record: null, payment: null } }) }));
+    const t = kitWith(faulty(store, { claimOrReplay: async () => ({ stored: { record: null, payment: null } }) } as never));
     const res = await t.deliver('updateOrderStatus', statusUpdate('processing'));
     expect(res).toMatchObject({ status: 503, body: { ErrorCode: 'STORE_UNAVAILABLE' } });
     expect(messages(t.log, 'error')).toEqual(['idempotency store answered a claim with an empty stored answer']);

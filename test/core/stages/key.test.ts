@@ -8,7 +8,7 @@
 import { createCallbackKit, type CallbackName } from 'crossborder-merchant-kit';
 import { CALLBACK_BUILDERS, TEST_MERCHANT_GUID } from '../../../lib/testing/builders.js';
 import { CALLBACK_ENTRIES, DEFAULT_PATHS } from '../../../lib/core/registry.js';
-import { recordingAdapter } from '../../helpers/recording.js';
+import { captureLogger, recordingAdapter } from '../../helpers/recording.js';
 
 const BIG = ['12345678901234567890', '12345678901234567891'];
 const KEY_FIELDS = CALLBACK_ENTRIES.filter((e) => e.exactlyOnce)
@@ -27,23 +27,33 @@ function body(callback: CallbackName, field: string, raw: string, orderId: strin
 describe.each(KEY_FIELDS)('%s: key field %s', (callback, field) => {
   const setup = () => {
     const adapter = recordingAdapter();
-    const kit = createCallbackKit({ merchantGuid: TEST_MERCHANT_GUID, adapter, logger: false });
+    const log = captureLogger();
+    const kit = createCallbackKit({ merchantGuid: TEST_MERCHANT_GUID, adapter, logger: log });
     const send = (text: string) => kit.handle(callback, {
       method: 'POST', path: DEFAULT_PATHS[callback], query: {}, headers: { 'content-type': 'application/json' }, body: Buffer.from(text),
     });
-    return { adapter, send };
+    return { adapter, send, log };
   };
   const orderId = (i: number) => (field === 'OrderId' ? undefined : `GE-KEY-${i}`);
 
   test('a JSON number beyond 2^53 is refused 400, naming the field; the adapter is never called', async () => {
-    const { adapter, send } = setup();
+    const { adapter, send, log } = setup();
     for (const [i, digits] of BIG.entries()) {
       const res = await send(body(callback, field, digits, orderId(1) ?? `GE-KEY-${i}`));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ Success: false, ErrorCode: 'INVALID_REQUEST' });
       expect(JSON.stringify(res.body)).toContain(field);
     }
+    expect(log.lines.filter((l) => l.msg === 'callback refused').map((l) => l.obj.reason))
+      .toEqual(BIG.map(() => `${field} is a number JSON cannot carry exactly`));
     expect(adapter.calls).toHaveLength(0);
+  });
+
+  test('a number up to 2^53 - 1 is accepted and reaches the adapter', async () => {
+    const { adapter, send } = setup();
+    const res = await send(body(callback, field, '9007199254740991', orderId(3) ?? 'GE-KEY-3'));
+    expect(res.status).toBe(200);
+    expect(adapter.calls.map((c) => String((c.input as Record<string, unknown>)[field]))).toEqual(['9007199254740991']);
   });
 
   test('the same digits as text stay two events: both reach the adapter, each with its digits', async () => {
