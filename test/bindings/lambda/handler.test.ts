@@ -123,6 +123,22 @@ describe('createLambdaHandler', () => {
       expect(result.statusCode).toBe(401);
       expect(adapter.calls).toHaveLength(0);
     });
+    test('spellings of any header are joined in order; empty and missing entries are no header', async () => {
+      const adapter = recordingAdapter();
+      const handler = createLambdaHandler(base({ adapter }));
+      let n = 0;
+      const event = (over: Partial<APIGatewayProxyEvent>) => v1({ ...post, body: JSON.stringify(order({ OrderId: `GE-HDR-${++n}` })), queryStringParameters: null, multiValueQueryStringParameters: null, ...over });
+      expect((await handler(event({
+        headers: { 'Content-Type': 'application/json', 'X-Trace': 'a', 'x-trace': 'b', 'X-Gone': undefined } as never,
+        multiValueHeaders: { 'Content-Type': ['application/json'], 'X-Trace': ['a'], 'x-trace': ['b', 'c'], 'X-Empty': [], 'X-Gone': undefined } as never,
+      }))).statusCode).toBe(200);
+      expect((await handler(event({
+        headers: { 'content-type': 'application/json', 'X-Trace': 'a', 'x-trace': 'b', 'X-Gone': undefined } as never, multiValueHeaders: undefined as never,
+      }))).statusCode).toBe(200);
+      const seen = adapter.calls.map((c) => c.context.headers);
+      expect(seen.map((h) => h['x-trace'])).toEqual(['a, b, c', 'a, b']);
+      for (const h of seen) expect(['x-empty', 'x-gone'].filter((n) => n in h)).toEqual([]);
+    });
     test('the right one alone, in either place, is accepted (200)', async () => {
       const handler = createLambdaHandler(base());
       expect((await handler(v1({ ...post, headers: { 'Content-Type': 'application/json', MerchantGUID: MERCHANT_GUID },
