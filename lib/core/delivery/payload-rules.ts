@@ -136,6 +136,7 @@ function scanKeys(text: string, names: readonly string[]): string | undefined {
     if (c === 0x7d) { objects.pop(); continue; }
     let end = text.indexOf('"', start + 1);
     while (backslashes && escapedQuote(text, end)) end = text.indexOf('"', end + 1);
+    if (end < 0) break; // not JSON (JSON.parse accepted it, so never): no endless rescan
     STRUCTURE.lastIndex = end + 1;
     let next = end + 1;
     while (isSpace(text.charCodeAt(next))) next++;
