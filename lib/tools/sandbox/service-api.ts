@@ -158,7 +158,7 @@ function orderLife(ctx: ServiceApiContext, req: IncomingMessage, caller: Caller,
     case '/Order/UpdateOrderStatus':
       return only('POST', 'updateOrderStatusFromMerchant', () => life(ctx, caller, 'updateOrderStatusFromMerchant', (m) => merchantUpdateStatus(ctx.orders, m.id, guidOf(m), query, body)));
     case '/Order/CreateOrderRefund':
-      return only('POST', 'createOrderRefund', () => life(ctx, caller, 'createOrderRefund', (m) => createRefund(ctx.orders, m.id, guidOf(m), body)));
+      return only('POST', 'createOrderRefund', () => life(ctx, caller, 'createOrderRefund', (m) => createRefund(ctx.orders, m.id, guidOf(m), query, body)));
     case '/api/v1/orders/shipping-address': {
       let seen = addressKeys.get(ctx);
       if (!seen) addressKeys.set(ctx, seen = new Map());
