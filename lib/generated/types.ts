@@ -1923,7 +1923,7 @@ export interface OrderRefundProduct {
   [k: string]: unknown;
 }
 /**
- * The body of CreateOrderRefund (POST {base_url}/Order/CreateOrderRefund): the two documented arguments by name.
+ * The two documented parameters of CreateOrderRefund by name, checked together; on the wire (the service's own cartridge, link_globale OrderRefundUpdateOperation.js) orderRefund is JSON in the query parameter of that name and refundProductsList is the JSON body.
  */
 export interface OrderRefundRequest {
   orderRefund: OrderRefundDetails;
