@@ -11,6 +11,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { safeEqual } from '../../shared/compare.js';
 import { isObject } from '../../shared/options.js';
 import { applyDispatch } from './dispatch.js';
+import { asksExistingDocuments, existingDocuments } from './existing-documents.js';
 import type { ExchangeKind } from './exchange-log.js';
 import type { IssuedDocument, OrderBook, OrderState } from './orders.js';
 import type { SeedData } from './seed.js';
@@ -119,6 +120,13 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
     if (!order) return docsError('A200', `Order not found: ${orderId ?? merchantOrderId}`);
     const id = order.orderId;
     if (order.cancelled) return docsError('A019', `Order ${id} is cancelled`, id);
+    if (asksExistingDocuments(body)) {
+      const existing = existingDocuments(order, (d) => {
+        const file = files.get(`${id}/${d.name}`);
+        return file && orderDocument(file, d.path, { ...(d.parcelCode ? { ParcelCode: d.parcelCode } : {}), ...(d.trackingNumber ? { TrackingNumber: d.trackingNumber } : {}) });
+      });
+      return existing.body ? json('getShippingDocuments', 200, existing.body, id) : docsError('A200', `Order ${id} has no shipping documents yet (declare its parcels first)`, id);
+    }
     if (order.manifested) return docsError('A200', `Order ${id} is already dispatched`, id);
     const parcels = Array.isArray(body.Parcels) ? body.Parcels : [];
     for (const p of parcels) {
