@@ -12,6 +12,7 @@ import { safeEqual } from '../../shared/compare.js';
 import { isObject } from '../../shared/options.js';
 import { applyDispatch } from './dispatch.js';
 import { asksExistingDocuments, existingDocuments } from './existing-documents.js';
+import { B_TEXT, readManifestRequest } from './manifest-request.js';
 import type { ExchangeKind } from './exchange-log.js';
 import type { IssuedDocument, OrderBook, OrderState } from './orders.js';
 import type { SeedData } from './seed.js';
@@ -69,11 +70,6 @@ const A_TEXT: Record<string, string> = {
   A200: 'Could not retrieve documents and/or process orders.',
   A300: 'There is at least one SKU that was not part of the original order. Please use only SKUs which were originally ordered.',
   A019: 'The order was cancelled and cannot be shipped',
-};
-const B_TEXT: Record<string, string> = {
-  B001: 'Order ID not found', B002: 'Order cannot be dispatched.', B100: 'There are no orders valid for dispatch.',
-  B300: 'The number of outer boxes cannot be greater than the number of parcels.',
-  B404: 'At least one of ParcelCodes, TrackingNumbers, OrderIds, or MerchantOrderIds must be provided',
 };
 const docsError = (code: string, description: string, orderId?: string) =>
   json('getShippingDocuments', 400, { IsSuccess: false, Code: code, ErrorText: A_TEXT[code], Description: description }, orderId);
@@ -164,40 +160,34 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
 
   function dispatchOrders(body: unknown, merchant: string): FulfilmentReply {
     const b = isObject(body) ? body : {};
-    const list = (v: unknown) => (Array.isArray(v) ? v.filter(nonEmpty) : []);
-    const named = [...list(b.OrderIds).map((id) => ({ id, order: ctx.orders.find({ orderId: id }, merchant) })),
-      ...list(b.MerchantOrderIds).map((id) => ({ id, order: ctx.orders.find({ merchantOrderId: id }, merchant) }))];
-    if (named.length === 0) return manifestError('B404', 'The request names no order (OrderIds or MerchantOrderIds)');
-    const problems = named.map(({ id, order }) => {
-      if (!order) return { code: 'B001', text: `The order ${id} provided by the merchant does not exist.` };
-      if (order.cancelled) return { code: 'B002', text: `Order ${order.orderId} is cancelled` };
-      if (order.manifested) return { code: 'B002', text: `Order ${order.orderId} is already dispatched` };
-      if (order.shippingDocuments.length === 0) return { code: 'B002', text: `Order ${order.orderId} is yet to be processed with GetShippingDocuments` };
-      return undefined;
-    });
-    const first = problems.findIndex((p) => p !== undefined);
-    if (first >= 0) {
-      // Fail closed: a manifest is all or nothing; when no order at all is valid, B100.
-      if (named.length > 1 && problems.every((p) => p !== undefined)) return manifestError('B100', problems.map((p) => p!.text).join(' '));
-      return manifestError(problems[first]!.code, problems[first]!.text, named[first].order?.orderId);
-    }
-    const orders = [...new Map(named.map((n) => [n.order!.orderId, n.order!])).values()];
-    const parcelCount = orders.reduce((n, o) => n + o.parcels.length, 0);
+    // What the request names, orders or parcels, and the documented refusals (manifest-request.ts).
+    const parcelDispatch = ctx.seed.merchants.find((m) => m.id === merchant)?.parcelDispatch !== false;
+    const read = readManifestRequest(ctx.orders, merchant, parcelDispatch, body);
+    if ('error' in read) return manifestError(read.error.code, read.error.text, read.error.orderId);
+    const entries = read.entries;
+    const orders = entries.map((e) => e.order);
+    const parcelCount = entries.reduce((n, e) => n + e.parcels.length, 0);
     const boxes = b.OuterBoxesAmount;
     if (typeof boxes === 'number' && boxes > parcelCount) {
       return manifestError('B300', `${B_TEXT.B300} The total number of parcels is ${parcelCount} and the number of outer boxes is ${boxes}.`);
     }
-    const manifest = manifestFile(`manifest-${++manifests}.pdf`, orders.map((o) => ({ orderId: o.orderId, parcels: o.parcels.map((p) => p.parcelCode) })));
+    const manifest = manifestFile(`manifest-${++manifests}.pdf`, entries.map((e) => ({ orderId: e.order.orderId, parcels: e.parcels.map((p) => p.parcelCode) })));
     const documents: unknown[] = [];
-    for (const order of orders) {
+    for (const { order, parcels } of entries) {
       const doc = issue(order, manifest, {});
       if (documents.length === 0) documents.push(orderDocument(manifest, doc.path, { ShippingServiceName: 'Sandbox Express' }));
-      ctx.orders.update(order.orderId, 'manifested', (o) => { o.shippingDocuments.push(doc); o.manifested = true; }, {
-        detail: `on ${manifest.name} with ${orders.length} order(s)${nonEmpty(b.HubCode) ? ` from hub ${b.HubCode}` : ''}`, links: [{ label: manifest.name, href: doc.path }],
+      const partial = parcels.length < order.parcels.length;
+      ctx.orders.update(order.orderId, 'manifested', (o) => {
+        o.shippingDocuments.push(doc);
+        for (const p of o.parcels) if (parcels.includes(p)) p.manifested = true;
+        o.manifested = o.parcels.every((p) => p.manifested === true);
+      }, {
+        detail: `${partial ? `parcel(s) ${parcels.map((p) => p.parcelCode).join(', ')} ` : ''}on ${manifest.name} with ${orders.length} order(s)${nonEmpty(b.HubCode) ? ` from hub ${b.HubCode}` : ''}`,
+        links: [{ label: manifest.name, href: doc.path }],
       });
     }
     for (const order of orders) ctx.shipped?.(order.orderId);
-    const tracking = orders.flatMap((o) => o.parcels.map((p) => ({ OrderId: o.orderId, ParcelCode: p.parcelCode, TrackingNumber: p.trackingNumber ?? '' })));
+    const tracking = entries.flatMap((e) => e.parcels.map((p) => ({ OrderId: e.order.orderId, ParcelCode: p.parcelCode, TrackingNumber: p.trackingNumber ?? '' })));
     return json('dispatchOrders', 200, { IsSuccess: true, ErrorText: null, Documents: documents, ShipperManifests: documents, ParcelsTracking: tracking }, orders.length === 1 ? orders[0].orderId : undefined);
   }
 
@@ -228,7 +218,7 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
     const code = b.ParcelCode;
     const parcel = order?.parcels.find((p) => p.parcelCode === code);
     if (!order || !parcel) return refuse('C104', 'The parcel code was not found, or the parcel was already voided', order?.orderId);
-    if (order.manifested) return refuse('C101', 'The parcel cannot be voided due to the status of the parcel (already dispatched on a manifest)', order.orderId);
+    if (order.manifested || parcel.manifested) return refuse('C101', 'The parcel cannot be voided due to the status of the parcel (already dispatched on a manifest)', order.orderId);
     const voided = order.shippingDocuments.filter((d) => d.parcelCode === parcel.parcelCode);
     for (const d of voided) files.delete(`${order.orderId}/${d.name}`);
     ctx.orders.update(order.orderId, 'parcel-voided', (o) => {

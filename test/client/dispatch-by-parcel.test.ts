@@ -1,0 +1,193 @@
+/**
+ * dispatchOrders by parcel (round 4, test/fixtures/real-world-4/gedocs-getordersmanifestrequest-error-codes.json):
+ * error B404 names the four ways to say what is dispatched — ParcelCodes, TrackingNumbers, OrderIds,
+ * MerchantOrderIds — and the client accepts each. The hold guard never lets a held order's parcel into
+ * a manifest: a parcel code or tracking number is mapped to its order from what the client recorded
+ * (accepted dispatches and shipping documents), every id form is checked, and an id it cannot map is
+ * refused (PARCEL_NOT_RECORDED, naming it) unless forced. The sandbox dispatches parcels and answers
+ * B401–B404.
+ */
+import { readFileSync } from 'node:fs';
+import { createServiceClient, DISPATCH_ORDERS_CODES } from 'crossborder-merchant-kit/client';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { createSandbox, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/tools/sandbox/index.js';
+import { fakeService, type Reply, type FakeService } from './fake-service.js';
+import { clientFor, failure } from './setup.js';
+
+const ROWS = JSON.parse(readFileSync(new URL('../fixtures/real-world-4/gedocs-getordersmanifestrequest-error-codes.json', import.meta.url), 'utf8')).rows as Array<{ ErrorCode: string; ErrorText: string }>;
+const B404 = ROWS.find((r) => r.ErrorCode === 'B404')!.ErrorText;
+/** The four request fields, as B404's text names them. */
+const FIELDS = /At least one of (.*) must be provided/.exec(B404)![1].replace(', or ', ', ').split(', ');
+const MANIFEST = { IsSuccess: true, Documents: [{ DocumentTypeCode: '3', DocumentExtension: 'PDF', DocumentData: Buffer.from('%PDF-1.4\n%%EOF\n').toString('base64') }] };
+const DOCUMENTS = { IsSuccess: true, Documents: [], ParcelsTracking: [{ ParcelCode: 'P-1', TrackingNumber: 'TRK-1' }] };
+const parcel = (code: string) => ({ ParcelCode: code, Products: [{ ProductCode: 'SKU1', DeliveryQuantity: 1 }] });
+
+let svc: FakeService;
+const answers = (req: { path: string }): Reply => ({
+  status: 200,
+  body: req.path === '/Order/DispatchOrders' ? MANIFEST : req.path === '/Order/GetShippingDocuments' ? DOCUMENTS : { Success: true, Reason: 'Received' },
+});
+beforeEach(async () => { svc = await fakeService(answers); });
+afterEach(() => svc.close());
+const manifests = () => svc.received.filter((r) => r.path === '/Order/DispatchOrders');
+
+describe('the four id forms of B404', () => {
+  test('B404 names ParcelCodes, TrackingNumbers, OrderIds and MerchantOrderIds', () => {
+    expect(FIELDS).toEqual(['ParcelCodes', 'TrackingNumbers', 'OrderIds', 'MerchantOrderIds']);
+  });
+
+  test.each(FIELDS)('%s alone is sent as given (no store: no guard)', async (field) => {
+    const { client } = clientFor(svc);
+    await client.dispatchOrders({ [field]: ['ID-1', 'ID-2'] });
+    expect(manifests().map((r) => r.json)).toEqual([{ [field]: ['ID-1', 'ID-2'] }]);
+  });
+
+  test('none of them: INVALID_ARGUMENT naming the four (the service\'s B404), nothing sent; an id twice is named', async () => {
+    const { client } = clientFor(svc);
+    const none = await failure(client.dispatchOrders({ HubCode: 'WH-1' } as never));
+    expect(none).toMatchObject({ code: 'INVALID_ARGUMENT', operation: 'dispatchOrders' });
+    for (const f of FIELDS) expect(none.description).toContain(f);
+    expect((await failure(client.dispatchOrders({ ParcelCodes: ['P-1', 'P-1'] }))).description).toBe('ParcelCodes names P-1 twice');
+    expect((await failure(client.dispatchOrders({ TrackingNumbers: [] }))).description).toMatch(/TrackingNumbers must be a non-empty array/);
+    expect(svc.count()).toBe(0);
+  });
+
+  test.each(ROWS)('$ErrorCode answered: a ServiceError with its documented meaning, not retryable', async ({ ErrorCode, ErrorText }) => {
+    svc.answer(() => ({ status: 400, body: { IsSuccess: false, Code: ErrorCode, ErrorText } }));
+    const { client } = clientFor(svc);
+    const err = await failure(client.dispatchOrders({ ParcelCodes: ['P-404'] }));
+    expect(err).toMatchObject({ code: ErrorCode, retryable: false });
+    expect(err.description.startsWith(DISPATCH_ORDERS_CODES[ErrorCode])).toBe(true);
+  });
+});
+
+describe('the hold guard, every id form', () => {
+  const ead = { DocumentTypeCode: '11', TrackingNumber: 'EAD-1' };
+  /** A store where GE1's parcel P-1 (tracking TRK-1) went through getShippingDocuments and GE2's P-2 (TRK-2) through updateOrderDispatchV2; GE1's merchant id is M-1. */
+  async function recorded(): Promise<MemoryStore> {
+    const store = new MemoryStore();
+    await store.saveMerchantOrderIds!('GE1', ['M-1']);
+    const { client } = clientFor(svc, { store });
+    await client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel('P-1')] });
+    await client.updateOrderDispatchV2({ OrderId: 'GE2', Parcels: [{ ...parcel('P-2'), TrackingDetails: { TrackingNumber: 'TRK-2' } }] });
+    svc.received.length = 0;
+    return store;
+  }
+
+  test.each<[string, Record<string, string[]>]>([
+    ['OrderIds', { OrderIds: ['GE1'] }],
+    ['MerchantOrderIds', { MerchantOrderIds: ['M-1'] }],
+    ['ParcelCodes (recorded by getShippingDocuments\' request)', { ParcelCodes: ['P-1'] }],
+    ['TrackingNumbers (recorded from getShippingDocuments\' answer)', { TrackingNumbers: ['TRK-1'] }],
+  ])('a held order named by %s: FULFILMENT_HOLD naming it as the request did, nothing sent', async (_form, request) => {
+    const store = await recorded();
+    await store.placeFulfilmentHold('GE1', [ead]);
+    const { client } = clientFor(svc, { store });
+    const err = await failure(client.dispatchOrders({ ...request, ParcelCodes: [...(request.ParcelCodes ?? []), 'P-2'] }));
+    expect(err).toMatchObject({ code: 'FULFILMENT_HOLD', operation: 'dispatchOrders', attempts: 0, heldOrderIds: Object.values(request)[0] });
+    expect(err.description).toContain('GE1');
+    expect(svc.count()).toBe(0);
+  });
+
+  test('parcels of orders not on hold go out; their orders are then dispatched (a cancellation is refused locally)', async () => {
+    const store = await recorded();
+    const { client } = clientFor(svc, { store });
+    await client.dispatchOrders({ ParcelCodes: ['P-2'], TrackingNumbers: ['TRK-1'] });
+    expect(manifests().map((r) => r.json)).toEqual([{ ParcelCodes: ['P-2'], TrackingNumbers: ['TRK-1'] }]);
+    for (const OrderId of ['GE1', 'GE2']) {
+      expect(await failure(client.updateOrderStatus({ OrderId, StatusCode: 'cancelled', OrderStatusReason: { OrderStatusReasonCode: '1' } }))).toMatchObject({ code: 'ORDER_DISPATCHED' });
+    }
+  });
+
+  test('the tracking number of updateOrderDispatchV2\'s TrackingDetails maps to its order: held → refused', async () => {
+    const store = await recorded();
+    await store.placeFulfilmentHold('GE2', [ead]);
+    const { client } = clientFor(svc, { store });
+    expect(await failure(client.dispatchOrders({ TrackingNumbers: ['TRK-2'] }))).toMatchObject({ code: 'FULFILMENT_HOLD', heldOrderIds: ['TRK-2'] });
+  });
+
+  test('an id the store has no order for: PARCEL_NOT_RECORDED naming each (fail closed); force sends it with a warning', async () => {
+    const store = await recorded();
+    const { client, log } = clientFor(svc, { store });
+    const err = await failure(client.dispatchOrders({ ParcelCodes: ['P-1', 'P-9'], TrackingNumbers: ['TRK-9'] }));
+    expect(err).toMatchObject({ code: 'PARCEL_NOT_RECORDED', operation: 'dispatchOrders', attempts: 0, unrecordedIds: ['P-9', 'TRK-9'] });
+    expect(err.description).toContain('ParcelCodes P-9, TrackingNumbers TRK-9');
+    expect(svc.count()).toBe(0);
+    await client.dispatchOrders({ ParcelCodes: ['P-9'] }, { force: true });
+    expect(manifests()).toHaveLength(1);
+    expect(log.lines.some((l) => l.level === 'warn' && /force: true/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  test('force does not skip the check of the parcels it can map: a held one is logged, the call goes (the merchant said so)', async () => {
+    const store = await recorded();
+    await store.placeFulfilmentHold('GE1', [ead]);
+    const { client, log } = clientFor(svc, { store });
+    await client.dispatchOrders({ ParcelCodes: ['P-1'] }, { force: true });
+    expect(log.lines.some((l) => l.level === 'warn' && /fulfilment hold/.test(l.msg ?? ''))).toBe(true);
+  });
+
+  test('a code recorded with two orders (reused): both are checked, the held one refuses', async () => {
+    const store = await recorded();
+    const { client } = clientFor(svc, { store });
+    await client.getShippingDocuments({ OrderId: 'GE3', Parcels: [parcel('P-1')] });
+    await store.placeFulfilmentHold('GE3', [ead]);
+    expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'FULFILMENT_HOLD', heldOrderIds: ['P-1'] });
+  });
+
+  test('a store that cannot be read: STORE_UNAVAILABLE, nothing sent', async () => {
+    const store = await recorded();
+    const broken = new Proxy(store, { get: (t, k) => (k === 'getRecord' ? () => Promise.reject(new Error('down')) : Reflect.get(t, k)) });
+    const { client } = clientFor(svc, { store: broken });
+    expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect(svc.count()).toBe(0);
+  });
+});
+
+describe('dispatch by parcel against the sandbox', () => {
+  let sandbox: Sandbox;
+  let url: string;
+  const start = async (data?: object) => {
+    sandbox = createSandbox({ port: 0, console: false, documentsDelayMs: 60_000, ...(data ? { data } : {}) });
+    url = await sandbox.listen();
+  };
+  afterEach(() => sandbox.close());
+  const client = (store?: MemoryStore) => createServiceClient({ baseUrl: url, merchantGuid: SANDBOX_MERCHANT_GUID, accessToken: 'any', retry: { retries: 0 }, ...(store ? { store } : {}) });
+  const twoParcels = async (c: ReturnType<typeof client>) => {
+    const order = sandbox.orders.get('GE100000001SB')!;
+    const docs = await c.getShippingDocuments({ OrderId: order.orderId, Parcels: order.lines.slice(0, 2).map((l, i) => ({ ParcelCode: `P-${i + 1}`, Products: [{ ProductCode: l.sku, DeliveryQuantity: 1 }] })) });
+    return docs.ParcelsTracking as Array<{ ParcelCode: string; TrackingNumber: string }>;
+  };
+
+  test('by ParcelCodes then by TrackingNumbers: each parcel on a manifest; the order is dispatched once all are; the store guard lets them through', async () => {
+    await start();
+    const c = client(new MemoryStore());
+    const tracking = await twoParcels(c);
+    await c.dispatchOrders({ ParcelCodes: ['P-1'] });
+    let order = sandbox.orders.get('GE100000001SB')!;
+    expect([order.parcels.map((p) => p.manifested === true), order.manifested]).toEqual([[true, false], false]);
+    await c.dispatchOrders({ TrackingNumbers: [tracking[1].TrackingNumber] });
+    order = sandbox.orders.get('GE100000001SB')!;
+    expect([order.parcels.map((p) => p.manifested === true), order.manifested]).toEqual([[true, true], true]);
+    expect(await failure(c.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'B002' });
+  });
+
+  test('B401 unknown parcel code, B402 unknown tracking number, B404 nothing named (a raw request)', async () => {
+    await start();
+    const c = client();
+    await twoParcels(c);
+    expect(await failure(c.dispatchOrders({ ParcelCodes: ['P-1', 'NOPE'] }))).toMatchObject({ code: 'B401', description: expect.stringContaining('NOPE') });
+    expect(await failure(c.dispatchOrders({ TrackingNumbers: ['SB0000000000'] }))).toMatchObject({ code: 'B402' });
+    const raw = await fetch(`${url}/Order/DispatchOrders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ HubCode: 'WH-1' }) });
+    expect(await raw.json()).toMatchObject({ IsSuccess: false, Code: 'B404', ErrorText: B404 });
+    expect(sandbox.orders.get('GE100000001SB')!.parcels.some((p) => p.manifested)).toBe(false);
+  });
+
+  test('B403 for a merchant without parcel-level dispatch (seed parcelDispatch: false); by order still works', async () => {
+    await start({ merchants: [{ id: 'default', guid: SANDBOX_MERCHANT_GUID, parcelDispatch: false }] });
+    const c = client();
+    await twoParcels(c);
+    expect(await failure(c.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'B403' });
+    await c.dispatchOrders({ OrderIds: ['GE100000001SB'] });
+    expect(sandbox.orders.get('GE100000001SB')!.manifested).toBe(true);
+  });
+});
