@@ -53,7 +53,8 @@ export interface FulfilmentReply {
 }
 
 /** The caller as the JWT says: `jwt` absent without a UserName header. */
-export type JwtCaller = { jwt: 'valid'; userName: string } | { jwt: 'invalid'; reason: string } | undefined;
+/** `scheme`: how Authorization carried the token (`Bearer <token>`, or the token alone). */
+export type JwtCaller = { jwt: 'valid'; userName: string; scheme: 'raw' | 'Bearer' } | { jwt: 'invalid'; reason: string } | undefined;
 
 export interface Fulfilment {
   /** Reads the JWT of a request (UserName header, Authorization raw or Bearer). */
@@ -250,11 +251,12 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
       const userName = req.headers.username;
       if (typeof userName !== 'string') return undefined;
       const auth = req.headers.authorization ?? '';
-      const token = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] ?? auth.trim();
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+      const token = bearer ?? auth.trim();
       if (token === '') return { jwt: 'invalid', reason: 'The Authorization header with the JWT is missing' };
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], subject: userName });
-        return typeof payload.sub === 'string' ? { jwt: 'valid', userName } : { jwt: 'invalid', reason: 'The token has no subject' };
+        return typeof payload.sub === 'string' ? { jwt: 'valid', userName, scheme: bearer !== undefined ? 'Bearer' : 'raw' } : { jwt: 'invalid', reason: 'The token has no subject' };
       } catch (err) {
         return { jwt: 'invalid', reason: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'The token has expired' : 'The token is not valid for this user' };
       }

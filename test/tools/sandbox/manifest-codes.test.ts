@@ -35,7 +35,7 @@ test.each<[string, string, { OuterBoxesAmount?: number }]>([
   expect(err).toMatchObject({ code, retryable: false, status: 400 });
   expect(err.description.startsWith(DISPATCH_ORDERS_CODES[code])).toBe(true);
   const raw = sandbox!.log.list({ orderId }).find((e) => e.kind === 'dispatchOrders')!;
-  expect(raw.response.body).toMatchObject({ IsSuccess: false, Code: code, ErrorText: B_TEXT[code] });
+  expect(raw.response!.body).toMatchObject({ IsSuccess: false, Code: code, ErrorText: B_TEXT[code] });
   expect(sandbox!.orders.get(orderId)!.manifested).toBe(false);
 });
 
