@@ -110,6 +110,9 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
 
   function shippingDocuments(body: unknown, merchant: string): FulfilmentReply {
     if (!isObject(body)) return docsError('A100', 'The body must be an UpdateOrderDispatchRequest object');
+    for (const list of ['Parcels', 'Exceptions'] as const) {
+      if (body[list] !== undefined && body[list] !== null && !Array.isArray(body[list])) return docsError('A100', `${list} must be an array (UpdateOrderDispatchRequest)`);
+    }
     const orderId = nonEmpty(body.OrderId) ? body.OrderId : undefined;
     const merchantOrderId = [body.MerchantOrderId, body.MerchantOrderID].find(nonEmpty);
     if (!orderId && !merchantOrderId) return docsError('A100', 'One of OrderId or MerchantOrderId is required');
