@@ -134,12 +134,41 @@ describe('the hold guard, every id form', () => {
     expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'FULFILMENT_HOLD', heldOrderIds: ['P-1'] });
   });
 
-  test('a store that cannot be read: STORE_UNAVAILABLE, nothing sent', async () => {
+  test('a store that cannot be read: STORE_UNAVAILABLE (retryable), nothing sent; with force it goes, logged', async () => {
     const store = await recorded();
     const broken = new Proxy(store, { get: (t, k) => (k === 'getRecord' ? () => Promise.reject(new Error('down')) : Reflect.get(t, k)) });
-    const { client } = clientFor(svc, { store: broken });
-    expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    const { client, log } = clientFor(svc, { store: broken });
+    expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'STORE_UNAVAILABLE', retryable: true, attempts: 0 });
     expect(svc.count()).toBe(0);
+    await client.dispatchOrders({ TrackingNumbers: ['TRK-1'] }, { force: true });
+    expect(manifests()).toHaveLength(1);
+    expect(log.lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toContain('could not read the store to find the orders of the parcels; dispatching anyway (force: true)');
+  });
+
+  test('the parcels of a documents answer are recorded from Documents too (no ParcelsTracking)', async () => {
+    const store = new MemoryStore();
+    svc.answer((r) => (r.path === '/Order/GetShippingDocuments'
+      ? { status: 200, body: { IsSuccess: true, Documents: [{ DocumentTypeCode: '4', DocumentExtension: 'ZPL', DocumentData: 'XlhB', ParcelCode: 'P-7', TrackingNumber: 'TRK-7' }] } }
+      : answers(r)));
+    const { client } = clientFor(svc, { store });
+    await client.getShippingDocuments({ MerchantOrderId: 'M-7', Parcels: [parcel('P-6')] });
+    await store.placeFulfilmentHold('M-7', [ead]);
+    for (const request of [{ ParcelCodes: ['P-6'] }, { ParcelCodes: ['P-7'] }, { TrackingNumbers: ['TRK-7'] }]) {
+      expect(await failure(client.dispatchOrders(request))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+    }
+  });
+
+  test('a store that cannot record the parcels: the accepted call still resolves, the failure is logged; the parcel is then refused as unknown', async () => {
+    const store = new MemoryStore();
+    const failing = new Proxy(store, {
+      get: (t, k) => (k === 'saveRecord' ? (r: { key: string }) => (r.key.startsWith('~order:parcel:') ? Promise.reject(new Error('full')) : t.saveRecord(r as never)) : Reflect.get(t, k)),
+    });
+    const { client, log } = clientFor(svc, { store: failing });
+    await client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel('P-1')] });
+    expect(log.lines.filter((l) => l.level === 'error').map((l) => [l.obj.operation, l.msg])).toEqual([
+      ['getShippingDocuments', 'the store could not record the parcels of an accepted call (a dispatch by these parcels will be refused unless forced)'],
+    ]);
+    expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'PARCEL_NOT_RECORDED', unrecordedIds: ['P-1'] });
   });
 });
 
