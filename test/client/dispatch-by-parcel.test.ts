@@ -4,13 +4,11 @@
  * MerchantOrderIds — and the client accepts each. The hold guard never lets a held order's parcel into
  * a manifest: a parcel code or tracking number is mapped to its order from what the client recorded
  * (accepted dispatches and shipping documents), every id form is checked, and an id it cannot map is
- * refused (PARCEL_NOT_RECORDED, naming it) unless forced. The sandbox dispatches parcels and answers
- * B401–B404.
+ * refused (PARCEL_NOT_RECORDED, naming it) unless forced. Against the sandbox: dispatch-by-parcel-sandbox.test.ts.
  */
 import { readFileSync } from 'node:fs';
-import { createServiceClient, DISPATCH_ORDERS_CODES } from 'crossborder-merchant-kit/client';
+import { DISPATCH_ORDERS_CODES } from 'crossborder-merchant-kit/client';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
-import { createSandbox, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/tools/sandbox/index.js';
 import { fakeService, type Reply, type FakeService } from './fake-service.js';
 import { clientFor, failure } from './setup.js';
 
@@ -169,54 +167,5 @@ describe('the hold guard, every id form', () => {
       ['getShippingDocuments', 'the store could not record the parcels of an accepted call (a dispatch by these parcels will be refused unless forced)'],
     ]);
     expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'PARCEL_NOT_RECORDED', unrecordedIds: ['P-1'] });
-  });
-});
-
-describe('dispatch by parcel against the sandbox', () => {
-  let sandbox: Sandbox;
-  let url: string;
-  const start = async (data?: object) => {
-    sandbox = createSandbox({ port: 0, console: false, documentsDelayMs: 60_000, ...(data ? { data } : {}) });
-    url = await sandbox.listen();
-  };
-  afterEach(() => sandbox.close());
-  const client = (store?: MemoryStore) => createServiceClient({ baseUrl: url, merchantGuid: SANDBOX_MERCHANT_GUID, accessToken: 'any', retry: { retries: 0 }, ...(store ? { store } : {}) });
-  const twoParcels = async (c: ReturnType<typeof client>) => {
-    const order = sandbox.orders.get('GE100000001SB')!;
-    const docs = await c.getShippingDocuments({ OrderId: order.orderId, Parcels: order.lines.slice(0, 2).map((l, i) => ({ ParcelCode: `P-${i + 1}`, Products: [{ ProductCode: l.sku, DeliveryQuantity: 1 }] })) });
-    return docs.ParcelsTracking as Array<{ ParcelCode: string; TrackingNumber: string }>;
-  };
-
-  test('by ParcelCodes then by TrackingNumbers: each parcel on a manifest; the order is dispatched once all are; the store guard lets them through', async () => {
-    await start();
-    const c = client(new MemoryStore());
-    const tracking = await twoParcels(c);
-    await c.dispatchOrders({ ParcelCodes: ['P-1'] });
-    let order = sandbox.orders.get('GE100000001SB')!;
-    expect([order.parcels.map((p) => p.manifested === true), order.manifested]).toEqual([[true, false], false]);
-    await c.dispatchOrders({ TrackingNumbers: [tracking[1].TrackingNumber] });
-    order = sandbox.orders.get('GE100000001SB')!;
-    expect([order.parcels.map((p) => p.manifested === true), order.manifested]).toEqual([[true, true], true]);
-    expect(await failure(c.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'B002' });
-  });
-
-  test('B401 unknown parcel code, B402 unknown tracking number, B404 nothing named (a raw request)', async () => {
-    await start();
-    const c = client();
-    await twoParcels(c);
-    expect(await failure(c.dispatchOrders({ ParcelCodes: ['P-1', 'NOPE'] }))).toMatchObject({ code: 'B401', description: expect.stringContaining('NOPE') });
-    expect(await failure(c.dispatchOrders({ TrackingNumbers: ['SB0000000000'] }))).toMatchObject({ code: 'B402' });
-    const raw = await fetch(`${url}/Order/DispatchOrders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ HubCode: 'WH-1' }) });
-    expect(await raw.json()).toMatchObject({ IsSuccess: false, Code: 'B404', ErrorText: B404 });
-    expect(sandbox.orders.get('GE100000001SB')!.parcels.some((p) => p.manifested)).toBe(false);
-  });
-
-  test('B403 for a merchant without parcel-level dispatch (seed parcelDispatch: false); by order still works', async () => {
-    await start({ merchants: [{ id: 'default', guid: SANDBOX_MERCHANT_GUID, parcelDispatch: false }] });
-    const c = client();
-    await twoParcels(c);
-    expect(await failure(c.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'B403' });
-    await c.dispatchOrders({ OrderIds: ['GE100000001SB'] });
-    expect(sandbox.orders.get('GE100000001SB')!.manifested).toBe(true);
   });
 });
