@@ -107,6 +107,12 @@ export const AREAS = {
     mutate: ['lib/client/hold-guard.ts'],
     tests: ['test/client/hold-guard.test.ts', 'test/client/shipping-documents.test.ts', 'test/client/dispatch-orders.test.ts'],
   },
+  'client-parcel-guard': {
+    // dispatchOrders by parcel (issue 46, item 3): parcel codes and tracking numbers mapped to their orders from
+    // what the client recorded, every order checked for a hold, an id it cannot map refused (fail closed)
+    mutate: ['lib/client/dispatch-by-parcel.ts', 'lib/client/parcel-record.ts', 'lib/store/parcel-orders.ts'],
+    tests: ['test/client/dispatch-by-parcel.test.ts', 'test/store/parcel-orders.test.ts'],
+  },
   'client-jwt': {
     // the client's JWT: cache until shortly before exp, one shared token request, one refresh on a 401
     mutate: ['lib/client/jwt.ts'],

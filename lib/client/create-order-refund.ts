@@ -1,6 +1,10 @@
 /**
- * CreateOrderRefund: POST {base_url}/Order/CreateOrderRefund (docs.global-e.com "Implementation",
- * "Refunds via API"). A refund is money: the client never sends one twice.
+ * CreateOrderRefund: POST {base_url}/Order/CreateOrderRefund?merchantGUID=…&orderRefund=<JSON of the
+ * OrderRefund> with the JSON array of RefundProducts as the body (`[]` for none) — the form the
+ * service's own commerce-cloud cartridge sends (link_globale `OrderRefundUpdateOperation.js`: the
+ * header in the `orderRefund` query parameter, `JSON.stringify(payload.body)` as the body), matching
+ * the two parameters of docs.global-e.com "Implementation" ("OrderRefund" and "RefundProduct list body
+ * [array]"); docs/compatibility.md OL-2. A refund is money: the client never sends one twice.
  * - Not resent once the request may have reached the service (a time-out after sending, a reset
  *   connection, a 5xx, 408 or 429): REFUND_OUTCOME_UNKNOWN — unless the refund carries an
  *   ExternalReference; then the client asks GetRefundDetails first: listed → the refund happened
@@ -66,7 +70,7 @@ export interface OrderRefundInput {
   ExternalReference?: string;
   /** The same, in the spelling of the page's description. */
   externalReference?: string;
-  /** The refunded lines (sent as `refundProductsList`). */
+  /** The refunded lines (sent as the body: the JSON array of RefundProducts). */
   Products?: RefundProductInput[];
 }
 
@@ -92,7 +96,10 @@ const PRODUCT_FIELDS = ['CartItemId', 'ProductCode', 'RefundQuantity', 'RefundAm
 
 interface Checked {
   orderId: string;
-  body: { orderRefund: Record<string, unknown>; refundProductsList?: Record<string, unknown>[] };
+  /** The OrderRefund, sent as JSON in the `orderRefund` query parameter. */
+  details: Record<string, unknown>;
+  /** The RefundProducts, sent as the JSON body (`[]` when none). */
+  products: Record<string, unknown>[];
   reference?: string;
   /** The refund's total in the customer's currency, when it can be known before the service computes it. */
   amount?: Decimal;
@@ -113,9 +120,8 @@ function checkRefund(input: unknown): Checked {
   if (externalReference !== undefined) details.ExternalReference = externalReference;
   const orderId = orderIdOf(OPERATION, details.OrderId);
   for (const name of AMOUNTS) if (details[name] !== undefined) details[name] = asAmountText(details[name], name);
-  const products = Products === undefined ? undefined : Products;
-  if (products !== undefined && !Array.isArray(products)) throw invalidArgument(OPERATION, 'Products must be an array of refunded lines');
-  const list = products?.map((p, i) => {
+  if (Products !== undefined && !Array.isArray(Products)) throw invalidArgument(OPERATION, 'Products must be an array of refunded lines');
+  const list = (Products as unknown[] | undefined)?.map((p, i) => {
     const line = knownFields(OPERATION, p, `Products[${i}]`, PRODUCT_FIELDS);
     for (const name of ['RefundAmount', 'OriginalRefundAmount']) if (line[name] !== undefined) line[name] = asAmountText(line[name], `Products[${i}].${name}`);
     if (line.RefundQuantity !== undefined) {
@@ -131,11 +137,12 @@ function checkRefund(input: unknown): Checked {
   if (details.FullRefund !== true && (list === undefined || list.length === 0) && !AMOUNTS.some((n) => details[n] !== undefined)) {
     throw invalidArgument(OPERATION, 'a partial refund needs Products or an amount (TotalRefundAmount, ServiceGestureAmount, ShippingAmount, DutiesAmount)');
   }
-  const body = { orderRefund: details, ...(list !== undefined && list.length > 0 ? { refundProductsList: list } : {}) };
-  checkSchema(OPERATION, body, 'service/order-refund-request.schema.json', 'the refund');
+  const products = list ?? [];
+  // The two parameters checked together (the schema names them as the service's integrations do).
+  checkSchema(OPERATION, { orderRefund: details, ...(products.length > 0 ? { refundProductsList: products } : {}) }, 'service/order-refund-request.schema.json', 'the refund');
   const reference = typeof details.ExternalReference === 'string' ? details.ExternalReference : undefined;
   if (reference !== undefined && reference.trim() === '') throw invalidArgument(OPERATION, 'ExternalReference must not be empty');
-  return { orderId, body, reference, amount: refundTotal(details, list) };
+  return { orderId, details, products, reference, amount: refundTotal(details, list) };
 }
 
 /** TotalRefundAmount, else the sum of the lines' RefundAmount and the components; undefined for a full refund or unknown line amounts. */
@@ -219,7 +226,10 @@ const successOf = (v: unknown): boolean | undefined => (v === true || (typeof v 
 async function sendOnce(o: ResolvedClientOptions, c: Checked): Promise<Sent> {
   let outcome: Outcome;
   try {
-    outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/CreateOrderRefund', body: c.body, resend: false });
+    outcome = await send(o, {
+      operation: OPERATION, method: 'POST', host: 'base', path: '/Order/CreateOrderRefund',
+      query: { orderRefund: JSON.stringify(c.details) }, body: c.products, resend: false,
+    });
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     // Lost: no answer after the request may have left, or a 2xx (the refund made) whose body could not be read.
@@ -259,7 +269,7 @@ async function record(o: ResolvedClientOptions, c: Checked, answer: Record<strin
     ...(amount !== undefined ? { amount, amountKey: normaliseAmountText(amount) } : {}),
     ...(refundId !== undefined && refundId !== null ? { RefundId: String(refundId) } : {}),
     ...(c.reference !== undefined ? { ExternalReference: c.reference } : {}),
-    FullRefund: c.body.orderRefund.FullRefund === true,
+    FullRefund: c.details.FullRefund === true,
   });
   if (c.reference !== undefined) await remember(o, OPERATION, 'refundRef', c.orderId, { ExternalReference: c.reference }, c.reference);
 }

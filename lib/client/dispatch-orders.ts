@@ -1,15 +1,20 @@
 /**
  * POST {base_url}/Order/DispatchOrders — declares the orders dispatched and returns the manifest
- * documents (docs.global-e.com `dispatchorders`, body GetOrdersManifestRequest). Orders are named by
- * service OrderIds or by MerchantOrderIds; the outer boxes are sent as the pages spell them
+ * documents (docs.global-e.com `dispatchorders`, body GetOrdersManifestRequest). What is dispatched is
+ * named by service OrderIds, MerchantOrderIds, or — parcel-level dispatch — ParcelCodes and
+ * TrackingNumbers (the four of error B404: "At least one of ParcelCodes, TrackingNumbers, OrderIds,
+ * or MerchantOrderIds must be provided"); the outer boxes are sent as the pages spell them
  * (OuterBoxesAmount; OuterBoxesCount is accepted). Guarded by the fulfilment hold: one held order
- * refuses the whole manifest, naming every held order (unless forced). B-codes are ServiceErrors
- * with their documented meaning and `retryable: false`.
+ * refuses the whole manifest, naming every held order (unless forced); a parcel's order is found from
+ * what the client recorded (dispatch-by-parcel.ts), and a parcel it cannot map refuses the call
+ * (PARCEL_NOT_RECORDED, fail closed). B-codes are ServiceErrors with their documented meaning and
+ * `retryable: false`.
  */
 import { schemaValidator } from '../validation/every-schema.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { isObject } from '../shared/options.js';
 import { invalidArgument } from './errors.js';
+import { parcelOrdersToGuard } from './dispatch-by-parcel.js';
 import { holdGuardAll } from './hold-guard.js';
 import { rememberDispatch } from './order-record.js';
 import type { ResolvedClientOptions } from './options.js';
@@ -18,13 +23,18 @@ import { DISPATCH_ORDERS_CODES } from './service-codes.js';
 import { shippingDocumentsAnswer, type ShippingDocumentsResult } from './shipping-documents-answer.js';
 
 const OPERATION = 'dispatchOrders';
-const KEYS = ['OrderIds', 'MerchantOrderIds', 'HubCode', 'OuterBoxesAmount', 'OuterBoxesCount'];
+const KEYS = ['OrderIds', 'MerchantOrderIds', 'ParcelCodes', 'TrackingNumbers', 'HubCode', 'OuterBoxesAmount', 'OuterBoxesCount'];
+const NAMES = ['ParcelCodes', 'TrackingNumbers', 'OrderIds', 'MerchantOrderIds'] as const;
 
 export interface DispatchOrdersInput {
-  /** Service order ids; one of OrderIds or MerchantOrderIds. */
+  /** Service order ids; at least one of OrderIds, MerchantOrderIds, ParcelCodes or TrackingNumbers. */
   OrderIds?: string[];
   /** Merchant order ids. */
   MerchantOrderIds?: string[];
+  /** Parcel-level dispatch: the parcels by their codes (B401 not found, B403 not enabled for the merchant). With a store, each must be one the client recorded (a dispatch or shipping documents it sent), else PARCEL_NOT_RECORDED unless forced. */
+  ParcelCodes?: string[];
+  /** Parcel-level dispatch: the parcels by their tracking numbers (B402 not found); recorded like ParcelCodes. */
+  TrackingNumbers?: string[];
   /** Only the parcels or orders sent from this merchant hub are dispatched. */
   HubCode?: string;
   /** Outer boxes of a consolidated shipment (sent as OuterBoxesAmount; B300 when more than the parcels). */
@@ -34,7 +44,7 @@ export interface DispatchOrdersInput {
 }
 
 export interface DispatchOrdersOptions {
-  /** Dispatch even when orders are on fulfilment hold (logged as a warning). */
+  /** Dispatch even when orders are on fulfilment hold, or parcels' orders are unknown to the store (logged as a warning). */
   force?: boolean;
   /** Resend after a failure that may have reached the service. */
   retry?: boolean;
@@ -46,19 +56,22 @@ function ids(value: unknown, name: string): string[] | undefined {
   value.forEach((v, i) => {
     if (typeof v !== 'string' || v.trim() === '') throw invalidArgument(OPERATION, `${name}[${i}] must be a non-empty string`);
   });
-  if (new Set(value).size !== value.length) throw invalidArgument(OPERATION, `${name} names an order twice`);
+  const twice = value.find((v, i) => value.indexOf(v) !== i);
+  if (twice !== undefined) throw invalidArgument(OPERATION, `${name} names ${twice} twice`);
   return [...value] as string[];
 }
 
 function checkRequest(input: unknown): Record<string, unknown> {
-  if (!isObject(input)) throw invalidArgument(OPERATION, 'the request must be an object { OrderIds | MerchantOrderIds, HubCode?, OuterBoxesAmount? }');
+  if (!isObject(input)) throw invalidArgument(OPERATION, 'the request must be an object { OrderIds | MerchantOrderIds | ParcelCodes | TrackingNumbers, HubCode?, OuterBoxesAmount? }');
   for (const k of Object.keys(input)) if (!KEYS.includes(k)) throw invalidArgument(OPERATION, unknownKeyMessage('', k, KEYS));
   const body: Record<string, unknown> = {};
-  const orderIds = ids(input.OrderIds, 'OrderIds');
-  const merchantOrderIds = ids(input.MerchantOrderIds, 'MerchantOrderIds');
-  if (!orderIds && !merchantOrderIds) throw invalidArgument(OPERATION, 'one of OrderIds or MerchantOrderIds is required');
-  if (orderIds) body.OrderIds = orderIds;
-  if (merchantOrderIds) body.MerchantOrderIds = merchantOrderIds;
+  for (const name of NAMES) {
+    const list = ids(input[name], name);
+    if (list) body[name] = list;
+  }
+  if (!NAMES.some((name) => body[name] !== undefined)) {
+    throw invalidArgument(OPERATION, 'at least one of ParcelCodes, TrackingNumbers, OrderIds or MerchantOrderIds is required (the service\'s B404)');
+  }
   if (input.HubCode !== undefined && input.HubCode !== null) {
     if (typeof input.HubCode !== 'string' || input.HubCode.trim() === '') throw invalidArgument(OPERATION, 'HubCode must be a non-empty string');
     body.HubCode = input.HubCode;
@@ -78,14 +91,17 @@ function checkRequest(input: unknown): Record<string, unknown> {
 
 export async function dispatchOrders(o: ResolvedClientOptions, request: DispatchOrdersInput, options: DispatchOrdersOptions = {}): Promise<ShippingDocumentsResult> {
   const body = checkRequest(request);
+  const list = (name: string) => (body[name] as string[] | undefined) ?? [];
+  const force = options.force === true;
   const named = [
-    ...((body.OrderIds as string[] | undefined) ?? []).map((id) => ({ named: id, ids: { orderId: id } })),
-    ...((body.MerchantOrderIds as string[] | undefined) ?? []).map((id) => ({ named: id, ids: { merchantOrderId: id } })),
+    ...list('OrderIds').map((id) => ({ named: id, ids: { orderId: id } })),
+    ...list('MerchantOrderIds').map((id) => ({ named: id, ids: { merchantOrderId: id } })),
+    ...await parcelOrdersToGuard(o, OPERATION, list('ParcelCodes'), list('TrackingNumbers'), force),
   ];
-  await holdGuardAll(o, OPERATION, named, options.force === true);
+  await holdGuardAll(o, OPERATION, named, force);
   const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/DispatchOrders', body, resend: options.retry === true });
   const manifest = shippingDocumentsAnswer(OPERATION, outcome, DISPATCH_ORDERS_CODES);
-  // Every order of an accepted manifest is dispatched: a later cancellation or address change is refused locally.
+  // Every order of an accepted manifest (by id, or by its parcels) is dispatched: a later cancellation or address change is refused locally.
   for (const { ids } of named) await rememberDispatch(o, OPERATION, ids);
   return manifest;
 }

@@ -168,16 +168,19 @@ function checkIds(c: Checker, top: Record<string, unknown>): { wire: string; oth
   const wire = c.version === 2 ? 'MerchantOrderID' : 'MerchantOrderId';
   const other = c.version === 2 ? 'MerchantOrderId' : 'MerchantOrderID';
   if (top[wire] !== undefined && top[other] !== undefined && top[wire] !== top[other]) {
-    c.bad(`${wire} and ${other} are both given with different values (the ${c.version === 2 ? 'V2' : 'V1'} field is ${wire})`);
+    c.bad(`${wire} and ${other} are both given with different values (${c.operation} sends ${c.operation === 'getShippingDocuments' ? 'MerchantOrderId' : wire})`);
   }
   const merchantOrderId = top[wire] ?? top[other];
+  // The name the merchant's operation sends (GetShippingDocuments renames V2's MerchantOrderID to the pages' MerchantOrderId).
+  const sent = c.operation === 'getShippingDocuments' ? 'MerchantOrderId' : wire;
   c.str(top.OrderId, 'OrderId', true);
-  c.str(merchantOrderId, wire, true);
-  if (top.OrderId === undefined && merchantOrderId === undefined) c.bad(`one of OrderId or ${wire} is required`);
+  c.str(merchantOrderId, sent, true);
+  if (top.OrderId === undefined && merchantOrderId === undefined) c.bad(`one of OrderId or ${sent} is required`);
   return { wire, other, merchantOrderId };
 }
 
-export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input: unknown): CheckedDispatch {
+/** `allowEmpty`: no parcels and no exceptions is a request of its own (GetShippingDocuments' usage 1: the order's existing documents). */
+export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input: unknown, allowEmpty = false): CheckedDispatch {
   const c = new Checker(operation, version);
   const top = c.fields(input, '', TOP);
   const { wire, other, merchantOrderId } = checkIds(c, top);
@@ -185,7 +188,7 @@ export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input
   if (top.IsCompleted !== undefined && typeof top.IsCompleted !== 'boolean') c.bad('IsCompleted must be a boolean');
   const parcels = c.list(top.Parcels, 'Parcels')?.map((p, i) => checkParcel(c, p, i));
   const exceptions = c.list(top.Exceptions, 'Exceptions')?.map((x, i) => checkException(c, x, i));
-  if (version === 2 && !parcels?.length && !exceptions?.length) c.bad('UpdateOrderDispatchV2 needs Parcels or Exceptions (an empty array counts as not given)');
+  if (version === 2 && !allowEmpty && !parcels?.length && !exceptions?.length) c.bad(`${operation} needs Parcels or Exceptions (an empty array counts as not given)`);
   const orderTracking = c.tracking(top.TrackingDetails, '');
 
   const body: Record<string, unknown> = {};
@@ -196,10 +199,11 @@ export function checkDispatch(operation: ServiceOperation, version: 1 | 2, input
     else if (k === 'TrackingDetails') body.TrackingDetails = orderTracking;
     else body[k] = top[k];
   }
+  // allowEmpty: the caller's own request schema checks the body (GetShippingDocuments: UpdateOrderDispatchRequest).
   const validate = schemaValidator(`service/dispatch-request-v${version}.schema.json`);
-  if (!validate(body)) {
+  if (!allowEmpty && !validate(body)) {
     const e = validate.errors?.[0];
-    c.bad(`the request does not match the ${version === 2 ? 'V2' : 'V1'} schema: ${e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
+    c.bad(`the request does not match the ${operation} request schema (${version === 2 ? 'V2' : 'V1'}): ${e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
   }
   return {
     body,

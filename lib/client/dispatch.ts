@@ -4,6 +4,7 @@ import { ServiceError, type ServiceOperation } from './errors.js';
 import { checkDispatch } from './dispatch-request.js';
 import { holdGuard } from './hold-guard.js';
 import { rememberDispatch } from './order-record.js';
+import { collectParcelIds, rememberParcels } from './parcel-record.js';
 import type { ResolvedClientOptions } from './options.js';
 import { mask, send } from './request.js';
 import { errorFromAnswer, isSuccess, parseJson, serviceText, validBody } from './response.js';
@@ -41,5 +42,7 @@ export async function dispatch(o: ResolvedClientOptions, version: 1 | 2, request
   if (!isSuccess(outcome.status)) throw errorFromAnswer(operation, outcome);
   const accepted = validBody<DispatchSuccess>(operation, outcome, 'service/dispatch-response.schema.json');
   await rememberDispatch(o, operation, { orderId, merchantOrderId });
+  // Its parcels and tracking numbers belong to the order: a dispatchOrders by parcel reads them (parcel-record.ts).
+  await rememberParcels(o, operation, [orderId, merchantOrderId], collectParcelIds(collectParcelIds({ parcel: [], tracking: [] }, body.Parcels), body));
   return accepted;
 }

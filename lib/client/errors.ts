@@ -9,6 +9,7 @@ export const SERVICE_ERROR_CODES = {
   SERVICE_ERROR: 'The service answered 2xx with an error body ({ Error } or { Success: false }) that carries no Code (with a Code or ErrorCode, the error\'s code is the service\'s own).',
   FULFILMENT_HOLD: 'The order is on fulfilment hold (additional documents announced, not yet delivered); nothing was sent. Pass { force: true } to override.',
   STORE_UNAVAILABLE: 'The hold guard could not read the store; nothing was sent (the guard fails closed).',
+  PARCEL_NOT_RECORDED: 'dispatchOrders named parcel codes or tracking numbers the store has no order for (no accepted dispatch or shipping documents of this client recorded them), so the hold guard cannot check their orders; nothing was sent. `unrecordedIds` names them. Pass { force: true } to override.',
   ACCESS_TOKEN_UNAVAILABLE: 'The accessToken function threw or returned no string; nothing was sent.',
   AUTHENTICATION_FAILED: 'The JWT could not be obtained from /Authentication/GetAuthenticationToken (the `jwt` option); nothing was sent. `cause` is the token call\'s ServiceError.',
   TIMEOUT: 'No complete answer within timeoutMs (per attempt).',
@@ -50,6 +51,8 @@ export interface ServiceErrorInit {
   mayHaveReached?: boolean;
   /** FULFILMENT_HOLD of dispatchOrders: every held order, as the request named it (OrderIds or MerchantOrderIds). */
   heldOrderIds?: string[];
+  /** PARCEL_NOT_RECORDED: the parcel codes and tracking numbers no recorded order was found for, as the request named them. */
+  unrecordedIds?: string[];
   cause?: unknown;
 }
 
@@ -65,6 +68,7 @@ export class ServiceError extends Error {
   readonly hold?: FulfilmentHold;
   readonly mayHaveReached?: boolean;
   readonly heldOrderIds?: string[];
+  readonly unrecordedIds?: string[];
 
   constructor(init: ServiceErrorInit) {
     const status = init.status === undefined ? '' : ` (HTTP ${init.status})`;
@@ -81,6 +85,7 @@ export class ServiceError extends Error {
     if (init.hold !== undefined) this.hold = init.hold;
     if (init.mayHaveReached !== undefined) this.mayHaveReached = init.mayHaveReached;
     if (init.heldOrderIds !== undefined) this.heldOrderIds = init.heldOrderIds;
+    if (init.unrecordedIds !== undefined) this.unrecordedIds = init.unrecordedIds;
   }
 }
 

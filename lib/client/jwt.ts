@@ -9,6 +9,7 @@
 import { decodeJwt } from 'jose';
 import type { AuthenticationTokenResponse } from '../payloads.js';
 import type { JwtSource, ResolvedClientOptions } from './options.js';
+import { authorizationScheme } from './auth-scheme.js';
 import { send } from './request.js';
 import { errorFromAnswer, isSuccess, validBody } from './response.js';
 
@@ -45,7 +46,7 @@ export function createJwtSource(o: ResolvedClientOptions): JwtSource {
   let inflight: Promise<string> | undefined;
   return {
     userName: jwt.userName,
-    scheme: jwt.scheme,
+    schemeFor: (operation) => authorizationScheme(jwt.scheme, operation),
     uses: (operation) => operation !== OPERATION && (jwt.operations === undefined || jwt.operations.has(operation)),
     token() {
       if (cached && Date.now() < cached.renewAt) return Promise.resolve(cached.token);

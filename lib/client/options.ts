@@ -30,7 +30,11 @@ export interface JwtOptions {
   password: string;
   /** The operations that authenticate with the JWT; the others with the MerchantGUID (and `accessToken`, when given). Default: every operation. */
   operations?: readonly ServiceOperation[];
-  /** The Authorization header's form: 'raw' (the token alone, as the service's own cartridge sends it; default) or 'Bearer' (`Bearer <token>`). */
+  /**
+   * The Authorization header's form, for every operation: 'raw' (the token alone) or 'Bearer'
+   * (`Bearer <token>`). Default: each operation's documented form — `Bearer` for updateShippingAddress
+   * (its page), the token alone for the others (as the service's own cartridge sends it).
+   */
   authorizationScheme?: 'raw' | 'Bearer';
   /** How long before the token's `exp` it is renewed; default 60 000 ms (at most half the token's lifetime). */
   refreshMarginMs?: number;
@@ -42,14 +46,16 @@ export interface ResolvedJwt {
   password: string;
   /** undefined: every operation. */
   operations?: ReadonlySet<ServiceOperation>;
-  scheme: 'raw' | 'Bearer';
+  /** undefined: each operation's documented form (auth-scheme.ts). */
+  scheme?: 'raw' | 'Bearer';
   refreshMarginMs: number;
 }
 
 /** Where the request core gets a JWT (client/jwt.ts; set by createServiceClient when `jwt` is given). */
 export interface JwtSource {
   readonly userName: string;
-  readonly scheme: 'raw' | 'Bearer';
+  /** The Authorization form for `operation` (the option, else the operation's documented form). */
+  schemeFor(operation: ServiceOperation): 'raw' | 'Bearer';
   /** Whether `operation` authenticates with the JWT. */
   uses(operation: ServiceOperation): boolean;
   /** A valid token: the cached one, or one request shared by every concurrent caller. */
@@ -171,10 +177,10 @@ function resolveJwt(value: unknown, secrets: Secret[]): ResolvedJwt | undefined 
     }
     operations = new Set(jwt.operations as ServiceOperation[]);
   }
-  const scheme = jwt.authorizationScheme ?? 'raw';
-  if (scheme !== 'raw' && scheme !== 'Bearer') invalid("Option jwt.authorizationScheme must be 'raw' or 'Bearer'");
+  const scheme = jwt.authorizationScheme;
+  if (scheme !== undefined && scheme !== 'raw' && scheme !== 'Bearer') invalid("Option jwt.authorizationScheme must be 'raw' or 'Bearer' (leave it out for each operation's documented form)");
   return {
-    userName: jwt.userName as string, password: jwt.password as string, scheme: scheme as 'raw' | 'Bearer',
+    userName: jwt.userName as string, password: jwt.password as string, ...(scheme !== undefined ? { scheme: scheme as 'raw' | 'Bearer' } : {}),
     refreshMarginMs: ms(jwt.refreshMarginMs, 'jwt.refreshMarginMs', 60_000, true),
     ...(operations ? { operations } : {}),
   };

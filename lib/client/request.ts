@@ -141,7 +141,7 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
     // JWT: the UserName and Authorization headers; the MerchantGUID stays where it is (the pages: "must still be specified").
     const jwt = await jwtFor(o, call, attempts);
     headers.UserName = o.jwtSource.userName;
-    headers.authorization = o.jwtSource.scheme === 'Bearer' ? `Bearer ${jwt}` : jwt;
+    headers.authorization = o.jwtSource.schemeFor(call.operation) === 'Bearer' ? `Bearer ${jwt}` : jwt;
     secrets.push(...credentialPatterns([], [jwt]));
     return { headers, jwt };
   }

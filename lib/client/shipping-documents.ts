@@ -5,12 +5,19 @@
  * checks of V2 apply, the merchant order id is sent as the pages spell it (MerchantOrderId), and
  * HubCode, ShippingMethodCode and ShippingAdditionalInformation are accepted. Guarded by the
  * fulfilment hold exactly like a dispatch: an order awaiting its customs documents gets no label.
+ *
+ * The page's two usages ("GetShippingDocuments", Usage): 1. no parcels and no exceptions (empty or not
+ * given) and no HubCode — "all the existing shipping documents for the requested order are returned"
+ * (a lost label, a reprint): sent as `{ OrderId | MerchantOrderId, Parcels: [] }`; 2. parcels and/or
+ * exceptions — declared, their documents returned. Every parcel code and tracking number of the request
+ * and the answer is recorded with the order (parcel-record.ts) for dispatchOrders by parcel.
  */
 import { schemaValidator } from '../validation/every-schema.js';
 import { checkDispatch, type DispatchRequestV2Input } from './dispatch-request.js';
 import { invalidArgument } from './errors.js';
 import { holdGuard } from './hold-guard.js';
 import { rememberDispatch } from './order-record.js';
+import { collectParcelIds, rememberParcels } from './parcel-record.js';
 import type { ResolvedClientOptions } from './options.js';
 import { send } from './request.js';
 import { SHIPPING_DOCUMENTS_CODES } from './service-codes.js';
@@ -49,19 +56,31 @@ export async function getShippingDocuments(o: ResolvedClientOptions, request: Sh
     }
     rest = copy;
   }
-  const checked = checkDispatch(OPERATION, 2, rest);
+  const checked = checkDispatch(OPERATION, 2, rest, true);
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(checked.body)) body[k === 'MerchantOrderID' ? 'MerchantOrderId' : k] = v;
+  const given = (list: unknown) => Array.isArray(list) && list.length > 0;
+  const existing = !given(body.Parcels) && !given(body.Exceptions);
+  if (existing) {
+    // Usage 1: the page's "empty list of parcels … (no hubCode is provided)".
+    if (extra.HubCode !== undefined) {
+      throw invalidArgument(OPERATION, 'HubCode assigns the parcels of the request to a hub: give Parcels (or Exceptions) with it, or leave it out to get the order\'s existing documents (usage 1)');
+    }
+    body.Parcels = [];
+  }
   Object.assign(body, extra);
   const validate = schemaValidator('service/shipping-documents-request.schema.json');
   if (!validate(body)) {
     const e = validate.errors?.[0];
     throw invalidArgument(OPERATION, `the request does not match UpdateOrderDispatchRequest: ${e ? `${e.instancePath || '/'} ${e.message ?? 'is invalid'}` : 'invalid'}`);
   }
-  await holdGuard(o, OPERATION, { orderId: checked.orderId, merchantOrderId: checked.merchantOrderId }, options.force === true);
+  const ids = { orderId: checked.orderId, merchantOrderId: checked.merchantOrderId };
+  await holdGuard(o, OPERATION, ids, options.force === true);
   const outcome = await send(o, { operation: OPERATION, method: 'POST', host: 'base', path: '/Order/GetShippingDocuments', body, resend: options.retry === true });
   const documents = shippingDocumentsAnswer(OPERATION, outcome, SHIPPING_DOCUMENTS_CODES);
-  // Parcels declared and labelled: the order counts as dispatched (a later cancellation or address change is refused locally).
-  await rememberDispatch(o, OPERATION, { orderId: checked.orderId, merchantOrderId: checked.merchantOrderId });
+  // Parcels declared and labelled (or labels that exist): the order counts as dispatched (a later cancellation or address change is refused locally).
+  if (!existing || documents.Documents.length > 0) await rememberDispatch(o, OPERATION, ids);
+  const parcels = collectParcelIds(collectParcelIds(collectParcelIds({ parcel: [], tracking: [] }, body.Parcels), documents.ParcelsTracking), documents.Documents);
+  await rememberParcels(o, OPERATION, [checked.orderId, checked.merchantOrderId], parcels);
   return documents;
 }

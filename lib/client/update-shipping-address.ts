@@ -3,9 +3,10 @@
  * order's shipping address via API"): the page's camelCase body (`orderId`, `primaryShipping`,
  * `extraDetails`), an `Idempotency-Key` header (a UUID v4, generated per call unless given, the same
  * on every retry of the call: the service applies one change once), answered 202 Accepted with or
- * without a body (processing is asynchronous). The MerchantGUID also goes in the page's
- * `Merchant-Guid` header when no accessToken is configured (the page's deprecated alternative to a
- * JWT). Refused locally for an order the store records as dispatched (the page: "not shipped or
+ * without a body (processing is asynchronous). With the `jwt` option the token goes as the page
+ * shows it, `Authorization: Bearer {JWT}` (auth-scheme.ts; `jwt.authorizationScheme` overrides). The
+ * MerchantGUID also goes in the page's `Merchant-Guid` header when neither a JWT nor an accessToken
+ * authenticates the call (the page's deprecated alternative). Refused locally for an order the store records as dispatched (the page: "not shipped or
  * canceled"), unless forced; an accepted change is recorded in the order's record.
  */
 import { randomUUID } from 'node:crypto';
@@ -66,7 +67,9 @@ export async function updateShippingAddress(o: ResolvedClientOptions, input: Shi
   const key = options.idempotencyKey ?? randomUUID();
   if (typeof key !== 'string' || !UUID_V4.test(key)) throw invalidArgument(OPERATION, 'idempotencyKey must be a UUID v4 (the page asks for one)');
   await dispatchGuard(o, OPERATION, orderId, options.force === true, 'address change');
-  const headers: Record<string, string> = { 'Idempotency-Key': key, ...(o.accessToken ? {} : { 'Merchant-Guid': o.merchantGuid }) };
+  // The page's deprecated alternative to its Bearer JWT: sent only when neither a JWT nor an access token authenticates the call.
+  const authenticated = o.accessToken !== undefined || o.jwtSource?.uses(OPERATION) === true;
+  const headers: Record<string, string> = { 'Idempotency-Key': key, ...(authenticated ? {} : { 'Merchant-Guid': o.merchantGuid }) };
   // The key makes a resend the same change: retried like a read.
   const outcome = await send(o, { operation: OPERATION, method: 'PUT', host: 'base', path: '/api/v1/orders/shipping-address', body, headers, resend: true });
   if (!isSuccess(outcome.status)) throw errorFromAnswer(OPERATION, outcome);

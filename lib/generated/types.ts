@@ -24,7 +24,7 @@ export type DispatchException = {
   [k: string]: unknown;
 };
 /**
- * Body of DispatchOrders: GetOrdersManifestRequest (docs.global-e.com `getordersmanifestrequest`). OrderIds or MerchantOrderIds.
+ * Body of DispatchOrders: GetOrdersManifestRequest (docs.global-e.com `getordersmanifestrequest`, `dispatchorders`). OrderIds, MerchantOrderIds, or — parcel-level dispatch — ParcelCodes or TrackingNumbers (the field names of error B404: "At least one of ParcelCodes, TrackingNumbers, OrderIds, or MerchantOrderIds must be provided").
  */
 export type DispatchOrdersRequest = {
   [k: string]: unknown;
@@ -37,6 +37,18 @@ export type DispatchOrdersRequest = {
    * @minItems 1
    */
   MerchantOrderIds?: [string, ...string[]];
+  /**
+   * Parcels to dispatch (parcel-level dispatch; B401 when one is not found, B403 when the merchant has no parcel-level dispatch).
+   *
+   * @minItems 1
+   */
+  ParcelCodes?: [string, ...string[]];
+  /**
+   * Parcels to dispatch by their tracking numbers (parcel-level dispatch; B402 when one is not found).
+   *
+   * @minItems 1
+   */
+  TrackingNumbers?: [string, ...string[]];
   HubCode?: string;
   /**
    * Outer boxes of a consolidated shipment (B300 when more than the parcels).
@@ -2092,7 +2104,7 @@ export interface OrderRefundProduct {
   [k: string]: unknown;
 }
 /**
- * The body of CreateOrderRefund (POST {base_url}/Order/CreateOrderRefund): the two documented arguments by name.
+ * The two documented parameters of CreateOrderRefund by name, checked together; on the wire (the service's own cartridge, link_globale OrderRefundUpdateOperation.js) orderRefund is JSON in the query parameter of that name and refundProductsList is the JSON body.
  */
 export interface OrderRefundRequest {
   orderRefund: OrderRefundDetails;

@@ -44,10 +44,10 @@ describe('dispatchOrders', () => {
   });
 
   test.each([
-    ['no ids', {}, /one of OrderIds or MerchantOrderIds is required/],
+    ['no ids', {}, /at least one of ParcelCodes, TrackingNumbers, OrderIds or MerchantOrderIds is required/],
     ['an empty list', { OrderIds: [] }, /OrderIds must be a non-empty array/],
     ['an empty id', { OrderIds: ['GE1', ''] }, /OrderIds\[1\] must be a non-empty string/],
-    ['an id twice', { OrderIds: ['GE1', 'GE1'] }, /names an order twice/],
+    ['an id twice', { OrderIds: ['GE1', 'GE1'] }, /OrderIds names GE1 twice/],
     ['zero boxes', { OrderIds: ['GE1'], OuterBoxesAmount: 0 }, /whole number > 0/],
     ['two box counts that differ', { OrderIds: ['GE1'], OuterBoxesAmount: 1, OuterBoxesCount: 2 }, /both given with different values/],
     ['a misspelt field', { OrderId: ['GE1'] }, /did you mean "OrderIds"/],

@@ -48,7 +48,7 @@ async function paidStore(amount = '200.00'): Promise<MemoryStore> {
 }
 
 describe('createOrderRefund: what goes out', () => {
-  test('POST {baseUrl}/Order/CreateOrderRefund?merchantGUID=…, the bearer token, the body { orderRefund, refundProductsList }, amounts as text', async () => {
+  test('POST {baseUrl}/Order/CreateOrderRefund?merchantGUID=…&orderRefund=<JSON>, the bearer token, the RefundProducts array as the body, amounts as text', async () => {
     const { client } = clientFor(svc);
     const res = await client.createOrderRefund(partial({ ExternalReference: 'RMA-1-refund', ServiceGestureAmount: 5 }));
     expect(res).toEqual({ Success: true, RefundId: 789 });
@@ -57,19 +57,18 @@ describe('createOrderRefund: what goes out', () => {
     expect([r.method, r.path, r.query.get('merchantGUID')]).toEqual(['POST', REFUND_PATH, GUID]);
     expect(r.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(r.headers['content-type']).toBe('application/json');
-    expect(r.json).toEqual({
-      orderRefund: {
-        OrderId: 'GE69488861GB', TotalRefundAmount: '170.10', ServiceGestureAmount: '5.00', ExternalReference: 'RMA-1-refund',
-        RefundReason: { OrderRefundReasonCode: 'DAMAGED-ITEM-CODE', Name: 'Damaged Item' }, RefundComments: 'Damaged in transit',
-      },
-      refundProductsList: [{ CartItemId: '12365', RefundQuantity: 3, RefundAmount: '170.1000', OriginalRefundAmount: '114.5300' }],
+    expect(JSON.parse(r.query.get('orderRefund')!)).toEqual({
+      OrderId: 'GE69488861GB', TotalRefundAmount: '170.10', ServiceGestureAmount: '5.00', ExternalReference: 'RMA-1-refund',
+      RefundReason: { OrderRefundReasonCode: 'DAMAGED-ITEM-CODE', Name: 'Damaged Item' }, RefundComments: 'Damaged in transit',
     });
+    expect(r.json).toEqual([{ CartItemId: '12365', RefundQuantity: 3, RefundAmount: '170.1000', OriginalRefundAmount: '114.5300' }]);
   });
 
-  test('a full refund goes without a product list; externalReference (the page\'s spelling) goes out as ExternalReference', async () => {
+  test('a full refund goes with an empty product list; externalReference (the page\'s spelling) goes out as ExternalReference', async () => {
     const { client } = clientFor(svc);
     await client.createOrderRefund({ OrderId: 'GE69488861GB', FullRefund: true, externalReference: 'full-1' });
-    expect(svc.received[0].json).toEqual({ orderRefund: { OrderId: 'GE69488861GB', FullRefund: true, ExternalReference: 'full-1' } });
+    expect(JSON.parse(svc.received[0].query.get('orderRefund')!)).toEqual({ OrderId: 'GE69488861GB', FullRefund: true, ExternalReference: 'full-1' });
+    expect(svc.received[0].json).toEqual([]);
   });
 
   test.each<[string, Record<string, unknown>, RegExp]>([

@@ -64,7 +64,7 @@ describe('getShippingDocuments', () => {
 
   test.each([
     ['no id', { Parcels: [parcel] }, /one of OrderId or/],
-    ['no parcels nor exceptions', { OrderId: 'GE1' }, /needs Parcels or Exceptions/],
+    ['a HubCode without parcels (usage 1 takes none)', { OrderId: 'GE1', Parcels: [], HubCode: 'HUB-1' }, /give Parcels \(or Exceptions\) with it/],
     ['an empty HubCode', { OrderId: 'GE1', Parcels: [parcel], HubCode: ' ' }, /HubCode must be a non-empty string/],
     ['a misspelt field', { OrderId: 'GE1', Parcel: [parcel] }, /did you mean Parcels/],
   ])('%s is INVALID_ARGUMENT and sends nothing', async (_name, request, message) => {

@@ -11166,7 +11166,7 @@ return errors === 0;
 validate244.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const v64 = validate247;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"ParcelCodes":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"TrackingNumbers":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]},{"required":["ParcelCodes"]},{"required":["TrackingNumbers"]}]};
 
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json" */;
@@ -11213,13 +11213,45 @@ errors++;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
-if(!valid0){
-const err2 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.ParcelCodes === undefined) && (missing2 = "ParcelCodes")){
+const err2 = {instancePath,schemaPath:"#/anyOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if((data.TrackingNumbers === undefined) && (missing3 = "TrackingNumbers")){
+const err3 = {instancePath,schemaPath:"#/anyOf/3/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 validate247.errors = vErrors;
@@ -11240,8 +11272,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderIds !== undefined){
 let data0 = data.OrderIds;
-const _errs4 = errors;
-if(errors === _errs4){
+const _errs6 = errors;
+if(errors === _errs6){
 if(Array.isArray(data0)){
 if(data0.length < 1){
 validate247.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
@@ -11252,8 +11284,8 @@ var valid2 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs8 = errors;
+if(errors === _errs8){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
 validate247.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
@@ -11265,7 +11297,7 @@ validate247.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#
 return false;
 }
 }
-var valid2 = _errs6 === errors;
+var valid2 = _errs8 === errors;
 if(!valid2){
 break;
 }
@@ -11277,7 +11309,7 @@ validate247.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/prope
 return false;
 }
 }
-var valid1 = _errs4 === errors;
+var valid1 = _errs6 === errors;
 }
 else {
 var valid1 = true;
@@ -11285,8 +11317,8 @@ var valid1 = true;
 if(valid1){
 if(data.MerchantOrderIds !== undefined){
 let data2 = data.MerchantOrderIds;
-const _errs8 = errors;
-if(errors === _errs8){
+const _errs10 = errors;
+if(errors === _errs10){
 if(Array.isArray(data2)){
 if(data2.length < 1){
 validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
@@ -11297,8 +11329,8 @@ var valid3 = true;
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 let data3 = data2[i1];
-const _errs10 = errors;
-if(errors === _errs10){
+const _errs12 = errors;
+if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
 validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
@@ -11310,7 +11342,7 @@ validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schem
 return false;
 }
 }
-var valid3 = _errs10 === errors;
+var valid3 = _errs12 === errors;
 if(!valid3){
 break;
 }
@@ -11322,18 +11354,108 @@ validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:
 return false;
 }
 }
-var valid1 = _errs8 === errors;
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.ParcelCodes !== undefined){
+let data4 = data.ParcelCodes;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data4)){
+if(data4.length < 1){
+validate247.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid4 = true;
+const len2 = data4.length;
+for(let i2=0; i2<len2; i2++){
+let data5 = data4[i2];
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+validate247.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate247.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs16 === errors;
+if(!valid4){
+break;
+}
+}
+}
+}
+else {
+validate247.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data.TrackingNumbers !== undefined){
+let data6 = data.TrackingNumbers;
+const _errs18 = errors;
+if(errors === _errs18){
+if(Array.isArray(data6)){
+if(data6.length < 1){
+validate247.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len3 = data6.length;
+for(let i3=0; i3<len3; i3++){
+let data7 = data6[i3];
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+validate247.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate247.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid5 = _errs20 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate247.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs18 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.HubCode !== undefined){
-let data4 = data.HubCode;
-const _errs12 = errors;
-if(errors === _errs12){
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
+let data8 = data.HubCode;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data8 === "string"){
+if(func1(data8) < 1){
 validate247.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -11343,18 +11465,18 @@ validate247.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/proper
 return false;
 }
 }
-var valid1 = _errs12 === errors;
+var valid1 = _errs22 === errors;
 }
 else {
 var valid1 = true;
 }
 if(valid1){
 if(data.OuterBoxesAmount !== undefined){
-let data5 = data.OuterBoxesAmount;
-const _errs14 = errors;
-if(errors === _errs14){
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 <= 0 || isNaN(data5)){
+let data9 = data.OuterBoxesAmount;
+const _errs24 = errors;
+if(errors === _errs24){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 <= 0 || isNaN(data9)){
 validate247.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
@@ -11364,10 +11486,12 @@ validate247.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:
 return false;
 }
 }
-var valid1 = _errs14 === errors;
+var valid1 = _errs24 === errors;
 }
 else {
 var valid1 = true;
+}
+}
 }
 }
 }
@@ -11381,7 +11505,7 @@ return false;
 validate247.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"ParcelCodes":true,"TrackingNumbers":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v65 = validate248;
 const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};

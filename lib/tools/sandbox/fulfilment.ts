@@ -11,6 +11,8 @@ import { jwtVerify, SignJWT } from 'jose';
 import { safeEqual } from '../../shared/compare.js';
 import { isObject } from '../../shared/options.js';
 import { applyDispatch } from './dispatch.js';
+import { asksExistingDocuments, existingDocuments } from './existing-documents.js';
+import { B_TEXT, readManifestRequest } from './manifest-request.js';
 import type { ExchangeKind } from './exchange-log.js';
 import type { IssuedDocument, OrderBook, OrderState } from './orders.js';
 import type { SeedData } from './seed.js';
@@ -51,7 +53,8 @@ export interface FulfilmentReply {
 }
 
 /** The caller as the JWT says: `jwt` absent without a UserName header. */
-export type JwtCaller = { jwt: 'valid'; userName: string } | { jwt: 'invalid'; reason: string } | undefined;
+/** `scheme`: how Authorization carried the token (`Bearer <token>`, or the token alone). */
+export type JwtCaller = { jwt: 'valid'; userName: string; scheme: 'raw' | 'Bearer' } | { jwt: 'invalid'; reason: string } | undefined;
 
 export interface Fulfilment {
   /** Reads the JWT of a request (UserName header, Authorization raw or Bearer). */
@@ -68,11 +71,6 @@ const A_TEXT: Record<string, string> = {
   A200: 'Could not retrieve documents and/or process orders.',
   A300: 'There is at least one SKU that was not part of the original order. Please use only SKUs which were originally ordered.',
   A019: 'The order was cancelled and cannot be shipped',
-};
-const B_TEXT: Record<string, string> = {
-  B001: 'Order ID not found', B002: 'Order cannot be dispatched.', B100: 'There are no orders valid for dispatch.',
-  B300: 'The number of outer boxes cannot be greater than the number of parcels.',
-  B404: 'At least one of ParcelCodes, TrackingNumbers, OrderIds, or MerchantOrderIds must be provided',
 };
 const docsError = (code: string, description: string, orderId?: string) =>
   json('getShippingDocuments', 400, { IsSuccess: false, Code: code, ErrorText: A_TEXT[code], Description: description }, orderId);
@@ -112,6 +110,9 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
 
   function shippingDocuments(body: unknown, merchant: string): FulfilmentReply {
     if (!isObject(body)) return docsError('A100', 'The body must be an UpdateOrderDispatchRequest object');
+    for (const list of ['Parcels', 'Exceptions'] as const) {
+      if (body[list] !== undefined && body[list] !== null && !Array.isArray(body[list])) return docsError('A100', `${list} must be an array (UpdateOrderDispatchRequest)`);
+    }
     const orderId = nonEmpty(body.OrderId) ? body.OrderId : undefined;
     const merchantOrderId = [body.MerchantOrderId, body.MerchantOrderID].find(nonEmpty);
     if (!orderId && !merchantOrderId) return docsError('A100', 'One of OrderId or MerchantOrderId is required');
@@ -119,6 +120,13 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
     if (!order) return docsError('A200', `Order not found: ${orderId ?? merchantOrderId}`);
     const id = order.orderId;
     if (order.cancelled) return docsError('A019', `Order ${id} is cancelled`, id);
+    if (asksExistingDocuments(body)) {
+      const existing = existingDocuments(order, (d) => {
+        const file = files.get(`${id}/${d.name}`);
+        return file && orderDocument(file, d.path, { ...(d.parcelCode ? { ParcelCode: d.parcelCode } : {}), ...(d.trackingNumber ? { TrackingNumber: d.trackingNumber } : {}) });
+      });
+      return existing.body ? json('getShippingDocuments', 200, existing.body, id) : docsError('A200', `Order ${id} has no shipping documents yet (declare its parcels first)`, id);
+    }
     if (order.manifested) return docsError('A200', `Order ${id} is already dispatched`, id);
     const parcels = Array.isArray(body.Parcels) ? body.Parcels : [];
     for (const p of parcels) {
@@ -156,40 +164,34 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
 
   function dispatchOrders(body: unknown, merchant: string): FulfilmentReply {
     const b = isObject(body) ? body : {};
-    const list = (v: unknown) => (Array.isArray(v) ? v.filter(nonEmpty) : []);
-    const named = [...list(b.OrderIds).map((id) => ({ id, order: ctx.orders.find({ orderId: id }, merchant) })),
-      ...list(b.MerchantOrderIds).map((id) => ({ id, order: ctx.orders.find({ merchantOrderId: id }, merchant) }))];
-    if (named.length === 0) return manifestError('B404', 'The request names no order (OrderIds or MerchantOrderIds)');
-    const problems = named.map(({ id, order }) => {
-      if (!order) return { code: 'B001', text: `The order ${id} provided by the merchant does not exist.` };
-      if (order.cancelled) return { code: 'B002', text: `Order ${order.orderId} is cancelled` };
-      if (order.manifested) return { code: 'B002', text: `Order ${order.orderId} is already dispatched` };
-      if (order.shippingDocuments.length === 0) return { code: 'B002', text: `Order ${order.orderId} is yet to be processed with GetShippingDocuments` };
-      return undefined;
-    });
-    const first = problems.findIndex((p) => p !== undefined);
-    if (first >= 0) {
-      // Fail closed: a manifest is all or nothing; when no order at all is valid, B100.
-      if (named.length > 1 && problems.every((p) => p !== undefined)) return manifestError('B100', problems.map((p) => p!.text).join(' '));
-      return manifestError(problems[first]!.code, problems[first]!.text, named[first].order?.orderId);
-    }
-    const orders = [...new Map(named.map((n) => [n.order!.orderId, n.order!])).values()];
-    const parcelCount = orders.reduce((n, o) => n + o.parcels.length, 0);
+    // What the request names, orders or parcels, and the documented refusals (manifest-request.ts).
+    const parcelDispatch = ctx.seed.merchants.find((m) => m.id === merchant)?.parcelDispatch !== false;
+    const read = readManifestRequest(ctx.orders, merchant, parcelDispatch, body);
+    if ('error' in read) return manifestError(read.error.code, read.error.text, read.error.orderId);
+    const entries = read.entries;
+    const orders = entries.map((e) => e.order);
+    const parcelCount = entries.reduce((n, e) => n + e.parcels.length, 0);
     const boxes = b.OuterBoxesAmount;
     if (typeof boxes === 'number' && boxes > parcelCount) {
       return manifestError('B300', `${B_TEXT.B300} The total number of parcels is ${parcelCount} and the number of outer boxes is ${boxes}.`);
     }
-    const manifest = manifestFile(`manifest-${++manifests}.pdf`, orders.map((o) => ({ orderId: o.orderId, parcels: o.parcels.map((p) => p.parcelCode) })));
+    const manifest = manifestFile(`manifest-${++manifests}.pdf`, entries.map((e) => ({ orderId: e.order.orderId, parcels: e.parcels.map((p) => p.parcelCode) })));
     const documents: unknown[] = [];
-    for (const order of orders) {
+    for (const { order, parcels } of entries) {
       const doc = issue(order, manifest, {});
       if (documents.length === 0) documents.push(orderDocument(manifest, doc.path, { ShippingServiceName: 'Sandbox Express' }));
-      ctx.orders.update(order.orderId, 'manifested', (o) => { o.shippingDocuments.push(doc); o.manifested = true; }, {
-        detail: `on ${manifest.name} with ${orders.length} order(s)${nonEmpty(b.HubCode) ? ` from hub ${b.HubCode}` : ''}`, links: [{ label: manifest.name, href: doc.path }],
+      const partial = parcels.length < order.parcels.length;
+      ctx.orders.update(order.orderId, 'manifested', (o) => {
+        o.shippingDocuments.push(doc);
+        for (const p of o.parcels) if (parcels.includes(p)) p.manifested = true;
+        o.manifested = o.parcels.every((p) => p.manifested === true);
+      }, {
+        detail: `${partial ? `parcel(s) ${parcels.map((p) => p.parcelCode).join(', ')} ` : ''}on ${manifest.name} with ${orders.length} order(s)${nonEmpty(b.HubCode) ? ` from hub ${b.HubCode}` : ''}`,
+        links: [{ label: manifest.name, href: doc.path }],
       });
     }
     for (const order of orders) ctx.shipped?.(order.orderId);
-    const tracking = orders.flatMap((o) => o.parcels.map((p) => ({ OrderId: o.orderId, ParcelCode: p.parcelCode, TrackingNumber: p.trackingNumber ?? '' })));
+    const tracking = entries.flatMap((e) => e.parcels.map((p) => ({ OrderId: e.order.orderId, ParcelCode: p.parcelCode, TrackingNumber: p.trackingNumber ?? '' })));
     return json('dispatchOrders', 200, { IsSuccess: true, ErrorText: null, Documents: documents, ShipperManifests: documents, ParcelsTracking: tracking }, orders.length === 1 ? orders[0].orderId : undefined);
   }
 
@@ -220,7 +222,7 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
     const code = b.ParcelCode;
     const parcel = order?.parcels.find((p) => p.parcelCode === code);
     if (!order || !parcel) return refuse('C104', 'The parcel code was not found, or the parcel was already voided', order?.orderId);
-    if (order.manifested) return refuse('C101', 'The parcel cannot be voided due to the status of the parcel (already dispatched on a manifest)', order.orderId);
+    if (order.manifested || parcel.manifested) return refuse('C101', 'The parcel cannot be voided due to the status of the parcel (already dispatched on a manifest)', order.orderId);
     const voided = order.shippingDocuments.filter((d) => d.parcelCode === parcel.parcelCode);
     for (const d of voided) files.delete(`${order.orderId}/${d.name}`);
     ctx.orders.update(order.orderId, 'parcel-voided', (o) => {
@@ -252,11 +254,12 @@ export function createFulfilment(ctx: FulfilmentContext): Fulfilment {
       const userName = req.headers.username;
       if (typeof userName !== 'string') return undefined;
       const auth = req.headers.authorization ?? '';
-      const token = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] ?? auth.trim();
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
+      const token = bearer ?? auth.trim();
       if (token === '') return { jwt: 'invalid', reason: 'The Authorization header with the JWT is missing' };
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], subject: userName });
-        return typeof payload.sub === 'string' ? { jwt: 'valid', userName } : { jwt: 'invalid', reason: 'The token has no subject' };
+        return typeof payload.sub === 'string' ? { jwt: 'valid', userName, scheme: bearer !== undefined ? 'Bearer' : 'raw' } : { jwt: 'invalid', reason: 'The token has no subject' };
       } catch (err) {
         return { jwt: 'invalid', reason: (err as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'The token has expired' : 'The token is not valid for this user' };
       }

@@ -86,11 +86,21 @@ export function merchantUpdateStatus(orders: OrderBook, merchant: string, mercha
   };
 }
 
-/** The two documented arguments by name (either casing, either list name), or a flat body. */
-function refundParts(body: unknown): { details: Json; products: Json[] } | undefined {
-  if (!isObject(body)) return undefined;
-  const details = body.orderRefund ?? body.OrderRefund ?? (body.OrderId !== undefined ? body : undefined);
-  const list = body.refundProductsList ?? body.refundProductList ?? body.RefundProducts ?? (details === body ? body.Products : undefined) ?? [];
+/** Where the sandbox reads a refund (docs/compatibility.md OL-2): the form the service's own cartridge sends. */
+export const REFUND_FORM = 'the OrderRefund as JSON in the orderRefund query parameter, the JSON array of RefundProducts as the body (empty or [] for none): link_globale OrderRefundUpdateOperation.js';
+
+/**
+ * The two documented parameters as the service's own cartridge sends them (link_globale
+ * `OrderRefundUpdateOperation.js`): `orderRefund` (JSON) in the query, the RefundProduct array (or
+ * nothing) as the body. Any other form — the kit's old `{ orderRefund, refundProductsList }` body
+ * included — is refused: the sandbox cannot agree with a form the service does not read.
+ */
+function refundParts(query: URLSearchParams, body: unknown): { details: Json; products: Json[] } | undefined {
+  const param = query.get('orderRefund');
+  if (param === null) return undefined;
+  let details: unknown;
+  try { details = JSON.parse(param); } catch { return undefined; }
+  const list = body === undefined ? [] : body;
   if (!isObject(details) || !Array.isArray(list) || !list.every(isObject)) return undefined;
   return { details, products: list as Json[] };
 }
@@ -114,9 +124,15 @@ function refundCents(order: OrderState, details: Json, products: Json[], refunde
 
 let refundSequence = 7000;
 
-export function createRefund(orders: OrderBook, merchant: string, merchantGuid: string, body: unknown): LifeReply {
-  const parts = refundParts(body);
-  if (!parts) return failure(400, 'Invalid request', 'the body must be { orderRefund: { OrderId, … }, refundProductsList?: [ … ] }');
+/** The documented refusals of CreateOrderRefund (ErrorInfo: a numeric code; docs.global-e.com "Order Methods"). */
+const refundRefusal = (code: 1001 | 1002, Description: string, orderId: string): LifeReply => ({
+  status: 400, orderId,
+  body: { Code: code, Error: code === 1001 ? 'Order already fully refunded or cancelled' : 'Requested refund amount is greater than the remaining amount available', Description },
+});
+
+export function createRefund(orders: OrderBook, merchant: string, merchantGuid: string, query: URLSearchParams, body: unknown): LifeReply {
+  const parts = refundParts(query, body);
+  if (!parts) return failure(400, 'Invalid request', `give ${REFUND_FORM}`);
   const { details, products } = parts;
   const orderId = text(details.OrderId);
   const order = orderId ? orders.find({ orderId }, merchant) : undefined;
@@ -127,11 +143,12 @@ export function createRefund(orders: OrderBook, merchant: string, merchantGuid: 
     return { status: 400, orderId, body: { Code: 'DUPLICATE_EXTERNAL_REFERENCE', Message: 'Duplicate refund', Description: `A refund with this externalReference already exists for order ${orderId}.` } };
   }
   const refunded = order.refunds.reduce((sum, r) => sum + (cents(r.TotalRefundAmount) ?? 0n), 0n);
+  if (order.cancelled || order.refunds.some((r) => r.FullRefund)) return refundRefusal(1001, `The order ${orderId} is ${order.cancelled ? 'cancelled' : 'fully refunded'}.`, orderId);
   const amount = refundCents(order, details, products, refunded);
   if (amount === 'invalid') return failure(400, 'Invalid request', 'amounts must be non-negative decimals ("170.10")', orderId);
   const paid = order.paid ? cents(order.paid.amount) : undefined;
   if (amount !== undefined && paid !== undefined && refunded + amount > paid) {
-    return failure(400, 'Refund exceeds the refundable amount', `${centsText(refunded + amount)} would be refunded of ${centsText(paid)} paid`, orderId);
+    return refundRefusal(1002, `${centsText(refunded + amount)} would be refunded of ${centsText(paid)} paid`, orderId);
   }
   const refund: SandboxRefund = {
     RefundID: String(++refundSequence), at: new Date().toISOString(), FullRefund: details.FullRefund === true,

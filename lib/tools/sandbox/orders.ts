@@ -3,6 +3,10 @@
  * fulfilment hold and documents, parcels, completion and cancellation, plus a timeline of what
  * happened. Every change is published (the sandbox passes it to the exchange log as an `order` event).
  */
+
+/** A documented DispatchOrders refusal an order of the sandbox can be seeded with (`dispatch` on a seed order; manifest-request.ts). */
+export type DispatchSimulation = 'consolidated' | 'not-consolidated' | 'no-destination-hub' | 'manifest-fails' | 'consolidated-awb-fails' | 'no-source-hub';
+export const DISPATCH_SIMULATIONS: readonly DispatchSimulation[] = ['consolidated', 'not-consolidated', 'no-destination-hub', 'manifest-fails', 'consolidated-awb-fails', 'no-source-hub'];
 export interface OrderLineState {
   sku: string;
   cartItemId?: string;
@@ -20,6 +24,8 @@ export interface DispatchedParcel {
   parcelCode: string;
   trackingNumber?: string;
   products: Array<{ sku: string; cartItemId?: string; quantity: number }>;
+  /** DispatchOrders took the parcel (by its order, or by the parcel: parcel-level dispatch). */
+  manifested?: boolean;
 }
 
 export interface TimelineEntry {
@@ -87,8 +93,10 @@ export interface OrderState {
   shippingAddress?: Record<string, unknown>;
   /** Shipping documents issued for the order (GetShippingDocuments; the manifest of DispatchOrders). */
   shippingDocuments: IssuedDocument[];
-  /** DispatchOrders took the order: dispatched on a manifest. */
+  /** DispatchOrders took the order (every parcel of it): dispatched on a manifest. */
   manifested: boolean;
+  /** A documented DispatchOrders refusal this order simulates (seed order `dispatch`; manifest-request.ts). */
+  dispatch?: DispatchSimulation;
   /** The latest TIMELINE_LIMIT events, oldest first. */
   timeline: TimelineEntry[];
   /** How many older events were dropped from `timeline` (0 when none). */
@@ -105,6 +113,7 @@ export interface NewOrder {
   source?: 'seed' | 'scenario' | 'check';
   trackingNumbers?: string[];
   lines: Array<{ sku: string; quantity: number; cartItemId?: string; name?: string }>;
+  dispatch?: DispatchSimulation;
 }
 
 export class OrderBook {
@@ -121,6 +130,7 @@ export class OrderBook {
       orderId: input.orderId,
       ...(input.merchantOrderId ? { merchantOrderId: input.merchantOrderId } : {}),
       merchant: input.merchant ?? 'default',
+      ...(input.dispatch ? { dispatch: input.dispatch } : {}),
       source: input.source ?? 'scenario',
       trackingNumbers: [...(input.trackingNumbers ?? [])],
       lines: input.lines.map((l) => ({

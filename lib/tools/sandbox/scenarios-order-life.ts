@@ -97,18 +97,19 @@ export const ORDER_LIFE_SCENARIOS: Record<OrderLifeScenario, (run: LifeRun) => P
     if (!order) return;
     const orderId = order.OrderId as string;
     const line = (order.Products as Json[])[0] ?? {};
-    const body = {
-      orderRefund: { OrderId: orderId, TotalRefundAmount: '1.00', ExternalReference: `sbx-refund-${orderId}`, RefundReason: { OrderRefundReasonCode: 'DAMAGED', Name: 'Damaged Item' } },
-      refundProductsList: [{ CartItemId: line.CartItemId, RefundQuantity: '1', RefundAmount: '1.00' }],
-    };
-    const reply = createRefund(run.env.orders, 'default', run.env.target.merchantGuid, body);
-    const call = ownCall(run, name, 'createOrderRefund', 'POST', '/Order/CreateOrderRefund', body, reply, 'CreateOrderRefund (1.00, with an ExternalReference)');
+    // The cartridge's form (link_globale OrderRefundUpdateOperation.js): the OrderRefund in the query, the RefundProducts as the body.
+    const details = { OrderId: orderId, TotalRefundAmount: '1.00', ExternalReference: `sbx-refund-${orderId}`, RefundReason: { OrderRefundReasonCode: 'DAMAGED', Name: 'Damaged Item' } };
+    const query = new URLSearchParams({ orderRefund: JSON.stringify(details) });
+    const body = [{ CartItemId: line.CartItemId, RefundQuantity: '1', RefundAmount: '1.00' }];
+    const path = `/Order/CreateOrderRefund?${query}`;
+    const reply = createRefund(run.env.orders, 'default', run.env.target.merchantGuid, query, body);
+    const call = ownCall(run, name, 'createOrderRefund', 'POST', path, body, reply, 'CreateOrderRefund (1.00, with an ExternalReference)');
     if (!run.step(name, 'the merchant refunds (CreateOrderRefund)', [call], reply.status === 200 && reply.followUp ? undefined : `the sandbox refused the refund: HTTP ${reply.status} ${JSON.stringify(reply.body)}`)) return;
     const e = await sendFollowUp(run.env, run.env.target, reply.followUp!, name);
     if (notMounted(e)) run.skip(name, 'NotifyOrderRefunded', 'the merchant does not mount NotifyOrderRefunded (optional: notifyOrderRefunded)');
     else run.step(name, 'NotifyOrderRefunded (the refund, notified)', [e], problemOf(e));
-    const twice = createRefund(run.env.orders, 'default', run.env.target.merchantGuid, body);
-    const again = ownCall(run, name, 'createOrderRefund', 'POST', '/Order/CreateOrderRefund', body, twice, 'CreateOrderRefund (the same ExternalReference again)');
+    const twice = createRefund(run.env.orders, 'default', run.env.target.merchantGuid, query, body);
+    const again = ownCall(run, name, 'createOrderRefund', 'POST', path, body, twice, 'CreateOrderRefund (the same ExternalReference again)');
     run.step(name, 'the same ExternalReference again is refused by the service', [again], twice.status === 400 ? undefined : `expected 400, got ${twice.status}`, 'HTTP 400 DUPLICATE_EXTERNAL_REFERENCE, no second refund');
   },
 

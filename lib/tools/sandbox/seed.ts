@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isObject } from '../../shared/options.js';
+import { DISPATCH_SIMULATIONS, type DispatchSimulation } from './orders.js';
 
 export interface SeedMerchant {
   /** Id the orders and shipments refer to; `default` is the sandbox's own merchant (its GUID is `--guid`). */
@@ -14,6 +15,8 @@ export interface SeedMerchant {
   accessToken?: string;
   /** getShipmentInformation answers 403 FORBIDDEN when false. Default true. */
   shipmentApiEnabled?: boolean;
+  /** DispatchOrders by ParcelCodes or TrackingNumbers (parcel-level dispatch) answers B403 when false. Default true. */
+  parcelDispatch?: boolean;
 }
 
 export interface SeedOrder {
@@ -22,6 +25,8 @@ export interface SeedOrder {
   merchant: string;
   trackingNumbers: string[];
   lines: Array<{ sku: string; quantity: number; cartItemId?: string; name?: string }>;
+  /** A documented DispatchOrders refusal the order simulates (B003, B004, B200, B400, B500, B600; manifest-request.ts). */
+  dispatch?: DispatchSimulation;
 }
 
 export interface SeedProduct {
@@ -212,6 +217,7 @@ export function mergeSeed(base: SeedData, extra: unknown, source = 'seed data'):
       throw new SeedError(`${w}.lines must be an array of { sku, quantity }`);
     }
     if (!Array.isArray(o.trackingNumbers)) throw new SeedError(`${w}.trackingNumbers must be an array of strings`);
+    if (o.dispatch !== undefined && !DISPATCH_SIMULATIONS.includes(o.dispatch as DispatchSimulation)) throw new SeedError(`${w}.dispatch must be one of ${DISPATCH_SIMULATIONS.join(', ')}`);
   }, base.orders);
   const shipments = list<SeedShipment>('shipments', (s) => s.trackingNumber, (s, w) => {
     str(s, 'trackingNumber', w); str(s, 'merchant', w); str(s, 'orderId', w);

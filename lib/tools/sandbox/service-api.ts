@@ -143,7 +143,7 @@ function life(ctx: ServiceApiContext, caller: Caller, kind: ExchangeKind, run: (
 
 const addressKeys = new WeakMap<ServiceApiContext, SeenKeys>();
 
-function orderLife(ctx: ServiceApiContext, req: IncomingMessage, caller: Caller, path: string, query: URLSearchParams, body: unknown, bodyError?: string): Reply | undefined {
+function orderLife(ctx: ServiceApiContext, req: IncomingMessage, caller: Caller, path: string, query: URLSearchParams, body: unknown, bodyError?: string, jwt?: JwtCaller): Reply | undefined {
   const method = req.method ?? 'GET';
   const only = (allowed: string, kind: ExchangeKind, run: () => Reply): Reply => {
     if (method !== allowed) return { status: 405, kind, headers: { allow: allowed }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use ${allowed} for ${path}` } };
@@ -161,11 +161,15 @@ function orderLife(ctx: ServiceApiContext, req: IncomingMessage, caller: Caller,
     case '/Order/UpdateOrderStatus':
       return only('POST', 'updateOrderStatusFromMerchant', () => life(ctx, caller, 'updateOrderStatusFromMerchant', (m) => merchantUpdateStatus(ctx.orders, m.id, guidOf(m), query, body)));
     case '/Order/CreateOrderRefund':
-      return only('POST', 'createOrderRefund', () => life(ctx, caller, 'createOrderRefund', (m) => createRefund(ctx.orders, m.id, guidOf(m), body)));
+      return only('POST', 'createOrderRefund', () => life(ctx, caller, 'createOrderRefund', (m) => createRefund(ctx.orders, m.id, guidOf(m), query, body)));
     case '/api/v1/orders/shipping-address': {
       let seen = addressKeys.get(ctx);
       if (!seen) addressKeys.set(ctx, seen = new Map());
       const key = typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : undefined;
+      // The page: "Authorization: Bearer {JWT Token}" — a JWT in another form is refused (docs/compatibility.md R4-4).
+      if (jwt?.jwt === 'valid' && jwt.scheme !== 'Bearer') {
+        return { status: 401, kind: 'updateShippingAddress', body: { Code: 'UNAUTHORIZED', Message: 'Unauthorized', Description: 'The address change takes the JWT as Authorization: Bearer {JWT Token}.' } };
+      }
       return only('PUT', 'updateShippingAddress', () => life(ctx, caller, 'updateShippingAddress', (m) => changeAddress(ctx.orders, m.id, body, key, seen)));
     }
     default: return undefined;
@@ -191,7 +195,7 @@ async function route(
     }
     return run();
   };
-  const lifeReply = orderLife(ctx, req, caller, path, query, body, bodyError);
+  const lifeReply = orderLife(ctx, req, caller, path, query, body, bodyError, jwt);
   if (lifeReply) return lifeReply;
   if (ctx.catalogue && !bodyError) {
     const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;

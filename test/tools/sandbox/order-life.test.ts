@@ -140,7 +140,7 @@ describe('the new endpoints are guarded like the others', () => {
   // Every row has all five values: jest hands a missing trailing parameter the `done` callback.
   const ENDPOINTS: Array<[string, string, string, unknown, Record<string, string>]> = [
     ['UpdateOrderStatus', 'POST', `/Order/UpdateOrderStatus?orderStatus=${encodeURIComponent(JSON.stringify({ OrderId: 'GE900000001SB', StatusCode: 'cancelled' }))}`, undefined, {}],
-    ['CreateOrderRefund', 'POST', '/Order/CreateOrderRefund', { orderRefund: { OrderId: 'GE900000001SB', TotalRefundAmount: '1.00' } }, {}],
+    ['CreateOrderRefund', 'POST', `/Order/CreateOrderRefund?orderRefund=${encodeURIComponent(JSON.stringify({ OrderId: 'GE900000001SB', TotalRefundAmount: '1.00' }))}`, [], {}],
     ['GetRefundDetails', 'GET', '/v1/orders/GE900000001SB/refunds', undefined, {}],
     ['shipping address', 'PUT', '/api/v1/orders/shipping-address', { orderId: 'GE900000001SB', primaryShipping: { city: 'x' } }, { 'idempotency-key': '3b241101-e2bb-4255-8caf-4136c566a962' }],
   ];

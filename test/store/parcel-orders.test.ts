@@ -1,0 +1,58 @@
+/**
+ * The parcel → order record (lib/store/parcel-orders.ts) on MemoryStore: what the dispatch-by-parcel
+ * guard reads. A code recorded once per order, every order it was recorded with listed (a reused
+ * code is checked against all), an unknown code lists none, and the records stay apart from the
+ * order actions and from the other kind.
+ */
+import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { MAX_ORDER_ACTIONS, orderAction } from '../../lib/store/order-actions.js';
+import { parcelOrders, recordParcelOrder } from '../../lib/store/parcel-orders.js';
+
+test('recorded once per order; a second order of the same code is added; oldest first', async () => {
+  const store = new MemoryStore();
+  expect(await recordParcelOrder(store, 'parcel', 'P-1', 'GE1')).toBe(true);
+  expect(await recordParcelOrder(store, 'parcel', 'P-1', 'GE1')).toBe(true);
+  expect(await parcelOrders(store, 'parcel', 'P-1')).toEqual(['GE1']);
+  await recordParcelOrder(store, 'parcel', 'P-1', 'GE2');
+  expect(await parcelOrders(store, 'parcel', 'P-1')).toEqual(['GE1', 'GE2']);
+});
+
+test('an unknown id lists no order; parcel codes and tracking numbers are apart; nothing is read as an order action', async () => {
+  const store = new MemoryStore();
+  await recordParcelOrder(store, 'tracking', 'TRK-1', 'GE1');
+  expect(await parcelOrders(store, 'parcel', 'TRK-1')).toEqual([]);
+  expect(await parcelOrders(store, 'tracking', 'TRK-1')).toEqual(['GE1']);
+  expect(await parcelOrders(store, 'tracking', 'TRK-2')).toEqual([]);
+  expect(await orderAction(store, 'dispatched', 'GE1')).toBeNull();
+});
+
+test('a code with characters of a key separator is kept apart from its look-alike', async () => {
+  const store = new MemoryStore();
+  await recordParcelOrder(store, 'parcel', 'A:1', 'GE1');
+  expect(await parcelOrders(store, 'parcel', 'A')).toEqual([]);
+  expect(await parcelOrders(store, 'parcel', 'A:1')).toEqual(['GE1']);
+});
+
+test('a full list (MAX_ORDER_ACTIONS orders for one code) takes no more, and says so', async () => {
+  const store = new MemoryStore();
+  for (let n = 1; n <= MAX_ORDER_ACTIONS; n++) expect(await recordParcelOrder(store, 'parcel', 'P-X', `GE${n}`)).toBe(true);
+  expect(await recordParcelOrder(store, 'parcel', 'P-X', 'GE-LAST')).toBe(false);
+  expect(await recordParcelOrder(store, 'parcel', 'P-X', 'GE1')).toBe(true);
+  const listed = await parcelOrders(store, 'parcel', 'P-X');
+  expect([listed.length, listed[0], listed.at(-1)]).toEqual([MAX_ORDER_ACTIONS, 'GE1', `GE${MAX_ORDER_ACTIONS}`]);
+});
+
+test('a write lost to another writer of the same slot moves to the next one', async () => {
+  const store = new MemoryStore();
+  // Another process records GE-OTHER in slot 1 between this writer's look and its save: first write wins.
+  let raced = false;
+  const racing = new Proxy(store, {
+    get: (t, k) => (k === 'getRecord' ? async (key: string) => {
+      const found = await t.getRecord(key);
+      if (!raced && found === null) { raced = true; await recordParcelOrder(t, 'parcel', 'P-R', 'GE-OTHER'); }
+      return found;
+    } : Reflect.get(t, k)),
+  });
+  expect(await recordParcelOrder(racing, 'parcel', 'P-R', 'GE-MINE')).toBe(true);
+  expect(await parcelOrders(store, 'parcel', 'P-R')).toEqual(['GE-OTHER', 'GE-MINE']);
+});
