@@ -406,6 +406,10 @@ export interface CartProduct {
   ImageURL?: string;
   IsBackOrdered?: boolean;
   IsBlockedForPlatform?: boolean;
+  /**
+   * True: the product is blocked for international shipping (docs.global-e.com "ProductsList"; the service's sample cart reply and the real cart replies of round 1 and 2 send it, false).
+   */
+  IsBlockedForGlobalE?: boolean;
   IsBundle?: boolean;
   IsFixedPrice?: boolean;
   IsVirtual?: boolean;
@@ -920,6 +924,10 @@ export interface MerchantProduct {
    * After reverse duties-and-taxes calculation.
    */
   DiscountedPriceForCustoms?: number;
+  /**
+   * The discounted price without duties and taxes, in your currency (sent by real orders: round 1's workarea-sendordertomerchant-*.json, 0.0 there).
+   */
+  DiscountedPriceExcDutiesAndTaxes?: number;
   InternationalDiscountedPrice?: number;
   InternationalDiscountedPriceForCustoms?: number;
   InternationalDiscountedPriceInMerchantCurrency?: number;

@@ -1625,7 +1625,7 @@ return errors === 0;
 validate72.evaluated = {"props":{"method":true,"merchantCartToken":true,"countryCode":true,"currencyCode":true,"OrderID":true,"params":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v9 = validate78;
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-product.schema.json","type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"AttributesEnglish":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"BackOrderDate":{"type":"string"},"Brand":{"$ref":"./brand.schema.json"},"CartItemId":{"type":"string"},"CartItemOptionId":{"type":"string"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"DeliveryQuantity":{"type":"number"},"Description":{"type":"string"},"DescriptionEnglish":{"type":"string"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Height":{"type":"number"},"Length":{"type":"number"},"Width":{"type":"number"},"HubCode":{"type":"string"},"ImageHeight":{"type":"number"},"ImageWidth":{"type":"number"},"ImageURL":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"IsBlockedForPlatform":{"type":"boolean"},"IsBundle":{"type":"boolean"},"IsFixedPrice":{"type":"boolean"},"IsVirtual":{"type":"boolean"},"Keywords":{"type":"string"},"LineItemOriginalSalePrice":{"type":"number"},"LineItemSalePrice":{"type":"number"},"ListPrice":{"type":"number"},"LocalVATRateType":{"$ref":"./vat-rate-type.schema.json"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}}}},"Name":{"type":"string"},"NameEnglish":{"type":"string"},"NetVolume":{"type":"number"},"NetWeight":{"type":"number"},"OrderedQuantity":{"type":"number"},"OriginalListPrice":{"type":"number"},"OriginalSalePrice":{"type":"number"},"OriginCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"ParentCartItemId":{"type":"string"},"PriceCoefficientRate":{"type":"number"},"ProductClassCode":{"type":"string"},"ProductCode":{"type":"string"},"ProductCodeSecondary":{"type":"string"},"ProductGroupCode":{"type":"string"},"ProductGroupCodeSecondary":{"type":"string"},"SalePrice":{"type":"number"},"SalePriceBeforeRounding":{"type":"number"},"SalePriceReason":{"type":"string"},"URL":{"type":"string"},"VATCategory":{"$ref":"./vat-category.schema.json"},"VATRateType":{"$ref":"./vat-rate-type.schema.json"},"Volume":{"type":"number"},"Weight":{"type":"number"}}};
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-product.schema.json","type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"AttributesEnglish":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"BackOrderDate":{"type":"string"},"Brand":{"$ref":"./brand.schema.json"},"CartItemId":{"type":"string"},"CartItemOptionId":{"type":"string"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"DeliveryQuantity":{"type":"number"},"Description":{"type":"string"},"DescriptionEnglish":{"type":"string"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Height":{"type":"number"},"Length":{"type":"number"},"Width":{"type":"number"},"HubCode":{"type":"string"},"ImageHeight":{"type":"number"},"ImageWidth":{"type":"number"},"ImageURL":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"IsBlockedForPlatform":{"type":"boolean"},"IsBlockedForGlobalE":{"type":"boolean"},"IsBundle":{"type":"boolean"},"IsFixedPrice":{"type":"boolean"},"IsVirtual":{"type":"boolean"},"Keywords":{"type":"string"},"LineItemOriginalSalePrice":{"type":"number"},"LineItemSalePrice":{"type":"number"},"ListPrice":{"type":"number"},"LocalVATRateType":{"$ref":"./vat-rate-type.schema.json"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}}}},"Name":{"type":"string"},"NameEnglish":{"type":"string"},"NetVolume":{"type":"number"},"NetWeight":{"type":"number"},"OrderedQuantity":{"type":"number"},"OriginalListPrice":{"type":"number"},"OriginalSalePrice":{"type":"number"},"OriginCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"ParentCartItemId":{"type":"string"},"PriceCoefficientRate":{"type":"number"},"ProductClassCode":{"type":"string"},"ProductCode":{"type":"string"},"ProductCodeSecondary":{"type":"string"},"ProductGroupCode":{"type":"string"},"ProductGroupCodeSecondary":{"type":"string"},"SalePrice":{"type":"number"},"SalePriceBeforeRounding":{"type":"number"},"SalePriceReason":{"type":"string"},"URL":{"type":"string"},"VATCategory":{"$ref":"./vat-category.schema.json"},"VATRateType":{"$ref":"./vat-rate-type.schema.json"},"Volume":{"type":"number"},"Weight":{"type":"number"}}};
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/category.schema.json","type":"object","properties":{"CategoryCode":{"type":"string"},"Name":{"type":"string"}}};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2163,10 +2163,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsBundle !== undefined){
+if(data.IsBlockedForGlobalE !== undefined){
 const _errs47 = errors;
-if(typeof data.IsBundle !== "boolean"){
-validate78.errors = [{instancePath:instancePath+"/IsBundle",schemaPath:"#/properties/IsBundle/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsBlockedForGlobalE !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsBlockedForGlobalE",schemaPath:"#/properties/IsBlockedForGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -2175,10 +2175,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsFixedPrice !== undefined){
+if(data.IsBundle !== undefined){
 const _errs49 = errors;
-if(typeof data.IsFixedPrice !== "boolean"){
-validate78.errors = [{instancePath:instancePath+"/IsFixedPrice",schemaPath:"#/properties/IsFixedPrice/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsBundle !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsBundle",schemaPath:"#/properties/IsBundle/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs49 === errors;
@@ -2187,10 +2187,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsVirtual !== undefined){
+if(data.IsFixedPrice !== undefined){
 const _errs51 = errors;
-if(typeof data.IsVirtual !== "boolean"){
-validate78.errors = [{instancePath:instancePath+"/IsVirtual",schemaPath:"#/properties/IsVirtual/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsFixedPrice !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsFixedPrice",schemaPath:"#/properties/IsFixedPrice/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs51 === errors;
@@ -2199,10 +2199,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Keywords !== undefined){
+if(data.IsVirtual !== undefined){
 const _errs53 = errors;
-if(typeof data.Keywords !== "string"){
-validate78.errors = [{instancePath:instancePath+"/Keywords",schemaPath:"#/properties/Keywords/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.IsVirtual !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsVirtual",schemaPath:"#/properties/IsVirtual/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs53 === errors;
@@ -2211,11 +2211,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemOriginalSalePrice !== undefined){
-let data29 = data.LineItemOriginalSalePrice;
+if(data.Keywords !== undefined){
 const _errs55 = errors;
-if(!((typeof data29 == "number") && (isFinite(data29)))){
-validate78.errors = [{instancePath:instancePath+"/LineItemOriginalSalePrice",schemaPath:"#/properties/LineItemOriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.Keywords !== "string"){
+validate78.errors = [{instancePath:instancePath+"/Keywords",schemaPath:"#/properties/Keywords/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs55 === errors;
@@ -2224,11 +2223,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemSalePrice !== undefined){
-let data30 = data.LineItemSalePrice;
+if(data.LineItemOriginalSalePrice !== undefined){
+let data30 = data.LineItemOriginalSalePrice;
 const _errs57 = errors;
 if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate78.errors = [{instancePath:instancePath+"/LineItemSalePrice",schemaPath:"#/properties/LineItemSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/LineItemOriginalSalePrice",schemaPath:"#/properties/LineItemOriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -2237,11 +2236,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ListPrice !== undefined){
-let data31 = data.ListPrice;
+if(data.LineItemSalePrice !== undefined){
+let data31 = data.LineItemSalePrice;
 const _errs59 = errors;
 if(!((typeof data31 == "number") && (isFinite(data31)))){
-validate78.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/LineItemSalePrice",schemaPath:"#/properties/LineItemSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs59 === errors;
@@ -2250,11 +2249,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LocalVATRateType !== undefined){
+if(data.ListPrice !== undefined){
+let data32 = data.ListPrice;
 const _errs61 = errors;
-if(!(validate84(data.LocalVATRateType, {instancePath:instancePath+"/LocalVATRateType",parentData:data,parentDataProperty:"LocalVATRateType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-errors = vErrors.length;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
+validate78.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs61 === errors;
 }
@@ -2262,25 +2262,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.LocalVATRateType !== undefined){
+const _errs63 = errors;
+if(!(validate84(data.LocalVATRateType, {instancePath:instancePath+"/LocalVATRateType",parentData:data,parentDataProperty:"LocalVATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs63 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.MetaData !== undefined){
-let data33 = data.MetaData;
-const _errs62 = errors;
-if(errors === _errs62){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.Attributes !== undefined){
-let data34 = data33.Attributes;
+let data34 = data.MetaData;
 const _errs64 = errors;
 if(errors === _errs64){
-if(Array.isArray(data34)){
-var valid5 = true;
-const len3 = data34.length;
-for(let i3=0; i3<len3; i3++){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.Attributes !== undefined){
+let data35 = data34.Attributes;
 const _errs66 = errors;
-if(!(validate61(data34[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data34,parentDataProperty:i3,rootData,dynamicAnchors}))){
+if(errors === _errs66){
+if(Array.isArray(data35)){
+var valid5 = true;
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+const _errs68 = errors;
+if(!(validate61(data35[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data35,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs66 === errors;
+var valid5 = _errs68 === errors;
 if(!valid5){
 break;
 }
@@ -2298,28 +2310,16 @@ validate78.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.Name !== undefined){
-const _errs67 = errors;
+const _errs69 = errors;
 if(typeof data.Name !== "string"){
 validate78.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.NameEnglish !== undefined){
-const _errs69 = errors;
-if(typeof data.NameEnglish !== "string"){
-validate78.errors = [{instancePath:instancePath+"/NameEnglish",schemaPath:"#/properties/NameEnglish/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs69 === errors;
@@ -2328,11 +2328,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.NetVolume !== undefined){
-let data38 = data.NetVolume;
+if(data.NameEnglish !== undefined){
 const _errs71 = errors;
-if(!((typeof data38 == "number") && (isFinite(data38)))){
-validate78.errors = [{instancePath:instancePath+"/NetVolume",schemaPath:"#/properties/NetVolume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.NameEnglish !== "string"){
+validate78.errors = [{instancePath:instancePath+"/NameEnglish",schemaPath:"#/properties/NameEnglish/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs71 === errors;
@@ -2341,11 +2340,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.NetWeight !== undefined){
-let data39 = data.NetWeight;
+if(data.NetVolume !== undefined){
+let data39 = data.NetVolume;
 const _errs73 = errors;
 if(!((typeof data39 == "number") && (isFinite(data39)))){
-validate78.errors = [{instancePath:instancePath+"/NetWeight",schemaPath:"#/properties/NetWeight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/NetVolume",schemaPath:"#/properties/NetVolume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs73 === errors;
@@ -2354,11 +2353,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OrderedQuantity !== undefined){
-let data40 = data.OrderedQuantity;
+if(data.NetWeight !== undefined){
+let data40 = data.NetWeight;
 const _errs75 = errors;
 if(!((typeof data40 == "number") && (isFinite(data40)))){
-validate78.errors = [{instancePath:instancePath+"/OrderedQuantity",schemaPath:"#/properties/OrderedQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/NetWeight",schemaPath:"#/properties/NetWeight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs75 === errors;
@@ -2367,11 +2366,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginalListPrice !== undefined){
-let data41 = data.OriginalListPrice;
+if(data.OrderedQuantity !== undefined){
+let data41 = data.OrderedQuantity;
 const _errs77 = errors;
 if(!((typeof data41 == "number") && (isFinite(data41)))){
-validate78.errors = [{instancePath:instancePath+"/OriginalListPrice",schemaPath:"#/properties/OriginalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/OrderedQuantity",schemaPath:"#/properties/OrderedQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -2380,11 +2379,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginalSalePrice !== undefined){
-let data42 = data.OriginalSalePrice;
+if(data.OriginalListPrice !== undefined){
+let data42 = data.OriginalListPrice;
 const _errs79 = errors;
 if(!((typeof data42 == "number") && (isFinite(data42)))){
-validate78.errors = [{instancePath:instancePath+"/OriginalSalePrice",schemaPath:"#/properties/OriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/OriginalListPrice",schemaPath:"#/properties/OriginalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs79 === errors;
@@ -2393,11 +2392,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginCountryCode !== undefined){
+if(data.OriginalSalePrice !== undefined){
+let data43 = data.OriginalSalePrice;
 const _errs81 = errors;
-if(!(validate87(data.OriginCountryCode, {instancePath:instancePath+"/OriginCountryCode",parentData:data,parentDataProperty:"OriginCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
-errors = vErrors.length;
+if(!((typeof data43 == "number") && (isFinite(data43)))){
+validate78.errors = [{instancePath:instancePath+"/OriginalSalePrice",schemaPath:"#/properties/OriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs81 === errors;
 }
@@ -2405,23 +2405,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ParentCartItemId !== undefined){
-const _errs82 = errors;
-if(typeof data.ParentCartItemId !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ParentCartItemId",schemaPath:"#/properties/ParentCartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(data.OriginCountryCode !== undefined){
+const _errs83 = errors;
+if(!(validate87(data.OriginCountryCode, {instancePath:instancePath+"/OriginCountryCode",parentData:data,parentDataProperty:"OriginCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+errors = vErrors.length;
 }
-var valid0 = _errs82 === errors;
+var valid0 = _errs83 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PriceCoefficientRate !== undefined){
-let data45 = data.PriceCoefficientRate;
+if(data.ParentCartItemId !== undefined){
 const _errs84 = errors;
-if(!((typeof data45 == "number") && (isFinite(data45)))){
-validate78.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.ParentCartItemId !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ParentCartItemId",schemaPath:"#/properties/ParentCartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs84 === errors;
@@ -2430,10 +2429,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductClassCode !== undefined){
+if(data.PriceCoefficientRate !== undefined){
+let data46 = data.PriceCoefficientRate;
 const _errs86 = errors;
-if(typeof data.ProductClassCode !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data46 == "number") && (isFinite(data46)))){
+validate78.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -2442,10 +2442,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductCode !== undefined){
+if(data.ProductClassCode !== undefined){
 const _errs88 = errors;
-if(typeof data.ProductCode !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductClassCode !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs88 === errors;
@@ -2454,10 +2454,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductCodeSecondary !== undefined){
+if(data.ProductCode !== undefined){
 const _errs90 = errors;
-if(typeof data.ProductCodeSecondary !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductCodeSecondary",schemaPath:"#/properties/ProductCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductCode !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs90 === errors;
@@ -2466,10 +2466,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductGroupCode !== undefined){
+if(data.ProductCodeSecondary !== undefined){
 const _errs92 = errors;
-if(typeof data.ProductGroupCode !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductGroupCode",schemaPath:"#/properties/ProductGroupCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductCodeSecondary !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductCodeSecondary",schemaPath:"#/properties/ProductCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs92 === errors;
@@ -2478,10 +2478,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductGroupCodeSecondary !== undefined){
+if(data.ProductGroupCode !== undefined){
 const _errs94 = errors;
-if(typeof data.ProductGroupCodeSecondary !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductGroupCodeSecondary",schemaPath:"#/properties/ProductGroupCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductGroupCode !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductGroupCode",schemaPath:"#/properties/ProductGroupCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -2490,11 +2490,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePrice !== undefined){
-let data51 = data.SalePrice;
+if(data.ProductGroupCodeSecondary !== undefined){
 const _errs96 = errors;
-if(!((typeof data51 == "number") && (isFinite(data51)))){
-validate78.errors = [{instancePath:instancePath+"/SalePrice",schemaPath:"#/properties/SalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.ProductGroupCodeSecondary !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductGroupCodeSecondary",schemaPath:"#/properties/ProductGroupCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs96 === errors;
@@ -2503,11 +2502,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePriceBeforeRounding !== undefined){
-let data52 = data.SalePriceBeforeRounding;
+if(data.SalePrice !== undefined){
+let data52 = data.SalePrice;
 const _errs98 = errors;
 if(!((typeof data52 == "number") && (isFinite(data52)))){
-validate78.errors = [{instancePath:instancePath+"/SalePriceBeforeRounding",schemaPath:"#/properties/SalePriceBeforeRounding/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/SalePrice",schemaPath:"#/properties/SalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs98 === errors;
@@ -2516,10 +2515,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePriceReason !== undefined){
+if(data.SalePriceBeforeRounding !== undefined){
+let data53 = data.SalePriceBeforeRounding;
 const _errs100 = errors;
-if(typeof data.SalePriceReason !== "string"){
-validate78.errors = [{instancePath:instancePath+"/SalePriceReason",schemaPath:"#/properties/SalePriceReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data53 == "number") && (isFinite(data53)))){
+validate78.errors = [{instancePath:instancePath+"/SalePriceBeforeRounding",schemaPath:"#/properties/SalePriceBeforeRounding/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs100 === errors;
@@ -2528,10 +2528,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.URL !== undefined){
+if(data.SalePriceReason !== undefined){
 const _errs102 = errors;
-if(typeof data.URL !== "string"){
-validate78.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.SalePriceReason !== "string"){
+validate78.errors = [{instancePath:instancePath+"/SalePriceReason",schemaPath:"#/properties/SalePriceReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs102 === errors;
@@ -2540,11 +2540,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.VATCategory !== undefined){
+if(data.URL !== undefined){
 const _errs104 = errors;
-if(!(validate89(data.VATCategory, {instancePath:instancePath+"/VATCategory",parentData:data,parentDataProperty:"VATCategory",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-errors = vErrors.length;
+if(typeof data.URL !== "string"){
+validate78.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 var valid0 = _errs104 === errors;
 }
@@ -2552,24 +2552,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.VATRateType !== undefined){
-const _errs105 = errors;
-if(!(validate84(data.VATRateType, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs105 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Volume !== undefined){
-let data57 = data.Volume;
+if(data.VATCategory !== undefined){
 const _errs106 = errors;
-if(!((typeof data57 == "number") && (isFinite(data57)))){
-validate78.errors = [{instancePath:instancePath+"/Volume",schemaPath:"#/properties/Volume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
+if(!(validate89(data.VATCategory, {instancePath:instancePath+"/VATCategory",parentData:data,parentDataProperty:"VATCategory",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs106 === errors;
 }
@@ -2577,17 +2564,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Weight !== undefined){
-let data58 = data.Weight;
+if(data.VATRateType !== undefined){
+const _errs107 = errors;
+if(!(validate84(data.VATRateType, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs107 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Volume !== undefined){
+let data58 = data.Volume;
 const _errs108 = errors;
 if(!((typeof data58 == "number") && (isFinite(data58)))){
-validate78.errors = [{instancePath:instancePath+"/Weight",schemaPath:"#/properties/Weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/Volume",schemaPath:"#/properties/Volume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs108 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.Weight !== undefined){
+let data59 = data.Weight;
+const _errs110 = errors;
+if(!((typeof data59 == "number") && (isFinite(data59)))){
+validate78.errors = [{instancePath:instancePath+"/Weight",schemaPath:"#/properties/Weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs110 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -2651,7 +2664,7 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"Attributes":true,"AttributesEnglish":true,"BackOrderDate":true,"Brand":true,"CartItemId":true,"CartItemOptionId":true,"Categories":true,"DeliveryQuantity":true,"Description":true,"DescriptionEnglish":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Height":true,"Length":true,"Width":true,"HubCode":true,"ImageHeight":true,"ImageWidth":true,"ImageURL":true,"IsBackOrdered":true,"IsBlockedForPlatform":true,"IsBundle":true,"IsFixedPrice":true,"IsVirtual":true,"Keywords":true,"LineItemOriginalSalePrice":true,"LineItemSalePrice":true,"ListPrice":true,"LocalVATRateType":true,"MetaData":true,"Name":true,"NameEnglish":true,"NetVolume":true,"NetWeight":true,"OrderedQuantity":true,"OriginalListPrice":true,"OriginalSalePrice":true,"OriginCountryCode":true,"ParentCartItemId":true,"PriceCoefficientRate":true,"ProductClassCode":true,"ProductCode":true,"ProductCodeSecondary":true,"ProductGroupCode":true,"ProductGroupCodeSecondary":true,"SalePrice":true,"SalePriceBeforeRounding":true,"SalePriceReason":true,"URL":true,"VATCategory":true,"VATRateType":true,"Volume":true,"Weight":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"Attributes":true,"AttributesEnglish":true,"BackOrderDate":true,"Brand":true,"CartItemId":true,"CartItemOptionId":true,"Categories":true,"DeliveryQuantity":true,"Description":true,"DescriptionEnglish":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Height":true,"Length":true,"Width":true,"HubCode":true,"ImageHeight":true,"ImageWidth":true,"ImageURL":true,"IsBackOrdered":true,"IsBlockedForPlatform":true,"IsBlockedForGlobalE":true,"IsBundle":true,"IsFixedPrice":true,"IsVirtual":true,"Keywords":true,"LineItemOriginalSalePrice":true,"LineItemSalePrice":true,"ListPrice":true,"LocalVATRateType":true,"MetaData":true,"Name":true,"NameEnglish":true,"NetVolume":true,"NetWeight":true,"OrderedQuantity":true,"OriginalListPrice":true,"OriginalSalePrice":true,"OriginCountryCode":true,"ParentCartItemId":true,"PriceCoefficientRate":true,"ProductClassCode":true,"ProductCode":true,"ProductCodeSecondary":true,"ProductGroupCode":true,"ProductGroupCodeSecondary":true,"SalePrice":true,"SalePriceBeforeRounding":true,"SalePriceReason":true,"URL":true,"VATCategory":true,"VATRateType":true,"Volume":true,"Weight":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v10 = validate92;
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-user-details.schema.json","type":"object","properties":{"UserId":{"type":"string"},"AddressDetails":{"type":"array","items":{"$ref":"./address-details.schema.json"}}}};
@@ -5431,7 +5444,7 @@ return errors === 0;
 }
 validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"DiscountedPriceExcDutiesAndTaxes":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
 const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5638,11 +5651,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPrice !== undefined){
-let data9 = data.InternationalDiscountedPrice;
+if(data.DiscountedPriceExcDutiesAndTaxes !== undefined){
+let data9 = data.DiscountedPriceExcDutiesAndTaxes;
 const _errs19 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/DiscountedPriceExcDutiesAndTaxes",schemaPath:"#/properties/DiscountedPriceExcDutiesAndTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -5651,11 +5664,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPriceForCustoms !== undefined){
-let data10 = data.InternationalDiscountedPriceForCustoms;
+if(data.InternationalDiscountedPrice !== undefined){
+let data10 = data.InternationalDiscountedPrice;
 const _errs21 = errors;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -5664,11 +5677,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
-let data11 = data.InternationalDiscountedPriceInMerchantCurrency;
+if(data.InternationalDiscountedPriceForCustoms !== undefined){
+let data11 = data.InternationalDiscountedPriceForCustoms;
 const _errs23 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -5677,11 +5690,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalPrice !== undefined){
-let data12 = data.InternationalPrice;
+if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
+let data12 = data.InternationalDiscountedPriceInMerchantCurrency;
 const _errs25 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -5690,11 +5703,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalListPrice !== undefined){
-let data13 = data.InternationalListPrice;
+if(data.InternationalPrice !== undefined){
+let data13 = data.InternationalPrice;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -5703,11 +5716,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemInternationalPrice !== undefined){
-let data14 = data.LineItemInternationalPrice;
+if(data.InternationalListPrice !== undefined){
+let data14 = data.InternationalListPrice;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate144.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -5716,11 +5729,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemPriceBeforePlatformDiscount !== undefined){
-let data15 = data.LineItemPriceBeforePlatformDiscount;
+if(data.LineItemInternationalPrice !== undefined){
+let data15 = data.LineItemInternationalPrice;
 const _errs31 = errors;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-validate144.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -5729,11 +5742,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PriceBeforePlatformDiscount !== undefined){
-let data16 = data.PriceBeforePlatformDiscount;
+if(data.LineItemPriceBeforePlatformDiscount !== undefined){
+let data16 = data.LineItemPriceBeforePlatformDiscount;
 const _errs33 = errors;
 if(!((typeof data16 == "number") && (isFinite(data16)))){
-validate144.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate144.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -5742,11 +5755,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.DTBreakdown !== undefined){
+if(data.PriceBeforePlatformDiscount !== undefined){
+let data17 = data.PriceBeforePlatformDiscount;
 const _errs35 = errors;
-if(!(validate118(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
-errors = vErrors.length;
+if(!((typeof data17 == "number") && (isFinite(data17)))){
+validate144.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs35 === errors;
 }
@@ -5754,32 +5768,44 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.DTBreakdown !== undefined){
+const _errs37 = errors;
+if(!(validate118(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.InternationalDTBreakdown !== undefined){
-const _errs36 = errors;
+const _errs38 = errors;
 if(!(validate118(data.InternationalDTBreakdown, {instancePath:instancePath+"/InternationalDTBreakdown",parentData:data,parentDataProperty:"InternationalDTBreakdown",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs36 === errors;
+var valid0 = _errs38 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.Attributes !== undefined){
-let data19 = data.Attributes;
-const _errs37 = errors;
-if(errors === _errs37){
-if(Array.isArray(data19)){
-var valid1 = true;
-const len0 = data19.length;
-for(let i0=0; i0<len0; i0++){
+let data20 = data.Attributes;
 const _errs39 = errors;
-if(!(validate147(data19[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data19,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(errors === _errs39){
+if(Array.isArray(data20)){
+var valid1 = true;
+const len0 = data20.length;
+for(let i0=0; i0<len0; i0++){
+const _errs41 = errors;
+if(!(validate147(data20[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data20,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs39 === errors;
+var valid1 = _errs41 === errors;
 if(!valid1){
 break;
 }
@@ -5790,26 +5816,26 @@ validate144.errors = [{instancePath:instancePath+"/Attributes",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.ProductAttributes !== undefined){
-let data21 = data.ProductAttributes;
-const _errs40 = errors;
-if(errors === _errs40){
-if(Array.isArray(data21)){
-var valid2 = true;
-const len1 = data21.length;
-for(let i1=0; i1<len1; i1++){
+let data22 = data.ProductAttributes;
 const _errs42 = errors;
-if(!(validate147(data21[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data21,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(errors === _errs42){
+if(Array.isArray(data22)){
+var valid2 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+const _errs44 = errors;
+if(!(validate147(data22[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data22,parentDataProperty:i1,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs42 === errors;
+var valid2 = _errs44 === errors;
 if(!valid2){
 break;
 }
@@ -5820,28 +5846,16 @@ validate144.errors = [{instancePath:instancePath+"/ProductAttributes",schemaPath
 return false;
 }
 }
-var valid0 = _errs40 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.BackOrderDate !== undefined){
-const _errs43 = errors;
+const _errs45 = errors;
 if(typeof data.BackOrderDate !== "string"){
 validate144.errors = [{instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.IsBackOrdered !== undefined){
-const _errs45 = errors;
-if(typeof data.IsBackOrdered !== "boolean"){
-validate144.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -5850,11 +5864,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Brand !== undefined){
+if(data.IsBackOrdered !== undefined){
 const _errs47 = errors;
-if(!(validate62(data.Brand, {instancePath:instancePath+"/Brand",parentData:data,parentDataProperty:"Brand",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
+if(typeof data.IsBackOrdered !== "boolean"){
+validate144.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
 var valid0 = _errs47 === errors;
 }
@@ -5862,20 +5876,32 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.Brand !== undefined){
+const _errs49 = errors;
+if(!(validate62(data.Brand, {instancePath:instancePath+"/Brand",parentData:data,parentDataProperty:"Brand",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.Categories !== undefined){
-let data26 = data.Categories;
-const _errs48 = errors;
-if(errors === _errs48){
-if(Array.isArray(data26)){
-var valid3 = true;
-const len2 = data26.length;
-for(let i2=0; i2<len2; i2++){
+let data27 = data.Categories;
 const _errs50 = errors;
-if(!(validate82(data26[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data26,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(errors === _errs50){
+if(Array.isArray(data27)){
+var valid3 = true;
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+const _errs52 = errors;
+if(!(validate82(data27[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data27,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
-var valid3 = _errs50 === errors;
+var valid3 = _errs52 === errors;
 if(!valid3){
 break;
 }
@@ -5886,39 +5912,15 @@ validate144.errors = [{instancePath:instancePath+"/Categories",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.CartItemId !== undefined){
-const _errs51 = errors;
-if(!(validate152(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs51 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.CartItemOptionId !== undefined){
-const _errs52 = errors;
-if(!(validate152(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ParentCartItemId !== undefined){
 const _errs53 = errors;
-if(!(validate152(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
+if(!(validate152(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
 errors = vErrors.length;
 }
@@ -5928,11 +5930,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.GenericHSCode !== undefined){
+if(data.CartItemOptionId !== undefined){
 const _errs54 = errors;
-if(typeof data.GenericHSCode !== "string"){
-validate144.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(!(validate152(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs54 === errors;
 }
@@ -5940,10 +5942,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.GiftMessage !== undefined){
+if(data.ParentCartItemId !== undefined){
+const _errs55 = errors;
+if(!(validate152(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs55 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.GenericHSCode !== undefined){
 const _errs56 = errors;
-if(typeof data.GiftMessage !== "string"){
-validate144.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.GenericHSCode !== "string"){
+validate144.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -5952,10 +5966,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.HandlingCode !== undefined){
+if(data.GiftMessage !== undefined){
 const _errs58 = errors;
-if(typeof data.HandlingCode !== "string"){
-validate144.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.GiftMessage !== "string"){
+validate144.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -5964,10 +5978,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Name !== undefined){
+if(data.HandlingCode !== undefined){
 const _errs60 = errors;
-if(typeof data.Name !== "string"){
-validate144.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.HandlingCode !== "string"){
+validate144.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs60 === errors;
@@ -5976,25 +5990,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.MetaData !== undefined){
-let data35 = data.MetaData;
+if(data.Name !== undefined){
 const _errs62 = errors;
-if(errors === _errs62){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.Attributes !== undefined){
-let data36 = data35.Attributes;
+if(typeof data.Name !== "string"){
+validate144.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MetaData !== undefined){
+let data36 = data.MetaData;
 const _errs64 = errors;
 if(errors === _errs64){
-if(Array.isArray(data36)){
-var valid5 = true;
-const len3 = data36.length;
-for(let i3=0; i3<len3; i3++){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.Attributes !== undefined){
+let data37 = data36.Attributes;
 const _errs66 = errors;
-if(!(validate147(data36[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data36,parentDataProperty:i3,rootData,dynamicAnchors}))){
+if(errors === _errs66){
+if(Array.isArray(data37)){
+var valid5 = true;
+const len3 = data37.length;
+for(let i3=0; i3<len3; i3++){
+const _errs68 = errors;
+if(!(validate147(data37[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data37,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs66 === errors;
+var valid5 = _errs68 === errors;
 if(!valid5){
 break;
 }
@@ -6012,10 +6038,11 @@ validate144.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -6059,7 +6086,7 @@ return false;
 validate144.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
+validate144.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"DiscountedPriceExcDutiesAndTaxes":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
 const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};
