@@ -1139,6 +1139,89 @@ export interface MerchantOrderEnvelope {
   [k: string]: unknown;
 }
 /**
+ * UpdateParcelDispatch: the service tells the merchant a parcel was dispatched to the customer (its status reached "Dispatched to Customer" when the carrier's end-of-day manifest ran at the hub; docs.global-e.com "Dispatch Notifications (from Global-e)"). Delivered exactly once per OrderId, DispatchedParcel.ParcelCode and status (DispatchedParcel.Code, DispatchedParcel.StatusName, StatusCode).
+ */
+export interface ParcelDispatchRequest {
+  /**
+   * Unique merchant identifier (checked by the kit; never logged).
+   */
+  MerchantGUID?: string;
+  /**
+   * Service order id.
+   */
+  OrderId: string | number;
+  /**
+   * Your order id (returned by SendOrderToMerchant).
+   */
+  MerchantOrderId?: string | number;
+  /**
+   * The order's status code on your site (mapped on the service's side); part of what makes a delivery one event.
+   */
+  StatusCode?: string;
+  /**
+   * Your web store's code, as given to the cart the order was converted from.
+   */
+  WebStoreCode?: string;
+  DispatchedParcel: DispatchedParcel;
+  [k: string]: unknown;
+}
+/**
+ * The parcel that was dispatched.
+ */
+export interface DispatchedParcel {
+  /**
+   * The parcel's code: with OrderId and the status, what makes a delivery one event.
+   */
+  ParcelCode?: string | number;
+  /**
+   * "Parcel Code" in the documented table, beside StatusName: read as the parcel's status code; part of what makes a delivery one event.
+   */
+  Code?: string;
+  /**
+   * The parcel's status name (e.g. "Dispatched to Customer"); part of what makes a delivery one event.
+   */
+  StatusName?: string;
+  /**
+   * Multi-hub dispatch: the mapped hub the parcel shipped from.
+   */
+  HubCode?: string;
+  ParcelTracking?: DispatchedParcelTracking;
+  /**
+   * The products in the parcel.
+   */
+  Products?: DispatchedParcelProduct[];
+  [k: string]: unknown;
+}
+/**
+ * Required in the documented table; accepted without (a notice without tracking still tells what shipped).
+ */
+export interface DispatchedParcelTracking {
+  /**
+   * The carrier's tracking number of the parcel.
+   */
+  ParcelTrackingNumber?: string;
+  /**
+   * The full tracking URL, URL-decoded by the kit when it comes encoded.
+   */
+  ParcelTrackingUrl?: string;
+  [k: string]: unknown;
+}
+export interface DispatchedParcelProduct {
+  /**
+   * The product's SKU on your site.
+   */
+  SKU?: string;
+  /**
+   * The cart line (a string in the documentation; a number is accepted too).
+   */
+  CartItemId?: string | number;
+  /**
+   * Units of the product in the parcel (Int64 in the documentation; text such as "1" is read as the number in tolerant validation).
+   */
+  Quantity?: number;
+  [k: string]: unknown;
+}
+/**
  * PerformOrderPayment: OrderId and PaymentDetails are mandatory (Subs for a mixed order, which the payload does not mark, so not enforced).
  */
 export interface PerformOrderPaymentRequest {

@@ -8338,22 +8338,345 @@ export const v26 = validate132;
 
 export const v27 = validate174;
 
-export const v28 = validate161;
+export const v28 = validate195;
+const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"type":"object","required":["ParcelCode","Products"],"properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}},"Products":{"type":"array","items":{"type":"object","required":["Quantity"],"properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number","minimum":0}}}}}}}};
 
-export const v29 = validate123;
+function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate196.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate196.errors = vErrors;
+return errors === 0;
+}
+validate196.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const v30 = validate160;
-
-export const v31 = validate170;
-
-export const v32 = validate195;
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","PaymentDetails"]};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate195.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.DispatchedParcel === undefined) && (missing0 = "DispatchedParcel"))){
+validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.MerchantGUID !== undefined){
+const _errs1 = errors;
+if(typeof data.MerchantGUID !== "string"){
+validate195.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderId !== undefined){
+const _errs3 = errors;
+if(!(validate196(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantOrderId !== undefined){
+const _errs4 = errors;
+if(!(validate196(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusCode !== undefined){
+const _errs5 = errors;
+if(typeof data.StatusCode !== "string"){
+validate195.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.WebStoreCode !== undefined){
+const _errs7 = errors;
+if(typeof data.WebStoreCode !== "string"){
+validate195.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.DispatchedParcel !== undefined){
+let data5 = data.DispatchedParcel;
+const _errs9 = errors;
+if(errors === _errs9){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if(((data5.ParcelCode === undefined) && (missing1 = "ParcelCode")) || ((data5.Products === undefined) && (missing1 = "Products"))){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data5.ParcelCode !== undefined){
+const _errs11 = errors;
+if(!(validate196(data5.ParcelCode, {instancePath:instancePath+"/DispatchedParcel/ParcelCode",parentData:data5,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.Code !== undefined){
+const _errs12 = errors;
+if(typeof data5.Code !== "string"){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Code",schemaPath:"#/properties/DispatchedParcel/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.StatusName !== undefined){
+const _errs14 = errors;
+if(typeof data5.StatusName !== "string"){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/StatusName",schemaPath:"#/properties/DispatchedParcel/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.HubCode !== undefined){
+const _errs16 = errors;
+if(typeof data5.HubCode !== "string"){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/HubCode",schemaPath:"#/properties/DispatchedParcel/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.ParcelTracking !== undefined){
+let data10 = data5.ParcelTracking;
+const _errs18 = errors;
+if(errors === _errs18){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.ParcelTrackingNumber !== undefined){
+const _errs20 = errors;
+if(typeof data10.ParcelTrackingNumber !== "string"){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingNumber",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs20 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.ParcelTrackingUrl !== undefined){
+const _errs22 = errors;
+if(typeof data10.ParcelTrackingUrl !== "string"){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingUrl",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs18 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.Products !== undefined){
+let data13 = data5.Products;
+const _errs24 = errors;
+if(errors === _errs24){
+if(Array.isArray(data13)){
+var valid3 = true;
+const len0 = data13.length;
+for(let i0=0; i0<len0; i0++){
+let data14 = data13[i0];
+const _errs26 = errors;
+if(errors === _errs26){
+if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
+let missing2;
+if((data14.Quantity === undefined) && (missing2 = "Quantity")){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data14.SKU !== undefined){
+const _errs28 = errors;
+if(typeof data14.SKU !== "string"){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/SKU",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs28 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data14.CartItemId !== undefined){
+const _errs30 = errors;
+if(!(validate196(data14.CartItemId, {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/CartItemId",parentData:data14,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs30 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data14.Quantity !== undefined){
+let data17 = data14.Quantity;
+const _errs31 = errors;
+if(errors === _errs31){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid4 = _errs31 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs26 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products",schemaPath:"#/properties/DispatchedParcel/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid1 = _errs24 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate195.errors = [{instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate195.errors = vErrors;
+return errors === 0;
+}
+validate195.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v29 = validate161;
+
+export const v30 = validate123;
+
+export const v31 = validate160;
+
+export const v32 = validate170;
+
+export const v33 = validate201;
+const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","PaymentDetails"]};
+
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8368,35 +8691,35 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.PaymentDetails === undefined) && (missing0 = "PaymentDetails"))){
-validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate195.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v33 = validate147;
+export const v34 = validate147;
 
-export const v34 = validate144;
+export const v35 = validate144;
 
-export const v35 = validate185;
+export const v36 = validate185;
 
-export const v36 = validate188;
+export const v37 = validate188;
 
-export const v37 = validate197;
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Message":{"type":"string"},"Description":{"type":"string"},"ErrorCode":{"type":"string"},"InternalOrderId":{"type":"string"},"OrderId":{"type":"string"},"StatusCode":{"type":"string"},"PaymentAmount":{"type":"string"},"PaymentCurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"}}};
+export const v38 = validate203;
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Message":{"type":"string"},"Description":{"type":"string"},"ErrorCode":{"type":"string"},"InternalOrderId":{"type":"string"},"OrderId":{"type":"string"},"StatusCode":{"type":"string"},"PaymentAmount":{"type":"string"},"PaymentCurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"}}};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8406,26 +8729,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate198.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate204.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate198.errors = vErrors;
+validate204.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate203.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8436,14 +8759,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 const _errs1 = errors;
 if(typeof data.Success !== "boolean"){
-validate197.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate203.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8455,7 +8778,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate197.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8467,7 +8790,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate197.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8479,7 +8802,7 @@ if(valid0){
 if(data.ErrorCode !== undefined){
 const _errs7 = errors;
 if(typeof data.ErrorCode !== "string"){
-validate197.errors = [{instancePath:instancePath+"/ErrorCode",schemaPath:"#/properties/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/ErrorCode",schemaPath:"#/properties/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8491,7 +8814,7 @@ if(valid0){
 if(data.InternalOrderId !== undefined){
 const _errs9 = errors;
 if(typeof data.InternalOrderId !== "string"){
-validate197.errors = [{instancePath:instancePath+"/InternalOrderId",schemaPath:"#/properties/InternalOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/InternalOrderId",schemaPath:"#/properties/InternalOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -8503,7 +8826,7 @@ if(valid0){
 if(data.OrderId !== undefined){
 const _errs11 = errors;
 if(typeof data.OrderId !== "string"){
-validate197.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8515,7 +8838,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs13 = errors;
 if(typeof data.StatusCode !== "string"){
-validate197.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -8527,7 +8850,7 @@ if(valid0){
 if(data.PaymentAmount !== undefined){
 const _errs15 = errors;
 if(typeof data.PaymentAmount !== "string"){
-validate197.errors = [{instancePath:instancePath+"/PaymentAmount",schemaPath:"#/properties/PaymentAmount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate203.errors = [{instancePath:instancePath+"/PaymentAmount",schemaPath:"#/properties/PaymentAmount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -8538,8 +8861,8 @@ var valid0 = true;
 if(valid0){
 if(data.PaymentCurrencyCode !== undefined){
 const _errs17 = errors;
-if(!(validate198(data.PaymentCurrencyCode, {instancePath:instancePath+"/PaymentCurrencyCode",parentData:data,parentDataProperty:"PaymentCurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate204(data.PaymentCurrencyCode, {instancePath:instancePath+"/PaymentCurrencyCode",parentData:data,parentDataProperty:"PaymentCurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -8558,22 +8881,22 @@ var valid0 = true;
 }
 }
 else {
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate197.errors = vErrors;
+validate203.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
+validate203.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v38 = validate200;
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
+export const v39 = validate206;
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate207.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8581,20 +8904,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate201.errors = vErrors;
+validate207.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate207.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate206.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8605,14 +8928,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CartItemId === undefined) && (missing0 = "CartItemId")) || ((data.ReturnQuantity === undefined) && (missing0 = "ReturnQuantity"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.SKU !== undefined){
 const _errs1 = errors;
 if(typeof data.SKU !== "string"){
-validate200.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8624,7 +8947,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate200.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8635,8 +8958,8 @@ var valid0 = true;
 if(valid0){
 if(data.CartItemId !== undefined){
 const _errs5 = errors;
-if(!(validate201(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate207(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -8651,12 +8974,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate200.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate206.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate206.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -8669,7 +8992,7 @@ if(valid0){
 if(data.ReturnReasonName !== undefined){
 const _errs8 = errors;
 if(typeof data.ReturnReasonName !== "string"){
-validate200.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8681,7 +9004,7 @@ if(valid0){
 if(data.MerchantReturnReasonCode !== undefined){
 const _errs10 = errors;
 if(typeof data.MerchantReturnReasonCode !== "string"){
-validate200.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8693,7 +9016,7 @@ if(valid0){
 if(data.MerchantReturnReasonName !== undefined){
 const _errs12 = errors;
 if(typeof data.MerchantReturnReasonName !== "string"){
-validate200.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate206.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8710,23 +9033,23 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate200.errors = vErrors;
+validate206.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
+validate206.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v39 = validate203;
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+export const v40 = validate209;
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate209.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8741,27 +9064,27 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate203.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v40 = validate205;
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
+export const v41 = validate211;
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8769,16 +9092,45 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate206.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate217.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate217.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate217.errors = vErrors;
+return errors === 0;
+}
+validate217.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate211.evaluated;
@@ -8789,46 +9141,17 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate211.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate211.errors = vErrors;
-return errors === 0;
-}
-validate211.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate205.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.RMANumber === undefined) && (missing0 = "RMANumber"))) || ((data.ReturnedProducts === undefined) && (missing0 = "ReturnedProducts"))){
-validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate205.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8839,8 +9162,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate206(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate212(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -8851,8 +9174,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate206(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate212(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8863,8 +9186,8 @@ var valid0 = true;
 if(valid0){
 if(data.RMANumber !== undefined){
 const _errs5 = errors;
-if(!(validate206(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate212(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -8876,7 +9199,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs6 = errors;
 if(typeof data.ShipperName !== "string"){
-validate205.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -8888,7 +9211,7 @@ if(valid0){
 if(data.ReturnTrackingNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.ReturnTrackingNumber !== "string"){
-validate205.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8900,7 +9223,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs10 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate205.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8912,7 +9235,7 @@ if(valid0){
 if(data.CreatedBy !== undefined){
 const _errs12 = errors;
 if(typeof data.CreatedBy !== "string"){
-validate205.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8930,8 +9253,8 @@ var valid1 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate200(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate206(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs16 === errors;
@@ -8941,7 +9264,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate211.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8953,8 +9276,8 @@ var valid0 = true;
 if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs17 = errors;
-if(!(validate211(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate217(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -8967,7 +9290,7 @@ if(data.ReturnShippingCost !== undefined){
 let data11 = data.ReturnShippingCost;
 const _errs18 = errors;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
-validate205.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema86.properties.ReturnShippingCost.type},message:"must be number,string"}];
+validate211.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema88.properties.ReturnShippingCost.type},message:"must be number,string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -8979,7 +9302,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs20 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate205.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -8991,7 +9314,7 @@ if(valid0){
 if(data.WebStoreInstanceCode !== undefined){
 const _errs22 = errors;
 if(typeof data.WebStoreInstanceCode !== "string"){
-validate205.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -9014,23 +9337,23 @@ var valid0 = true;
 }
 }
 else {
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate205.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v41 = validate213;
-const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+export const v42 = validate219;
+const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9042,7 +9365,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderTrackingNumber !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderTrackingNumber !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9054,7 +9377,7 @@ if(valid0){
 if(data.OrderTrackingUrl !== undefined){
 const _errs3 = errors;
 if(typeof data.OrderTrackingUrl !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9066,7 +9389,7 @@ if(valid0){
 if(data.OrderWaybillNumber !== undefined){
 const _errs5 = errors;
 if(typeof data.OrderWaybillNumber !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9078,7 +9401,7 @@ if(valid0){
 if(data.OrderWaybillUrl !== undefined){
 const _errs7 = errors;
 if(typeof data.OrderWaybillUrl !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9090,7 +9413,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs9 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate213.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -9102,7 +9425,7 @@ if(valid0){
 if(data.ShippingMethodName !== undefined){
 const _errs11 = errors;
 if(typeof data.ShippingMethodName !== "string"){
-validate213.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9131,7 +9454,7 @@ break;
 }
 }
 else {
-validate213.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate219.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9148,24 +9471,24 @@ var valid0 = true;
 }
 }
 else {
-validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate213.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v42 = validate109;
+export const v43 = validate109;
 
-export const v43 = validate215;
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
+export const v44 = validate221;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate222.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9173,20 +9496,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate216.errors = vErrors;
+validate222.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate222.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9197,14 +9520,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate215.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate221.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9215,8 +9538,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate216(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+if(!(validate222(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -9227,8 +9550,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate216(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+if(!(validate222(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9239,8 +9562,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDetails !== undefined){
 const _errs5 = errors;
-if(!(validate213(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(!(validate219(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -9269,7 +9592,7 @@ break;
 }
 }
 else {
-validate215.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate221.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9285,23 +9608,23 @@ var valid0 = true;
 }
 }
 else {
-validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate215.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v44 = validate221;
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
+export const v45 = validate227;
+const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9316,36 +9639,36 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.StatusCode === undefined) && (missing0 = "StatusCode"))){
-validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate221.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v45 = validate96;
+export const v46 = validate96;
 
-export const v46 = validate59;
+export const v47 = validate59;
 
-export const v47 = validate89;
+export const v48 = validate89;
 
-export const v48 = validate84;
+export const v49 = validate84;
 
-export const v49 = validate223;
-const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Message":{"type":"string"},"Description":{"type":"string"}}};
+export const v50 = validate229;
+const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Message":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9356,14 +9679,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Code === undefined) && (missing0 = "Code")){
-validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate223.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9375,7 +9698,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate223.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9387,7 +9710,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate223.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9400,24 +9723,24 @@ var valid0 = true;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate223.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"Code":true,"Message":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"Code":true,"Message":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v50 = validate224;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json","type":"object","required":["Orders"],"properties":{"Orders":{"type":"array","items":{"$ref":"./order-info-for-additional-documents.schema.json"}}}};
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json","type":"object","required":["OrderId","TrackingNumbers"],"properties":{"OrderId":{"type":"string"},"TrackingNumbers":{"type":"array","items":{"type":"string"}}}};
+export const v51 = validate230;
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json","type":"object","required":["Orders"],"properties":{"Orders":{"type":"array","items":{"$ref":"./order-info-for-additional-documents.schema.json"}}}};
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json","type":"object","required":["OrderId","TrackingNumbers"],"properties":{"OrderId":{"type":"string"},"TrackingNumbers":{"type":"array","items":{"type":"string"}}}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate231.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9428,14 +9751,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.TrackingNumbers === undefined) && (missing0 = "TrackingNumbers"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderId !== "string"){
-validate225.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate231.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9454,7 +9777,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate225.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i0,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate231.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i0,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -9464,7 +9787,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate231.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9477,21 +9800,21 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate225.errors = vErrors;
+validate231.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"OrderId":true,"TrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate231.evaluated = {"props":{"OrderId":true,"TrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9502,7 +9825,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Orders === undefined) && (missing0 = "Orders")){
-validate224.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9515,8 +9838,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate225(data0[i0], {instancePath:instancePath+"/Orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate231(data0[i0], {instancePath:instancePath+"/Orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -9526,7 +9849,7 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath:instancePath+"/Orders",schemaPath:"#/properties/Orders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate230.errors = [{instancePath:instancePath+"/Orders",schemaPath:"#/properties/Orders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9534,23 +9857,23 @@ return false;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate224.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"Orders":true},"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"props":{"Orders":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v51 = validate227;
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"}}};
+export const v52 = validate233;
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"}}};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate233.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9561,36 +9884,36 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 if(typeof data.Success !== "boolean"){
-validate227.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate233.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 }
 }
 else {
-validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate227.errors = vErrors;
+validate233.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
+validate233.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v52 = validate228;
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
+export const v53 = validate234;
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate234.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9601,7 +9924,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.UserName === undefined) && (missing0 = "UserName")) || ((data.Password === undefined) && (missing0 = "Password"))){
-validate228.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9611,12 +9934,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate228.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate234.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate228.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate234.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9632,12 +9955,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate228.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate234.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate228.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate234.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9650,23 +9973,23 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate228.errors = vErrors;
+validate234.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
+validate234.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v53 = validate229;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
+export const v54 = validate235;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9677,7 +10000,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Token === undefined) && (missing0 = "Token")){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9687,12 +10010,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate229.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate235.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate229.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate235.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9700,22 +10023,22 @@ return false;
 }
 }
 else {
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate229.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v54 = validate230;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+export const v55 = validate236;
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9726,27 +10049,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate231.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate237.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate231.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema101 = {"type":"number","minimum":0};
+const schema103 = {"type":"number","minimum":0};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9756,26 +10079,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate233.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate239.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate233.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate236.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9786,7 +10109,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
-validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate236.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9796,12 +10119,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 20){
-validate230.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate236.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate236.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9813,8 +10136,8 @@ var valid0 = true;
 if(valid0){
 if(data.date !== undefined){
 const _errs3 = errors;
-if(!(validate231(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate237(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -9825,8 +10148,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalValue !== undefined){
 const _errs4 = errors;
-if(!(validate233(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate239(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9839,22 +10162,22 @@ var valid0 = true;
 }
 }
 else {
-validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate230.errors = vErrors;
+validate236.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+validate236.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v55 = validate235;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+export const v56 = validate241;
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9865,27 +10188,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate236.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate242.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate236.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9950,7 +10273,7 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.Quantity === undefined) && (missing1 = "Quantity")){
-validate235.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate241.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 }
@@ -9971,7 +10294,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate235.errors = vErrors;
+validate241.errors = vErrors;
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10034,7 +10357,7 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ExpectedFulfilmentDate === undefined) && (missing3 = "ExpectedFulfilmentDate")){
-validate235.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate241.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 }
@@ -10055,7 +10378,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate235.errors = vErrors;
+validate241.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10084,7 +10407,7 @@ props0.ExpectedFulfilmentDate = true;
 if(data.CartItemId !== undefined){
 const _errs13 = errors;
 if(typeof data.CartItemId !== "string"){
-validate235.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate241.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs13 === errors;
@@ -10096,7 +10419,7 @@ if(valid5){
 if(data.ProductCode !== undefined){
 const _errs15 = errors;
 if(typeof data.ProductCode !== "string"){
-validate235.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate241.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -10109,7 +10432,7 @@ if(data.ExceptionType !== undefined){
 let data4 = data.ExceptionType;
 const _errs17 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate235.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate241.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -10122,7 +10445,7 @@ if(data.Quantity !== undefined){
 let data5 = data.Quantity;
 const _errs19 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate235.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate241.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -10133,8 +10456,8 @@ var valid5 = true;
 if(valid5){
 if(data.ExpectedFulfilmentDate !== undefined){
 const _errs21 = errors;
-if(!(validate236(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate242(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
 errors = vErrors.length;
 }
 var valid5 = _errs21 === errors;
@@ -10148,24 +10471,24 @@ var valid5 = true;
 }
 }
 else {
-validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate235.errors = vErrors;
+validate241.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate235.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate241.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v56 = validate238;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
+export const v57 = validate244;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10215,7 +10538,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate238.errors = vErrors;
+validate244.errors = vErrors;
 return false;
 }
 else {
@@ -10237,7 +10560,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate238.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate244.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10249,12 +10572,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate238.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate244.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10266,7 +10589,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate244.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10282,7 +10605,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(Array.isArray(data2)){
 if(data2.length < 1){
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10294,12 +10617,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10311,7 +10634,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10327,12 +10650,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-validate238.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate244.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10348,12 +10671,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 <= 0 || isNaN(data5)){
-validate238.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate244.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate244.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10367,24 +10690,24 @@ var valid1 = true;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate238.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v57 = validate239;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
+export const v58 = validate245;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10397,7 +10720,7 @@ if(data.DeliveryQuantity !== undefined){
 let data0 = data.DeliveryQuantity;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate240.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate246.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10409,7 +10732,7 @@ if(valid0){
 if(data.CartItemId !== undefined){
 const _errs3 = errors;
 if(typeof data.CartItemId !== "string"){
-validate240.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10421,7 +10744,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data.ProductCode !== "string"){
-validate240.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10433,22 +10756,22 @@ var valid0 = true;
 }
 }
 else {
-validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate240.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10459,7 +10782,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.TrackingNumber === undefined) && (missing0 = "TrackingNumber")){
-validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10469,12 +10792,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate242.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate248.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate242.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate248.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10487,7 +10810,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs3 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate242.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate248.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10499,7 +10822,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs5 = errors;
 if(typeof data.ShipperName !== "string"){
-validate242.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate248.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10512,21 +10835,21 @@ var valid0 = true;
 }
 }
 else {
-validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate242.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10538,7 +10861,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ParcelCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ParcelCode !== "string"){
-validate239.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate245.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10556,8 +10879,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate240(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+if(!(validate246(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -10567,7 +10890,7 @@ break;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate245.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10583,8 +10906,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate242(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate248(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -10617,7 +10940,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate239.errors = vErrors;
+validate245.errors = vErrors;
 return false;
 }
 else {
@@ -10640,25 +10963,25 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate239.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v58 = validate240;
+export const v59 = validate246;
 
-export const v59 = validate244;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v60 = validate250;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10708,7 +11031,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate244.errors = vErrors;
+validate250.errors = vErrors;
 return false;
 }
 else {
@@ -10727,7 +11050,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs4 = errors;
 if(typeof data.OrderId !== "string"){
-validate244.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -10739,7 +11062,7 @@ if(valid1){
 if(data.MerchantOrderId !== undefined){
 const _errs6 = errors;
 if(typeof data.MerchantOrderId !== "string"){
-validate244.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -10751,7 +11074,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate244.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -10763,7 +11086,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate244.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate250.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -10781,8 +11104,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate239(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate245(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -10792,7 +11115,7 @@ break;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate250.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10806,7 +11129,7 @@ if(data.Exceptions !== undefined){
 let data6 = data.Exceptions;
 const _errs15 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate244.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema108.properties.Exceptions.type},message:"must be array,null"}];
+validate250.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema110.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs15){
@@ -10815,8 +11138,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate235(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate241(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -10838,23 +11161,23 @@ var valid1 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate244.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v60 = validate247;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
+export const v61 = validate253;
+const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10943,7 +11266,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate247.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -11041,7 +11364,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate247.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -11085,7 +11408,7 @@ if(data.OrderId !== undefined){
 let data4 = data.OrderId;
 const _errs17 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate247.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema109.properties.OrderId.type},message:"must be string,null"}];
+validate253.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema111.properties.OrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs17 === errors;
@@ -11098,7 +11421,7 @@ if(data.MerchantOrderID !== undefined){
 let data5 = data.MerchantOrderID;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema109.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate253.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema111.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs19 === errors;
@@ -11111,7 +11434,7 @@ if(data.MerchantOrderId !== undefined){
 let data6 = data.MerchantOrderId;
 const _errs21 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema109.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate253.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema111.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs21 === errors;
@@ -11124,7 +11447,7 @@ if(data.DeliveryReferenceNumber !== undefined){
 let data7 = data.DeliveryReferenceNumber;
 const _errs23 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate247.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema109.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
+validate253.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema111.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs23 === errors;
@@ -11137,7 +11460,7 @@ if(data.IsCompleted !== undefined){
 let data8 = data.IsCompleted;
 const _errs25 = errors;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-validate247.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema109.properties.IsCompleted.type},message:"must be boolean,null"}];
+validate253.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema111.properties.IsCompleted.type},message:"must be boolean,null"}];
 return false;
 }
 var valid7 = _errs25 === errors;
@@ -11150,7 +11473,7 @@ if(data.Parcels !== undefined){
 let data9 = data.Parcels;
 const _errs27 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate247.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema109.properties.Parcels.type},message:"must be array,null"}];
+validate253.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema111.properties.Parcels.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -11159,8 +11482,8 @@ var valid8 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
-if(!(validate239(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate245(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs29 === errors;
@@ -11180,7 +11503,7 @@ if(data.Exceptions !== undefined){
 let data11 = data.Exceptions;
 const _errs30 = errors;
 if((!(Array.isArray(data11))) && (data11 !== null)){
-validate247.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema109.properties.Exceptions.type},message:"must be array,null"}];
+validate253.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema111.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs30){
@@ -11189,8 +11512,8 @@ var valid9 = true;
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate235(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate241(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs32 === errors;
@@ -11212,8 +11535,8 @@ const _errs33 = errors;
 const _errs34 = errors;
 let valid10 = false;
 const _errs35 = errors;
-if(!(validate242(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate248(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs35 === errors;
@@ -11246,7 +11569,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate247.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -11274,24 +11597,24 @@ var valid7 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate247.errors = vErrors;
+validate253.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate247.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate253.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v61 = validate251;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
+export const v62 = validate257;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11302,14 +11625,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 const _errs1 = errors;
 if(typeof data.Success !== "boolean"){
-validate251.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate257.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11321,7 +11644,7 @@ if(valid0){
 if(data.Reason !== undefined){
 const _errs3 = errors;
 if(typeof data.Reason !== "string"){
-validate251.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11333,23 +11656,23 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate251.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v62 = validate252;
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
+export const v63 = validate258;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11360,7 +11683,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -11368,11 +11691,11 @@ if(data.Code !== undefined){
 let data0 = data.Code;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate252.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
-validate252.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema111.properties.Code.enum},message:"must be equal to one of the allowed values"}];
+validate258.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema113.properties.Code.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11384,7 +11707,7 @@ if(valid0){
 if(data.Error !== undefined){
 const _errs3 = errors;
 if(typeof data.Error !== "string"){
-validate252.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11396,7 +11719,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate252.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11409,74 +11732,17 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate252.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate258.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v63 = validate253;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
-
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate254.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate254.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate254.errors = vErrors;
-return errors === 0;
-}
-validate254.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate257.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate257.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate257.errors = vErrors;
-return errors === 0;
-}
-validate257.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+export const v64 = validate259;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
 
 function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11506,11 +11772,68 @@ return errors === 0;
 validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate263.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate263.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate263.errors = vErrors;
+return errors === 0;
+}
+validate263.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate266.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate266.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11521,14 +11844,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.name === undefined) && (missing0 = "name")) || ((data.eoriNumber === undefined) && (missing0 = "eoriNumber"))) || ((data.address1 === undefined) && (missing0 = "address1"))) || ((data.city === undefined) && (missing0 = "city"))) || ((data.postalCode === undefined) && (missing0 = "postalCode"))) || ((data.countryCode === undefined) && (missing0 = "countryCode"))){
-validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate259.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11543,12 +11866,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 50){
-validate259.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate265.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11564,12 +11887,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 50){
-validate259.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate265.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11582,7 +11905,7 @@ if(valid0){
 if(data.address1 !== undefined){
 const _errs7 = errors;
 if(typeof data.address1 !== "string"){
-validate259.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11594,7 +11917,7 @@ if(valid0){
 if(data.address2 !== undefined){
 const _errs9 = errors;
 if(typeof data.address2 !== "string"){
-validate259.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11609,12 +11932,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func1(data5) > 100){
-validate259.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate265.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11630,12 +11953,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func1(data6) > 50){
-validate259.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate265.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11647,8 +11970,8 @@ var valid0 = true;
 if(valid0){
 if(data.countryCode !== undefined){
 const _errs15 = errors;
-if(!(validate260(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate266(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -11657,6 +11980,119 @@ else {
 var valid0 = true;
 }
 }
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate265.errors = vErrors;
+return errors === 0;
+}
+validate265.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate259.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.dispatchCountryCode === undefined) && (missing0 = "dispatchCountryCode")) || ((data.destinationCountryCode === undefined) && (missing0 = "destinationCountryCode"))) || ((data.currencyCode === undefined) && (missing0 = "currencyCode"))) || ((data.incoterm === undefined) && (missing0 = "incoterm"))) || ((data.exporter === undefined) && (missing0 = "exporter"))) || ((data.commercialInvoice === undefined) && (missing0 = "commercialInvoice"))){
+validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.dispatchCountryCode !== undefined){
+const _errs1 = errors;
+if(!(validate260(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.destinationCountryCode !== undefined){
+const _errs2 = errors;
+if(!(validate260(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currencyCode !== undefined){
+const _errs3 = errors;
+if(!(validate263(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.incoterm !== undefined){
+let data3 = data.incoterm;
+const _errs4 = errors;
+if(typeof data3 !== "string"){
+validate259.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data3 === "DDP") || (data3 === "DAP"))){
+validate259.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema114.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.exporter !== undefined){
+const _errs6 = errors;
+if(!(validate265(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.commercialInvoice !== undefined){
+const _errs7 = errors;
+if(!(validate236(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -11673,131 +12109,18 @@ return false;
 validate259.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
 
+export const v65 = validate265;
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate253.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.dispatchCountryCode === undefined) && (missing0 = "dispatchCountryCode")) || ((data.destinationCountryCode === undefined) && (missing0 = "destinationCountryCode"))) || ((data.currencyCode === undefined) && (missing0 = "currencyCode"))) || ((data.incoterm === undefined) && (missing0 = "incoterm"))) || ((data.exporter === undefined) && (missing0 = "exporter"))) || ((data.commercialInvoice === undefined) && (missing0 = "commercialInvoice"))){
-validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.dispatchCountryCode !== undefined){
-const _errs1 = errors;
-if(!(validate254(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.destinationCountryCode !== undefined){
-const _errs2 = errors;
-if(!(validate254(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currencyCode !== undefined){
-const _errs3 = errors;
-if(!(validate257(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.incoterm !== undefined){
-let data3 = data.incoterm;
-const _errs4 = errors;
-if(typeof data3 !== "string"){
-validate253.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((data3 === "DDP") || (data3 === "DAP"))){
-validate253.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema112.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.exporter !== undefined){
-const _errs6 = errors;
-if(!(validate259(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.commercialInvoice !== undefined){
-const _errs7 = errors;
-if(!(validate230(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate253.errors = vErrors;
-return errors === 0;
-}
-validate253.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
+export const v66 = validate270;
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
 
-export const v64 = validate259;
-
-export const v65 = validate264;
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
-
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate270.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11809,7 +12132,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Address1 !== undefined){
 const _errs1 = errors;
 if(typeof data.Address1 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11821,7 +12144,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs3 = errors;
 if(typeof data.Address2 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11833,7 +12156,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs5 = errors;
 if(typeof data.City !== "string"){
-validate264.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11845,7 +12168,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs7 = errors;
 if(typeof data.CountryCode !== "string"){
-validate264.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11857,7 +12180,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs9 = errors;
 if(typeof data.CountryName !== "string"){
-validate264.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11869,7 +12192,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs11 = errors;
 if(typeof data.Email !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -11881,7 +12204,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs13 = errors;
 if(typeof data.Fax !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -11893,7 +12216,7 @@ if(valid0){
 if(data.HubName !== undefined){
 const _errs15 = errors;
 if(typeof data.HubName !== "string"){
-validate264.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -11905,7 +12228,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs17 = errors;
 if(typeof data.Phone1 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -11917,7 +12240,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs19 = errors;
 if(typeof data.Phone2 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -11929,7 +12252,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs21 = errors;
 if(typeof data.StateCode !== "string"){
-validate264.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -11941,7 +12264,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs23 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate264.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -11953,7 +12276,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs25 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate264.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -11965,7 +12288,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs27 = errors;
 if(typeof data.Zip !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate270.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -11978,7 +12301,7 @@ if(data.HubId !== undefined){
 let data14 = data.HubId;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate264.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate270.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -12002,24 +12325,24 @@ var valid0 = true;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate264.errors = vErrors;
+validate270.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
+validate270.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v66 = validate225;
+export const v67 = validate231;
 
-export const v67 = validate265;
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+export const v68 = validate271;
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate272.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12027,20 +12350,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate266.errors = vErrors;
+validate272.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate272.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate271.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12051,14 +12374,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate266(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate272(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12070,7 +12393,7 @@ if(valid0){
 if(data.FullRefund !== undefined){
 const _errs2 = errors;
 if(typeof data.FullRefund !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12083,7 +12406,7 @@ if(data.TotalRefundAmount !== undefined){
 let data2 = data.TotalRefundAmount;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate265.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema118.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate271.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema120.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12096,7 +12419,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data3 = data.OriginalTotalRefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate265.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema118.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate271.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema120.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12108,7 +12431,7 @@ if(valid0){
 if(data.ProductsDutiesRefund !== undefined){
 const _errs8 = errors;
 if(typeof data.ProductsDutiesRefund !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12120,7 +12443,7 @@ if(valid0){
 if(data.ShippingRefund !== undefined){
 const _errs10 = errors;
 if(typeof data.ShippingRefund !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate271.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12145,7 +12468,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data7 = data.ServiceGestureAmount;
 const _errs13 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate265.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema118.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate271.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema120.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -12158,7 +12481,7 @@ if(data.ShippingAmount !== undefined){
 let data8 = data.ShippingAmount;
 const _errs15 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate265.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema118.properties.ShippingAmount.type},message:"must be string,number"}];
+validate271.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema120.properties.ShippingAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -12171,7 +12494,7 @@ if(data.DutiesAmount !== undefined){
 let data9 = data.DutiesAmount;
 const _errs17 = errors;
 if((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))){
-validate265.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema118.properties.DutiesAmount.type},message:"must be string,number"}];
+validate271.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema120.properties.DutiesAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -12183,7 +12506,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs19 = errors;
 if(typeof data.RefundComments !== "string"){
-validate265.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate271.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12198,12 +12521,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data11 === "string"){
 if(func1(data11) > 255){
-validate265.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate271.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate271.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12226,22 +12549,22 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate265.errors = vErrors;
+validate271.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
+validate271.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v68 = validate269;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v69 = validate275;
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12249,20 +12572,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate270.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12273,8 +12596,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate270(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+if(!(validate276(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12286,7 +12609,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs2 = errors;
 if(typeof data.ProductCode !== "string"){
-validate269.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12299,7 +12622,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate269.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema120.properties.RefundQuantity.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema122.properties.RefundQuantity.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12312,7 +12635,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate269.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema120.properties.RefundAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema122.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12325,7 +12648,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate269.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema120.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema122.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12349,7 +12672,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate269.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -12365,23 +12688,23 @@ var valid0 = true;
 }
 }
 else {
-validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate269.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v69 = validate273;
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
+export const v70 = validate279;
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12392,14 +12715,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.orderRefund === undefined) && (missing0 = "orderRefund")){
-validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderRefund !== undefined){
 const _errs1 = errors;
-if(!(validate265(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate271(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12417,8 +12740,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate269(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate275(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12428,7 +12751,7 @@ break;
 }
 }
 else {
-validate273.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate279.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12441,22 +12764,22 @@ var valid0 = true;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate273.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v70 = validate276;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
+export const v71 = validate282;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12464,20 +12787,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate277.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate282.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12488,14 +12811,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate277(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate283(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12511,14 +12834,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.OrderStatusCode === undefined) && (missing1 = "OrderStatusCode")){
-validate276.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate282.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.OrderStatusCode !== undefined){
 const _errs4 = errors;
 if(typeof data1.OrderStatusCode !== "string"){
-validate276.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -12530,7 +12853,7 @@ if(valid1){
 if(data1.Name !== undefined){
 const _errs6 = errors;
 if(typeof data1.Name !== "string"){
-validate276.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -12542,7 +12865,7 @@ var valid1 = true;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate282.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12567,7 +12890,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs9 = errors;
 if(typeof data.StatusCode !== "string"){
-validate276.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -12581,23 +12904,23 @@ var valid0 = true;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate276.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
+validate282.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v71 = validate280;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
+export const v72 = validate286;
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate286.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12608,7 +12931,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderIds === undefined) && (missing0 = "OrderIds")){
-validate280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate286.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -12618,7 +12941,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate280.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate286.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12630,12 +12953,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate280.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate286.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate280.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate286.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12647,7 +12970,7 @@ break;
 }
 }
 else {
-validate280.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate286.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12655,23 +12978,23 @@ return false;
 }
 }
 else {
-validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate280.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
+validate286.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v72 = validate281;
-const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
+export const v73 = validate287;
+const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
+const evaluated0 = validate287.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12695,22 +13018,22 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate281.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate287.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v73 = validate283;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+export const v74 = validate289;
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12718,20 +13041,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate284.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate289.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12742,14 +13065,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Refunds === undefined) && (missing0 = "Refunds")){
-validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate284(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+if(!(validate290(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12762,7 +13085,7 @@ if(data.MerchantOrderId !== undefined){
 let data1 = data.MerchantOrderId;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate283.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema127.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema129.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12775,7 +13098,7 @@ if(data.MerchantInternalOrderId !== undefined){
 let data2 = data.MerchantInternalOrderId;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate283.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema127.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema129.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12788,7 +13111,7 @@ if(data.WebStoreCode !== undefined){
 let data3 = data.WebStoreCode;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate283.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema127.properties.WebStoreCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema129.properties.WebStoreCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12801,7 +13124,7 @@ if(data.WebStoreInstanceCode !== undefined){
 let data4 = data.WebStoreInstanceCode;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate283.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema127.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema129.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12814,7 +13137,7 @@ if(data.RefundableAmount !== undefined){
 let data5 = data.RefundableAmount;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate283.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema127.properties.RefundableAmount.type},message:"must be object,null"}];
+validate289.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema129.properties.RefundableAmount.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12839,7 +13162,7 @@ if(data7.RefundID !== undefined){
 let data8 = data7.RefundID;
 const _errs16 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (data8 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -12852,7 +13175,7 @@ if(data7.RMANumber !== undefined){
 let data9 = data7.RMANumber;
 const _errs18 = errors;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (data9 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -12865,7 +13188,7 @@ if(data7.MerchantRMANumber !== undefined){
 let data10 = data7.MerchantRMANumber;
 const _errs20 = errors;
 if(((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (data10 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -12878,7 +13201,7 @@ if(data7.FullRefund !== undefined){
 let data11 = data7.FullRefund;
 const _errs22 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -12891,7 +13214,7 @@ if(data7.ProductsDutiesRefund !== undefined){
 let data12 = data7.ProductsDutiesRefund;
 const _errs24 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -12904,7 +13227,7 @@ if(data7.ShippingRefund !== undefined){
 let data13 = data7.ShippingRefund;
 const _errs26 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -12917,7 +13240,7 @@ if(data7.TotalRefundAmount !== undefined){
 let data14 = data7.TotalRefundAmount;
 const _errs28 = errors;
 if(((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (data14 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -12930,7 +13253,7 @@ if(data7.OriginalTotalRefundAmount !== undefined){
 let data15 = data7.OriginalTotalRefundAmount;
 const _errs30 = errors;
 if(((typeof data15 !== "string") && (!((typeof data15 == "number") && (isFinite(data15))))) && (data15 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -12943,7 +13266,7 @@ if(data7.ServiceGestureAmount !== undefined){
 let data16 = data7.ServiceGestureAmount;
 const _errs32 = errors;
 if(((typeof data16 !== "string") && (!((typeof data16 == "number") && (isFinite(data16))))) && (data16 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -12956,7 +13279,7 @@ if(data7.TotalMoneyRefundAmount !== undefined){
 let data17 = data7.TotalMoneyRefundAmount;
 const _errs34 = errors;
 if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (data17 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -12969,7 +13292,7 @@ if(data7.DutiesAmount !== undefined){
 let data18 = data7.DutiesAmount;
 const _errs36 = errors;
 if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (data18 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs36 === errors;
@@ -12982,7 +13305,7 @@ if(data7.ShippingAmount !== undefined){
 let data19 = data7.ShippingAmount;
 const _errs38 = errors;
 if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (data19 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -12995,7 +13318,7 @@ if(data7.ExternalReference !== undefined){
 let data20 = data7.ExternalReference;
 const _errs40 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs40 === errors;
@@ -13008,7 +13331,7 @@ if(data7.InitiatedBy !== undefined){
 let data21 = data7.InitiatedBy;
 const _errs42 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -13021,7 +13344,7 @@ if(data7.CurrencyCode !== undefined){
 let data22 = data7.CurrencyCode;
 const _errs44 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs44 === errors;
@@ -13034,7 +13357,7 @@ if(data7.OriginalCurrencyCode !== undefined){
 let data23 = data7.OriginalCurrencyCode;
 const _errs46 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs46 === errors;
@@ -13047,7 +13370,7 @@ if(data7.RefundReason !== undefined){
 let data24 = data7.RefundReason;
 const _errs48 = errors;
 if((!(data24 && typeof data24 == "object" && !Array.isArray(data24))) && (data24 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
 return false;
 }
 var valid2 = _errs48 === errors;
@@ -13060,7 +13383,7 @@ if(data7.RefundProducts !== undefined){
 let data25 = data7.RefundProducts;
 const _errs50 = errors;
 if((!(Array.isArray(data25))) && (data25 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs50){
@@ -13071,7 +13394,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 const _errs52 = errors;
 if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs52 === errors;
@@ -13105,7 +13428,7 @@ var valid2 = true;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13116,7 +13439,7 @@ break;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate289.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13134,22 +13457,22 @@ var valid0 = true;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate283.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
+validate289.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v74 = validate286;
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+export const v75 = validate292;
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13157,20 +13480,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate287.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
+const evaluated0 = validate292.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13183,7 +13506,7 @@ if(data.Success !== undefined){
 let data0 = data.Success;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (typeof data0 !== "string")){
-validate286.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema129.properties.Success.type},message:"must be boolean,string"}];
+validate292.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema131.properties.Success.type},message:"must be boolean,string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13195,7 +13518,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate286.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13207,7 +13530,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate286.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13218,8 +13541,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundId !== undefined){
 const _errs7 = errors;
-if(!(validate287(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+if(!(validate293(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13232,76 +13555,18 @@ var valid0 = true;
 }
 }
 else {
-validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate286.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
+validate292.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v75 = validate289;
-const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
-
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate291.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate291.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-validate291.errors = vErrors;
-return errors === 0;
-}
-validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
-
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate294.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate294.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-validate294.errors = vErrors;
-return errors === 0;
-}
-validate294.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+export const v76 = validate295;
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
 
 function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13314,14 +13579,14 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate297.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate297.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -13330,11 +13595,12 @@ return errors === 0;
 }
 validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13344,26 +13610,83 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate299.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate300.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate299.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate303.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate303.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate303.errors = vErrors;
+return errors === 0;
+}
+validate303.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate305.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate305.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+validate305.errors = vErrors;
+return errors === 0;
+}
+validate305.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate302.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13374,14 +13697,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.productCode === undefined) && (missing0 = "productCode")) || ((data.productName === undefined) && (missing0 = "productName"))) || ((data.originCountryCode === undefined) && (missing0 = "originCountryCode"))) || ((data.quantity === undefined) && (missing0 = "quantity"))) || ((data.productNetWeight === undefined) && (missing0 = "productNetWeight"))) || ((data.productWeight === undefined) && (missing0 = "productWeight"))) || ((data.exportHsCode === undefined) && (missing0 = "exportHsCode"))) || ((data.importHsCode === undefined) && (missing0 = "importHsCode"))) || ((data.discountedPriceForCustomsInClearanceCurrency === undefined) && (missing0 = "discountedPriceForCustomsInClearanceCurrency"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.productCode !== undefined){
 const _errs1 = errors;
 if(typeof data.productCode !== "string"){
-validate296.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13393,7 +13716,7 @@ if(valid0){
 if(data.productName !== undefined){
 const _errs3 = errors;
 if(typeof data.productName !== "string"){
-validate296.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13404,8 +13727,8 @@ var valid0 = true;
 if(valid0){
 if(data.originCountryCode !== undefined){
 const _errs5 = errors;
-if(!(validate297(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate303(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13418,13 +13741,13 @@ if(data.quantity !== undefined){
 let data3 = data.quantity;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate296.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate302.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate296.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate302.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -13437,8 +13760,8 @@ var valid0 = true;
 if(valid0){
 if(data.productNetWeight !== undefined){
 const _errs8 = errors;
-if(!(validate299(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate305(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -13449,8 +13772,8 @@ var valid0 = true;
 if(valid0){
 if(data.productWeight !== undefined){
 const _errs9 = errors;
-if(!(validate299(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate305(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -13465,12 +13788,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data6 === "string"){
 if(func1(data6) > 8){
-validate296.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
+validate302.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13483,7 +13806,7 @@ if(valid0){
 if(data.importHsCode !== undefined){
 const _errs12 = errors;
 if(typeof data.importHsCode !== "string"){
-validate296.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate302.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -13494,8 +13817,8 @@ var valid0 = true;
 if(valid0){
 if(data.discountedPriceForCustomsInClearanceCurrency !== undefined){
 const _errs14 = errors;
-if(!(validate299(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate305(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -13514,21 +13837,21 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate296.errors = vErrors;
+validate302.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
+validate302.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate299.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13539,7 +13862,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.orderId === undefined) && (missing0 = "orderId")) || ((data.parcelWeight === undefined) && (missing0 = "parcelWeight"))) || ((data.products === undefined) && (missing0 = "products"))){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate299.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13549,12 +13872,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate293.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate299.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate299.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13570,12 +13893,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 20){
-validate293.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate299.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate299.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13587,8 +13910,8 @@ var valid0 = true;
 if(valid0){
 if(data.parcelWeight !== undefined){
 const _errs5 = errors;
-if(!(validate294(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate300(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13603,7 +13926,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate293.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate299.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -13611,8 +13934,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate296(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+if(!(validate302(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13623,7 +13946,7 @@ break;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate299.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13638,21 +13961,21 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate293.errors = vErrors;
+validate299.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
+validate299.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate296.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13663,7 +13986,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.trackingNumber === undefined) && (missing0 = "trackingNumber")) || ((data.weightUnit === undefined) && (missing0 = "weightUnit"))) || ((data.totalWeight === undefined) && (missing0 = "totalWeight"))) || ((data.parcels === undefined) && (missing0 = "parcels"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13673,18 +13996,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate290.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate296.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate290.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate296.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13700,12 +14023,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate290.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate296.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13717,8 +14040,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalWeight !== undefined){
 const _errs5 = errors;
-if(!(validate291(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(!(validate297(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13733,7 +14056,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate290.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate296.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -13741,8 +14064,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate293(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate299(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13753,7 +14076,7 @@ break;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate296.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13768,21 +14091,21 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate290.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate296.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate295.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13793,14 +14116,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shipment === undefined) && (missing0 = "shipment")) || ((data.exportDeclaration === undefined) && (missing0 = "exportDeclaration"))){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.shipment !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate296(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13811,8 +14134,8 @@ var valid0 = true;
 if(valid0){
 if(data.exportDeclaration !== undefined){
 const _errs2 = errors;
-if(!(validate253(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate259(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13824,28 +14147,28 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate289.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate295.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v76 = validate293;
+export const v77 = validate299;
 
-export const v77 = validate296;
+export const v78 = validate302;
 
-export const v78 = validate290;
+export const v79 = validate296;
 
-export const v79 = validate307;
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
+export const v80 = validate313;
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate314.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13853,20 +14176,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate308.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate314.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13877,14 +14200,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.orderId === undefined) && (missing0 = "orderId")) || ((data.primaryShipping === undefined) && (missing0 = "primaryShipping"))){
-validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderId !== undefined){
 const _errs1 = errors;
-if(!(validate308(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+if(!(validate314(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13901,7 +14224,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.firstName !== undefined){
 const _errs4 = errors;
 if(typeof data1.firstName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -13913,7 +14236,7 @@ if(valid1){
 if(data1.lastName !== undefined){
 const _errs6 = errors;
 if(typeof data1.lastName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -13925,7 +14248,7 @@ if(valid1){
 if(data1.middleName !== undefined){
 const _errs8 = errors;
 if(typeof data1.middleName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -13937,7 +14260,7 @@ if(valid1){
 if(data1.salutation !== undefined){
 const _errs10 = errors;
 if(typeof data1.salutation !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -13949,7 +14272,7 @@ if(valid1){
 if(data1.company !== undefined){
 const _errs12 = errors;
 if(typeof data1.company !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -13961,7 +14284,7 @@ if(valid1){
 if(data1.shippingAddress1 !== undefined){
 const _errs14 = errors;
 if(typeof data1.shippingAddress1 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -13973,7 +14296,7 @@ if(valid1){
 if(data1.shippingAddress2 !== undefined){
 const _errs16 = errors;
 if(typeof data1.shippingAddress2 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -13985,7 +14308,7 @@ if(valid1){
 if(data1.city !== undefined){
 const _errs18 = errors;
 if(typeof data1.city !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -13997,7 +14320,7 @@ if(valid1){
 if(data1.stateOrProvince !== undefined){
 const _errs20 = errors;
 if(typeof data1.stateOrProvince !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -14009,7 +14332,7 @@ if(valid1){
 if(data1.stateCode !== undefined){
 const _errs22 = errors;
 if(typeof data1.stateCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -14021,7 +14344,7 @@ if(valid1){
 if(data1.zipCode !== undefined){
 const _errs24 = errors;
 if(typeof data1.zipCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs24 === errors;
@@ -14033,7 +14356,7 @@ if(valid1){
 if(data1.countryName !== undefined){
 const _errs26 = errors;
 if(typeof data1.countryName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs26 === errors;
@@ -14045,7 +14368,7 @@ if(valid1){
 if(data1.countryCode !== undefined){
 const _errs28 = errors;
 if(typeof data1.countryCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -14057,7 +14380,7 @@ if(valid1){
 if(data1.email !== undefined){
 const _errs30 = errors;
 if(typeof data1.email !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs30 === errors;
@@ -14069,7 +14392,7 @@ if(valid1){
 if(data1.phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data1.phone1 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs32 === errors;
@@ -14081,7 +14404,7 @@ if(valid1){
 if(data1.phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data1.phone2 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs34 === errors;
@@ -14093,7 +14416,7 @@ if(valid1){
 if(data1.fax !== undefined){
 const _errs36 = errors;
 if(typeof data1.fax !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs36 === errors;
@@ -14119,7 +14442,7 @@ var valid1 = true;
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate313.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14136,13 +14459,13 @@ if(errors === _errs38){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.customerComments !== undefined){
 if(typeof data19.customerComments !== "string"){
-validate307.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate313.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14156,23 +14479,23 @@ var valid0 = true;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate307.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate313.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v80 = validate310;
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+export const v81 = validate316;
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate316.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14185,7 +14508,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema141.properties.DocumentData.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema143.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14198,7 +14521,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema141.properties.DocumentExtension.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema143.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14211,7 +14534,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema141.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate316.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema143.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14224,7 +14547,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema141.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema143.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14237,7 +14560,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate310.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema141.properties.URL.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema143.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14250,7 +14573,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate310.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema141.properties.ParcelCode.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema143.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14263,7 +14586,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate310.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema141.properties.TrackingNumber.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema143.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14276,7 +14599,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema141.properties.DocumentReference.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema143.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14289,7 +14612,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate310.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema141.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema143.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14302,7 +14625,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate310.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema141.properties.CreationDateTime.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema143.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -14315,7 +14638,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate310.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema141.properties.ErrorMessage.type},message:"must be string,null"}];
+validate316.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema143.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -14335,23 +14658,23 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate310.errors = vErrors;
+validate316.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate316.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v81 = validate311;
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v82 = validate317;
+const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14401,7 +14724,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate311.errors = vErrors;
+validate317.errors = vErrors;
 return false;
 }
 else {
@@ -14423,12 +14746,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate311.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate317.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14444,12 +14767,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate311.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate317.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14462,7 +14785,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate311.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -14474,7 +14797,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate311.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate317.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -14492,8 +14815,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate239(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate245(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -14503,7 +14826,7 @@ break;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate317.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14522,8 +14845,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate235(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate241(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -14533,7 +14856,7 @@ break;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate317.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14546,7 +14869,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate311.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -14558,7 +14881,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate311.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -14570,7 +14893,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate311.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -14581,8 +14904,8 @@ var valid1 = true;
 if(valid1){
 if(data.TrackingDetails !== undefined){
 const _errs24 = errors;
-if(!(validate242(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate248(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs24 === errors;
@@ -14601,23 +14924,23 @@ var valid1 = true;
 }
 }
 else {
-validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate311.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v82 = validate315;
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v83 = validate321;
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14630,7 +14953,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate315.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema143.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate321.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema145.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14643,7 +14966,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate315.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema143.properties.ErrorText.type},message:"must be string,null"}];
+validate321.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema145.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14656,7 +14979,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate315.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema143.properties.Documents.type},message:"must be array,null"}];
+validate321.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema145.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -14665,8 +14988,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate310(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate316(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -14686,7 +15009,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate315.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema143.properties.ShipperManifests.type},message:"must be array,null"}];
+validate321.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema145.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -14695,8 +15018,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate310(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate316(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -14716,7 +15039,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate315.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema143.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate321.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema145.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -14727,7 +15050,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate315.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -14746,7 +15069,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate315.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema143.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate321.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema145.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14759,7 +15082,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate315.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema143.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate321.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema145.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -14770,7 +15093,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate315.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -14793,25 +15116,25 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate315.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v83 = validate242;
+export const v84 = validate248;
 
-export const v84 = validate318;
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v85 = validate324;
+const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14877,7 +15200,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate318.errors = vErrors;
+validate324.errors = vErrors;
 return false;
 }
 else {
@@ -14895,7 +15218,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -14905,12 +15228,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate318.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate324.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14926,12 +15249,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate318.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate324.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14947,12 +15270,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate318.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate324.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14968,12 +15291,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate318.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate324.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14988,23 +15311,23 @@ var valid1 = true;
 }
 }
 else {
-validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate318.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v85 = validate319;
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v86 = validate325;
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15015,14 +15338,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate319.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate325.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15035,7 +15358,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate319.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema145.properties.Errors.type},message:"must be array,null"}];
+validate325.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema147.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -15046,7 +15369,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate319.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema145.properties.Errors.items.type},message:"must be object,string"}];
+validate325.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema147.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -15065,14 +15388,14 @@ var valid0 = true;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate319.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -15105,62 +15428,63 @@ export const VALIDATORS = {
   "callbacks/order-payment-method.schema.json": v25,
   "callbacks/order-status-reason.schema.json": v26,
   "callbacks/original-order.schema.json": v27,
-  "callbacks/parcel-product.schema.json": v28,
-  "callbacks/parcel-tracking.schema.json": v29,
-  "callbacks/parcel.schema.json": v30,
-  "callbacks/payment-details.schema.json": v31,
-  "callbacks/perform-order-payment.request.schema.json": v32,
-  "callbacks/product-attribute.schema.json": v33,
-  "callbacks/product.schema.json": v34,
-  "callbacks/refund-product.schema.json": v35,
-  "callbacks/refund-reason.schema.json": v36,
-  "callbacks/response-info.schema.json": v37,
-  "callbacks/returned-product.schema.json": v38,
-  "callbacks/send-order-to-merchant.request.schema.json": v39,
-  "callbacks/send-rma-info.request.schema.json": v40,
-  "callbacks/shipping-info-details.schema.json": v41,
-  "callbacks/shipping-option.schema.json": v42,
-  "callbacks/update-order-shipping-info.request.schema.json": v43,
-  "callbacks/update-order-status.request.schema.json": v44,
-  "callbacks/user-details.schema.json": v45,
-  "callbacks/user-id-number-type.schema.json": v46,
-  "callbacks/vat-category.schema.json": v47,
-  "callbacks/vat-rate-type.schema.json": v48,
-  "service/additional-documents-error.schema.json": v49,
-  "service/additional-documents-request.schema.json": v50,
-  "service/additional-documents-response.schema.json": v51,
-  "service/authentication-token-request.schema.json": v52,
-  "service/authentication-token-response.schema.json": v53,
-  "service/commercial-invoice.schema.json": v54,
-  "service/dispatch-exception.schema.json": v55,
-  "service/dispatch-orders-request.schema.json": v56,
-  "service/dispatch-parcel.schema.json": v57,
-  "service/dispatch-product.schema.json": v58,
-  "service/dispatch-request-v1.schema.json": v59,
-  "service/dispatch-request-v2.schema.json": v60,
-  "service/dispatch-response.schema.json": v61,
-  "service/error-response.schema.json": v62,
-  "service/export-declaration.schema.json": v63,
-  "service/exporter.schema.json": v64,
-  "service/hub-details.schema.json": v65,
-  "service/order-info-for-additional-documents.schema.json": v66,
-  "service/order-refund-details.schema.json": v67,
-  "service/order-refund-product.schema.json": v68,
-  "service/order-refund-request.schema.json": v69,
-  "service/order-status-details.schema.json": v70,
-  "service/orders-details-request.schema.json": v71,
-  "service/orders-details-response.schema.json": v72,
-  "service/refund-details-response.schema.json": v73,
-  "service/service-response-info.schema.json": v74,
-  "service/shipment-information.schema.json": v75,
-  "service/shipment-parcel.schema.json": v76,
-  "service/shipment-product.schema.json": v77,
-  "service/shipment.schema.json": v78,
-  "service/shipping-address-request.schema.json": v79,
-  "service/shipping-document.schema.json": v80,
-  "service/shipping-documents-request.schema.json": v81,
-  "service/shipping-documents-response.schema.json": v82,
-  "service/tracking-details.schema.json": v83,
-  "service/void-parcel-request.schema.json": v84,
-  "service/void-parcel-response.schema.json": v85,
+  "callbacks/parcel-dispatch.request.schema.json": v28,
+  "callbacks/parcel-product.schema.json": v29,
+  "callbacks/parcel-tracking.schema.json": v30,
+  "callbacks/parcel.schema.json": v31,
+  "callbacks/payment-details.schema.json": v32,
+  "callbacks/perform-order-payment.request.schema.json": v33,
+  "callbacks/product-attribute.schema.json": v34,
+  "callbacks/product.schema.json": v35,
+  "callbacks/refund-product.schema.json": v36,
+  "callbacks/refund-reason.schema.json": v37,
+  "callbacks/response-info.schema.json": v38,
+  "callbacks/returned-product.schema.json": v39,
+  "callbacks/send-order-to-merchant.request.schema.json": v40,
+  "callbacks/send-rma-info.request.schema.json": v41,
+  "callbacks/shipping-info-details.schema.json": v42,
+  "callbacks/shipping-option.schema.json": v43,
+  "callbacks/update-order-shipping-info.request.schema.json": v44,
+  "callbacks/update-order-status.request.schema.json": v45,
+  "callbacks/user-details.schema.json": v46,
+  "callbacks/user-id-number-type.schema.json": v47,
+  "callbacks/vat-category.schema.json": v48,
+  "callbacks/vat-rate-type.schema.json": v49,
+  "service/additional-documents-error.schema.json": v50,
+  "service/additional-documents-request.schema.json": v51,
+  "service/additional-documents-response.schema.json": v52,
+  "service/authentication-token-request.schema.json": v53,
+  "service/authentication-token-response.schema.json": v54,
+  "service/commercial-invoice.schema.json": v55,
+  "service/dispatch-exception.schema.json": v56,
+  "service/dispatch-orders-request.schema.json": v57,
+  "service/dispatch-parcel.schema.json": v58,
+  "service/dispatch-product.schema.json": v59,
+  "service/dispatch-request-v1.schema.json": v60,
+  "service/dispatch-request-v2.schema.json": v61,
+  "service/dispatch-response.schema.json": v62,
+  "service/error-response.schema.json": v63,
+  "service/export-declaration.schema.json": v64,
+  "service/exporter.schema.json": v65,
+  "service/hub-details.schema.json": v66,
+  "service/order-info-for-additional-documents.schema.json": v67,
+  "service/order-refund-details.schema.json": v68,
+  "service/order-refund-product.schema.json": v69,
+  "service/order-refund-request.schema.json": v70,
+  "service/order-status-details.schema.json": v71,
+  "service/orders-details-request.schema.json": v72,
+  "service/orders-details-response.schema.json": v73,
+  "service/refund-details-response.schema.json": v74,
+  "service/service-response-info.schema.json": v75,
+  "service/shipment-information.schema.json": v76,
+  "service/shipment-parcel.schema.json": v77,
+  "service/shipment-product.schema.json": v78,
+  "service/shipment.schema.json": v79,
+  "service/shipping-address-request.schema.json": v80,
+  "service/shipping-document.schema.json": v81,
+  "service/shipping-documents-request.schema.json": v82,
+  "service/shipping-documents-response.schema.json": v83,
+  "service/tracking-details.schema.json": v84,
+  "service/void-parcel-request.schema.json": v85,
+  "service/void-parcel-response.schema.json": v86,
 };
