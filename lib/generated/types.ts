@@ -690,6 +690,65 @@ export interface MerchantDiscount {
   [k: string]: unknown;
 }
 /**
+ * A product in a dispatched parcel (UpdateParcelDispatch).
+ */
+export interface DispatchedParcelProduct {
+  /**
+   * The product's SKU on your site.
+   */
+  SKU?: string;
+  /**
+   * The cart line (a string in the documentation; a number is accepted too).
+   */
+  CartItemId?: string | number;
+  /**
+   * Units of the product in the parcel (Int64 in the documentation; text such as "1" is read as the number in tolerant validation).
+   */
+  Quantity?: number;
+  [k: string]: unknown;
+}
+/**
+ * The tracking of a dispatched parcel (UpdateParcelDispatch). Required in the documented table; accepted without (a notice without tracking still tells what shipped).
+ */
+export interface DispatchedParcelTracking {
+  /**
+   * The carrier's tracking number of the parcel.
+   */
+  ParcelTrackingNumber?: string;
+  /**
+   * The full tracking URL, URL-decoded by the kit when it comes encoded.
+   */
+  ParcelTrackingUrl?: string;
+  [k: string]: unknown;
+}
+/**
+ * The parcel an UpdateParcelDispatch notification reports dispatched (docs.global-e.com "Dispatch Notifications (from Global-e)").
+ */
+export interface DispatchedParcel {
+  /**
+   * The parcel's code: with OrderId and the status, what makes a delivery one event.
+   */
+  ParcelCode?: string | number;
+  /**
+   * "Parcel Code" in the documented table, beside StatusName: read as the parcel's status code; part of what makes a delivery one event.
+   */
+  Code?: string;
+  /**
+   * The parcel's status name (e.g. "Dispatched to Customer"); part of what makes a delivery one event.
+   */
+  StatusName?: string;
+  /**
+   * Multi-hub dispatch: the mapped hub the parcel shipped from.
+   */
+  HubCode?: string;
+  ParcelTracking?: DispatchedParcelTracking;
+  /**
+   * The products in the parcel.
+   */
+  Products?: DispatchedParcelProduct[];
+  [k: string]: unknown;
+}
+/**
  * Duties and taxes breakdown.
  */
 export interface DTBreakdown {
@@ -1162,13 +1221,13 @@ export interface ParcelDispatchRequest {
    * Your web store's code, as given to the cart the order was converted from.
    */
   WebStoreCode?: string;
-  DispatchedParcel: DispatchedParcel;
+  DispatchedParcel: DispatchedParcel1;
   [k: string]: unknown;
 }
 /**
- * The parcel that was dispatched.
+ * The parcel an UpdateParcelDispatch notification reports dispatched (docs.global-e.com "Dispatch Notifications (from Global-e)").
  */
-export interface DispatchedParcel {
+export interface DispatchedParcel1 {
   /**
    * The parcel's code: with OrderId and the status, what makes a delivery one event.
    */
@@ -1190,35 +1249,6 @@ export interface DispatchedParcel {
    * The products in the parcel.
    */
   Products?: DispatchedParcelProduct[];
-  [k: string]: unknown;
-}
-/**
- * Required in the documented table; accepted without (a notice without tracking still tells what shipped).
- */
-export interface DispatchedParcelTracking {
-  /**
-   * The carrier's tracking number of the parcel.
-   */
-  ParcelTrackingNumber?: string;
-  /**
-   * The full tracking URL, URL-decoded by the kit when it comes encoded.
-   */
-  ParcelTrackingUrl?: string;
-  [k: string]: unknown;
-}
-export interface DispatchedParcelProduct {
-  /**
-   * The product's SKU on your site.
-   */
-  SKU?: string;
-  /**
-   * The cart line (a string in the documentation; a number is accepted too).
-   */
-  CartItemId?: string | number;
-  /**
-   * Units of the product in the parcel (Int64 in the documentation; text such as "1" is read as the number in tolerant validation).
-   */
-  Quantity?: number;
   [k: string]: unknown;
 }
 /**

@@ -8,7 +8,7 @@ const cjsDefault = (m) => (typeof m.default === "function" ? m.default : m.defau
 const cjsNamed = (m, name) => (m[name] !== undefined ? m[name] : m.default[name]);
 
 export const v0 = validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"type":"object","required":["ParcelCode","Products"],"properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}},"Products":{"type":"array","items":{"type":"object","required":["Quantity"],"properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number","minimum":0}}}}}}}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json","type":"object","required":["Quantity"],"properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number","minimum":0}}};
 const schema21 = {"type":["string","number"]};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -38,10 +38,322 @@ validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.Quantity === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Quantity"},message:"must have required property '"+"Quantity"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.SKU !== undefined){
+if(typeof data.SKU !== "string"){
+const err1 = {instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.CartItemId !== undefined){
+if(!(validate54(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+errors = vErrors.length;
+}
+}
+if(data.Quantity !== undefined){
+let data2 = data.Quantity;
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err2 = {instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"SKU":true,"CartItemId":true,"Quantity":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v1 = validate56;
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json","type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ParcelTrackingNumber !== undefined){
+if(typeof data.ParcelTrackingNumber !== "string"){
+const err0 = {instancePath:instancePath+"/ParcelTrackingNumber",schemaPath:"#/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.ParcelTrackingUrl !== undefined){
+if(typeof data.ParcelTrackingUrl !== "string"){
+const err1 = {instancePath:instancePath+"/ParcelTrackingUrl",schemaPath:"#/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":{"ParcelTrackingNumber":true,"ParcelTrackingUrl":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v2 = validate57;
+const schema23 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json","type":"object","required":["ParcelCode","Products"],"properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"$ref":"./dispatched-parcel-tracking.schema.json"},"Products":{"type":"array","items":{"$ref":"./dispatched-parcel-product.schema.json"}}}};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ParcelCode === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "ParcelCode"},message:"must have required property '"+"ParcelCode"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.Products === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "Products"},message:"must have required property '"+"Products"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.ParcelCode !== undefined){
+if(!(validate58(data.ParcelCode, {instancePath:instancePath+"/ParcelCode",parentData:data,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors = vErrors.length;
+}
+}
+if(data.Code !== undefined){
+if(typeof data.Code !== "string"){
+const err2 = {instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.StatusName !== undefined){
+if(typeof data.StatusName !== "string"){
+const err3 = {instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.HubCode !== undefined){
+if(typeof data.HubCode !== "string"){
+const err4 = {instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.ParcelTracking !== undefined){
+if(!(validate56(data.ParcelTracking, {instancePath:instancePath+"/ParcelTracking",parentData:data,parentDataProperty:"ParcelTracking",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
+}
+}
+if(data.Products !== undefined){
+let data5 = data.Products;
+if(Array.isArray(data5)){
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate52(data5[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":{"ParcelCode":true,"Code":true,"StatusName":true,"HubCode":true,"ParcelTracking":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v3 = validate62;
+const schema25 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"$ref":"./dispatched-parcel.schema.json"}}};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -82,14 +394,14 @@ errors++;
 }
 }
 if(data.OrderId !== undefined){
-if(!(validate54(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate63(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 }
 if(data.MerchantOrderId !== undefined){
-if(!(validate54(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate63(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
 errors = vErrors.length;
 }
 }
@@ -118,10 +430,14 @@ errors++;
 }
 }
 if(data.DispatchedParcel !== undefined){
-let data5 = data.DispatchedParcel;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.ParcelCode === undefined){
-const err5 = {instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/required",keyword:"required",params:{missingProperty: "ParcelCode"},message:"must have required property '"+"ParcelCode"+"'"};
+if(!(validate57(data.DispatchedParcel, {instancePath:instancePath+"/DispatchedParcel",parentData:data,parentDataProperty:"DispatchedParcel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -130,210 +446,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data5.Products === undefined){
-const err6 = {instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/required",keyword:"required",params:{missingProperty: "Products"},message:"must have required property '"+"Products"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data5.ParcelCode !== undefined){
-if(!(validate54(data5.ParcelCode, {instancePath:instancePath+"/DispatchedParcel/ParcelCode",parentData:data5,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-}
-if(data5.Code !== undefined){
-if(typeof data5.Code !== "string"){
-const err7 = {instancePath:instancePath+"/DispatchedParcel/Code",schemaPath:"#/properties/DispatchedParcel/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data5.StatusName !== undefined){
-if(typeof data5.StatusName !== "string"){
-const err8 = {instancePath:instancePath+"/DispatchedParcel/StatusName",schemaPath:"#/properties/DispatchedParcel/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data5.HubCode !== undefined){
-if(typeof data5.HubCode !== "string"){
-const err9 = {instancePath:instancePath+"/DispatchedParcel/HubCode",schemaPath:"#/properties/DispatchedParcel/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data5.ParcelTracking !== undefined){
-let data10 = data5.ParcelTracking;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.ParcelTrackingNumber !== undefined){
-if(typeof data10.ParcelTrackingNumber !== "string"){
-const err10 = {instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingNumber",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data10.ParcelTrackingUrl !== undefined){
-if(typeof data10.ParcelTrackingUrl !== "string"){
-const err11 = {instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingUrl",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/DispatchedParcel/ParcelTracking",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data5.Products !== undefined){
-let data13 = data5.Products;
-if(Array.isArray(data13)){
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.Quantity === undefined){
-const err13 = {instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/required",keyword:"required",params:{missingProperty: "Quantity"},message:"must have required property '"+"Quantity"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data14.SKU !== undefined){
-if(typeof data14.SKU !== "string"){
-const err14 = {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/SKU",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data14.CartItemId !== undefined){
-if(!(validate54(data14.CartItemId, {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/CartItemId",parentData:data14,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-}
-if(data14.Quantity !== undefined){
-let data17 = data14.Quantity;
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-const err15 = {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/DispatchedParcel/Products",schemaPath:"#/properties/DispatchedParcel/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-validate52.errors = vErrors;
+validate62.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
+validate62.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v1 = validate53;
+export const v4 = validate53;
 const schema20 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/common.schema.json","$defs":{"CountryCode":{"type":"string","pattern":"^[A-Z]{2}$"},"CurrencyCode":{"type":"string","pattern":"^[A-Z]{3}$"},"Date":{"type":"string","format":"date"},"Id":{"type":["string","number"]},"OrderId":{"type":["string","number"],"minLength":1,"maxLength":200},"Amount":{"type":"number","minimum":0}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -346,6 +464,9 @@ validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 /** The report validators, by schema path under schemas/. */
 export const VALIDATORS = {
-  "callbacks/parcel-dispatch.request.schema.json": v0,
-  "common.schema.json": v1,
+  "callbacks/dispatched-parcel-product.schema.json": v0,
+  "callbacks/dispatched-parcel-tracking.schema.json": v1,
+  "callbacks/dispatched-parcel.schema.json": v2,
+  "callbacks/parcel-dispatch.request.schema.json": v3,
+  "common.schema.json": v4,
 };

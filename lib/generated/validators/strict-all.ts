@@ -4578,10 +4578,30 @@ return errors === 0;
 validate115.evaluated = {"props":{"Name":true,"Price":true,"VATRate":true,"DiscountType":true,"DiscountSource":true,"CouponCode":true,"Description":true,"DiscountCode":true,"InternationalPrice":true,"LocalVATRate":true,"LoyaltyVoucherCode":true,"ProductCartItemId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v16 = validate118;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json","type":"object","required":["Duties"],"properties":{"Duties":{"type":"number"},"SalesTaxes":{"type":"number"},"Other":{"type":"number"}}};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json","type":"object","required":["Quantity"],"properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number","minimum":0}}};
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate119.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate118.evaluated;
@@ -4594,16 +4614,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.Duties === undefined) && (missing0 = "Duties")){
+if((data.Quantity === undefined) && (missing0 = "Quantity")){
 validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.Duties !== undefined){
-let data0 = data.Duties;
+if(data.SKU !== undefined){
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate118.errors = [{instancePath:instancePath+"/Duties",schemaPath:"#/properties/Duties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.SKU !== "string"){
+validate118.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4612,12 +4631,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalesTaxes !== undefined){
-let data1 = data.SalesTaxes;
+if(data.CartItemId !== undefined){
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate118.errors = [{instancePath:instancePath+"/SalesTaxes",schemaPath:"#/properties/SalesTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
+if(!(validate119(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -4625,14 +4643,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Other !== undefined){
-let data2 = data.Other;
-const _errs5 = errors;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate118.errors = [{instancePath:instancePath+"/Other",schemaPath:"#/properties/Other/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(data.Quantity !== undefined){
+let data2 = data.Quantity;
+const _errs4 = errors;
+if(errors === _errs4){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+validate118.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
-var valid0 = _errs5 === errors;
+}
+else {
+validate118.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
@@ -4649,16 +4675,289 @@ return false;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"Duties":true,"SalesTaxes":true,"Other":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"SKU":true,"CartItemId":true,"Quantity":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v17 = validate119;
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/exporter-details.schema.json","type":"object","properties":{"DestinationRegistrationNumber":{"type":["number","null"]},"LocalRegistrationClearance":{"type":"boolean"}}};
+export const v17 = validate121;
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json","type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate121.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ParcelTrackingNumber !== undefined){
+const _errs1 = errors;
+if(typeof data.ParcelTrackingNumber !== "string"){
+validate121.errors = [{instancePath:instancePath+"/ParcelTrackingNumber",schemaPath:"#/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ParcelTrackingUrl !== undefined){
+const _errs3 = errors;
+if(typeof data.ParcelTrackingUrl !== "string"){
+validate121.errors = [{instancePath:instancePath+"/ParcelTrackingUrl",schemaPath:"#/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+validate121.evaluated = {"props":{"ParcelTrackingNumber":true,"ParcelTrackingUrl":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v18 = validate122;
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json","type":"object","required":["ParcelCode","Products"],"properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"$ref":"./dispatched-parcel-tracking.schema.json"},"Products":{"type":"array","items":{"$ref":"./dispatched-parcel-product.schema.json"}}}};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.ParcelCode === undefined) && (missing0 = "ParcelCode")) || ((data.Products === undefined) && (missing0 = "Products"))){
+validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.ParcelCode !== undefined){
+const _errs1 = errors;
+if(!(validate123(data.ParcelCode, {instancePath:instancePath+"/ParcelCode",parentData:data,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Code !== undefined){
+const _errs2 = errors;
+if(typeof data.Code !== "string"){
+validate122.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusName !== undefined){
+const _errs4 = errors;
+if(typeof data.StatusName !== "string"){
+validate122.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.HubCode !== undefined){
+const _errs6 = errors;
+if(typeof data.HubCode !== "string"){
+validate122.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ParcelTracking !== undefined){
+const _errs8 = errors;
+if(!(validate121(data.ParcelTracking, {instancePath:instancePath+"/ParcelTracking",parentData:data,parentDataProperty:"ParcelTracking",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Products !== undefined){
+let data5 = data.Products;
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data5)){
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+const _errs11 = errors;
+if(!(validate118(data5[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs11 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate122.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"props":{"ParcelCode":true,"Code":true,"StatusName":true,"HubCode":true,"ParcelTracking":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v19 = validate127;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json","type":"object","required":["Duties"],"properties":{"Duties":{"type":"number"},"SalesTaxes":{"type":"number"},"Other":{"type":"number"}}};
+
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate127.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Duties === undefined) && (missing0 = "Duties")){
+validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Duties !== undefined){
+let data0 = data.Duties;
+const _errs1 = errors;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
+validate127.errors = [{instancePath:instancePath+"/Duties",schemaPath:"#/properties/Duties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SalesTaxes !== undefined){
+let data1 = data.SalesTaxes;
+const _errs3 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+validate127.errors = [{instancePath:instancePath+"/SalesTaxes",schemaPath:"#/properties/SalesTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Other !== undefined){
+let data2 = data.Other;
+const _errs5 = errors;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+validate127.errors = [{instancePath:instancePath+"/Other",schemaPath:"#/properties/Other/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"props":{"Duties":true,"SalesTaxes":true,"Other":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v20 = validate128;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/exporter-details.schema.json","type":"object","properties":{"DestinationRegistrationNumber":{"type":["number","null"]},"LocalRegistrationClearance":{"type":"boolean"}}};
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/exporter-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4671,7 +4970,7 @@ if(data.DestinationRegistrationNumber !== undefined){
 let data0 = data.DestinationRegistrationNumber;
 const _errs1 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-validate119.errors = [{instancePath:instancePath+"/DestinationRegistrationNumber",schemaPath:"#/properties/DestinationRegistrationNumber/type",keyword:"type",params:{type: schema54.properties.DestinationRegistrationNumber.type},message:"must be number,null"}];
+validate128.errors = [{instancePath:instancePath+"/DestinationRegistrationNumber",schemaPath:"#/properties/DestinationRegistrationNumber/type",keyword:"type",params:{type: schema59.properties.DestinationRegistrationNumber.type},message:"must be number,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4683,7 +4982,7 @@ if(valid0){
 if(data.LocalRegistrationClearance !== undefined){
 const _errs3 = errors;
 if(typeof data.LocalRegistrationClearance !== "boolean"){
-validate119.errors = [{instancePath:instancePath+"/LocalRegistrationClearance",schemaPath:"#/properties/LocalRegistrationClearance/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate128.errors = [{instancePath:instancePath+"/LocalRegistrationClearance",schemaPath:"#/properties/LocalRegistrationClearance/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4694,24 +4993,24 @@ var valid0 = true;
 }
 }
 else {
-validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate119.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"DestinationRegistrationNumber":true,"LocalRegistrationClearance":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"DestinationRegistrationNumber":true,"LocalRegistrationClearance":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v18 = validate120;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/international-details.schema.json","type":"object","required":["ShippingVATRate"],"properties":{"CurrencyCode":{"type":"string"},"TotalPrice":{"type":"number"},"TransactionCurrencyCode":{"type":"string"},"TransactionTotalPrice":{"type":"number"},"TotalShippingPrice":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesPrice":{"type":"number"},"TotalCCFPrice":{"type":"number"},"TotalVATAmount":{"type":"number"},"ShippingVATRate":{"type":"number"},"ConsignmentFee":{"type":"number"},"RemoteAreaSurcharge":{"type":"number"},"SizeOverchargeValue":{"type":"number"},"SameDayDispatchCost":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"USSalesTax":{"type":"number"},"DutiesGuaranteed":{"type":"boolean"},"DeliveryDaysFrom":{"type":"number"},"DeliveryDaysTo":{"type":"number"},"CardNumberLastFourDigits":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ShippingMethodTypeCode":{"type":"string"},"ShippingMethodTypeName":{"type":"string"},"ShippingMethodStatusCode":{"type":"string"},"ShippingMethodStatusName":{"type":"string"},"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"PaymentTransactionReference":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"}}};
-const schema56 = {"type":"string","format":"date"};
+export const v21 = validate129;
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/international-details.schema.json","type":"object","required":["ShippingVATRate"],"properties":{"CurrencyCode":{"type":"string"},"TotalPrice":{"type":"number"},"TransactionCurrencyCode":{"type":"string"},"TransactionTotalPrice":{"type":"number"},"TotalShippingPrice":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesPrice":{"type":"number"},"TotalCCFPrice":{"type":"number"},"TotalVATAmount":{"type":"number"},"ShippingVATRate":{"type":"number"},"ConsignmentFee":{"type":"number"},"RemoteAreaSurcharge":{"type":"number"},"SizeOverchargeValue":{"type":"number"},"SameDayDispatchCost":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"USSalesTax":{"type":"number"},"DutiesGuaranteed":{"type":"boolean"},"DeliveryDaysFrom":{"type":"number"},"DeliveryDaysTo":{"type":"number"},"CardNumberLastFourDigits":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ShippingMethodTypeCode":{"type":"string"},"ShippingMethodTypeName":{"type":"string"},"ShippingMethodStatusCode":{"type":"string"},"ShippingMethodStatusName":{"type":"string"},"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"PaymentTransactionReference":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"}}};
+const schema61 = {"type":"string","format":"date"};
 const formats0 = cjsNamed(m1, "fullFormats").date;
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4722,28 +5021,28 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate121.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate130.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate121.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-tracking.schema.json","type":"object","properties":{}};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-tracking.schema.json","type":"object","properties":{}};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-tracking.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4752,21 +5051,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate123.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/international-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4777,14 +5076,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ShippingVATRate === undefined) && (missing0 = "ShippingVATRate")){
-validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CurrencyCode !== undefined){
 const _errs1 = errors;
 if(typeof data.CurrencyCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4797,7 +5096,7 @@ if(data.TotalPrice !== undefined){
 let data1 = data.TotalPrice;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate120.errors = [{instancePath:instancePath+"/TotalPrice",schemaPath:"#/properties/TotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalPrice",schemaPath:"#/properties/TotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4809,7 +5108,7 @@ if(valid0){
 if(data.TransactionCurrencyCode !== undefined){
 const _errs5 = errors;
 if(typeof data.TransactionCurrencyCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/TransactionCurrencyCode",schemaPath:"#/properties/TransactionCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/TransactionCurrencyCode",schemaPath:"#/properties/TransactionCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4822,7 +5121,7 @@ if(data.TransactionTotalPrice !== undefined){
 let data3 = data.TransactionTotalPrice;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate120.errors = [{instancePath:instancePath+"/TransactionTotalPrice",schemaPath:"#/properties/TransactionTotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TransactionTotalPrice",schemaPath:"#/properties/TransactionTotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4835,7 +5134,7 @@ if(data.TotalShippingPrice !== undefined){
 let data4 = data.TotalShippingPrice;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate120.errors = [{instancePath:instancePath+"/TotalShippingPrice",schemaPath:"#/properties/TotalShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalShippingPrice",schemaPath:"#/properties/TotalShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4848,7 +5147,7 @@ if(data.DiscountedShippingPrice !== undefined){
 let data5 = data.DiscountedShippingPrice;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate120.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -4861,7 +5160,7 @@ if(data.TotalDutiesPrice !== undefined){
 let data6 = data.TotalDutiesPrice;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate120.errors = [{instancePath:instancePath+"/TotalDutiesPrice",schemaPath:"#/properties/TotalDutiesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalDutiesPrice",schemaPath:"#/properties/TotalDutiesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -4874,7 +5173,7 @@ if(data.TotalCCFPrice !== undefined){
 let data7 = data.TotalCCFPrice;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate120.errors = [{instancePath:instancePath+"/TotalCCFPrice",schemaPath:"#/properties/TotalCCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalCCFPrice",schemaPath:"#/properties/TotalCCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -4887,7 +5186,7 @@ if(data.TotalVATAmount !== undefined){
 let data8 = data.TotalVATAmount;
 const _errs17 = errors;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-validate120.errors = [{instancePath:instancePath+"/TotalVATAmount",schemaPath:"#/properties/TotalVATAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalVATAmount",schemaPath:"#/properties/TotalVATAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -4900,7 +5199,7 @@ if(data.ShippingVATRate !== undefined){
 let data9 = data.ShippingVATRate;
 const _errs19 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate120.errors = [{instancePath:instancePath+"/ShippingVATRate",schemaPath:"#/properties/ShippingVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingVATRate",schemaPath:"#/properties/ShippingVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -4913,7 +5212,7 @@ if(data.ConsignmentFee !== undefined){
 let data10 = data.ConsignmentFee;
 const _errs21 = errors;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-validate120.errors = [{instancePath:instancePath+"/ConsignmentFee",schemaPath:"#/properties/ConsignmentFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/ConsignmentFee",schemaPath:"#/properties/ConsignmentFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -4926,7 +5225,7 @@ if(data.RemoteAreaSurcharge !== undefined){
 let data11 = data.RemoteAreaSurcharge;
 const _errs23 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate120.errors = [{instancePath:instancePath+"/RemoteAreaSurcharge",schemaPath:"#/properties/RemoteAreaSurcharge/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/RemoteAreaSurcharge",schemaPath:"#/properties/RemoteAreaSurcharge/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -4939,7 +5238,7 @@ if(data.SizeOverchargeValue !== undefined){
 let data12 = data.SizeOverchargeValue;
 const _errs25 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate120.errors = [{instancePath:instancePath+"/SizeOverchargeValue",schemaPath:"#/properties/SizeOverchargeValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/SizeOverchargeValue",schemaPath:"#/properties/SizeOverchargeValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -4952,7 +5251,7 @@ if(data.SameDayDispatchCost !== undefined){
 let data13 = data.SameDayDispatchCost;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate120.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -4965,7 +5264,7 @@ if(data.CashOnDeliveryFee !== undefined){
 let data14 = data.CashOnDeliveryFee;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate120.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -4978,7 +5277,7 @@ if(data.USSalesTax !== undefined){
 let data15 = data.USSalesTax;
 const _errs31 = errors;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-validate120.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -4990,7 +5289,7 @@ if(valid0){
 if(data.DutiesGuaranteed !== undefined){
 const _errs33 = errors;
 if(typeof data.DutiesGuaranteed !== "boolean"){
-validate120.errors = [{instancePath:instancePath+"/DutiesGuaranteed",schemaPath:"#/properties/DutiesGuaranteed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate129.errors = [{instancePath:instancePath+"/DutiesGuaranteed",schemaPath:"#/properties/DutiesGuaranteed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -5003,7 +5302,7 @@ if(data.DeliveryDaysFrom !== undefined){
 let data17 = data.DeliveryDaysFrom;
 const _errs35 = errors;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-validate120.errors = [{instancePath:instancePath+"/DeliveryDaysFrom",schemaPath:"#/properties/DeliveryDaysFrom/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/DeliveryDaysFrom",schemaPath:"#/properties/DeliveryDaysFrom/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -5016,7 +5315,7 @@ if(data.DeliveryDaysTo !== undefined){
 let data18 = data.DeliveryDaysTo;
 const _errs37 = errors;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-validate120.errors = [{instancePath:instancePath+"/DeliveryDaysTo",schemaPath:"#/properties/DeliveryDaysTo/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/DeliveryDaysTo",schemaPath:"#/properties/DeliveryDaysTo/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -5028,7 +5327,7 @@ if(valid0){
 if(data.CardNumberLastFourDigits !== undefined){
 const _errs39 = errors;
 if(typeof data.CardNumberLastFourDigits !== "string"){
-validate120.errors = [{instancePath:instancePath+"/CardNumberLastFourDigits",schemaPath:"#/properties/CardNumberLastFourDigits/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/CardNumberLastFourDigits",schemaPath:"#/properties/CardNumberLastFourDigits/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs39 === errors;
@@ -5039,8 +5338,8 @@ var valid0 = true;
 if(valid0){
 if(data.ExpirationDate !== undefined){
 const _errs41 = errors;
-if(!(validate121(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate130(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs41 === errors;
@@ -5052,7 +5351,7 @@ if(valid0){
 if(data.PaymentMethodCode !== undefined){
 const _errs42 = errors;
 if(typeof data.PaymentMethodCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -5064,7 +5363,7 @@ if(valid0){
 if(data.PaymentMethodName !== undefined){
 const _errs44 = errors;
 if(typeof data.PaymentMethodName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs44 === errors;
@@ -5076,7 +5375,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs46 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs46 === errors;
@@ -5088,7 +5387,7 @@ if(valid0){
 if(data.ShippingMethodName !== undefined){
 const _errs48 = errors;
 if(typeof data.ShippingMethodName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs48 === errors;
@@ -5100,7 +5399,7 @@ if(valid0){
 if(data.ShippingMethodTypeCode !== undefined){
 const _errs50 = errors;
 if(typeof data.ShippingMethodTypeCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodTypeCode",schemaPath:"#/properties/ShippingMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodTypeCode",schemaPath:"#/properties/ShippingMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs50 === errors;
@@ -5112,7 +5411,7 @@ if(valid0){
 if(data.ShippingMethodTypeName !== undefined){
 const _errs52 = errors;
 if(typeof data.ShippingMethodTypeName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodTypeName",schemaPath:"#/properties/ShippingMethodTypeName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodTypeName",schemaPath:"#/properties/ShippingMethodTypeName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs52 === errors;
@@ -5124,7 +5423,7 @@ if(valid0){
 if(data.ShippingMethodStatusCode !== undefined){
 const _errs54 = errors;
 if(typeof data.ShippingMethodStatusCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodStatusCode",schemaPath:"#/properties/ShippingMethodStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodStatusCode",schemaPath:"#/properties/ShippingMethodStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs54 === errors;
@@ -5136,7 +5435,7 @@ if(valid0){
 if(data.ShippingMethodStatusName !== undefined){
 const _errs56 = errors;
 if(typeof data.ShippingMethodStatusName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodStatusName",schemaPath:"#/properties/ShippingMethodStatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodStatusName",schemaPath:"#/properties/ShippingMethodStatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -5148,7 +5447,7 @@ if(valid0){
 if(data.OrderTrackingNumber !== undefined){
 const _errs58 = errors;
 if(typeof data.OrderTrackingNumber !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -5160,7 +5459,7 @@ if(valid0){
 if(data.OrderTrackingUrl !== undefined){
 const _errs60 = errors;
 if(typeof data.OrderTrackingUrl !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs60 === errors;
@@ -5172,7 +5471,7 @@ if(valid0){
 if(data.OrderWaybillNumber !== undefined){
 const _errs62 = errors;
 if(typeof data.OrderWaybillNumber !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs62 === errors;
@@ -5184,7 +5483,7 @@ if(valid0){
 if(data.OrderWaybillUrl !== undefined){
 const _errs64 = errors;
 if(typeof data.OrderWaybillUrl !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs64 === errors;
@@ -5196,7 +5495,7 @@ if(valid0){
 if(data.PaymentTransactionReference !== undefined){
 const _errs66 = errors;
 if(typeof data.PaymentTransactionReference !== "string"){
-validate120.errors = [{instancePath:instancePath+"/PaymentTransactionReference",schemaPath:"#/properties/PaymentTransactionReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/PaymentTransactionReference",schemaPath:"#/properties/PaymentTransactionReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs66 === errors;
@@ -5214,8 +5513,8 @@ var valid1 = true;
 const len0 = data34.length;
 for(let i0=0; i0<len0; i0++){
 const _errs70 = errors;
-if(!(validate123(data34[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data34,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate132(data34[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data34,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs70 === errors;
@@ -5225,7 +5524,7 @@ break;
 }
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate129.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5237,8 +5536,8 @@ var valid0 = true;
 if(valid0){
 if(data.CustomerDTBreakdown !== undefined){
 const _errs71 = errors;
-if(!(validate118(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs71 === errors;
@@ -5249,8 +5548,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantDTBreakdown !== undefined){
 const _errs72 = errors;
-if(!(validate118(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs72 === errors;
@@ -5297,26 +5596,26 @@ var valid0 = true;
 }
 }
 else {
-validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate120.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"CurrencyCode":true,"TotalPrice":true,"TransactionCurrencyCode":true,"TransactionTotalPrice":true,"TotalShippingPrice":true,"DiscountedShippingPrice":true,"TotalDutiesPrice":true,"TotalCCFPrice":true,"TotalVATAmount":true,"ShippingVATRate":true,"ConsignmentFee":true,"RemoteAreaSurcharge":true,"SizeOverchargeValue":true,"SameDayDispatchCost":true,"CashOnDeliveryFee":true,"USSalesTax":true,"DutiesGuaranteed":true,"DeliveryDaysFrom":true,"DeliveryDaysTo":true,"CardNumberLastFourDigits":true,"ExpirationDate":true,"PaymentMethodCode":true,"PaymentMethodName":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ShippingMethodTypeCode":true,"ShippingMethodTypeName":true,"ShippingMethodStatusCode":true,"ShippingMethodStatusName":true,"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"PaymentTransactionReference":true,"ParcelsTracking":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"CurrencyCode":true,"TotalPrice":true,"TransactionCurrencyCode":true,"TransactionTotalPrice":true,"TotalShippingPrice":true,"DiscountedShippingPrice":true,"TotalDutiesPrice":true,"TotalCCFPrice":true,"TotalVATAmount":true,"ShippingVATRate":true,"ConsignmentFee":true,"RemoteAreaSurcharge":true,"SizeOverchargeValue":true,"SameDayDispatchCost":true,"CashOnDeliveryFee":true,"USSalesTax":true,"DutiesGuaranteed":true,"DeliveryDaysFrom":true,"DeliveryDaysTo":true,"CardNumberLastFourDigits":true,"ExpirationDate":true,"PaymentMethodCode":true,"PaymentMethodName":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ShippingMethodTypeCode":true,"ShippingMethodTypeName":true,"ShippingMethodStatusCode":true,"ShippingMethodStatusName":true,"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"PaymentTransactionReference":true,"ParcelsTracking":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v19 = validate111;
+export const v22 = validate111;
 
-export const v20 = validate107;
+export const v23 = validate107;
 
-export const v21 = validate127;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/merchant-order.schema.json","type":"object","properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/OrderId"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"UserId":{"type":"string"},"CartId":{"type":"string"},"CartHash":{"type":"string"},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"},"StatusCode":{"type":"string"},"OrderStatusReason":{"$ref":"./order-status-reason.schema.json"},"OrderCreationSource":{"type":"integer"},"DateCreated":{"type":"string"},"OrderCreationDate":{"type":"string"},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"CurrencyName":{"type":"string"},"ModifiedProduct":{"type":"string"},"ClearCart":{"type":"boolean"},"AllowMailsFromMerchant":{"type":"boolean"},"DoNotChargeVAT":{"type":"boolean"},"IsFreeShipping":{"type":"boolean"},"FreeShippingCouponCode":{"type":"string"},"IsB2B":{"type":"boolean"},"IsMoto":{"type":"boolean"},"IsReplacementOrder":{"type":"boolean"},"IsSplitOrder":{"type":"boolean"},"IsTaxExemption":{"type":"boolean"},"PrePayOffered":{"type":"boolean"},"SameDayDispatch":{"type":"boolean"},"SameDayDispatchCost":{"type":"number"},"ShipToStoreCode":{"type":"string"},"CCFPrice":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesAndTaxesPrice":{"type":"number"},"TotalDutiesPaidByCustomerPrice":{"type":"number"},"USSalesTax":{"type":"number"},"PriceCoefficientRate":{"type":"number"},"RoundingRate":{"type":"number"},"LoyaltyCode":{"type":"string"},"LoyaltyPointsEarned":{"type":"number"},"LoyaltyPointsSpent":{"type":"number"},"OTCurrencyCode":{"type":"string"},"OTVoucherAmount":{"type":"number"},"OTVoucherCode":{"type":"string"},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"ExporterDetails":{"$ref":"./exporter-details.schema.json"},"Customer":{"$ref":"./customer.schema.json"},"PrimaryBilling":{"$ref":"./customer-details.schema.json"},"PrimaryShipping":{"$ref":"./customer-details.schema.json"},"SecondaryBilling":{"$ref":"./customer-details.schema.json"},"SecondaryShipping":{"$ref":"./customer-details.schema.json"},"Products":{"type":"array","items":{"$ref":"./product.schema.json"}},"Discounts":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Markups":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}},"OrderDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"AdditionalRequiredDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"OrderPaymentMethods":{"type":"array","items":{"$ref":"./order-payment-method.schema.json"}},"PaymentDetails":{"$ref":"./payment-details.schema.json"},"OriginalOrder":{"$ref":"./original-order.schema.json"},"Subs":{"type":"array","items":{"$ref":"./merchant-order.schema.json"}},"InternationalDetails":{"$ref":"./international-details.schema.json"},"CustomerComments":{"type":"string"},"ShippingMethodCode":{"type":"string"},"UrlParameters":true,"EffectiveFXRate":{"type":"number"}}};
+export const v24 = validate136;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/merchant-order.schema.json","type":"object","properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/OrderId"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"UserId":{"type":"string"},"CartId":{"type":"string"},"CartHash":{"type":"string"},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"},"StatusCode":{"type":"string"},"OrderStatusReason":{"$ref":"./order-status-reason.schema.json"},"OrderCreationSource":{"type":"integer"},"DateCreated":{"type":"string"},"OrderCreationDate":{"type":"string"},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"CurrencyName":{"type":"string"},"ModifiedProduct":{"type":"string"},"ClearCart":{"type":"boolean"},"AllowMailsFromMerchant":{"type":"boolean"},"DoNotChargeVAT":{"type":"boolean"},"IsFreeShipping":{"type":"boolean"},"FreeShippingCouponCode":{"type":"string"},"IsB2B":{"type":"boolean"},"IsMoto":{"type":"boolean"},"IsReplacementOrder":{"type":"boolean"},"IsSplitOrder":{"type":"boolean"},"IsTaxExemption":{"type":"boolean"},"PrePayOffered":{"type":"boolean"},"SameDayDispatch":{"type":"boolean"},"SameDayDispatchCost":{"type":"number"},"ShipToStoreCode":{"type":"string"},"CCFPrice":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesAndTaxesPrice":{"type":"number"},"TotalDutiesPaidByCustomerPrice":{"type":"number"},"USSalesTax":{"type":"number"},"PriceCoefficientRate":{"type":"number"},"RoundingRate":{"type":"number"},"LoyaltyCode":{"type":"string"},"LoyaltyPointsEarned":{"type":"number"},"LoyaltyPointsSpent":{"type":"number"},"OTCurrencyCode":{"type":"string"},"OTVoucherAmount":{"type":"number"},"OTVoucherCode":{"type":"string"},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"ExporterDetails":{"$ref":"./exporter-details.schema.json"},"Customer":{"$ref":"./customer.schema.json"},"PrimaryBilling":{"$ref":"./customer-details.schema.json"},"PrimaryShipping":{"$ref":"./customer-details.schema.json"},"SecondaryBilling":{"$ref":"./customer-details.schema.json"},"SecondaryShipping":{"$ref":"./customer-details.schema.json"},"Products":{"type":"array","items":{"$ref":"./product.schema.json"}},"Discounts":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Markups":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}},"OrderDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"AdditionalRequiredDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"OrderPaymentMethods":{"type":"array","items":{"$ref":"./order-payment-method.schema.json"}},"PaymentDetails":{"$ref":"./payment-details.schema.json"},"OriginalOrder":{"$ref":"./original-order.schema.json"},"Subs":{"type":"array","items":{"$ref":"./merchant-order.schema.json"}},"InternationalDetails":{"$ref":"./international-details.schema.json"},"CustomerComments":{"type":"string"},"ShippingMethodCode":{"type":"string"},"UrlParameters":true,"EffectiveFXRate":{"type":"number"}}};
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5324,33 +5623,33 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"}];
+validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"}];
 return false;
 }
 if(errors === 0){
 if(typeof data === "string"){
 if(func1(data) > 200){
-validate128.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate137.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data) < 1){
-validate128.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate137.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 }
-validate128.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate139.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5358,21 +5657,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate130.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-status-reason.schema.json","type":"object","properties":{"Name":{"type":"string"},"OrderStatusReasonCode":{"type":"string"}}};
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-status-reason.schema.json","type":"object","properties":{"Name":{"type":"string"},"OrderStatusReasonCode":{"type":"string"}}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/order-status-reason.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate141.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5384,7 +5683,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Name !== undefined){
 const _errs1 = errors;
 if(typeof data.Name !== "string"){
-validate132.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5396,7 +5695,7 @@ if(valid0){
 if(data.OrderStatusReasonCode !== undefined){
 const _errs3 = errors;
 if(typeof data.OrderStatusReasonCode !== "string"){
-validate132.errors = [{instancePath:instancePath+"/OrderStatusReasonCode",schemaPath:"#/properties/OrderStatusReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [{instancePath:instancePath+"/OrderStatusReasonCode",schemaPath:"#/properties/OrderStatusReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5407,20 +5706,20 @@ var valid0 = true;
 }
 }
 else {
-validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate132.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"Name":true,"OrderStatusReasonCode":true},"dynamicProps":false,"dynamicItems":false};
+validate141.evaluated = {"props":{"Name":true,"OrderStatusReasonCode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5430,28 +5729,28 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate134.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate143.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate134.errors = vErrors;
+validate143.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"DiscountedPriceExcDutiesAndTaxes":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"DiscountedPriceExcDutiesAndTaxes":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5463,7 +5762,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.AttributeKey !== undefined){
 const _errs1 = errors;
 if(typeof data.AttributeKey !== "string"){
-validate147.errors = [{instancePath:instancePath+"/AttributeKey",schemaPath:"#/properties/AttributeKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [{instancePath:instancePath+"/AttributeKey",schemaPath:"#/properties/AttributeKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5475,7 +5774,7 @@ if(valid0){
 if(data.AttributeValue !== undefined){
 const _errs3 = errors;
 if(typeof data.AttributeValue !== "string"){
-validate147.errors = [{instancePath:instancePath+"/AttributeValue",schemaPath:"#/properties/AttributeValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [{instancePath:instancePath+"/AttributeValue",schemaPath:"#/properties/AttributeValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5486,20 +5785,20 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate147.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"AttributeKey":true,"AttributeValue":true},"dynamicProps":false,"dynamicItems":false};
+validate156.evaluated = {"props":{"AttributeKey":true,"AttributeValue":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate161.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5507,20 +5806,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate152.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate161.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5531,14 +5830,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((data.Sku === undefined) && (missing0 = "Sku")) || ((data.Quantity === undefined) && (missing0 = "Quantity"))) || ((data.Price === undefined) && (missing0 = "Price"))) || ((data.ListPrice === undefined) && (missing0 = "ListPrice"))) || ((data.VATRate === undefined) && (missing0 = "VATRate"))) || ((data.CustomerVATRate === undefined) && (missing0 = "CustomerVATRate"))) || ((data.RoundingRate === undefined) && (missing0 = "RoundingRate"))) || ((data.DiscountedPrice === undefined) && (missing0 = "DiscountedPrice"))) || ((data.DiscountedPriceForCustoms === undefined) && (missing0 = "DiscountedPriceForCustoms"))) || ((data.InternationalDiscountedPrice === undefined) && (missing0 = "InternationalDiscountedPrice"))) || ((data.InternationalDiscountedPriceForCustoms === undefined) && (missing0 = "InternationalDiscountedPriceForCustoms"))) || ((data.InternationalDiscountedPriceInMerchantCurrency === undefined) && (missing0 = "InternationalDiscountedPriceInMerchantCurrency"))){
-validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Sku !== undefined){
 const _errs1 = errors;
 if(typeof data.Sku !== "string"){
-validate144.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5551,7 +5850,7 @@ if(data.Quantity !== undefined){
 let data1 = data.Quantity;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate144.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5564,7 +5863,7 @@ if(data.Price !== undefined){
 let data2 = data.Price;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate144.errors = [{instancePath:instancePath+"/Price",schemaPath:"#/properties/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/Price",schemaPath:"#/properties/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5577,7 +5876,7 @@ if(data.ListPrice !== undefined){
 let data3 = data.ListPrice;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate144.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5590,7 +5889,7 @@ if(data.VATRate !== undefined){
 let data4 = data.VATRate;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate144.errors = [{instancePath:instancePath+"/VATRate",schemaPath:"#/properties/VATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/VATRate",schemaPath:"#/properties/VATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -5603,7 +5902,7 @@ if(data.CustomerVATRate !== undefined){
 let data5 = data.CustomerVATRate;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate144.errors = [{instancePath:instancePath+"/CustomerVATRate",schemaPath:"#/properties/CustomerVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/CustomerVATRate",schemaPath:"#/properties/CustomerVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -5616,7 +5915,7 @@ if(data.RoundingRate !== undefined){
 let data6 = data.RoundingRate;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate144.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -5629,7 +5928,7 @@ if(data.DiscountedPrice !== undefined){
 let data7 = data.DiscountedPrice;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate144.errors = [{instancePath:instancePath+"/DiscountedPrice",schemaPath:"#/properties/DiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/DiscountedPrice",schemaPath:"#/properties/DiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -5642,7 +5941,7 @@ if(data.DiscountedPriceForCustoms !== undefined){
 let data8 = data.DiscountedPriceForCustoms;
 const _errs17 = errors;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-validate144.errors = [{instancePath:instancePath+"/DiscountedPriceForCustoms",schemaPath:"#/properties/DiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/DiscountedPriceForCustoms",schemaPath:"#/properties/DiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -5655,7 +5954,7 @@ if(data.DiscountedPriceExcDutiesAndTaxes !== undefined){
 let data9 = data.DiscountedPriceExcDutiesAndTaxes;
 const _errs19 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate144.errors = [{instancePath:instancePath+"/DiscountedPriceExcDutiesAndTaxes",schemaPath:"#/properties/DiscountedPriceExcDutiesAndTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/DiscountedPriceExcDutiesAndTaxes",schemaPath:"#/properties/DiscountedPriceExcDutiesAndTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -5668,7 +5967,7 @@ if(data.InternationalDiscountedPrice !== undefined){
 let data10 = data.InternationalDiscountedPrice;
 const _errs21 = errors;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -5681,7 +5980,7 @@ if(data.InternationalDiscountedPriceForCustoms !== undefined){
 let data11 = data.InternationalDiscountedPriceForCustoms;
 const _errs23 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -5694,7 +5993,7 @@ if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
 let data12 = data.InternationalDiscountedPriceInMerchantCurrency;
 const _errs25 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -5707,7 +6006,7 @@ if(data.InternationalPrice !== undefined){
 let data13 = data.InternationalPrice;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -5720,7 +6019,7 @@ if(data.InternationalListPrice !== undefined){
 let data14 = data.InternationalListPrice;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -5733,7 +6032,7 @@ if(data.LineItemInternationalPrice !== undefined){
 let data15 = data.LineItemInternationalPrice;
 const _errs31 = errors;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-validate144.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -5746,7 +6045,7 @@ if(data.LineItemPriceBeforePlatformDiscount !== undefined){
 let data16 = data.LineItemPriceBeforePlatformDiscount;
 const _errs33 = errors;
 if(!((typeof data16 == "number") && (isFinite(data16)))){
-validate144.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -5759,7 +6058,7 @@ if(data.PriceBeforePlatformDiscount !== undefined){
 let data17 = data.PriceBeforePlatformDiscount;
 const _errs35 = errors;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-validate144.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -5770,8 +6069,8 @@ var valid0 = true;
 if(valid0){
 if(data.DTBreakdown !== undefined){
 const _errs37 = errors;
-if(!(validate118(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs37 === errors;
@@ -5782,8 +6081,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDTBreakdown !== undefined){
 const _errs38 = errors;
-if(!(validate118(data.InternationalDTBreakdown, {instancePath:instancePath+"/InternationalDTBreakdown",parentData:data,parentDataProperty:"InternationalDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.InternationalDTBreakdown, {instancePath:instancePath+"/InternationalDTBreakdown",parentData:data,parentDataProperty:"InternationalDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs38 === errors;
@@ -5801,8 +6100,8 @@ var valid1 = true;
 const len0 = data20.length;
 for(let i0=0; i0<len0; i0++){
 const _errs41 = errors;
-if(!(validate147(data20[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data20,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate156(data20[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data20,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs41 === errors;
@@ -5812,7 +6111,7 @@ break;
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/Attributes",schemaPath:"#/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/Attributes",schemaPath:"#/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5831,8 +6130,8 @@ var valid2 = true;
 const len1 = data22.length;
 for(let i1=0; i1<len1; i1++){
 const _errs44 = errors;
-if(!(validate147(data22[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data22,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate156(data22[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data22,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs44 === errors;
@@ -5842,7 +6141,7 @@ break;
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/ProductAttributes",schemaPath:"#/properties/ProductAttributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/ProductAttributes",schemaPath:"#/properties/ProductAttributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5855,7 +6154,7 @@ if(valid0){
 if(data.BackOrderDate !== undefined){
 const _errs45 = errors;
 if(typeof data.BackOrderDate !== "string"){
-validate144.errors = [{instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -5867,7 +6166,7 @@ if(valid0){
 if(data.IsBackOrdered !== undefined){
 const _errs47 = errors;
 if(typeof data.IsBackOrdered !== "boolean"){
-validate144.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate153.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -5908,7 +6207,7 @@ break;
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/Categories",schemaPath:"#/properties/Categories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/Categories",schemaPath:"#/properties/Categories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5920,8 +6219,8 @@ var valid0 = true;
 if(valid0){
 if(data.CartItemId !== undefined){
 const _errs53 = errors;
-if(!(validate152(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate161(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs53 === errors;
@@ -5932,8 +6231,8 @@ var valid0 = true;
 if(valid0){
 if(data.CartItemOptionId !== undefined){
 const _errs54 = errors;
-if(!(validate152(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate161(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs54 === errors;
@@ -5944,8 +6243,8 @@ var valid0 = true;
 if(valid0){
 if(data.ParentCartItemId !== undefined){
 const _errs55 = errors;
-if(!(validate152(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate161(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs55 === errors;
@@ -5957,7 +6256,7 @@ if(valid0){
 if(data.GenericHSCode !== undefined){
 const _errs56 = errors;
 if(typeof data.GenericHSCode !== "string"){
-validate144.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -5969,7 +6268,7 @@ if(valid0){
 if(data.GiftMessage !== undefined){
 const _errs58 = errors;
 if(typeof data.GiftMessage !== "string"){
-validate144.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -5981,7 +6280,7 @@ if(valid0){
 if(data.HandlingCode !== undefined){
 const _errs60 = errors;
 if(typeof data.HandlingCode !== "string"){
-validate144.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs60 === errors;
@@ -5993,7 +6292,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs62 = errors;
 if(typeof data.Name !== "string"){
-validate144.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs62 === errors;
@@ -6016,8 +6315,8 @@ var valid5 = true;
 const len3 = data37.length;
 for(let i3=0; i3<len3; i3++){
 const _errs68 = errors;
-if(!(validate147(data37[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data37,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate156(data37[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data37,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
 var valid5 = _errs68 === errors;
@@ -6027,14 +6326,14 @@ break;
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/MetaData/Attributes",schemaPath:"#/properties/MetaData/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/MetaData/Attributes",schemaPath:"#/properties/MetaData/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/properties/MetaData/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/properties/MetaData/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -6079,22 +6378,22 @@ var valid0 = true;
 }
 }
 else {
-validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate144.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"DiscountedPriceExcDutiesAndTaxes":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"DiscountedPriceExcDutiesAndTaxes":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6102,20 +6401,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate162.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6126,8 +6425,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate162(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+if(!(validate171(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6140,7 +6439,7 @@ if(data.Quantity !== undefined){
 let data1 = data.Quantity;
 const _errs2 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate161.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate170.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6152,7 +6451,7 @@ if(valid0){
 if(data.Sku !== undefined){
 const _errs4 = errors;
 if(typeof data.Sku !== "string"){
-validate161.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate170.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6164,21 +6463,21 @@ var valid0 = true;
 }
 }
 else {
-validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate161.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"CartItemId":true,"Quantity":true,"Sku":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"CartItemId":true,"Quantity":true,"Sku":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate169.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6190,7 +6489,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate160.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6203,7 +6502,7 @@ if(data.ParcelStatusId !== undefined){
 let data1 = data.ParcelStatusId;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate160.errors = [{instancePath:instancePath+"/ParcelStatusId",schemaPath:"#/properties/ParcelStatusId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate169.errors = [{instancePath:instancePath+"/ParcelStatusId",schemaPath:"#/properties/ParcelStatusId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6215,7 +6514,7 @@ if(valid0){
 if(data.StatusName !== undefined){
 const _errs5 = errors;
 if(typeof data.StatusName !== "string"){
-validate160.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6227,7 +6526,7 @@ if(valid0){
 if(data.TrackingUrl !== undefined){
 const _errs7 = errors;
 if(typeof data.TrackingUrl !== "string"){
-validate160.errors = [{instancePath:instancePath+"/TrackingUrl",schemaPath:"#/properties/TrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [{instancePath:instancePath+"/TrackingUrl",schemaPath:"#/properties/TrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6245,8 +6544,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate161(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate170(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs11 === errors;
@@ -6256,7 +6555,7 @@ break;
 }
 }
 else {
-validate160.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate169.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6271,22 +6570,22 @@ var valid0 = true;
 }
 }
 else {
-validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate160.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"Code":true,"ParcelStatusId":true,"StatusName":true,"TrackingUrl":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"props":{"Code":true,"ParcelStatusId":true,"StatusName":true,"TrackingUrl":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-payment-method.schema.json","type":"object","properties":{"GiftCardFields":{"type":"string"},"IsGiftCard":{"type":"boolean"},"PaidAmountInCustomerCurrency":{"type":"number"},"PaidAmountInMerchantCurrency":{"type":"number"},"PaymentMethodId":{"type":"number"},"PaymentMethodName":{"type":"string"},"PaymentMethodGuid":{"type":"string"}}};
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-payment-method.schema.json","type":"object","properties":{"GiftCardFields":{"type":"string"},"IsGiftCard":{"type":"boolean"},"PaidAmountInCustomerCurrency":{"type":"number"},"PaidAmountInMerchantCurrency":{"type":"number"},"PaymentMethodId":{"type":"number"},"PaymentMethodName":{"type":"string"},"PaymentMethodGuid":{"type":"string"}}};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/order-payment-method.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6298,7 +6597,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.GiftCardFields !== undefined){
 const _errs1 = errors;
 if(typeof data.GiftCardFields !== "string"){
-validate168.errors = [{instancePath:instancePath+"/GiftCardFields",schemaPath:"#/properties/GiftCardFields/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [{instancePath:instancePath+"/GiftCardFields",schemaPath:"#/properties/GiftCardFields/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6310,7 +6609,7 @@ if(valid0){
 if(data.IsGiftCard !== undefined){
 const _errs3 = errors;
 if(typeof data.IsGiftCard !== "boolean"){
-validate168.errors = [{instancePath:instancePath+"/IsGiftCard",schemaPath:"#/properties/IsGiftCard/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate177.errors = [{instancePath:instancePath+"/IsGiftCard",schemaPath:"#/properties/IsGiftCard/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6323,7 +6622,7 @@ if(data.PaidAmountInCustomerCurrency !== undefined){
 let data2 = data.PaidAmountInCustomerCurrency;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate168.errors = [{instancePath:instancePath+"/PaidAmountInCustomerCurrency",schemaPath:"#/properties/PaidAmountInCustomerCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate177.errors = [{instancePath:instancePath+"/PaidAmountInCustomerCurrency",schemaPath:"#/properties/PaidAmountInCustomerCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6336,7 +6635,7 @@ if(data.PaidAmountInMerchantCurrency !== undefined){
 let data3 = data.PaidAmountInMerchantCurrency;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate168.errors = [{instancePath:instancePath+"/PaidAmountInMerchantCurrency",schemaPath:"#/properties/PaidAmountInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate177.errors = [{instancePath:instancePath+"/PaidAmountInMerchantCurrency",schemaPath:"#/properties/PaidAmountInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6349,7 +6648,7 @@ if(data.PaymentMethodId !== undefined){
 let data4 = data.PaymentMethodId;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate168.errors = [{instancePath:instancePath+"/PaymentMethodId",schemaPath:"#/properties/PaymentMethodId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate177.errors = [{instancePath:instancePath+"/PaymentMethodId",schemaPath:"#/properties/PaymentMethodId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6361,7 +6660,7 @@ if(valid0){
 if(data.PaymentMethodName !== undefined){
 const _errs11 = errors;
 if(typeof data.PaymentMethodName !== "string"){
-validate168.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6373,7 +6672,7 @@ if(valid0){
 if(data.PaymentMethodGuid !== undefined){
 const _errs13 = errors;
 if(typeof data.PaymentMethodGuid !== "string"){
-validate168.errors = [{instancePath:instancePath+"/PaymentMethodGuid",schemaPath:"#/properties/PaymentMethodGuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [{instancePath:instancePath+"/PaymentMethodGuid",schemaPath:"#/properties/PaymentMethodGuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6389,21 +6688,21 @@ var valid0 = true;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate168.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"GiftCardFields":true,"IsGiftCard":true,"PaidAmountInCustomerCurrency":true,"PaidAmountInMerchantCurrency":true,"PaymentMethodId":true,"PaymentMethodName":true,"PaymentMethodGuid":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"GiftCardFields":true,"IsGiftCard":true,"PaidAmountInCustomerCurrency":true,"PaidAmountInMerchantCurrency":true,"PaymentMethodId":true,"PaymentMethodName":true,"PaymentMethodGuid":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/payment-details.schema.json","type":"object","required":["CardNumber","CVVNumber","ExpirationDate","CountryCode","CountryName","PaymentMethodCode","PaymentMethodName","PaymentMethodTypeCode"],"properties":{"CardNumber":{"type":"string"},"CVVNumber":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"PaymentMethodTypeCode":{"type":"string"},"OwnerName":{"type":"string"},"OwnerFirstName":{"type":"string"},"OwnerLastName":{"type":"string"},"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"}}};
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/payment-details.schema.json","type":"object","required":["CardNumber","CVVNumber","ExpirationDate","CountryCode","CountryName","PaymentMethodCode","PaymentMethodName","PaymentMethodTypeCode"],"properties":{"CardNumber":{"type":"string"},"CVVNumber":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"PaymentMethodTypeCode":{"type":"string"},"OwnerName":{"type":"string"},"OwnerFirstName":{"type":"string"},"OwnerLastName":{"type":"string"},"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6414,27 +6713,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate171.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate180.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate171.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/payment-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6445,14 +6744,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.CardNumber === undefined) && (missing0 = "CardNumber")) || ((data.CVVNumber === undefined) && (missing0 = "CVVNumber"))) || ((data.ExpirationDate === undefined) && (missing0 = "ExpirationDate"))) || ((data.CountryCode === undefined) && (missing0 = "CountryCode"))) || ((data.CountryName === undefined) && (missing0 = "CountryName"))) || ((data.PaymentMethodCode === undefined) && (missing0 = "PaymentMethodCode"))) || ((data.PaymentMethodName === undefined) && (missing0 = "PaymentMethodName"))) || ((data.PaymentMethodTypeCode === undefined) && (missing0 = "PaymentMethodTypeCode"))){
-validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CardNumber !== undefined){
 const _errs1 = errors;
 if(typeof data.CardNumber !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CardNumber",schemaPath:"#/properties/CardNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CardNumber",schemaPath:"#/properties/CardNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6464,7 +6763,7 @@ if(valid0){
 if(data.CVVNumber !== undefined){
 const _errs3 = errors;
 if(typeof data.CVVNumber !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CVVNumber",schemaPath:"#/properties/CVVNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CVVNumber",schemaPath:"#/properties/CVVNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6475,8 +6774,8 @@ var valid0 = true;
 if(valid0){
 if(data.ExpirationDate !== undefined){
 const _errs5 = errors;
-if(!(validate171(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate180(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -6488,7 +6787,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs6 = errors;
 if(typeof data.CountryCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -6500,7 +6799,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs8 = errors;
 if(typeof data.CountryName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6512,7 +6811,7 @@ if(valid0){
 if(data.PaymentMethodCode !== undefined){
 const _errs10 = errors;
 if(typeof data.PaymentMethodCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -6524,7 +6823,7 @@ if(valid0){
 if(data.PaymentMethodName !== undefined){
 const _errs12 = errors;
 if(typeof data.PaymentMethodName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -6536,7 +6835,7 @@ if(valid0){
 if(data.PaymentMethodTypeCode !== undefined){
 const _errs14 = errors;
 if(typeof data.PaymentMethodTypeCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/PaymentMethodTypeCode",schemaPath:"#/properties/PaymentMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/PaymentMethodTypeCode",schemaPath:"#/properties/PaymentMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -6548,7 +6847,7 @@ if(valid0){
 if(data.OwnerName !== undefined){
 const _errs16 = errors;
 if(typeof data.OwnerName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/OwnerName",schemaPath:"#/properties/OwnerName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/OwnerName",schemaPath:"#/properties/OwnerName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -6560,7 +6859,7 @@ if(valid0){
 if(data.OwnerFirstName !== undefined){
 const _errs18 = errors;
 if(typeof data.OwnerFirstName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/OwnerFirstName",schemaPath:"#/properties/OwnerFirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/OwnerFirstName",schemaPath:"#/properties/OwnerFirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6572,7 +6871,7 @@ if(valid0){
 if(data.OwnerLastName !== undefined){
 const _errs20 = errors;
 if(typeof data.OwnerLastName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/OwnerLastName",schemaPath:"#/properties/OwnerLastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/OwnerLastName",schemaPath:"#/properties/OwnerLastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -6584,7 +6883,7 @@ if(valid0){
 if(data.Address1 !== undefined){
 const _errs22 = errors;
 if(typeof data.Address1 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -6596,7 +6895,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs24 = errors;
 if(typeof data.Address2 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -6608,7 +6907,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs26 = errors;
 if(typeof data.City !== "string"){
-validate170.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -6620,7 +6919,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs28 = errors;
 if(typeof data.Email !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -6632,7 +6931,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs30 = errors;
 if(typeof data.Fax !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -6644,7 +6943,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data.Phone1 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -6656,7 +6955,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data.Phone2 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -6668,7 +6967,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs36 = errors;
 if(typeof data.StateCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs36 === errors;
@@ -6680,7 +6979,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs38 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate170.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs38 === errors;
@@ -6692,7 +6991,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs40 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate170.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs40 === errors;
@@ -6704,7 +7003,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs42 = errors;
 if(typeof data.Zip !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -6736,21 +7035,21 @@ var valid0 = true;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate170.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"CardNumber":true,"CVVNumber":true,"ExpirationDate":true,"CountryCode":true,"CountryName":true,"PaymentMethodCode":true,"PaymentMethodName":true,"PaymentMethodTypeCode":true,"OwnerName":true,"OwnerFirstName":true,"OwnerLastName":true,"Address1":true,"Address2":true,"City":true,"Email":true,"Fax":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"CardNumber":true,"CVVNumber":true,"ExpirationDate":true,"CountryCode":true,"CountryName":true,"PaymentMethodCode":true,"PaymentMethodName":true,"PaymentMethodTypeCode":true,"OwnerName":true,"OwnerFirstName":true,"OwnerLastName":true,"Address1":true,"Address2":true,"City":true,"Email":true,"Fax":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/original-order.schema.json","type":"object","properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantInternalOrderId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/original-order.schema.json","type":"object","properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantInternalOrderId":{"$ref":"../common.schema.json#/$defs/Id"}}};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6758,20 +7057,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate175.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/original-order.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6782,8 +7081,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate175(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate184(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6794,8 +7093,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs2 = errors;
-if(!(validate175(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate184(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -6806,8 +7105,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantInternalOrderId !== undefined){
 const _errs3 = errors;
-if(!(validate175(data.MerchantInternalOrderId, {instancePath:instancePath+"/MerchantInternalOrderId",parentData:data,parentDataProperty:"MerchantInternalOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate184(data.MerchantInternalOrderId, {instancePath:instancePath+"/MerchantInternalOrderId",parentData:data,parentDataProperty:"MerchantInternalOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6819,22 +7118,22 @@ var valid0 = true;
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate174.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true},"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true},"dynamicProps":false,"dynamicItems":false};
 
-const wrapper0 = {validate: validate127};
+const wrapper0 = {validate: validate136};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/merchant-order.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6846,7 +7145,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate127.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6857,8 +7156,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate128(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate137(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6869,8 +7168,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate130(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate139(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -6882,7 +7181,7 @@ if(valid0){
 if(data.UserId !== undefined){
 const _errs5 = errors;
 if(typeof data.UserId !== "string"){
-validate127.errors = [{instancePath:instancePath+"/UserId",schemaPath:"#/properties/UserId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/UserId",schemaPath:"#/properties/UserId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6894,7 +7193,7 @@ if(valid0){
 if(data.CartId !== undefined){
 const _errs7 = errors;
 if(typeof data.CartId !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CartId",schemaPath:"#/properties/CartId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CartId",schemaPath:"#/properties/CartId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6906,7 +7205,7 @@ if(valid0){
 if(data.CartHash !== undefined){
 const _errs9 = errors;
 if(typeof data.CartHash !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CartHash",schemaPath:"#/properties/CartHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CartHash",schemaPath:"#/properties/CartHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6918,7 +7217,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs11 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6930,7 +7229,7 @@ if(valid0){
 if(data.WebStoreInstanceCode !== undefined){
 const _errs13 = errors;
 if(typeof data.WebStoreInstanceCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6942,7 +7241,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs15 = errors;
 if(typeof data.StatusCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -6953,8 +7252,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderStatusReason !== undefined){
 const _errs17 = errors;
-if(!(validate132(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate141(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -6967,7 +7266,7 @@ if(data.OrderCreationSource !== undefined){
 let data10 = data.OrderCreationSource;
 const _errs18 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate127.errors = [{instancePath:instancePath+"/OrderCreationSource",schemaPath:"#/properties/OrderCreationSource/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate136.errors = [{instancePath:instancePath+"/OrderCreationSource",schemaPath:"#/properties/OrderCreationSource/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6979,7 +7278,7 @@ if(valid0){
 if(data.DateCreated !== undefined){
 const _errs20 = errors;
 if(typeof data.DateCreated !== "string"){
-validate127.errors = [{instancePath:instancePath+"/DateCreated",schemaPath:"#/properties/DateCreated/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/DateCreated",schemaPath:"#/properties/DateCreated/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -6991,7 +7290,7 @@ if(valid0){
 if(data.OrderCreationDate !== undefined){
 const _errs22 = errors;
 if(typeof data.OrderCreationDate !== "string"){
-validate127.errors = [{instancePath:instancePath+"/OrderCreationDate",schemaPath:"#/properties/OrderCreationDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/OrderCreationDate",schemaPath:"#/properties/OrderCreationDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -7002,8 +7301,8 @@ var valid0 = true;
 if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs24 = errors;
-if(!(validate134(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate143(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs24 === errors;
@@ -7015,7 +7314,7 @@ if(valid0){
 if(data.CurrencyName !== undefined){
 const _errs25 = errors;
 if(typeof data.CurrencyName !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CurrencyName",schemaPath:"#/properties/CurrencyName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CurrencyName",schemaPath:"#/properties/CurrencyName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -7027,7 +7326,7 @@ if(valid0){
 if(data.ModifiedProduct !== undefined){
 const _errs27 = errors;
 if(typeof data.ModifiedProduct !== "string"){
-validate127.errors = [{instancePath:instancePath+"/ModifiedProduct",schemaPath:"#/properties/ModifiedProduct/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/ModifiedProduct",schemaPath:"#/properties/ModifiedProduct/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -7039,7 +7338,7 @@ if(valid0){
 if(data.ClearCart !== undefined){
 const _errs29 = errors;
 if(typeof data.ClearCart !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/ClearCart",schemaPath:"#/properties/ClearCart/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/ClearCart",schemaPath:"#/properties/ClearCart/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -7051,7 +7350,7 @@ if(valid0){
 if(data.AllowMailsFromMerchant !== undefined){
 const _errs31 = errors;
 if(typeof data.AllowMailsFromMerchant !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/AllowMailsFromMerchant",schemaPath:"#/properties/AllowMailsFromMerchant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/AllowMailsFromMerchant",schemaPath:"#/properties/AllowMailsFromMerchant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -7063,7 +7362,7 @@ if(valid0){
 if(data.DoNotChargeVAT !== undefined){
 const _errs33 = errors;
 if(typeof data.DoNotChargeVAT !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/DoNotChargeVAT",schemaPath:"#/properties/DoNotChargeVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/DoNotChargeVAT",schemaPath:"#/properties/DoNotChargeVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -7075,7 +7374,7 @@ if(valid0){
 if(data.IsFreeShipping !== undefined){
 const _errs35 = errors;
 if(typeof data.IsFreeShipping !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsFreeShipping",schemaPath:"#/properties/IsFreeShipping/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsFreeShipping",schemaPath:"#/properties/IsFreeShipping/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -7087,7 +7386,7 @@ if(valid0){
 if(data.FreeShippingCouponCode !== undefined){
 const _errs37 = errors;
 if(typeof data.FreeShippingCouponCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/FreeShippingCouponCode",schemaPath:"#/properties/FreeShippingCouponCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/FreeShippingCouponCode",schemaPath:"#/properties/FreeShippingCouponCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -7099,7 +7398,7 @@ if(valid0){
 if(data.IsB2B !== undefined){
 const _errs39 = errors;
 if(typeof data.IsB2B !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsB2B",schemaPath:"#/properties/IsB2B/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsB2B",schemaPath:"#/properties/IsB2B/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs39 === errors;
@@ -7111,7 +7410,7 @@ if(valid0){
 if(data.IsMoto !== undefined){
 const _errs41 = errors;
 if(typeof data.IsMoto !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsMoto",schemaPath:"#/properties/IsMoto/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsMoto",schemaPath:"#/properties/IsMoto/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs41 === errors;
@@ -7123,7 +7422,7 @@ if(valid0){
 if(data.IsReplacementOrder !== undefined){
 const _errs43 = errors;
 if(typeof data.IsReplacementOrder !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsReplacementOrder",schemaPath:"#/properties/IsReplacementOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsReplacementOrder",schemaPath:"#/properties/IsReplacementOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs43 === errors;
@@ -7135,7 +7434,7 @@ if(valid0){
 if(data.IsSplitOrder !== undefined){
 const _errs45 = errors;
 if(typeof data.IsSplitOrder !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsSplitOrder",schemaPath:"#/properties/IsSplitOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsSplitOrder",schemaPath:"#/properties/IsSplitOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -7147,7 +7446,7 @@ if(valid0){
 if(data.IsTaxExemption !== undefined){
 const _errs47 = errors;
 if(typeof data.IsTaxExemption !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsTaxExemption",schemaPath:"#/properties/IsTaxExemption/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsTaxExemption",schemaPath:"#/properties/IsTaxExemption/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -7159,7 +7458,7 @@ if(valid0){
 if(data.PrePayOffered !== undefined){
 const _errs49 = errors;
 if(typeof data.PrePayOffered !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/PrePayOffered",schemaPath:"#/properties/PrePayOffered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/PrePayOffered",schemaPath:"#/properties/PrePayOffered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs49 === errors;
@@ -7171,7 +7470,7 @@ if(valid0){
 if(data.SameDayDispatch !== undefined){
 const _errs51 = errors;
 if(typeof data.SameDayDispatch !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/SameDayDispatch",schemaPath:"#/properties/SameDayDispatch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/SameDayDispatch",schemaPath:"#/properties/SameDayDispatch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs51 === errors;
@@ -7184,7 +7483,7 @@ if(data.SameDayDispatchCost !== undefined){
 let data28 = data.SameDayDispatchCost;
 const _errs53 = errors;
 if(!((typeof data28 == "number") && (isFinite(data28)))){
-validate127.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs53 === errors;
@@ -7196,7 +7495,7 @@ if(valid0){
 if(data.ShipToStoreCode !== undefined){
 const _errs55 = errors;
 if(typeof data.ShipToStoreCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/ShipToStoreCode",schemaPath:"#/properties/ShipToStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/ShipToStoreCode",schemaPath:"#/properties/ShipToStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs55 === errors;
@@ -7209,7 +7508,7 @@ if(data.CCFPrice !== undefined){
 let data30 = data.CCFPrice;
 const _errs57 = errors;
 if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate127.errors = [{instancePath:instancePath+"/CCFPrice",schemaPath:"#/properties/CCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/CCFPrice",schemaPath:"#/properties/CCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -7222,7 +7521,7 @@ if(data.CashOnDeliveryFee !== undefined){
 let data31 = data.CashOnDeliveryFee;
 const _errs59 = errors;
 if(!((typeof data31 == "number") && (isFinite(data31)))){
-validate127.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs59 === errors;
@@ -7235,7 +7534,7 @@ if(data.DiscountedShippingPrice !== undefined){
 let data32 = data.DiscountedShippingPrice;
 const _errs61 = errors;
 if(!((typeof data32 == "number") && (isFinite(data32)))){
-validate127.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs61 === errors;
@@ -7248,7 +7547,7 @@ if(data.TotalDutiesAndTaxesPrice !== undefined){
 let data33 = data.TotalDutiesAndTaxesPrice;
 const _errs63 = errors;
 if(!((typeof data33 == "number") && (isFinite(data33)))){
-validate127.errors = [{instancePath:instancePath+"/TotalDutiesAndTaxesPrice",schemaPath:"#/properties/TotalDutiesAndTaxesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/TotalDutiesAndTaxesPrice",schemaPath:"#/properties/TotalDutiesAndTaxesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs63 === errors;
@@ -7261,7 +7560,7 @@ if(data.TotalDutiesPaidByCustomerPrice !== undefined){
 let data34 = data.TotalDutiesPaidByCustomerPrice;
 const _errs65 = errors;
 if(!((typeof data34 == "number") && (isFinite(data34)))){
-validate127.errors = [{instancePath:instancePath+"/TotalDutiesPaidByCustomerPrice",schemaPath:"#/properties/TotalDutiesPaidByCustomerPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/TotalDutiesPaidByCustomerPrice",schemaPath:"#/properties/TotalDutiesPaidByCustomerPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs65 === errors;
@@ -7274,7 +7573,7 @@ if(data.USSalesTax !== undefined){
 let data35 = data.USSalesTax;
 const _errs67 = errors;
 if(!((typeof data35 == "number") && (isFinite(data35)))){
-validate127.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs67 === errors;
@@ -7287,7 +7586,7 @@ if(data.PriceCoefficientRate !== undefined){
 let data36 = data.PriceCoefficientRate;
 const _errs69 = errors;
 if(!((typeof data36 == "number") && (isFinite(data36)))){
-validate127.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs69 === errors;
@@ -7300,7 +7599,7 @@ if(data.RoundingRate !== undefined){
 let data37 = data.RoundingRate;
 const _errs71 = errors;
 if(!((typeof data37 == "number") && (isFinite(data37)))){
-validate127.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs71 === errors;
@@ -7312,7 +7611,7 @@ if(valid0){
 if(data.LoyaltyCode !== undefined){
 const _errs73 = errors;
 if(typeof data.LoyaltyCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/LoyaltyCode",schemaPath:"#/properties/LoyaltyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/LoyaltyCode",schemaPath:"#/properties/LoyaltyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs73 === errors;
@@ -7325,7 +7624,7 @@ if(data.LoyaltyPointsEarned !== undefined){
 let data39 = data.LoyaltyPointsEarned;
 const _errs75 = errors;
 if(!((typeof data39 == "number") && (isFinite(data39)))){
-validate127.errors = [{instancePath:instancePath+"/LoyaltyPointsEarned",schemaPath:"#/properties/LoyaltyPointsEarned/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/LoyaltyPointsEarned",schemaPath:"#/properties/LoyaltyPointsEarned/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs75 === errors;
@@ -7338,7 +7637,7 @@ if(data.LoyaltyPointsSpent !== undefined){
 let data40 = data.LoyaltyPointsSpent;
 const _errs77 = errors;
 if(!((typeof data40 == "number") && (isFinite(data40)))){
-validate127.errors = [{instancePath:instancePath+"/LoyaltyPointsSpent",schemaPath:"#/properties/LoyaltyPointsSpent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/LoyaltyPointsSpent",schemaPath:"#/properties/LoyaltyPointsSpent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -7350,7 +7649,7 @@ if(valid0){
 if(data.OTCurrencyCode !== undefined){
 const _errs79 = errors;
 if(typeof data.OTCurrencyCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/OTCurrencyCode",schemaPath:"#/properties/OTCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/OTCurrencyCode",schemaPath:"#/properties/OTCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs79 === errors;
@@ -7363,7 +7662,7 @@ if(data.OTVoucherAmount !== undefined){
 let data42 = data.OTVoucherAmount;
 const _errs81 = errors;
 if(!((typeof data42 == "number") && (isFinite(data42)))){
-validate127.errors = [{instancePath:instancePath+"/OTVoucherAmount",schemaPath:"#/properties/OTVoucherAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/OTVoucherAmount",schemaPath:"#/properties/OTVoucherAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs81 === errors;
@@ -7375,7 +7674,7 @@ if(valid0){
 if(data.OTVoucherCode !== undefined){
 const _errs83 = errors;
 if(typeof data.OTVoucherCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/OTVoucherCode",schemaPath:"#/properties/OTVoucherCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/OTVoucherCode",schemaPath:"#/properties/OTVoucherCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs83 === errors;
@@ -7386,8 +7685,8 @@ var valid0 = true;
 if(valid0){
 if(data.CustomerDTBreakdown !== undefined){
 const _errs85 = errors;
-if(!(validate118(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs85 === errors;
@@ -7398,8 +7697,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantDTBreakdown !== undefined){
 const _errs86 = errors;
-if(!(validate118(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs86 === errors;
@@ -7410,8 +7709,8 @@ var valid0 = true;
 if(valid0){
 if(data.ExporterDetails !== undefined){
 const _errs87 = errors;
-if(!(validate119(data.ExporterDetails, {instancePath:instancePath+"/ExporterDetails",parentData:data,parentDataProperty:"ExporterDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+if(!(validate128(data.ExporterDetails, {instancePath:instancePath+"/ExporterDetails",parentData:data,parentDataProperty:"ExporterDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs87 === errors;
@@ -7489,8 +7788,8 @@ var valid1 = true;
 const len0 = data52.length;
 for(let i0=0; i0<len0; i0++){
 const _errs95 = errors;
-if(!(validate144(data52[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data52,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate153(data52[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data52,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs95 === errors;
@@ -7500,7 +7799,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7530,7 +7829,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Discounts",schemaPath:"#/properties/Discounts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Discounts",schemaPath:"#/properties/Discounts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7560,7 +7859,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Markups",schemaPath:"#/properties/Markups/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Markups",schemaPath:"#/properties/Markups/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7579,8 +7878,8 @@ var valid4 = true;
 const len3 = data58.length;
 for(let i3=0; i3<len3; i3++){
 const _errs104 = errors;
-if(!(validate160(data58[i3], {instancePath:instancePath+"/Parcels/" + i3,parentData:data58,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate169(data58[i3], {instancePath:instancePath+"/Parcels/" + i3,parentData:data58,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs104 === errors;
@@ -7590,7 +7889,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7620,7 +7919,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/OrderDocuments",schemaPath:"#/properties/OrderDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/OrderDocuments",schemaPath:"#/properties/OrderDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7650,7 +7949,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/AdditionalRequiredDocuments",schemaPath:"#/properties/AdditionalRequiredDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/AdditionalRequiredDocuments",schemaPath:"#/properties/AdditionalRequiredDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7669,8 +7968,8 @@ var valid7 = true;
 const len6 = data64.length;
 for(let i6=0; i6<len6; i6++){
 const _errs113 = errors;
-if(!(validate168(data64[i6], {instancePath:instancePath+"/OrderPaymentMethods/" + i6,parentData:data64,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate177(data64[i6], {instancePath:instancePath+"/OrderPaymentMethods/" + i6,parentData:data64,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 var valid7 = _errs113 === errors;
@@ -7680,7 +7979,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/OrderPaymentMethods",schemaPath:"#/properties/OrderPaymentMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/OrderPaymentMethods",schemaPath:"#/properties/OrderPaymentMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7692,8 +7991,8 @@ var valid0 = true;
 if(valid0){
 if(data.PaymentDetails !== undefined){
 const _errs114 = errors;
-if(!(validate170(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate179(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs114 === errors;
@@ -7704,8 +8003,8 @@ var valid0 = true;
 if(valid0){
 if(data.OriginalOrder !== undefined){
 const _errs115 = errors;
-if(!(validate174(data.OriginalOrder, {instancePath:instancePath+"/OriginalOrder",parentData:data,parentDataProperty:"OriginalOrder",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate183(data.OriginalOrder, {instancePath:instancePath+"/OriginalOrder",parentData:data,parentDataProperty:"OriginalOrder",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs115 === errors;
@@ -7734,7 +8033,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Subs",schemaPath:"#/properties/Subs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Subs",schemaPath:"#/properties/Subs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7746,8 +8045,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDetails !== undefined){
 const _errs119 = errors;
-if(!(validate120(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate129(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs119 === errors;
@@ -7759,7 +8058,7 @@ if(valid0){
 if(data.CustomerComments !== undefined){
 const _errs120 = errors;
 if(typeof data.CustomerComments !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CustomerComments",schemaPath:"#/properties/CustomerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CustomerComments",schemaPath:"#/properties/CustomerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs120 === errors;
@@ -7771,7 +8070,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs122 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs122 === errors;
@@ -7784,7 +8083,7 @@ if(data.EffectiveFXRate !== undefined){
 let data73 = data.EffectiveFXRate;
 const _errs124 = errors;
 if(!((typeof data73 == "number") && (isFinite(data73)))){
-validate127.errors = [{instancePath:instancePath+"/EffectiveFXRate",schemaPath:"#/properties/EffectiveFXRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/EffectiveFXRate",schemaPath:"#/properties/EffectiveFXRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs124 === errors;
@@ -7859,22 +8158,22 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate127.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v22 = validate181;
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/notify-order-refunded.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"WebStoreCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./refund-product.schema.json"}},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ServiceGestureAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v25 = validate190;
+const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/notify-order-refunded.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"WebStoreCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./refund-product.schema.json"}},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ServiceGestureAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7882,20 +8181,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate182.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Sku":{"type":"string"},"RefundQuantity":{"type":"number"},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Sku":{"type":"string"},"RefundQuantity":{"type":"number"},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7903,21 +8202,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate186.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-reason.schema.json","type":"object","properties":{"OrderRefundReasonCode":{"type":"string"},"Name":{"type":"string"}}};
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-reason.schema.json","type":"object","properties":{"OrderRefundReasonCode":{"type":"string"},"Name":{"type":"string"}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-reason.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7929,7 +8228,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderRefundReasonCode !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderRefundReasonCode !== "string"){
-validate188.errors = [{instancePath:instancePath+"/OrderRefundReasonCode",schemaPath:"#/properties/OrderRefundReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate197.errors = [{instancePath:instancePath+"/OrderRefundReasonCode",schemaPath:"#/properties/OrderRefundReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7941,7 +8240,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate188.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate197.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -7952,21 +8251,21 @@ var valid0 = true;
 }
 }
 else {
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate188.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"OrderRefundReasonCode":true,"Name":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"OrderRefundReasonCode":true,"Name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7977,8 +8276,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate186(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+if(!(validate195(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7990,7 +8289,7 @@ if(valid0){
 if(data.Sku !== undefined){
 const _errs2 = errors;
 if(typeof data.Sku !== "string"){
-validate185.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate194.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8003,7 +8302,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate185.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate194.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -8016,7 +8315,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate185.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema76.properties.RefundAmount.type},message:"must be string,number"}];
+validate194.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema81.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -8029,7 +8328,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate185.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema76.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate194.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema81.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8040,8 +8339,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs10 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -8053,7 +8352,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate185.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate194.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8069,21 +8368,21 @@ var valid0 = true;
 }
 }
 else {
-validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate185.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"CartItemId":true,"Sku":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"CartItemId":true,"Sku":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/notify-order-refunded.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8094,14 +8393,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate181.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8112,8 +8411,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate182(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate191(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -8124,8 +8423,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate182(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate191(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8137,7 +8436,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs5 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate181.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8155,8 +8454,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate185(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate194(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -8166,7 +8465,7 @@ break;
 }
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate190.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8180,7 +8479,7 @@ if(data.TotalRefundAmount !== undefined){
 let data6 = data.TotalRefundAmount;
 const _errs10 = errors;
 if((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))){
-validate181.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema74.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate190.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema79.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8193,7 +8492,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data7 = data.OriginalTotalRefundAmount;
 const _errs12 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate181.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema74.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate190.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema79.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8206,7 +8505,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data8 = data.ServiceGestureAmount;
 const _errs14 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate181.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema74.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate190.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema79.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -8217,8 +8516,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs16 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs16 === errors;
@@ -8230,7 +8529,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs17 = errors;
 if(typeof data.RefundComments !== "string"){
-validate181.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -8250,25 +8549,25 @@ var valid0 = true;
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate181.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"WebStoreCode":true,"Products":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ServiceGestureAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"WebStoreCode":true,"Products":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ServiceGestureAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v23 = validate56;
+export const v26 = validate56;
 
-export const v24 = validate192;
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-envelope.schema.json","type":"object","required":["order"],"properties":{"order":{"$ref":"./merchant-order.schema.json"},"MerchantGUID":{"type":"string"},"PaymentDetails":{"$ref":"./payment-details.schema.json"}}};
+export const v27 = validate201;
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-envelope.schema.json","type":"object","required":["order"],"properties":{"order":{"$ref":"./merchant-order.schema.json"},"MerchantGUID":{"type":"string"},"PaymentDetails":{"$ref":"./payment-details.schema.json"}}};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/order-envelope.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8279,14 +8578,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.order === undefined) && (missing0 = "order")){
-validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.order !== undefined){
 const _errs1 = errors;
-if(!(validate127(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8298,7 +8597,7 @@ if(valid0){
 if(data.MerchantGUID !== undefined){
 const _errs2 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate192.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate201.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8309,8 +8608,8 @@ var valid0 = true;
 if(valid0){
 if(data.PaymentDetails !== undefined){
 const _errs4 = errors;
-if(!(validate170(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate179(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8323,28 +8622,28 @@ var valid0 = true;
 }
 }
 else {
-validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate192.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"order":true,"MerchantGUID":true,"PaymentDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":{"order":true,"MerchantGUID":true,"PaymentDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v25 = validate168;
+export const v28 = validate177;
 
-export const v26 = validate132;
+export const v29 = validate141;
 
-export const v27 = validate174;
+export const v30 = validate183;
 
-export const v28 = validate195;
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"type":"object","required":["ParcelCode","Products"],"properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}},"Products":{"type":"array","items":{"type":"object","required":["Quantity"],"properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number","minimum":0}}}}}}}};
+export const v31 = validate204;
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"$ref":"./dispatched-parcel.schema.json"}}};
 
-function validate196(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate196.evaluated;
+const evaluated0 = validate205.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8352,20 +8651,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate196.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate196.errors = vErrors;
+validate205.errors = vErrors;
 return errors === 0;
 }
-validate196.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate204.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8376,14 +8675,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.DispatchedParcel === undefined) && (missing0 = "DispatchedParcel"))){
-validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate195.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8394,8 +8693,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate196(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate205(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -8406,8 +8705,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate196(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate205(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8419,7 +8718,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs5 = errors;
 if(typeof data.StatusCode !== "string"){
-validate195.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8431,7 +8730,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs7 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate195.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8441,203 +8740,10 @@ var valid0 = true;
 }
 if(valid0){
 if(data.DispatchedParcel !== undefined){
-let data5 = data.DispatchedParcel;
 const _errs9 = errors;
-if(errors === _errs9){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing1;
-if(((data5.ParcelCode === undefined) && (missing1 = "ParcelCode")) || ((data5.Products === undefined) && (missing1 = "Products"))){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data5.ParcelCode !== undefined){
-const _errs11 = errors;
-if(!(validate196(data5.ParcelCode, {instancePath:instancePath+"/DispatchedParcel/ParcelCode",parentData:data5,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
+if(!(validate122(data.DispatchedParcel, {instancePath:instancePath+"/DispatchedParcel",parentData:data,parentDataProperty:"DispatchedParcel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.Code !== undefined){
-const _errs12 = errors;
-if(typeof data5.Code !== "string"){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Code",schemaPath:"#/properties/DispatchedParcel/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs12 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.StatusName !== undefined){
-const _errs14 = errors;
-if(typeof data5.StatusName !== "string"){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/StatusName",schemaPath:"#/properties/DispatchedParcel/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs14 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.HubCode !== undefined){
-const _errs16 = errors;
-if(typeof data5.HubCode !== "string"){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/HubCode",schemaPath:"#/properties/DispatchedParcel/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs16 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.ParcelTracking !== undefined){
-let data10 = data5.ParcelTracking;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.ParcelTrackingNumber !== undefined){
-const _errs20 = errors;
-if(typeof data10.ParcelTrackingNumber !== "string"){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingNumber",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs20 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data10.ParcelTrackingUrl !== undefined){
-const _errs22 = errors;
-if(typeof data10.ParcelTrackingUrl !== "string"){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingUrl",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs22 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-else {
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs18 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.Products !== undefined){
-let data13 = data5.Products;
-const _errs24 = errors;
-if(errors === _errs24){
-if(Array.isArray(data13)){
-var valid3 = true;
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-const _errs26 = errors;
-if(errors === _errs26){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-let missing2;
-if((data14.Quantity === undefined) && (missing2 = "Quantity")){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-if(data14.SKU !== undefined){
-const _errs28 = errors;
-if(typeof data14.SKU !== "string"){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/SKU",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs28 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data14.CartItemId !== undefined){
-const _errs30 = errors;
-if(!(validate196(data14.CartItemId, {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/CartItemId",parentData:data14,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate196.errors : vErrors.concat(validate196.errors);
-errors = vErrors.length;
-}
-var valid4 = _errs30 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data14.Quantity !== undefined){
-let data17 = data14.Quantity;
-const _errs31 = errors;
-if(errors === _errs31){
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 < 0 || isNaN(data17)){
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid4 = _errs31 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-}
-else {
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid3 = _errs26 === errors;
-if(!valid3){
-break;
-}
-}
-}
-else {
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel/Products",schemaPath:"#/properties/DispatchedParcel/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs24 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate195.errors = [{instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
 }
 var valid0 = _errs9 === errors;
 }
@@ -8652,401 +8758,28 @@ var valid0 = true;
 }
 }
 else {
-validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate195.errors = vErrors;
-return errors === 0;
-}
-validate195.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v29 = validate161;
-
-export const v30 = validate123;
-
-export const v31 = validate160;
-
-export const v32 = validate170;
-
-export const v33 = validate201;
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","PaymentDetails"]};
-
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate201.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.PaymentDetails === undefined) && (missing0 = "PaymentDetails"))){
-validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-}
-else {
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate201.errors = vErrors;
-return errors === 0;
-}
-validate201.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v34 = validate147;
-
-export const v35 = validate144;
-
-export const v36 = validate185;
-
-export const v37 = validate188;
-
-export const v38 = validate203;
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Message":{"type":"string"},"Description":{"type":"string"},"ErrorCode":{"type":"string"},"InternalOrderId":{"type":"string"},"OrderId":{"type":"string"},"StatusCode":{"type":"string"},"PaymentAmount":{"type":"string"},"PaymentCurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"}}};
-
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate204.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate204.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate204.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate204.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
 
+export const v32 = validate170;
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate203.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Success === undefined) && (missing0 = "Success")){
-validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.Success !== undefined){
-const _errs1 = errors;
-if(typeof data.Success !== "boolean"){
-validate203.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Message !== undefined){
-const _errs3 = errors;
-if(typeof data.Message !== "string"){
-validate203.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Description !== undefined){
-const _errs5 = errors;
-if(typeof data.Description !== "string"){
-validate203.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ErrorCode !== undefined){
-const _errs7 = errors;
-if(typeof data.ErrorCode !== "string"){
-validate203.errors = [{instancePath:instancePath+"/ErrorCode",schemaPath:"#/properties/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.InternalOrderId !== undefined){
-const _errs9 = errors;
-if(typeof data.InternalOrderId !== "string"){
-validate203.errors = [{instancePath:instancePath+"/InternalOrderId",schemaPath:"#/properties/InternalOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.OrderId !== undefined){
-const _errs11 = errors;
-if(typeof data.OrderId !== "string"){
-validate203.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs11 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.StatusCode !== undefined){
-const _errs13 = errors;
-if(typeof data.StatusCode !== "string"){
-validate203.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.PaymentAmount !== undefined){
-const _errs15 = errors;
-if(typeof data.PaymentAmount !== "string"){
-validate203.errors = [{instancePath:instancePath+"/PaymentAmount",schemaPath:"#/properties/PaymentAmount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.PaymentCurrencyCode !== undefined){
-const _errs17 = errors;
-if(!(validate204(data.PaymentCurrencyCode, {instancePath:instancePath+"/PaymentCurrencyCode",parentData:data,parentDataProperty:"PaymentCurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs17 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate203.errors = vErrors;
-return errors === 0;
-}
-validate203.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
+export const v33 = validate132;
 
-export const v39 = validate206;
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
+export const v34 = validate169;
 
-function validate207(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate207.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate207.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
-return false;
-}
-validate207.errors = vErrors;
-return errors === 0;
-}
-validate207.evaluated = {"dynamicProps":false,"dynamicItems":false};
+export const v35 = validate179;
 
-
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate206.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.CartItemId === undefined) && (missing0 = "CartItemId")) || ((data.ReturnQuantity === undefined) && (missing0 = "ReturnQuantity"))){
-validate206.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.SKU !== undefined){
-const _errs1 = errors;
-if(typeof data.SKU !== "string"){
-validate206.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Name !== undefined){
-const _errs3 = errors;
-if(typeof data.Name !== "string"){
-validate206.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.CartItemId !== undefined){
-const _errs5 = errors;
-if(!(validate207(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate207.errors : vErrors.concat(validate207.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ReturnQuantity !== undefined){
-let data3 = data.ReturnQuantity;
-const _errs6 = errors;
-if(errors === _errs6){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 < 0 || isNaN(data3)){
-validate206.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate206.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ReturnReasonName !== undefined){
-const _errs8 = errors;
-if(typeof data.ReturnReasonName !== "string"){
-validate206.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.MerchantReturnReasonCode !== undefined){
-const _errs10 = errors;
-if(typeof data.MerchantReturnReasonCode !== "string"){
-validate206.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs10 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.MerchantReturnReasonName !== undefined){
-const _errs12 = errors;
-if(typeof data.MerchantReturnReasonName !== "string"){
-validate206.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate206.errors = vErrors;
-return errors === 0;
-}
-validate206.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v40 = validate209;
-const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+export const v36 = validate209;
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","PaymentDetails"]};
 
 function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate209.evaluated;
@@ -9056,14 +8789,14 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.OrderId === undefined) && (missing0 = "OrderId")){
+if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.PaymentDetails === undefined) && (missing0 = "PaymentDetails"))){
 validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
@@ -9078,8 +8811,16 @@ return errors === 0;
 }
 validate209.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
+export const v37 = validate156;
+
+export const v38 = validate153;
+
+export const v39 = validate194;
+
+export const v40 = validate197;
+
 export const v41 = validate211;
-const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Message":{"type":"string"},"Description":{"type":"string"},"ErrorCode":{"type":"string"},"InternalOrderId":{"type":"string"},"OrderId":{"type":"string"},"StatusCode":{"type":"string"},"PaymentAmount":{"type":"string"},"PaymentCurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"}}};
 
 function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9091,9 +8832,17 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate212.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
+}
+}
+else {
+validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
 }
 validate212.errors = vErrors;
 return errors === 0;
@@ -9101,36 +8850,8 @@ return errors === 0;
 validate212.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate217.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate217.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate217.errors = vErrors;
-return errors === 0;
-}
-validate217.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
 function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate211.evaluated;
@@ -9143,15 +8864,400 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.RMANumber === undefined) && (missing0 = "RMANumber"))) || ((data.ReturnedProducts === undefined) && (missing0 = "ReturnedProducts"))){
+if((data.Success === undefined) && (missing0 = "Success")){
 validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Success !== undefined){
+const _errs1 = errors;
+if(typeof data.Success !== "boolean"){
+validate211.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Message !== undefined){
+const _errs3 = errors;
+if(typeof data.Message !== "string"){
+validate211.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Description !== undefined){
+const _errs5 = errors;
+if(typeof data.Description !== "string"){
+validate211.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ErrorCode !== undefined){
+const _errs7 = errors;
+if(typeof data.ErrorCode !== "string"){
+validate211.errors = [{instancePath:instancePath+"/ErrorCode",schemaPath:"#/properties/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.InternalOrderId !== undefined){
+const _errs9 = errors;
+if(typeof data.InternalOrderId !== "string"){
+validate211.errors = [{instancePath:instancePath+"/InternalOrderId",schemaPath:"#/properties/InternalOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderId !== undefined){
+const _errs11 = errors;
+if(typeof data.OrderId !== "string"){
+validate211.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusCode !== undefined){
+const _errs13 = errors;
+if(typeof data.StatusCode !== "string"){
+validate211.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.PaymentAmount !== undefined){
+const _errs15 = errors;
+if(typeof data.PaymentAmount !== "string"){
+validate211.errors = [{instancePath:instancePath+"/PaymentAmount",schemaPath:"#/properties/PaymentAmount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.PaymentCurrencyCode !== undefined){
+const _errs17 = errors;
+if(!(validate212(data.PaymentCurrencyCode, {instancePath:instancePath+"/PaymentCurrencyCode",parentData:data,parentDataProperty:"PaymentCurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate211.errors = vErrors;
+return errors === 0;
+}
+validate211.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v42 = validate214;
+const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
+
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate215.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate215.errors = vErrors;
+return errors === 0;
+}
+validate215.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate214.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.CartItemId === undefined) && (missing0 = "CartItemId")) || ((data.ReturnQuantity === undefined) && (missing0 = "ReturnQuantity"))){
+validate214.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.SKU !== undefined){
+const _errs1 = errors;
+if(typeof data.SKU !== "string"){
+validate214.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Name !== undefined){
+const _errs3 = errors;
+if(typeof data.Name !== "string"){
+validate214.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CartItemId !== undefined){
+const _errs5 = errors;
+if(!(validate215(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnQuantity !== undefined){
+let data3 = data.ReturnQuantity;
+const _errs6 = errors;
+if(errors === _errs6){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+validate214.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate214.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ReturnReasonName !== undefined){
+const _errs8 = errors;
+if(typeof data.ReturnReasonName !== "string"){
+validate214.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantReturnReasonCode !== undefined){
+const _errs10 = errors;
+if(typeof data.MerchantReturnReasonCode !== "string"){
+validate214.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantReturnReasonName !== undefined){
+const _errs12 = errors;
+if(typeof data.MerchantReturnReasonName !== "string"){
+validate214.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate214.errors = vErrors;
+return errors === 0;
+}
+validate214.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v43 = validate217;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate217.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.OrderId === undefined) && (missing0 = "OrderId")){
+validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+}
+else {
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate217.errors = vErrors;
+return errors === 0;
+}
+validate217.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v44 = validate219;
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
+
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate220.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate220.errors = vErrors;
+return errors === 0;
+}
+validate220.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate225.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate225.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate225.errors = vErrors;
+return errors === 0;
+}
+validate225.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate219.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.RMANumber === undefined) && (missing0 = "RMANumber"))) || ((data.ReturnedProducts === undefined) && (missing0 = "ReturnedProducts"))){
+validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate211.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9162,8 +9268,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate212(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate220(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -9174,8 +9280,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate212(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate220(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9186,8 +9292,8 @@ var valid0 = true;
 if(valid0){
 if(data.RMANumber !== undefined){
 const _errs5 = errors;
-if(!(validate212(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
+if(!(validate220(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -9199,7 +9305,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs6 = errors;
 if(typeof data.ShipperName !== "string"){
-validate211.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -9211,7 +9317,7 @@ if(valid0){
 if(data.ReturnTrackingNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.ReturnTrackingNumber !== "string"){
-validate211.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -9223,7 +9329,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs10 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate211.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -9235,7 +9341,7 @@ if(valid0){
 if(data.CreatedBy !== undefined){
 const _errs12 = errors;
 if(typeof data.CreatedBy !== "string"){
-validate211.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -9253,8 +9359,8 @@ var valid1 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate206(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate214(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs16 === errors;
@@ -9264,7 +9370,7 @@ break;
 }
 }
 else {
-validate211.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate219.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9276,8 +9382,8 @@ var valid0 = true;
 if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs17 = errors;
-if(!(validate217(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate217.errors : vErrors.concat(validate217.errors);
+if(!(validate225(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -9290,7 +9396,7 @@ if(data.ReturnShippingCost !== undefined){
 let data11 = data.ReturnShippingCost;
 const _errs18 = errors;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
-validate211.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema88.properties.ReturnShippingCost.type},message:"must be number,string"}];
+validate219.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema93.properties.ReturnShippingCost.type},message:"must be number,string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -9302,7 +9408,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs20 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate211.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -9314,7 +9420,7 @@ if(valid0){
 if(data.WebStoreInstanceCode !== undefined){
 const _errs22 = errors;
 if(typeof data.WebStoreInstanceCode !== "string"){
-validate211.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -9337,23 +9443,23 @@ var valid0 = true;
 }
 }
 else {
-validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate211.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v42 = validate219;
-const schema91 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+export const v45 = validate227;
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
 
-function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate219.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9365,7 +9471,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderTrackingNumber !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderTrackingNumber !== "string"){
-validate219.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9377,7 +9483,7 @@ if(valid0){
 if(data.OrderTrackingUrl !== undefined){
 const _errs3 = errors;
 if(typeof data.OrderTrackingUrl !== "string"){
-validate219.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9389,7 +9495,7 @@ if(valid0){
 if(data.OrderWaybillNumber !== undefined){
 const _errs5 = errors;
 if(typeof data.OrderWaybillNumber !== "string"){
-validate219.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9401,7 +9507,7 @@ if(valid0){
 if(data.OrderWaybillUrl !== undefined){
 const _errs7 = errors;
 if(typeof data.OrderWaybillUrl !== "string"){
-validate219.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9413,7 +9519,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs9 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate219.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -9425,7 +9531,7 @@ if(valid0){
 if(data.ShippingMethodName !== undefined){
 const _errs11 = errors;
 if(typeof data.ShippingMethodName !== "string"){
-validate219.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9443,8 +9549,8 @@ var valid1 = true;
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
-if(!(validate123(data6[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate132(data6[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -9454,7 +9560,7 @@ break;
 }
 }
 else {
-validate219.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate227.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9471,24 +9577,24 @@ var valid0 = true;
 }
 }
 else {
-validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate219.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate219.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v43 = validate109;
+export const v46 = validate109;
 
-export const v44 = validate221;
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
+export const v47 = validate229;
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9496,20 +9602,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate222.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate222.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate222.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9520,14 +9626,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate221.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9538,8 +9644,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate222(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate230(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -9550,8 +9656,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate222(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
+if(!(validate230(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9562,8 +9668,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDetails !== undefined){
 const _errs5 = errors;
-if(!(validate219(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate219.errors : vErrors.concat(validate219.errors);
+if(!(validate227(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -9581,8 +9687,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate160(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate169(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -9592,7 +9698,7 @@ break;
 }
 }
 else {
-validate221.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate229.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9608,67 +9714,67 @@ var valid0 = true;
 }
 }
 else {
-validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate221.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v45 = validate227;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
+export const v48 = validate235;
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.StatusCode === undefined) && (missing0 = "StatusCode"))){
-validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate227.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v46 = validate96;
+export const v49 = validate96;
 
-export const v47 = validate59;
+export const v50 = validate59;
 
-export const v48 = validate89;
+export const v51 = validate89;
 
-export const v49 = validate84;
+export const v52 = validate84;
 
-export const v50 = validate229;
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Message":{"type":"string"},"Description":{"type":"string"}}};
+export const v53 = validate237;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Message":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9679,14 +9785,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Code === undefined) && (missing0 = "Code")){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate229.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9698,7 +9804,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate229.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9710,7 +9816,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate229.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9723,24 +9829,24 @@ var valid0 = true;
 }
 }
 else {
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate229.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"Code":true,"Message":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"Code":true,"Message":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v51 = validate230;
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json","type":"object","required":["Orders"],"properties":{"Orders":{"type":"array","items":{"$ref":"./order-info-for-additional-documents.schema.json"}}}};
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json","type":"object","required":["OrderId","TrackingNumbers"],"properties":{"OrderId":{"type":"string"},"TrackingNumbers":{"type":"array","items":{"type":"string"}}}};
+export const v54 = validate238;
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json","type":"object","required":["Orders"],"properties":{"Orders":{"type":"array","items":{"$ref":"./order-info-for-additional-documents.schema.json"}}}};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json","type":"object","required":["OrderId","TrackingNumbers"],"properties":{"OrderId":{"type":"string"},"TrackingNumbers":{"type":"array","items":{"type":"string"}}}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9751,14 +9857,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.TrackingNumbers === undefined) && (missing0 = "TrackingNumbers"))){
-validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderId !== "string"){
-validate231.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate239.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9777,7 +9883,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate231.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i0,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate239.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i0,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -9787,7 +9893,7 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate239.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9800,21 +9906,21 @@ var valid0 = true;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate231.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"OrderId":true,"TrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":{"OrderId":true,"TrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate238.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9825,7 +9931,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Orders === undefined) && (missing0 = "Orders")){
-validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9838,8 +9944,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate231(data0[i0], {instancePath:instancePath+"/Orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
+if(!(validate239(data0[i0], {instancePath:instancePath+"/Orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -9849,7 +9955,7 @@ break;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/Orders",schemaPath:"#/properties/Orders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate238.errors = [{instancePath:instancePath+"/Orders",schemaPath:"#/properties/Orders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9857,23 +9963,23 @@ return false;
 }
 }
 else {
-validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate230.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"Orders":true},"dynamicProps":false,"dynamicItems":false};
+validate238.evaluated = {"props":{"Orders":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v52 = validate233;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"}}};
+export const v55 = validate241;
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"}}};
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9884,36 +9990,36 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 if(typeof data.Success !== "boolean"){
-validate233.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate241.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate233.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v53 = validate234;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
+export const v56 = validate242;
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9924,7 +10030,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.UserName === undefined) && (missing0 = "UserName")) || ((data.Password === undefined) && (missing0 = "Password"))){
-validate234.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9934,12 +10040,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate234.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate242.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate234.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate242.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9955,12 +10061,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate234.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate242.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate234.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate242.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9973,23 +10079,23 @@ var valid0 = true;
 }
 }
 else {
-validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate234.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v54 = validate235;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
+export const v57 = validate243;
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10000,7 +10106,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Token === undefined) && (missing0 = "Token")){
-validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10010,12 +10116,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate235.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate243.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate235.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate243.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10023,22 +10129,22 @@ return false;
 }
 }
 else {
-validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate235.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate235.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v55 = validate236;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+export const v58 = validate244;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate237.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10049,27 +10155,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate237.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate245.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate237.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate237.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema103 = {"type":"number","minimum":0};
+const schema108 = {"type":"number","minimum":0};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10079,26 +10185,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate239.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate247.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate239.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10109,7 +10215,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
-validate236.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10119,12 +10225,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 20){
-validate236.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate244.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate236.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10136,8 +10242,8 @@ var valid0 = true;
 if(valid0){
 if(data.date !== undefined){
 const _errs3 = errors;
-if(!(validate237(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate237.errors : vErrors.concat(validate237.errors);
+if(!(validate245(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -10148,8 +10254,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalValue !== undefined){
 const _errs4 = errors;
-if(!(validate239(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate247(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10162,22 +10268,22 @@ var valid0 = true;
 }
 }
 else {
-validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate236.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v56 = validate241;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+export const v59 = validate249;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10188,27 +10294,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate242.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate250.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate242.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10273,7 +10379,7 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.Quantity === undefined) && (missing1 = "Quantity")){
-validate241.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate249.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 }
@@ -10294,7 +10400,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate241.errors = vErrors;
+validate249.errors = vErrors;
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10357,7 +10463,7 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ExpectedFulfilmentDate === undefined) && (missing3 = "ExpectedFulfilmentDate")){
-validate241.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate249.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 }
@@ -10378,7 +10484,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate241.errors = vErrors;
+validate249.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10407,7 +10513,7 @@ props0.ExpectedFulfilmentDate = true;
 if(data.CartItemId !== undefined){
 const _errs13 = errors;
 if(typeof data.CartItemId !== "string"){
-validate241.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs13 === errors;
@@ -10419,7 +10525,7 @@ if(valid5){
 if(data.ProductCode !== undefined){
 const _errs15 = errors;
 if(typeof data.ProductCode !== "string"){
-validate241.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -10432,7 +10538,7 @@ if(data.ExceptionType !== undefined){
 let data4 = data.ExceptionType;
 const _errs17 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate241.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate249.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -10445,7 +10551,7 @@ if(data.Quantity !== undefined){
 let data5 = data.Quantity;
 const _errs19 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate241.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate249.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -10456,8 +10562,8 @@ var valid5 = true;
 if(valid5){
 if(data.ExpectedFulfilmentDate !== undefined){
 const _errs21 = errors;
-if(!(validate242(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate250(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 var valid5 = _errs21 === errors;
@@ -10471,24 +10577,24 @@ var valid5 = true;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate241.errors = vErrors;
+validate249.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate241.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate249.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v57 = validate244;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
+export const v60 = validate252;
+const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10538,7 +10644,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate244.errors = vErrors;
+validate252.errors = vErrors;
 return false;
 }
 else {
@@ -10560,7 +10666,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate244.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate252.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10572,12 +10678,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate244.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate252.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10589,7 +10695,7 @@ break;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate252.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10605,7 +10711,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(Array.isArray(data2)){
 if(data2.length < 1){
-validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate252.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10617,12 +10723,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate252.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10634,7 +10740,7 @@ break;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate252.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10650,12 +10756,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-validate244.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate252.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10671,12 +10777,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 <= 0 || isNaN(data5)){
-validate244.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate252.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate252.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10690,24 +10796,24 @@ var valid1 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate244.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v58 = validate245;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
+export const v61 = validate253;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10720,7 +10826,7 @@ if(data.DeliveryQuantity !== undefined){
 let data0 = data.DeliveryQuantity;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate246.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate254.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10732,7 +10838,7 @@ if(valid0){
 if(data.CartItemId !== undefined){
 const _errs3 = errors;
 if(typeof data.CartItemId !== "string"){
-validate246.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate254.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10744,7 +10850,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data.ProductCode !== "string"){
-validate246.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate254.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10756,22 +10862,22 @@ var valid0 = true;
 }
 }
 else {
-validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate246.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
+validate254.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10782,7 +10888,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.TrackingNumber === undefined) && (missing0 = "TrackingNumber")){
-validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10792,12 +10898,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate248.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate256.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate248.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate256.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10810,7 +10916,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs3 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate248.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate256.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10822,7 +10928,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs5 = errors;
 if(typeof data.ShipperName !== "string"){
-validate248.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate256.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10835,21 +10941,21 @@ var valid0 = true;
 }
 }
 else {
-validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate248.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10861,7 +10967,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ParcelCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ParcelCode !== "string"){
-validate245.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10879,8 +10985,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate246(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
+if(!(validate254(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -10890,7 +10996,7 @@ break;
 }
 }
 else {
-validate245.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate253.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10906,8 +11012,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate248(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate256(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -10940,7 +11046,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate245.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -10963,25 +11069,25 @@ var valid0 = true;
 }
 }
 else {
-validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate245.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v59 = validate246;
+export const v62 = validate254;
 
-export const v60 = validate250;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v63 = validate258;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11031,7 +11137,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate250.errors = vErrors;
+validate258.errors = vErrors;
 return false;
 }
 else {
@@ -11050,7 +11156,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs4 = errors;
 if(typeof data.OrderId !== "string"){
-validate250.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -11062,7 +11168,7 @@ if(valid1){
 if(data.MerchantOrderId !== undefined){
 const _errs6 = errors;
 if(typeof data.MerchantOrderId !== "string"){
-validate250.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -11074,7 +11180,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate250.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -11086,7 +11192,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate250.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate258.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -11104,8 +11210,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate245(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate253(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -11115,7 +11221,7 @@ break;
 }
 }
 else {
-validate250.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate258.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11129,7 +11235,7 @@ if(data.Exceptions !== undefined){
 let data6 = data.Exceptions;
 const _errs15 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate250.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema110.properties.Exceptions.type},message:"must be array,null"}];
+validate258.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema115.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs15){
@@ -11138,8 +11244,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate241(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+if(!(validate249(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -11161,23 +11267,23 @@ var valid1 = true;
 }
 }
 else {
-validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate250.errors = vErrors;
+validate258.errors = vErrors;
 return errors === 0;
 }
-validate250.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate258.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v61 = validate253;
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
+export const v64 = validate261;
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11266,7 +11372,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate253.errors = vErrors;
+validate261.errors = vErrors;
 return false;
 }
 else {
@@ -11364,7 +11470,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate253.errors = vErrors;
+validate261.errors = vErrors;
 return false;
 }
 else {
@@ -11408,7 +11514,7 @@ if(data.OrderId !== undefined){
 let data4 = data.OrderId;
 const _errs17 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate253.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema111.properties.OrderId.type},message:"must be string,null"}];
+validate261.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema116.properties.OrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs17 === errors;
@@ -11421,7 +11527,7 @@ if(data.MerchantOrderID !== undefined){
 let data5 = data.MerchantOrderID;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate253.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema111.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate261.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema116.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs19 === errors;
@@ -11434,7 +11540,7 @@ if(data.MerchantOrderId !== undefined){
 let data6 = data.MerchantOrderId;
 const _errs21 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate253.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema111.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate261.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema116.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs21 === errors;
@@ -11447,7 +11553,7 @@ if(data.DeliveryReferenceNumber !== undefined){
 let data7 = data.DeliveryReferenceNumber;
 const _errs23 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate253.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema111.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
+validate261.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema116.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs23 === errors;
@@ -11460,7 +11566,7 @@ if(data.IsCompleted !== undefined){
 let data8 = data.IsCompleted;
 const _errs25 = errors;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-validate253.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema111.properties.IsCompleted.type},message:"must be boolean,null"}];
+validate261.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema116.properties.IsCompleted.type},message:"must be boolean,null"}];
 return false;
 }
 var valid7 = _errs25 === errors;
@@ -11473,7 +11579,7 @@ if(data.Parcels !== undefined){
 let data9 = data.Parcels;
 const _errs27 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate253.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema111.properties.Parcels.type},message:"must be array,null"}];
+validate261.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema116.properties.Parcels.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -11482,8 +11588,8 @@ var valid8 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
-if(!(validate245(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate253(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs29 === errors;
@@ -11503,7 +11609,7 @@ if(data.Exceptions !== undefined){
 let data11 = data.Exceptions;
 const _errs30 = errors;
 if((!(Array.isArray(data11))) && (data11 !== null)){
-validate253.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema111.properties.Exceptions.type},message:"must be array,null"}];
+validate261.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema116.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs30){
@@ -11512,8 +11618,8 @@ var valid9 = true;
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate241(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+if(!(validate249(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs32 === errors;
@@ -11535,8 +11641,8 @@ const _errs33 = errors;
 const _errs34 = errors;
 let valid10 = false;
 const _errs35 = errors;
-if(!(validate248(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate256(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs35 === errors;
@@ -11569,7 +11675,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate253.errors = vErrors;
+validate261.errors = vErrors;
 return false;
 }
 else {
@@ -11597,240 +11703,21 @@ var valid7 = true;
 }
 }
 else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate253.errors = vErrors;
+validate261.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate253.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate261.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v62 = validate257;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
-
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate257.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Success === undefined) && (missing0 = "Success")){
-validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.Success !== undefined){
-const _errs1 = errors;
-if(typeof data.Success !== "boolean"){
-validate257.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Reason !== undefined){
-const _errs3 = errors;
-if(typeof data.Reason !== "string"){
-validate257.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate257.errors = vErrors;
-return errors === 0;
-}
-validate257.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v63 = validate258;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
-
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate258.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
-validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.Code !== undefined){
-let data0 = data.Code;
-const _errs1 = errors;
-if(typeof data0 !== "string"){
-validate258.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
-validate258.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema113.properties.Code.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Error !== undefined){
-const _errs3 = errors;
-if(typeof data.Error !== "string"){
-validate258.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Description !== undefined){
-const _errs5 = errors;
-if(typeof data.Description !== "string"){
-validate258.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate258.errors = vErrors;
-return errors === 0;
-}
-validate258.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v64 = validate259;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
-
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate260.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate260.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate260.errors = vErrors;
-return errors === 0;
-}
-validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate263.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern4.test(data)){
-validate263.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
-return false;
-}
-}
-else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate263.errors = vErrors;
-return errors === 0;
-}
-validate263.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
-
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate266.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate266.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate266.errors = vErrors;
-return errors === 0;
-}
-validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+export const v65 = validate265;
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
 
 function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate265.evaluated;
@@ -11843,15 +11730,234 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((data.name === undefined) && (missing0 = "name")) || ((data.eoriNumber === undefined) && (missing0 = "eoriNumber"))) || ((data.address1 === undefined) && (missing0 = "address1"))) || ((data.city === undefined) && (missing0 = "city"))) || ((data.postalCode === undefined) && (missing0 = "postalCode"))) || ((data.countryCode === undefined) && (missing0 = "countryCode"))){
+if((data.Success === undefined) && (missing0 = "Success")){
 validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Success !== undefined){
+const _errs1 = errors;
+if(typeof data.Success !== "boolean"){
+validate265.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Reason !== undefined){
+const _errs3 = errors;
+if(typeof data.Reason !== "string"){
+validate265.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate265.errors = vErrors;
+return errors === 0;
+}
+validate265.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v66 = validate266;
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
+
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate266.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
+validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Code !== undefined){
+let data0 = data.Code;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate266.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
+validate266.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema118.properties.Code.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Error !== undefined){
+const _errs3 = errors;
+if(typeof data.Error !== "string"){
+validate266.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Description !== undefined){
+const _errs5 = errors;
+if(typeof data.Description !== "string"){
+validate266.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate266.errors = vErrors;
+return errors === 0;
+}
+validate266.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v67 = validate267;
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
+
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate268.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate268.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate268.errors = vErrors;
+return errors === 0;
+}
+validate268.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate271.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern4.test(data)){
+validate271.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+return false;
+}
+}
+else {
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate271.errors = vErrors;
+return errors === 0;
+}
+validate271.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate274.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate274.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate274.errors = vErrors;
+return errors === 0;
+}
+validate274.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate273.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.name === undefined) && (missing0 = "name")) || ((data.eoriNumber === undefined) && (missing0 = "eoriNumber"))) || ((data.address1 === undefined) && (missing0 = "address1"))) || ((data.city === undefined) && (missing0 = "city"))) || ((data.postalCode === undefined) && (missing0 = "postalCode"))) || ((data.countryCode === undefined) && (missing0 = "countryCode"))){
+validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate265.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11866,12 +11972,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 50){
-validate265.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate273.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11887,12 +11993,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 50){
-validate265.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate273.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11905,7 +12011,7 @@ if(valid0){
 if(data.address1 !== undefined){
 const _errs7 = errors;
 if(typeof data.address1 !== "string"){
-validate265.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11917,7 +12023,7 @@ if(valid0){
 if(data.address2 !== undefined){
 const _errs9 = errors;
 if(typeof data.address2 !== "string"){
-validate265.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11932,12 +12038,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func1(data5) > 100){
-validate265.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate273.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11953,12 +12059,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func1(data6) > 50){
-validate265.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate273.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11970,8 +12076,8 @@ var valid0 = true;
 if(valid0){
 if(data.countryCode !== undefined){
 const _errs15 = errors;
-if(!(validate266(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate274(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate274.errors : vErrors.concat(validate274.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -11989,21 +12095,21 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate265.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
+validate273.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12014,14 +12120,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.dispatchCountryCode === undefined) && (missing0 = "dispatchCountryCode")) || ((data.destinationCountryCode === undefined) && (missing0 = "destinationCountryCode"))) || ((data.currencyCode === undefined) && (missing0 = "currencyCode"))) || ((data.incoterm === undefined) && (missing0 = "incoterm"))) || ((data.exporter === undefined) && (missing0 = "exporter"))) || ((data.commercialInvoice === undefined) && (missing0 = "commercialInvoice"))){
-validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.dispatchCountryCode !== undefined){
 const _errs1 = errors;
-if(!(validate260(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate268(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12032,8 +12138,8 @@ var valid0 = true;
 if(valid0){
 if(data.destinationCountryCode !== undefined){
 const _errs2 = errors;
-if(!(validate260(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate268(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -12044,8 +12150,8 @@ var valid0 = true;
 if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
-if(!(validate263(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate271(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -12058,11 +12164,11 @@ if(data.incoterm !== undefined){
 let data3 = data.incoterm;
 const _errs4 = errors;
 if(typeof data3 !== "string"){
-validate259.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate267.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "DDP") || (data3 === "DAP"))){
-validate259.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema114.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
+validate267.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema119.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12073,8 +12179,8 @@ var valid0 = true;
 if(valid0){
 if(data.exporter !== undefined){
 const _errs6 = errors;
-if(!(validate265(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate273(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -12085,8 +12191,8 @@ var valid0 = true;
 if(valid0){
 if(data.commercialInvoice !== undefined){
 const _errs7 = errors;
-if(!(validate236(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate244(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -12102,25 +12208,25 @@ var valid0 = true;
 }
 }
 else {
-validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate259.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v65 = validate265;
+export const v68 = validate273;
 
-export const v66 = validate270;
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
+export const v69 = validate278;
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12132,7 +12238,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Address1 !== undefined){
 const _errs1 = errors;
 if(typeof data.Address1 !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12144,7 +12250,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs3 = errors;
 if(typeof data.Address2 !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12156,7 +12262,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs5 = errors;
 if(typeof data.City !== "string"){
-validate270.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12168,7 +12274,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs7 = errors;
 if(typeof data.CountryCode !== "string"){
-validate270.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -12180,7 +12286,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs9 = errors;
 if(typeof data.CountryName !== "string"){
-validate270.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -12192,7 +12298,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs11 = errors;
 if(typeof data.Email !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -12204,7 +12310,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs13 = errors;
 if(typeof data.Fax !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -12216,7 +12322,7 @@ if(valid0){
 if(data.HubName !== undefined){
 const _errs15 = errors;
 if(typeof data.HubName !== "string"){
-validate270.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -12228,7 +12334,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs17 = errors;
 if(typeof data.Phone1 !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -12240,7 +12346,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs19 = errors;
 if(typeof data.Phone2 !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12252,7 +12358,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs21 = errors;
 if(typeof data.StateCode !== "string"){
-validate270.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -12264,7 +12370,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs23 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate270.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -12276,7 +12382,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs25 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate270.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -12288,7 +12394,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs27 = errors;
 if(typeof data.Zip !== "string"){
-validate270.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -12301,7 +12407,7 @@ if(data.HubId !== undefined){
 let data14 = data.HubId;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate270.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate278.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -12325,24 +12431,24 @@ var valid0 = true;
 }
 }
 else {
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate270.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v67 = validate231;
+export const v70 = validate239;
 
-export const v68 = validate271;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+export const v71 = validate279;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
 
-function validate272(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate272.evaluated;
+const evaluated0 = validate280.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12350,20 +12456,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate272.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
-validate272.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate271.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12374,14 +12480,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate271.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate272(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate272.errors : vErrors.concat(validate272.errors);
+if(!(validate280(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12393,7 +12499,7 @@ if(valid0){
 if(data.FullRefund !== undefined){
 const _errs2 = errors;
 if(typeof data.FullRefund !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate279.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12406,7 +12512,7 @@ if(data.TotalRefundAmount !== undefined){
 let data2 = data.TotalRefundAmount;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate271.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema120.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema125.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12419,7 +12525,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data3 = data.OriginalTotalRefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate271.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema120.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema125.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12431,7 +12537,7 @@ if(valid0){
 if(data.ProductsDutiesRefund !== undefined){
 const _errs8 = errors;
 if(typeof data.ProductsDutiesRefund !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate279.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12443,7 +12549,7 @@ if(valid0){
 if(data.ShippingRefund !== undefined){
 const _errs10 = errors;
 if(typeof data.ShippingRefund !== "boolean"){
-validate271.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate279.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12454,8 +12560,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs12 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -12468,7 +12574,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data7 = data.ServiceGestureAmount;
 const _errs13 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate271.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema120.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema125.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -12481,7 +12587,7 @@ if(data.ShippingAmount !== undefined){
 let data8 = data.ShippingAmount;
 const _errs15 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate271.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema120.properties.ShippingAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema125.properties.ShippingAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -12494,7 +12600,7 @@ if(data.DutiesAmount !== undefined){
 let data9 = data.DutiesAmount;
 const _errs17 = errors;
 if((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))){
-validate271.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema120.properties.DutiesAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema125.properties.DutiesAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -12506,7 +12612,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs19 = errors;
 if(typeof data.RefundComments !== "string"){
-validate271.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate279.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12521,12 +12627,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data11 === "string"){
 if(func1(data11) > 255){
-validate271.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate279.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 }
 else {
-validate271.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate279.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12549,22 +12655,22 @@ var valid0 = true;
 }
 }
 else {
-validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate271.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate271.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v69 = validate275;
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v72 = validate283;
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate284.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12572,20 +12678,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate276.errors = vErrors;
+validate284.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate284.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12596,8 +12702,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate276(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate284(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12609,7 +12715,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs2 = errors;
 if(typeof data.ProductCode !== "string"){
-validate275.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12622,7 +12728,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate275.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema122.properties.RefundQuantity.type},message:"must be string,number"}];
+validate283.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema127.properties.RefundQuantity.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12635,7 +12741,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate275.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema122.properties.RefundAmount.type},message:"must be string,number"}];
+validate283.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema127.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12648,7 +12754,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate275.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema122.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate283.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema127.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12659,8 +12765,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs10 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -12672,7 +12778,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate275.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -12688,23 +12794,23 @@ var valid0 = true;
 }
 }
 else {
-validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate275.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v70 = validate279;
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
+export const v73 = validate287;
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate287.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12715,14 +12821,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.orderRefund === undefined) && (missing0 = "orderRefund")){
-validate279.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate287.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderRefund !== undefined){
 const _errs1 = errors;
-if(!(validate271(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate271.errors : vErrors.concat(validate271.errors);
+if(!(validate279(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12740,8 +12846,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate275(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+if(!(validate283(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12751,7 +12857,7 @@ break;
 }
 }
 else {
-validate279.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate287.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12764,22 +12870,22 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate279.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
+validate287.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v71 = validate282;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
+export const v74 = validate290;
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate291.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12787,20 +12893,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate283.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12811,14 +12917,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate283(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+if(!(validate291(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12834,14 +12940,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.OrderStatusCode === undefined) && (missing1 = "OrderStatusCode")){
-validate282.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate290.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.OrderStatusCode !== undefined){
 const _errs4 = errors;
 if(typeof data1.OrderStatusCode !== "string"){
-validate282.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate290.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -12853,7 +12959,7 @@ if(valid1){
 if(data1.Name !== undefined){
 const _errs6 = errors;
 if(typeof data1.Name !== "string"){
-validate282.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate290.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -12865,7 +12971,7 @@ var valid1 = true;
 }
 }
 else {
-validate282.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate290.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12877,8 +12983,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderStatusReason !== undefined){
 const _errs8 = errors;
-if(!(validate132(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate141(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -12890,7 +12996,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs9 = errors;
 if(typeof data.StatusCode !== "string"){
-validate282.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate290.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -12904,23 +13010,23 @@ var valid0 = true;
 }
 }
 else {
-validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate282.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v72 = validate286;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
+export const v75 = validate294;
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
+const evaluated0 = validate294.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12931,7 +13037,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderIds === undefined) && (missing0 = "OrderIds")){
-validate286.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate294.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -12941,7 +13047,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate286.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate294.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12953,12 +13059,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate286.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate294.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate286.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate294.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12970,7 +13076,7 @@ break;
 }
 }
 else {
-validate286.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate294.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12978,23 +13084,23 @@ return false;
 }
 }
 else {
-validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate286.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
+validate294.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v73 = validate287;
-const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
+export const v76 = validate295;
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate295.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13007,8 +13113,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate127(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13018,22 +13124,22 @@ break;
 }
 }
 else {
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate287.errors = vErrors;
+validate295.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate295.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v74 = validate289;
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+export const v77 = validate297;
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate298.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13041,20 +13147,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate290.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate298.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13065,14 +13171,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Refunds === undefined) && (missing0 = "Refunds")){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate298(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13085,7 +13191,7 @@ if(data.MerchantOrderId !== undefined){
 let data1 = data.MerchantOrderId;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate289.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema129.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema134.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13098,7 +13204,7 @@ if(data.MerchantInternalOrderId !== undefined){
 let data2 = data.MerchantInternalOrderId;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate289.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema129.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema134.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13111,7 +13217,7 @@ if(data.WebStoreCode !== undefined){
 let data3 = data.WebStoreCode;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate289.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema129.properties.WebStoreCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema134.properties.WebStoreCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -13124,7 +13230,7 @@ if(data.WebStoreInstanceCode !== undefined){
 let data4 = data.WebStoreInstanceCode;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate289.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema129.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema134.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13137,7 +13243,7 @@ if(data.RefundableAmount !== undefined){
 let data5 = data.RefundableAmount;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate289.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema129.properties.RefundableAmount.type},message:"must be object,null"}];
+validate297.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema134.properties.RefundableAmount.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -13162,7 +13268,7 @@ if(data7.RefundID !== undefined){
 let data8 = data7.RefundID;
 const _errs16 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (data8 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -13175,7 +13281,7 @@ if(data7.RMANumber !== undefined){
 let data9 = data7.RMANumber;
 const _errs18 = errors;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (data9 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -13188,7 +13294,7 @@ if(data7.MerchantRMANumber !== undefined){
 let data10 = data7.MerchantRMANumber;
 const _errs20 = errors;
 if(((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (data10 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -13201,7 +13307,7 @@ if(data7.FullRefund !== undefined){
 let data11 = data7.FullRefund;
 const _errs22 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -13214,7 +13320,7 @@ if(data7.ProductsDutiesRefund !== undefined){
 let data12 = data7.ProductsDutiesRefund;
 const _errs24 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -13227,7 +13333,7 @@ if(data7.ShippingRefund !== undefined){
 let data13 = data7.ShippingRefund;
 const _errs26 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -13240,7 +13346,7 @@ if(data7.TotalRefundAmount !== undefined){
 let data14 = data7.TotalRefundAmount;
 const _errs28 = errors;
 if(((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (data14 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -13253,7 +13359,7 @@ if(data7.OriginalTotalRefundAmount !== undefined){
 let data15 = data7.OriginalTotalRefundAmount;
 const _errs30 = errors;
 if(((typeof data15 !== "string") && (!((typeof data15 == "number") && (isFinite(data15))))) && (data15 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -13266,7 +13372,7 @@ if(data7.ServiceGestureAmount !== undefined){
 let data16 = data7.ServiceGestureAmount;
 const _errs32 = errors;
 if(((typeof data16 !== "string") && (!((typeof data16 == "number") && (isFinite(data16))))) && (data16 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -13279,7 +13385,7 @@ if(data7.TotalMoneyRefundAmount !== undefined){
 let data17 = data7.TotalMoneyRefundAmount;
 const _errs34 = errors;
 if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (data17 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -13292,7 +13398,7 @@ if(data7.DutiesAmount !== undefined){
 let data18 = data7.DutiesAmount;
 const _errs36 = errors;
 if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (data18 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs36 === errors;
@@ -13305,7 +13411,7 @@ if(data7.ShippingAmount !== undefined){
 let data19 = data7.ShippingAmount;
 const _errs38 = errors;
 if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (data19 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -13318,7 +13424,7 @@ if(data7.ExternalReference !== undefined){
 let data20 = data7.ExternalReference;
 const _errs40 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs40 === errors;
@@ -13331,7 +13437,7 @@ if(data7.InitiatedBy !== undefined){
 let data21 = data7.InitiatedBy;
 const _errs42 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -13344,7 +13450,7 @@ if(data7.CurrencyCode !== undefined){
 let data22 = data7.CurrencyCode;
 const _errs44 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs44 === errors;
@@ -13357,7 +13463,7 @@ if(data7.OriginalCurrencyCode !== undefined){
 let data23 = data7.OriginalCurrencyCode;
 const _errs46 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs46 === errors;
@@ -13370,7 +13476,7 @@ if(data7.RefundReason !== undefined){
 let data24 = data7.RefundReason;
 const _errs48 = errors;
 if((!(data24 && typeof data24 == "object" && !Array.isArray(data24))) && (data24 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
 return false;
 }
 var valid2 = _errs48 === errors;
@@ -13383,7 +13489,7 @@ if(data7.RefundProducts !== undefined){
 let data25 = data7.RefundProducts;
 const _errs50 = errors;
 if((!(Array.isArray(data25))) && (data25 !== null)){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema129.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema134.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs50){
@@ -13394,7 +13500,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 const _errs52 = errors;
 if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs52 === errors;
@@ -13428,7 +13534,7 @@ var valid2 = true;
 }
 }
 else {
-validate289.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13439,7 +13545,7 @@ break;
 }
 }
 else {
-validate289.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13457,22 +13563,22 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate289.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v75 = validate292;
-const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+export const v78 = validate300;
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13480,20 +13586,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate293.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate292.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13506,7 +13612,7 @@ if(data.Success !== undefined){
 let data0 = data.Success;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (typeof data0 !== "string")){
-validate292.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema131.properties.Success.type},message:"must be boolean,string"}];
+validate300.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema136.properties.Success.type},message:"must be boolean,string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13518,7 +13624,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate292.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13530,7 +13636,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate292.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13541,8 +13647,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundId !== undefined){
 const _errs7 = errors;
-if(!(validate293(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate301(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13555,104 +13661,18 @@ var valid0 = true;
 }
 }
 else {
-validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate292.errors = vErrors;
-return errors === 0;
-}
-validate292.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v76 = validate295;
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
-
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate297.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate297.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-validate297.errors = vErrors;
-return errors === 0;
-}
-validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
-
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate300.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate300.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate300.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
-
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate303.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate303.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate303.errors = vErrors;
-return errors === 0;
-}
-validate303.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+export const v79 = validate303;
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
+const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
 
 function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -13681,12 +13701,98 @@ return errors === 0;
 }
 validate305.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate308.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate308.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+validate308.errors = vErrors;
+return errors === 0;
+}
+validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate311.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate311.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate311.errors = vErrors;
+return errors === 0;
+}
+validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate313.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate313.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+validate313.errors = vErrors;
+return errors === 0;
+}
+validate313.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13697,14 +13803,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.productCode === undefined) && (missing0 = "productCode")) || ((data.productName === undefined) && (missing0 = "productName"))) || ((data.originCountryCode === undefined) && (missing0 = "originCountryCode"))) || ((data.quantity === undefined) && (missing0 = "quantity"))) || ((data.productNetWeight === undefined) && (missing0 = "productNetWeight"))) || ((data.productWeight === undefined) && (missing0 = "productWeight"))) || ((data.exportHsCode === undefined) && (missing0 = "exportHsCode"))) || ((data.importHsCode === undefined) && (missing0 = "importHsCode"))) || ((data.discountedPriceForCustomsInClearanceCurrency === undefined) && (missing0 = "discountedPriceForCustomsInClearanceCurrency"))){
-validate302.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.productCode !== undefined){
 const _errs1 = errors;
 if(typeof data.productCode !== "string"){
-validate302.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13716,7 +13822,7 @@ if(valid0){
 if(data.productName !== undefined){
 const _errs3 = errors;
 if(typeof data.productName !== "string"){
-validate302.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13727,8 +13833,8 @@ var valid0 = true;
 if(valid0){
 if(data.originCountryCode !== undefined){
 const _errs5 = errors;
-if(!(validate303(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate303.errors : vErrors.concat(validate303.errors);
+if(!(validate311(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13741,13 +13847,13 @@ if(data.quantity !== undefined){
 let data3 = data.quantity;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate302.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate310.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate302.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate310.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -13760,8 +13866,8 @@ var valid0 = true;
 if(valid0){
 if(data.productNetWeight !== undefined){
 const _errs8 = errors;
-if(!(validate305(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate313(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -13772,8 +13878,8 @@ var valid0 = true;
 if(valid0){
 if(data.productWeight !== undefined){
 const _errs9 = errors;
-if(!(validate305(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate313(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -13788,12 +13894,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data6 === "string"){
 if(func1(data6) > 8){
-validate302.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
+validate310.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
 return false;
 }
 }
 else {
-validate302.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13806,7 +13912,7 @@ if(valid0){
 if(data.importHsCode !== undefined){
 const _errs12 = errors;
 if(typeof data.importHsCode !== "string"){
-validate302.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -13817,8 +13923,8 @@ var valid0 = true;
 if(valid0){
 if(data.discountedPriceForCustomsInClearanceCurrency !== undefined){
 const _errs14 = errors;
-if(!(validate305(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
+if(!(validate313(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -13837,21 +13943,21 @@ var valid0 = true;
 }
 }
 else {
-validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate302.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate307.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13862,7 +13968,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.orderId === undefined) && (missing0 = "orderId")) || ((data.parcelWeight === undefined) && (missing0 = "parcelWeight"))) || ((data.products === undefined) && (missing0 = "products"))){
-validate299.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13872,12 +13978,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate299.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate307.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate299.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13893,12 +13999,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 20){
-validate299.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate307.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate299.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13910,8 +14016,8 @@ var valid0 = true;
 if(valid0){
 if(data.parcelWeight !== undefined){
 const _errs5 = errors;
-if(!(validate300(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+if(!(validate308(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13926,7 +14032,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate299.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate307.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -13934,8 +14040,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate302(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate310(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13946,7 +14052,7 @@ break;
 }
 }
 else {
-validate299.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate307.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13961,21 +14067,21 @@ var valid0 = true;
 }
 }
 else {
-validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate299.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
+validate307.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13986,7 +14092,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.trackingNumber === undefined) && (missing0 = "trackingNumber")) || ((data.weightUnit === undefined) && (missing0 = "weightUnit"))) || ((data.totalWeight === undefined) && (missing0 = "totalWeight"))) || ((data.parcels === undefined) && (missing0 = "parcels"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13996,18 +14102,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate296.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate304.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate296.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate304.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14023,12 +14129,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate296.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate304.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14040,8 +14146,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalWeight !== undefined){
 const _errs5 = errors;
-if(!(validate297(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate305(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate305.errors : vErrors.concat(validate305.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -14056,7 +14162,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate296.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate304.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -14064,8 +14170,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate299(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate307(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -14076,7 +14182,7 @@ break;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate304.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14091,21 +14197,21 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate296.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate295.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14116,14 +14222,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shipment === undefined) && (missing0 = "shipment")) || ((data.exportDeclaration === undefined) && (missing0 = "exportDeclaration"))){
-validate295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.shipment !== undefined){
 const _errs1 = errors;
-if(!(validate296(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+if(!(validate304(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14134,8 +14240,8 @@ var valid0 = true;
 if(valid0){
 if(data.exportDeclaration !== undefined){
 const _errs2 = errors;
-if(!(validate259(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+if(!(validate267(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -14147,28 +14253,28 @@ var valid0 = true;
 }
 }
 else {
-validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate295.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate295.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v77 = validate299;
+export const v80 = validate307;
 
-export const v78 = validate302;
+export const v81 = validate310;
 
-export const v79 = validate296;
+export const v82 = validate304;
 
-export const v80 = validate313;
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
+export const v83 = validate321;
+const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14176,20 +14282,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate314.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate313.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14200,14 +14306,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.orderId === undefined) && (missing0 = "orderId")) || ((data.primaryShipping === undefined) && (missing0 = "primaryShipping"))){
-validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderId !== undefined){
 const _errs1 = errors;
-if(!(validate314(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+if(!(validate322(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14224,7 +14330,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.firstName !== undefined){
 const _errs4 = errors;
 if(typeof data1.firstName !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -14236,7 +14342,7 @@ if(valid1){
 if(data1.lastName !== undefined){
 const _errs6 = errors;
 if(typeof data1.lastName !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -14248,7 +14354,7 @@ if(valid1){
 if(data1.middleName !== undefined){
 const _errs8 = errors;
 if(typeof data1.middleName !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -14260,7 +14366,7 @@ if(valid1){
 if(data1.salutation !== undefined){
 const _errs10 = errors;
 if(typeof data1.salutation !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -14272,7 +14378,7 @@ if(valid1){
 if(data1.company !== undefined){
 const _errs12 = errors;
 if(typeof data1.company !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -14284,7 +14390,7 @@ if(valid1){
 if(data1.shippingAddress1 !== undefined){
 const _errs14 = errors;
 if(typeof data1.shippingAddress1 !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -14296,7 +14402,7 @@ if(valid1){
 if(data1.shippingAddress2 !== undefined){
 const _errs16 = errors;
 if(typeof data1.shippingAddress2 !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -14308,7 +14414,7 @@ if(valid1){
 if(data1.city !== undefined){
 const _errs18 = errors;
 if(typeof data1.city !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -14320,7 +14426,7 @@ if(valid1){
 if(data1.stateOrProvince !== undefined){
 const _errs20 = errors;
 if(typeof data1.stateOrProvince !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -14332,7 +14438,7 @@ if(valid1){
 if(data1.stateCode !== undefined){
 const _errs22 = errors;
 if(typeof data1.stateCode !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -14344,7 +14450,7 @@ if(valid1){
 if(data1.zipCode !== undefined){
 const _errs24 = errors;
 if(typeof data1.zipCode !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs24 === errors;
@@ -14356,7 +14462,7 @@ if(valid1){
 if(data1.countryName !== undefined){
 const _errs26 = errors;
 if(typeof data1.countryName !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs26 === errors;
@@ -14368,7 +14474,7 @@ if(valid1){
 if(data1.countryCode !== undefined){
 const _errs28 = errors;
 if(typeof data1.countryCode !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -14380,7 +14486,7 @@ if(valid1){
 if(data1.email !== undefined){
 const _errs30 = errors;
 if(typeof data1.email !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs30 === errors;
@@ -14392,7 +14498,7 @@ if(valid1){
 if(data1.phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data1.phone1 !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs32 === errors;
@@ -14404,7 +14510,7 @@ if(valid1){
 if(data1.phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data1.phone2 !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs34 === errors;
@@ -14416,7 +14522,7 @@ if(valid1){
 if(data1.fax !== undefined){
 const _errs36 = errors;
 if(typeof data1.fax !== "string"){
-validate313.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs36 === errors;
@@ -14442,7 +14548,7 @@ var valid1 = true;
 }
 }
 else {
-validate313.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14459,13 +14565,13 @@ if(errors === _errs38){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.customerComments !== undefined){
 if(typeof data19.customerComments !== "string"){
-validate313.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate313.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14479,23 +14585,23 @@ var valid0 = true;
 }
 }
 else {
-validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate313.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v81 = validate316;
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+export const v84 = validate324;
+const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate316.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14508,7 +14614,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate316.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema143.properties.DocumentData.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema148.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14521,7 +14627,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate316.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema143.properties.DocumentExtension.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema148.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14534,7 +14640,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate316.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema143.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate324.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema148.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14547,7 +14653,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate316.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema143.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema148.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14560,7 +14666,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate316.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema143.properties.URL.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema148.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14573,7 +14679,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate316.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema143.properties.ParcelCode.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema148.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14586,7 +14692,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate316.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema143.properties.TrackingNumber.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema148.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14599,7 +14705,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate316.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema143.properties.DocumentReference.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema148.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14612,7 +14718,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate316.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema143.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema148.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14625,7 +14731,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate316.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema143.properties.CreationDateTime.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema148.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -14638,7 +14744,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate316.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema143.properties.ErrorMessage.type},message:"must be string,null"}];
+validate324.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema148.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -14658,23 +14764,23 @@ var valid0 = true;
 }
 }
 else {
-validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate316.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate316.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v82 = validate317;
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v85 = validate325;
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14724,7 +14830,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate317.errors = vErrors;
+validate325.errors = vErrors;
 return false;
 }
 else {
@@ -14746,12 +14852,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate317.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate325.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate317.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate325.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14767,12 +14873,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate317.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate325.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate317.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate325.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14785,7 +14891,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate317.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate325.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -14797,7 +14903,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate317.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate325.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -14815,8 +14921,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate245(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate253(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -14826,7 +14932,7 @@ break;
 }
 }
 else {
-validate317.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate325.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14845,8 +14951,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate241(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate241.errors : vErrors.concat(validate241.errors);
+if(!(validate249(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -14856,7 +14962,7 @@ break;
 }
 }
 else {
-validate317.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate325.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14869,7 +14975,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate317.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate325.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -14881,7 +14987,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate317.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate325.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -14893,7 +14999,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate317.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate325.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -14904,8 +15010,8 @@ var valid1 = true;
 if(valid1){
 if(data.TrackingDetails !== undefined){
 const _errs24 = errors;
-if(!(validate248(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate256(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs24 === errors;
@@ -14924,23 +15030,23 @@ var valid1 = true;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate317.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate317.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v83 = validate321;
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v86 = validate329;
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14953,7 +15059,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate321.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema145.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate329.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema150.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14966,7 +15072,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate321.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema145.properties.ErrorText.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema150.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14979,7 +15085,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate321.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema145.properties.Documents.type},message:"must be array,null"}];
+validate329.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema150.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -14988,8 +15094,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate316(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate324(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -15009,7 +15115,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate321.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema145.properties.ShipperManifests.type},message:"must be array,null"}];
+validate329.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema150.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -15018,8 +15124,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate316(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate324(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -15039,7 +15145,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate321.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema145.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate329.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema150.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -15050,7 +15156,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate321.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -15069,7 +15175,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate321.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema145.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate329.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema150.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -15082,7 +15188,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate321.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema145.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate329.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema150.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -15093,7 +15199,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate321.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -15116,25 +15222,25 @@ var valid0 = true;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate321.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v84 = validate248;
+export const v87 = validate256;
 
-export const v85 = validate324;
-const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v88 = validate332;
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15200,7 +15306,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate324.errors = vErrors;
+validate332.errors = vErrors;
 return false;
 }
 else {
@@ -15218,7 +15324,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -15228,12 +15334,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate324.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate332.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15249,12 +15355,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate324.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate332.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15270,12 +15376,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate324.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate332.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15291,12 +15397,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate324.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate332.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15311,23 +15417,23 @@ var valid1 = true;
 }
 }
 else {
-validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate324.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v86 = validate325;
-const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v89 = validate333;
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate333.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15338,14 +15444,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate333.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate325.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate333.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15358,7 +15464,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate325.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema147.properties.Errors.type},message:"must be array,null"}];
+validate333.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema152.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -15369,7 +15475,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate325.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema147.properties.Errors.items.type},message:"must be object,string"}];
+validate333.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema152.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -15388,14 +15494,14 @@ var valid0 = true;
 }
 }
 else {
-validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate325.errors = vErrors;
+validate333.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate333.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -15416,75 +15522,78 @@ export const VALIDATORS = {
   "callbacks/customer-details.schema.json": v13,
   "callbacks/customer.schema.json": v14,
   "callbacks/discount.schema.json": v15,
-  "callbacks/dt-breakdown.schema.json": v16,
-  "callbacks/exporter-details.schema.json": v17,
-  "callbacks/international-details.schema.json": v18,
-  "callbacks/key-value-pair.schema.json": v19,
-  "callbacks/loyalty-points.schema.json": v20,
-  "callbacks/merchant-order.schema.json": v21,
-  "callbacks/notify-order-refunded.request.schema.json": v22,
-  "callbacks/order-document.schema.json": v23,
-  "callbacks/order-envelope.schema.json": v24,
-  "callbacks/order-payment-method.schema.json": v25,
-  "callbacks/order-status-reason.schema.json": v26,
-  "callbacks/original-order.schema.json": v27,
-  "callbacks/parcel-dispatch.request.schema.json": v28,
-  "callbacks/parcel-product.schema.json": v29,
-  "callbacks/parcel-tracking.schema.json": v30,
-  "callbacks/parcel.schema.json": v31,
-  "callbacks/payment-details.schema.json": v32,
-  "callbacks/perform-order-payment.request.schema.json": v33,
-  "callbacks/product-attribute.schema.json": v34,
-  "callbacks/product.schema.json": v35,
-  "callbacks/refund-product.schema.json": v36,
-  "callbacks/refund-reason.schema.json": v37,
-  "callbacks/response-info.schema.json": v38,
-  "callbacks/returned-product.schema.json": v39,
-  "callbacks/send-order-to-merchant.request.schema.json": v40,
-  "callbacks/send-rma-info.request.schema.json": v41,
-  "callbacks/shipping-info-details.schema.json": v42,
-  "callbacks/shipping-option.schema.json": v43,
-  "callbacks/update-order-shipping-info.request.schema.json": v44,
-  "callbacks/update-order-status.request.schema.json": v45,
-  "callbacks/user-details.schema.json": v46,
-  "callbacks/user-id-number-type.schema.json": v47,
-  "callbacks/vat-category.schema.json": v48,
-  "callbacks/vat-rate-type.schema.json": v49,
-  "service/additional-documents-error.schema.json": v50,
-  "service/additional-documents-request.schema.json": v51,
-  "service/additional-documents-response.schema.json": v52,
-  "service/authentication-token-request.schema.json": v53,
-  "service/authentication-token-response.schema.json": v54,
-  "service/commercial-invoice.schema.json": v55,
-  "service/dispatch-exception.schema.json": v56,
-  "service/dispatch-orders-request.schema.json": v57,
-  "service/dispatch-parcel.schema.json": v58,
-  "service/dispatch-product.schema.json": v59,
-  "service/dispatch-request-v1.schema.json": v60,
-  "service/dispatch-request-v2.schema.json": v61,
-  "service/dispatch-response.schema.json": v62,
-  "service/error-response.schema.json": v63,
-  "service/export-declaration.schema.json": v64,
-  "service/exporter.schema.json": v65,
-  "service/hub-details.schema.json": v66,
-  "service/order-info-for-additional-documents.schema.json": v67,
-  "service/order-refund-details.schema.json": v68,
-  "service/order-refund-product.schema.json": v69,
-  "service/order-refund-request.schema.json": v70,
-  "service/order-status-details.schema.json": v71,
-  "service/orders-details-request.schema.json": v72,
-  "service/orders-details-response.schema.json": v73,
-  "service/refund-details-response.schema.json": v74,
-  "service/service-response-info.schema.json": v75,
-  "service/shipment-information.schema.json": v76,
-  "service/shipment-parcel.schema.json": v77,
-  "service/shipment-product.schema.json": v78,
-  "service/shipment.schema.json": v79,
-  "service/shipping-address-request.schema.json": v80,
-  "service/shipping-document.schema.json": v81,
-  "service/shipping-documents-request.schema.json": v82,
-  "service/shipping-documents-response.schema.json": v83,
-  "service/tracking-details.schema.json": v84,
-  "service/void-parcel-request.schema.json": v85,
-  "service/void-parcel-response.schema.json": v86,
+  "callbacks/dispatched-parcel-product.schema.json": v16,
+  "callbacks/dispatched-parcel-tracking.schema.json": v17,
+  "callbacks/dispatched-parcel.schema.json": v18,
+  "callbacks/dt-breakdown.schema.json": v19,
+  "callbacks/exporter-details.schema.json": v20,
+  "callbacks/international-details.schema.json": v21,
+  "callbacks/key-value-pair.schema.json": v22,
+  "callbacks/loyalty-points.schema.json": v23,
+  "callbacks/merchant-order.schema.json": v24,
+  "callbacks/notify-order-refunded.request.schema.json": v25,
+  "callbacks/order-document.schema.json": v26,
+  "callbacks/order-envelope.schema.json": v27,
+  "callbacks/order-payment-method.schema.json": v28,
+  "callbacks/order-status-reason.schema.json": v29,
+  "callbacks/original-order.schema.json": v30,
+  "callbacks/parcel-dispatch.request.schema.json": v31,
+  "callbacks/parcel-product.schema.json": v32,
+  "callbacks/parcel-tracking.schema.json": v33,
+  "callbacks/parcel.schema.json": v34,
+  "callbacks/payment-details.schema.json": v35,
+  "callbacks/perform-order-payment.request.schema.json": v36,
+  "callbacks/product-attribute.schema.json": v37,
+  "callbacks/product.schema.json": v38,
+  "callbacks/refund-product.schema.json": v39,
+  "callbacks/refund-reason.schema.json": v40,
+  "callbacks/response-info.schema.json": v41,
+  "callbacks/returned-product.schema.json": v42,
+  "callbacks/send-order-to-merchant.request.schema.json": v43,
+  "callbacks/send-rma-info.request.schema.json": v44,
+  "callbacks/shipping-info-details.schema.json": v45,
+  "callbacks/shipping-option.schema.json": v46,
+  "callbacks/update-order-shipping-info.request.schema.json": v47,
+  "callbacks/update-order-status.request.schema.json": v48,
+  "callbacks/user-details.schema.json": v49,
+  "callbacks/user-id-number-type.schema.json": v50,
+  "callbacks/vat-category.schema.json": v51,
+  "callbacks/vat-rate-type.schema.json": v52,
+  "service/additional-documents-error.schema.json": v53,
+  "service/additional-documents-request.schema.json": v54,
+  "service/additional-documents-response.schema.json": v55,
+  "service/authentication-token-request.schema.json": v56,
+  "service/authentication-token-response.schema.json": v57,
+  "service/commercial-invoice.schema.json": v58,
+  "service/dispatch-exception.schema.json": v59,
+  "service/dispatch-orders-request.schema.json": v60,
+  "service/dispatch-parcel.schema.json": v61,
+  "service/dispatch-product.schema.json": v62,
+  "service/dispatch-request-v1.schema.json": v63,
+  "service/dispatch-request-v2.schema.json": v64,
+  "service/dispatch-response.schema.json": v65,
+  "service/error-response.schema.json": v66,
+  "service/export-declaration.schema.json": v67,
+  "service/exporter.schema.json": v68,
+  "service/hub-details.schema.json": v69,
+  "service/order-info-for-additional-documents.schema.json": v70,
+  "service/order-refund-details.schema.json": v71,
+  "service/order-refund-product.schema.json": v72,
+  "service/order-refund-request.schema.json": v73,
+  "service/order-status-details.schema.json": v74,
+  "service/orders-details-request.schema.json": v75,
+  "service/orders-details-response.schema.json": v76,
+  "service/refund-details-response.schema.json": v77,
+  "service/service-response-info.schema.json": v78,
+  "service/shipment-information.schema.json": v79,
+  "service/shipment-parcel.schema.json": v80,
+  "service/shipment-product.schema.json": v81,
+  "service/shipment.schema.json": v82,
+  "service/shipping-address-request.schema.json": v83,
+  "service/shipping-document.schema.json": v84,
+  "service/shipping-documents-request.schema.json": v85,
+  "service/shipping-documents-response.schema.json": v86,
+  "service/tracking-details.schema.json": v87,
+  "service/void-parcel-request.schema.json": v88,
+  "service/void-parcel-response.schema.json": v89,
 };

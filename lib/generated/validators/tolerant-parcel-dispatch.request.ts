@@ -8,7 +8,7 @@ const cjsDefault = (m) => (typeof m.default === "function" ? m.default : m.defau
 const cjsNamed = (m, name) => (m[name] !== undefined ? m[name] : m.default[name]);
 
 export const v0 = validate52;
-const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"type":"object","properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}},"Products":{"type":"array","items":{"type":"object","properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"}}}}}}}};
+const schema19 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json","type":"object","properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"}}};
 const schema21 = {"type":["string","number"]};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -32,7 +32,7 @@ validate54.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate52.evaluated;
@@ -44,16 +44,10 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.DispatchedParcel === undefined) && (missing0 = "DispatchedParcel"))){
-validate52.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.MerchantGUID !== undefined){
+if(data.SKU !== undefined){
 const _errs1 = errors;
-if(typeof data.MerchantGUID !== "string"){
-validate52.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.SKU !== "string"){
+validate52.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -62,9 +56,9 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OrderId !== undefined){
+if(data.CartItemId !== undefined){
 const _errs3 = errors;
-if(!(validate54(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+if(!(validate54(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
@@ -74,11 +68,147 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.MerchantOrderId !== undefined){
+if(data.Quantity !== undefined){
+let data2 = data.Quantity;
 const _errs4 = errors;
-if(!(validate54(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+validate52.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"SKU":true,"CartItemId":true,"Quantity":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v1 = validate56;
+const schema22 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json","type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}};
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ParcelTrackingNumber !== undefined){
+const _errs1 = errors;
+if(typeof data.ParcelTrackingNumber !== "string"){
+validate56.errors = [{instancePath:instancePath+"/ParcelTrackingNumber",schemaPath:"#/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ParcelTrackingUrl !== undefined){
+const _errs3 = errors;
+if(typeof data.ParcelTrackingUrl !== "string"){
+validate56.errors = [{instancePath:instancePath+"/ParcelTrackingUrl",schemaPath:"#/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate56.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":{"ParcelTrackingNumber":true,"ParcelTrackingUrl":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v2 = validate57;
+const schema23 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json","type":"object","properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"$ref":"./dispatched-parcel-tracking.schema.json"},"Products":{"type":"array","items":{"$ref":"./dispatched-parcel-product.schema.json"}}}};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate58.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"}];
+return false;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ParcelCode !== undefined){
+const _errs1 = errors;
+if(!(validate58(data.ParcelCode, {instancePath:instancePath+"/ParcelCode",parentData:data,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
 errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Code !== undefined){
+const _errs2 = errors;
+if(typeof data.Code !== "string"){
+validate57.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusName !== undefined){
+const _errs4 = errors;
+if(typeof data.StatusName !== "string"){
+validate57.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 var valid0 = _errs4 === errors;
 }
@@ -86,204 +216,51 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.StatusCode !== undefined){
-const _errs5 = errors;
-if(typeof data.StatusCode !== "string"){
-validate52.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(data.HubCode !== undefined){
+const _errs6 = errors;
+if(typeof data.HubCode !== "string"){
+validate57.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid0 = _errs5 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.WebStoreCode !== undefined){
-const _errs7 = errors;
-if(typeof data.WebStoreCode !== "string"){
-validate52.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(data.ParcelTracking !== undefined){
+const _errs8 = errors;
+if(!(validate56(data.ParcelTracking, {instancePath:instancePath+"/ParcelTracking",parentData:data,parentDataProperty:"ParcelTracking",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
+errors = vErrors.length;
 }
-var valid0 = _errs7 === errors;
+var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.DispatchedParcel !== undefined){
-let data5 = data.DispatchedParcel;
+if(data.Products !== undefined){
+let data5 = data.Products;
 const _errs9 = errors;
 if(errors === _errs9){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.ParcelCode !== undefined){
+if(Array.isArray(data5)){
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate54(data5.ParcelCode, {instancePath:instancePath+"/DispatchedParcel/ParcelCode",parentData:data5,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+if(!(validate52(data5[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.Code !== undefined){
-const _errs12 = errors;
-if(typeof data5.Code !== "string"){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/Code",schemaPath:"#/properties/DispatchedParcel/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs12 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.StatusName !== undefined){
-const _errs14 = errors;
-if(typeof data5.StatusName !== "string"){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/StatusName",schemaPath:"#/properties/DispatchedParcel/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs14 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.HubCode !== undefined){
-const _errs16 = errors;
-if(typeof data5.HubCode !== "string"){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/HubCode",schemaPath:"#/properties/DispatchedParcel/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs16 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.ParcelTracking !== undefined){
-let data10 = data5.ParcelTracking;
-const _errs18 = errors;
-if(errors === _errs18){
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.ParcelTrackingNumber !== undefined){
-const _errs20 = errors;
-if(typeof data10.ParcelTrackingNumber !== "string"){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingNumber",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs20 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data10.ParcelTrackingUrl !== undefined){
-const _errs22 = errors;
-if(typeof data10.ParcelTrackingUrl !== "string"){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking/ParcelTrackingUrl",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid2 = _errs22 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/ParcelTracking",schemaPath:"#/properties/DispatchedParcel/properties/ParcelTracking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs18 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.Products !== undefined){
-let data13 = data5.Products;
-const _errs24 = errors;
-if(errors === _errs24){
-if(Array.isArray(data13)){
-var valid3 = true;
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-const _errs26 = errors;
-if(errors === _errs26){
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.SKU !== undefined){
-const _errs28 = errors;
-if(typeof data14.SKU !== "string"){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/SKU",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid4 = _errs28 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data14.CartItemId !== undefined){
-const _errs30 = errors;
-if(!(validate54(data14.CartItemId, {instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/CartItemId",parentData:data14,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
-}
-var valid4 = _errs30 === errors;
-}
-else {
-var valid4 = true;
-}
-if(valid4){
-if(data14.Quantity !== undefined){
-let data17 = data14.Quantity;
-const _errs31 = errors;
-if(!((typeof data17 == "number") && (isFinite(data17)))){
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0+"/Quantity",schemaPath:"#/properties/DispatchedParcel/properties/Products/items/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-var valid4 = _errs31 === errors;
-}
-else {
-var valid4 = true;
-}
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/Products/" + i0,schemaPath:"#/properties/DispatchedParcel/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid3 = _errs26 === errors;
-if(!valid3){
+if(!valid1){
 break;
 }
 }
 }
 else {
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel/Products",schemaPath:"#/properties/DispatchedParcel/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid1 = _errs24 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
-validate52.errors = [{instancePath:instancePath+"/DispatchedParcel",schemaPath:"#/properties/DispatchedParcel/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -298,18 +275,147 @@ var valid0 = true;
 }
 }
 }
-}
 else {
-validate52.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate52.errors = vErrors;
+validate57.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
+validate57.evaluated = {"props":{"ParcelCode":true,"Code":true,"StatusName":true,"HubCode":true,"ParcelTracking":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v1 = validate53;
+export const v3 = validate62;
+const schema25 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"$ref":"./dispatched-parcel.schema.json"}}};
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"}];
+return false;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.DispatchedParcel === undefined) && (missing0 = "DispatchedParcel"))){
+validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.MerchantGUID !== undefined){
+const _errs1 = errors;
+if(typeof data.MerchantGUID !== "string"){
+validate62.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderId !== undefined){
+const _errs3 = errors;
+if(!(validate63(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantOrderId !== undefined){
+const _errs4 = errors;
+if(!(validate63(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate63.errors : vErrors.concat(validate63.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusCode !== undefined){
+const _errs5 = errors;
+if(typeof data.StatusCode !== "string"){
+validate62.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.WebStoreCode !== undefined){
+const _errs7 = errors;
+if(typeof data.WebStoreCode !== "string"){
+validate62.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.DispatchedParcel !== undefined){
+const _errs9 = errors;
+if(!(validate57(data.DispatchedParcel, {instancePath:instancePath+"/DispatchedParcel",parentData:data,parentDataProperty:"DispatchedParcel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate62.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v4 = validate53;
 const schema20 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/common.schema.json","$defs":{"CountryCode":{"type":"string","pattern":"^[A-Z]{2}$"},"CurrencyCode":{"type":"string","pattern":"^[A-Z]{3}$"},"Date":{"type":"string","format":"date"},"Id":{"type":["string","number"]},"OrderId":{"type":["string","number"],"minLength":1,"maxLength":200},"Amount":{"type":"number","minimum":0}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -322,6 +428,9 @@ validate53.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 /** The tolerant validators, by schema path under schemas/. */
 export const VALIDATORS = {
-  "callbacks/parcel-dispatch.request.schema.json": v0,
-  "common.schema.json": v1,
+  "callbacks/dispatched-parcel-product.schema.json": v0,
+  "callbacks/dispatched-parcel-tracking.schema.json": v1,
+  "callbacks/dispatched-parcel.schema.json": v2,
+  "callbacks/parcel-dispatch.request.schema.json": v3,
+  "common.schema.json": v4,
 };

@@ -24,7 +24,7 @@ afterEach(async () => {
   merchant = undefined;
 });
 
-async function start(adapter: Record<string, unknown>) {
+async function start(adapter: object) {
   merchant = createServer(createCallbackHandler({ merchantGuid: SANDBOX_MERCHANT_GUID, adapter: adapter as never, store: new MemoryStore() }));
   await new Promise<void>((resolve) => merchant!.listen(0, '127.0.0.1', resolve));
   sandbox = createSandbox({ port: 0, merchantUrl: `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`, documentsDelayMs: 60_000, console: false });
