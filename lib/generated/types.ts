@@ -407,7 +407,7 @@ export interface CartProduct {
   IsBackOrdered?: boolean;
   IsBlockedForPlatform?: boolean;
   /**
-   * True: the product is blocked for international shipping (docs.global-e.com "ProductsList"; the service's sample cart reply and the real cart replies of round 1 and 2 send it, false).
+   * True: blocked for international shipping (docs "ProductsList").
    */
   IsBlockedForGlobalE?: boolean;
   IsBundle?: boolean;
@@ -690,55 +690,55 @@ export interface MerchantDiscount {
   [k: string]: unknown;
 }
 /**
- * A product in a dispatched parcel (UpdateParcelDispatch).
+ * A product in a dispatched parcel.
  */
 export interface DispatchedParcelProduct {
   /**
-   * The product's SKU on your site.
+   * Your SKU.
    */
   SKU?: string;
   /**
-   * The cart line (a string in the documentation; a number is accepted too).
+   * The cart line (string or number).
    */
   CartItemId?: string | number;
   /**
-   * Units of the product in the parcel (Int64 in the documentation; text such as "1" is read as the number in tolerant validation).
+   * Units in the parcel (text read as a number in tolerant validation).
    */
   Quantity?: number;
   [k: string]: unknown;
 }
 /**
- * The tracking of a dispatched parcel (UpdateParcelDispatch). Required in the documented table; accepted without (a notice without tracking still tells what shipped).
+ * A dispatched parcel's tracking (accepted without, though the table marks it required).
  */
 export interface DispatchedParcelTracking {
   /**
-   * The carrier's tracking number of the parcel.
+   * The carrier tracking number.
    */
   ParcelTrackingNumber?: string;
   /**
-   * The full tracking URL, URL-decoded by the kit when it comes encoded.
+   * The tracking URL, URL-decoded when encoded.
    */
   ParcelTrackingUrl?: string;
   [k: string]: unknown;
 }
 /**
- * The parcel an UpdateParcelDispatch notification reports dispatched (docs.global-e.com "Dispatch Notifications (from Global-e)").
+ * The parcel of an UpdateParcelDispatch.
  */
 export interface DispatchedParcel {
   /**
-   * The parcel's code: with OrderId and the status, what makes a delivery one event.
+   * The parcel code; part of the key.
    */
   ParcelCode?: string | number;
   /**
-   * "Parcel Code" in the documented table, beside StatusName: read as the parcel's status code; part of what makes a delivery one event.
+   * The parcel status code ("Parcel Code" in the table); part of the key.
    */
   Code?: string;
   /**
-   * The parcel's status name (e.g. "Dispatched to Customer"); part of what makes a delivery one event.
+   * The parcel status name; part of the key.
    */
   StatusName?: string;
   /**
-   * Multi-hub dispatch: the mapped hub the parcel shipped from.
+   * Multi-hub dispatch: the hub it shipped from.
    */
   HubCode?: string;
   ParcelTracking?: DispatchedParcelTracking;
@@ -984,7 +984,7 @@ export interface MerchantProduct {
    */
   DiscountedPriceForCustoms?: number;
   /**
-   * The discounted price without duties and taxes, in your currency (sent by real orders: round 1's workarea-sendordertomerchant-*.json, 0.0 there).
+   * The discounted price without duties and taxes (real orders send it).
    */
   DiscountedPriceExcDutiesAndTaxes?: number;
   InternationalDiscountedPrice?: number;
@@ -1198,7 +1198,7 @@ export interface MerchantOrderEnvelope {
   [k: string]: unknown;
 }
 /**
- * UpdateParcelDispatch: the service tells the merchant a parcel was dispatched to the customer (its status reached "Dispatched to Customer" when the carrier's end-of-day manifest ran at the hub; docs.global-e.com "Dispatch Notifications (from Global-e)"). Delivered exactly once per OrderId, DispatchedParcel.ParcelCode and status (DispatchedParcel.Code, DispatchedParcel.StatusName, StatusCode).
+ * UpdateParcelDispatch: a parcel reached "Dispatched to Customer" (docs.global-e.com "Dispatch Notifications (from Global-e)"). Exactly once per OrderId, parcel and status.
  */
 export interface ParcelDispatchRequest {
   /**
@@ -1214,34 +1214,34 @@ export interface ParcelDispatchRequest {
    */
   MerchantOrderId?: string | number;
   /**
-   * The order's status code on your site (mapped on the service's side); part of what makes a delivery one event.
+   * The order status code on your site; part of the key.
    */
   StatusCode?: string;
   /**
-   * Your web store's code, as given to the cart the order was converted from.
+   * Your web store code.
    */
   WebStoreCode?: string;
   DispatchedParcel: DispatchedParcel1;
   [k: string]: unknown;
 }
 /**
- * The parcel an UpdateParcelDispatch notification reports dispatched (docs.global-e.com "Dispatch Notifications (from Global-e)").
+ * The parcel of an UpdateParcelDispatch.
  */
 export interface DispatchedParcel1 {
   /**
-   * The parcel's code: with OrderId and the status, what makes a delivery one event.
+   * The parcel code; part of the key.
    */
   ParcelCode?: string | number;
   /**
-   * "Parcel Code" in the documented table, beside StatusName: read as the parcel's status code; part of what makes a delivery one event.
+   * The parcel status code ("Parcel Code" in the table); part of the key.
    */
   Code?: string;
   /**
-   * The parcel's status name (e.g. "Dispatched to Customer"); part of what makes a delivery one event.
+   * The parcel status name; part of the key.
    */
   StatusName?: string;
   /**
-   * Multi-hub dispatch: the mapped hub the parcel shipped from.
+   * Multi-hub dispatch: the hub it shipped from.
    */
   HubCode?: string;
   ParcelTracking?: DispatchedParcelTracking;
