@@ -122,5 +122,16 @@ export function createShopAdapter(shop: Shop): MerchantAdapter {
       context.log.info({ rma: rma.RMANumber, lines: rma.ReturnedProducts.length }, 'return announced');
       return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
     },
+
+    // A parcel dispatched to the customer (UpdateParcelDispatch), once per OrderId + parcel + status.
+    async receiveParcelDispatch(dispatch, context) {
+      const parcel = dispatch.DispatchedParcel;
+      const id = str(dispatch.OrderId);
+      const known = declineOnShopError(() => shop.order(id));
+      // A cancelled order stays cancelled; any other is shipped once a parcel of it left the hub.
+      const order = known.status === 'canceled' ? known : shop.setStatus(id, 'shipped');
+      context.log.info({ parcel: parcel.ParcelCode, status: parcel.StatusName, tracking: parcel.ParcelTracking?.ParcelTrackingNumber, lines: parcel.Products?.length ?? 0 }, 'parcel dispatched');
+      return { InternalOrderId: order.internalId, OrderId: order.displayId, StatusCode: order.status };
+    },
   };
 }

@@ -30,4 +30,5 @@ export const adapter = {
   },
   async receiveAdditionalRequiredDocuments() {},
   async receiveRmaInfo() {},   // a return: once per OrderId + RMANumber
+  async receiveParcelDispatch() {},   // a parcel dispatched: once per OrderId + parcel + status
 };

@@ -5,7 +5,7 @@
  */
 import type {
   AdditionalDocumentsDelivery, CheckoutCartInfo, MerchantOrder, NotifyOrderRefundedRequest, OrderDocument, ResponseInfo,
-  RmaInfoRequest, UpdateOrderShippingInfoRequest,
+  ParcelDispatchRequest, RmaInfoRequest, UpdateOrderShippingInfoRequest,
 } from '../payloads.js';
 
 /** The named keys of T, without its index signature. */
@@ -83,6 +83,8 @@ export interface CallbackTypes {
   notifyOrderRefunded: { input: WithOrderId<NotifyOrderRefundedRequest>; result: AdapterResult | void; required: false };
   /** SendRMAInfoToMerchant: a return (RMA), exactly once per OrderId + RMANumber. */
   receiveRmaInfo: { input: WithOrderId<RmaInfoRequest>; result: AdapterResult | void; required: false };
+  /** UpdateParcelDispatch: a parcel dispatched to the customer, exactly once per OrderId, parcel and status. */
+  receiveParcelDispatch: { input: WithOrderId<ParcelDispatchRequest>; result: AdapterResult | void; required: false };
 }
 
 /** The name of a callback: the adapter method that answers it. */

@@ -235,4 +235,5 @@ export const DEFAULT_DECODE_FIELDS: readonly string[] = Object.freeze([
   'InternationalDetails.OrderWaybillUrl',
   'Parcels[].TrackingUrl',
   'TrackingURL',
+  'DispatchedParcel.ParcelTracking.ParcelTrackingUrl',
 ]);

@@ -49,8 +49,10 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
   readonly placesHold: boolean;
   /**
    * What makes a delivery one event of its order, when not the whole payload: the idempotency key
-   * hashes only these fields (each required: a delivery without one is refused, 400). A return is
-   * one per OrderId + RMANumber, however the redelivery's other fields differ.
+   * hashes only these fields of the input — dotted paths (`DispatchedParcel.ParcelCode`), each required
+   * (a delivery without one is refused, 400) unless it ends in `?` (absent, null or empty: left out of
+   * the key). A return is one per OrderId + RMANumber, a parcel dispatch one per OrderId + parcel + status,
+   * however the redelivery's other fields differ.
    */
   readonly keyFields?: readonly string[];
   /**
@@ -124,6 +126,12 @@ const ENTRIES = {
   receiveRmaInfo: {
     ...ORDER, name: 'receiveRmaInfo', required: false, defaultPath: '/SendRMAInfoToMerchant',
     requestSchema: 'callbacks/send-rma-info.request.schema.json', payment: 'never', keyFields: ['RMANumber'],
+  },
+  // UpdateParcelDispatch (docs.global-e.com "Dispatch Notifications (from Global-e)"): one delivery per parcel and status.
+  receiveParcelDispatch: {
+    ...ORDER, name: 'receiveParcelDispatch', required: false, defaultPath: '/UpdateParcelDispatch',
+    requestSchema: 'callbacks/parcel-dispatch.request.schema.json', payment: 'never',
+    keyFields: ['DispatchedParcel.ParcelCode', 'DispatchedParcel.Code?', 'DispatchedParcel.StatusName?', 'StatusCode?'],
   },
 } satisfies Registry;
 

@@ -418,6 +418,10 @@ export interface CartProduct {
   ImageURL?: string;
   IsBackOrdered?: boolean;
   IsBlockedForPlatform?: boolean;
+  /**
+   * True: blocked for international shipping (docs "ProductsList").
+   */
+  IsBlockedForGlobalE?: boolean;
   IsBundle?: boolean;
   IsFixedPrice?: boolean;
   IsVirtual?: boolean;
@@ -698,6 +702,65 @@ export interface MerchantDiscount {
   [k: string]: unknown;
 }
 /**
+ * A product in a dispatched parcel.
+ */
+export interface DispatchedParcelProduct {
+  /**
+   * Your SKU.
+   */
+  SKU?: string;
+  /**
+   * The cart line (string or number).
+   */
+  CartItemId?: string | number;
+  /**
+   * Units in the parcel (text read as a number in tolerant validation).
+   */
+  Quantity?: number;
+  [k: string]: unknown;
+}
+/**
+ * A dispatched parcel's tracking (accepted without, though the table marks it required).
+ */
+export interface DispatchedParcelTracking {
+  /**
+   * The carrier tracking number.
+   */
+  ParcelTrackingNumber?: string;
+  /**
+   * The tracking URL, URL-decoded when encoded.
+   */
+  ParcelTrackingUrl?: string;
+  [k: string]: unknown;
+}
+/**
+ * The parcel of an UpdateParcelDispatch.
+ */
+export interface DispatchedParcel {
+  /**
+   * The parcel code; part of the key.
+   */
+  ParcelCode?: string | number;
+  /**
+   * The parcel status code ("Parcel Code" in the table); part of the key.
+   */
+  Code?: string;
+  /**
+   * The parcel status name; part of the key.
+   */
+  StatusName?: string;
+  /**
+   * Multi-hub dispatch: the hub it shipped from.
+   */
+  HubCode?: string;
+  ParcelTracking?: DispatchedParcelTracking;
+  /**
+   * The products in the parcel.
+   */
+  Products?: DispatchedParcelProduct[];
+  [k: string]: unknown;
+}
+/**
  * Duties and taxes breakdown.
  */
 export interface DTBreakdown {
@@ -932,6 +995,10 @@ export interface MerchantProduct {
    * After reverse duties-and-taxes calculation.
    */
   DiscountedPriceForCustoms?: number;
+  /**
+   * The discounted price without duties and taxes (real orders send it).
+   */
+  DiscountedPriceExcDutiesAndTaxes?: number;
   InternationalDiscountedPrice?: number;
   InternationalDiscountedPriceForCustoms?: number;
   InternationalDiscountedPriceInMerchantCurrency?: number;
@@ -1140,6 +1207,60 @@ export interface MerchantOrderEnvelope {
   order: MerchantOrder;
   MerchantGUID?: string;
   PaymentDetails?: MerchantPaymentDetails;
+  [k: string]: unknown;
+}
+/**
+ * UpdateParcelDispatch: a parcel reached "Dispatched to Customer" (docs.global-e.com "Dispatch Notifications (from Global-e)"). Exactly once per OrderId, parcel and status.
+ */
+export interface ParcelDispatchRequest {
+  /**
+   * Unique merchant identifier (checked by the kit; never logged).
+   */
+  MerchantGUID?: string;
+  /**
+   * Service order id.
+   */
+  OrderId: string | number;
+  /**
+   * Your order id (returned by SendOrderToMerchant).
+   */
+  MerchantOrderId?: string | number;
+  /**
+   * The order status code on your site; part of the key.
+   */
+  StatusCode?: string;
+  /**
+   * Your web store code.
+   */
+  WebStoreCode?: string;
+  DispatchedParcel: DispatchedParcel1;
+  [k: string]: unknown;
+}
+/**
+ * The parcel of an UpdateParcelDispatch.
+ */
+export interface DispatchedParcel1 {
+  /**
+   * The parcel code; part of the key.
+   */
+  ParcelCode?: string | number;
+  /**
+   * The parcel status code ("Parcel Code" in the table); part of the key.
+   */
+  Code?: string;
+  /**
+   * The parcel status name; part of the key.
+   */
+  StatusName?: string;
+  /**
+   * Multi-hub dispatch: the hub it shipped from.
+   */
+  HubCode?: string;
+  ParcelTracking?: DispatchedParcelTracking;
+  /**
+   * The products in the parcel.
+   */
+  Products?: DispatchedParcelProduct[];
   [k: string]: unknown;
 }
 /**

@@ -22,6 +22,8 @@ export const ATTR = {
   serverAddress: 'server.address',
   serverPort: 'server.port',
   errorType: 'error.type',
+  /** The database's SQLSTATE on a failed store span (OpenTelemetry database conventions). */
+  dbStatus: 'db.response.status_code',
 } as const;
 
 export const METRIC = {

@@ -175,3 +175,26 @@ export function errorType(err: unknown): string {
   if (typeof e?.name === 'string' && /^\w{1,60}$/.test(e.name)) return e.name;
   return 'Error';
 }
+
+/**
+ * An SQLSTATE: five digits or capitals with at least one digit, not an errno name (`EPIPE`, `E2BIG`
+ * start with E; no SQLSTATE class does).
+ */
+const SQLSTATE = /^(?=[0-9A-Z]*[0-9])(?!E)[0-9A-Z]{5}$/;
+
+/**
+ * The database's own code of a store failure, for `db.response.status_code` (OpenTelemetry's database
+ * conventions): the SQLSTATE of the error or of its `cause`, a few levels down (PostgresStore's
+ * `ERR_CBK_STORE_CONNECTION` keeps pg's error as its cause). Only the code, matched as an SQLSTATE:
+ * never a message, a host or a connection string. Undefined when there is none (ECONNREFUSED is not
+ * the database's answer).
+ */
+export function dbStatusCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && typeof e === 'object' && e !== null; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && SQLSTATE.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

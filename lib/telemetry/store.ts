@@ -2,12 +2,13 @@
  * The store as the pipeline sees it when telemetry is on: a decorator built once, at kit
  * construction, that reports each call as a `store <operation>` span (child of the recording
  * delivery span it runs for; none outside one) and in `cbk.store.duration`. Locks it hands out are decorated the same way (`store release`,
- * `store saveAndRelease`). Anything that is not a method falls through to the store itself.
+ * `store saveAndRelease`). A failure sets `error.type` and, when the database answered with an
+ * SQLSTATE, `db.response.status_code`. Anything that is not a method falls through to the store itself.
  */
 import { methodNames } from '../shared/options.js';
 import { currentDelivery } from './delivery.js';
 import { ATTR } from './names.js';
-import { errorType, instruments, otelApi, tracer } from './otel.js';
+import { dbStatusCode, errorType, instruments, otelApi, tracer } from './otel.js';
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -24,6 +25,9 @@ function observed(operation: string, call: () => unknown): unknown {
     if (!span) return;
     if (err !== undefined) {
       span.setAttribute(ATTR.errorType, errorType(err));
+      // The database's code beside the kit's (ERR_CBK_STORE_CONNECTION says "could not connect", 3D000 says why).
+      const status = dbStatusCode(err);
+      if (status !== undefined) span.setAttribute(ATTR.dbStatus, status);
       span.setStatus({ code: api.SpanStatusCode.ERROR });
     }
     span.end();

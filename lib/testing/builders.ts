@@ -9,7 +9,7 @@ import { isObject } from '../shared/options.js';
 import type { CallbackName } from '../core/adapter-types.js';
 import type {
   AdditionalDocumentsDelivery, CartInfoPostPayload, MerchantPaymentDetails, NotifyOrderRefundedRequest, OrderDocument,
-  PerformOrderPaymentRequest, RmaInfoRequest, SendOrderToMerchantRequest, UpdateOrderShippingInfoRequest, UpdateOrderStatusRequest,
+  ParcelDispatchRequest, PerformOrderPaymentRequest, RmaInfoRequest, SendOrderToMerchantRequest, UpdateOrderShippingInfoRequest, UpdateOrderStatusRequest,
 } from '../payloads.js';
 
 /** The MerchantGUID the builders put in payloads: give it to the router as `merchantGuid` in tests. */
@@ -198,6 +198,23 @@ export function buildRmaInfo(overrides: Overrides<RmaInfoRequest> = {}): RmaInfo
   }, overrides) as RmaInfoRequest;
 }
 
+/**
+ * A parcel dispatch notification (UpdateParcelDispatch) as the service's documentation describes it:
+ * new OrderId, parcel `P-1` "Dispatched to Customer" with its tracking and one line. Pass the same
+ * `OrderId`, `DispatchedParcel.ParcelCode` and status for a redelivery; another parcel or status is
+ * another event.
+ */
+export function buildParcelDispatch(overrides: Overrides<ParcelDispatchRequest> = {}): ParcelDispatchRequest {
+  return merge({
+    MerchantGUID: TEST_MERCHANT_GUID, OrderId: uniqueOrderId(), MerchantOrderId: 'A-1', StatusCode: 'Dispatched',
+    DispatchedParcel: {
+      ParcelCode: 'P-1', Code: 'DispatchedToCustomer', StatusName: 'Dispatched to Customer',
+      ParcelTracking: { ParcelTrackingNumber: '1Z999AA10123456784', ParcelTrackingUrl: 'https://track.example.com/?n=1Z999AA10123456784' },
+      Products: [{ SKU: 'JKT-ALPINE-M', CartItemId: 'ci-1', Quantity: 1 }],
+    },
+  }, overrides) as ParcelDispatchRequest;
+}
+
 function buildPaymentOrder(overrides: Overrides<PerformOrderPaymentRequest> = {}): PerformOrderPaymentRequest {
   return buildOrder({ PaymentDetails: buildPaymentDetails(), ...overrides }) as PerformOrderPaymentRequest;
 }
@@ -215,4 +232,5 @@ export const CALLBACK_BUILDERS: { readonly [N in CallbackName]: (overrides?: Rec
   updateOrderShippingInfo: buildShippingInfo,
   notifyOrderRefunded: buildRefundNotice,
   receiveRmaInfo: buildRmaInfo,
+  receiveParcelDispatch: buildParcelDispatch,
 } satisfies { readonly [N in CallbackName]: (overrides?: Record<string, unknown>) => object });

@@ -21,6 +21,7 @@ test('routes list every mounted (method, path) pair; cart info has GET and POST'
     { callback: 'updateOrderShippingInfo', method: 'POST', path: '/UpdateOrderShippingInfo' },
     { callback: 'notifyOrderRefunded', method: 'POST', path: '/NotifyOrderRefunded' },
     { callback: 'receiveRmaInfo', method: 'POST', path: '/SendRMAInfoToMerchant' },
+    { callback: 'receiveParcelDispatch', method: 'POST', path: '/UpdateParcelDispatch' },
   ]);
 });
 

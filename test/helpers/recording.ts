@@ -24,6 +24,7 @@ export function recordingAdapter(overrides: Partial<Record<keyof MerchantAdapter
     updateOrderShippingInfo: () => ({ InternalOrderId: 'A-1' }),
     notifyOrderRefunded: () => ({ InternalOrderId: 'A-1' }),
     receiveRmaInfo: () => ({ InternalOrderId: 'A-1' }),
+    receiveParcelDispatch: () => ({ InternalOrderId: 'A-1' }),
   };
   const adapter: Record<string, unknown> = { calls };
   for (const name of Object.keys(defaults)) {

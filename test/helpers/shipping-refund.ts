@@ -22,6 +22,24 @@ export function refundNotice(overrides: Json = {}): Json {
   };
 }
 
+/**
+ * A parcel dispatch notification (UpdateParcelDispatch), as the page's request table describes it
+ * (test/fixtures/real-world-4/gedocs-dispatchnotification-request.json; the page prints no example).
+ * `parcel` overrides fields of DispatchedParcel.
+ */
+export function parcelDispatch(overrides: Json = {}, parcel: Json = {}): Json {
+  return {
+    DispatchedParcel: {
+      ParcelTracking: { ParcelTrackingNumber: '1Z999AA10123456784', ParcelTrackingUrl: 'https://www.ups.com/track?tracknum=1Z999AA10123456784' },
+      ParcelCode: '123454321', HubCode: 'LON-1', Code: 'DispatchedToCustomer', StatusName: 'Dispatched to Customer',
+      Products: [{ SKU: '121212', CartItemId: '12365', Quantity: 1 }, { SKU: '131313', CartItemId: '12376', Quantity: 2 }],
+      ...parcel,
+    },
+    OrderId: 'GE123874638GB', MerchantOrderId: '100018322', StatusCode: 'Dispatched', MerchantGUID: MERCHANT_GUID, WebStoreCode: 'GlobalEStore',
+    ...overrides,
+  };
+}
+
 /** A return (SendRMAInfoToMerchant), as the service's documentation shows it (test/fixtures/real-world-3/gedocs-sendrmainfomerchant-request.json). */
 export function rmaInfo(overrides: Json = {}): Json {
   return {

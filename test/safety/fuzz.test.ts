@@ -11,7 +11,7 @@
 import { createCallbackKit, CallbackError, type CallbackName, type CallbackRequest } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
+import { parcelDispatch, refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 import { prng, type Rng } from '../helpers/prng.js';
 import { FUZZED_CALLBACKS } from './fuzzed-callbacks.js';
 
@@ -88,7 +88,12 @@ function sample(r: Rng, callback: CallbackName): Sample {
   else if (callback === 'updateOrderShippingInfo') payload = shippingInfo({ OrderId: orderId, ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
   else if (callback === 'notifyOrderRefunded') payload = refundNotice({ OrderId: orderId, RefundComments: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'ok', ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
   else if (callback === 'receiveRmaInfo') payload = rmaInfo({ OrderId: orderId, RMANumber: r.chance(0.9) ? `RMA-${r.int(5)}` : weirdValue(r), ShipperName: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'DHL', ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) });
-  else payload = { MerchantGUID: MERCHANT_GUID, OrderID: r.chance(0.8) ? `FZ-${r.int(300)}` : weirdValue(r), PaymentDetails: pay };
+  else if (callback === 'receiveParcelDispatch') {
+    payload = parcelDispatch({ OrderId: orderId, ...(r.chance(0.3) ? { PaymentDetails: pay } : {}), ...(r.chance(0.3) ? { StatusCode: weirdValue(r) } : {}) }, {
+      ParcelCode: r.chance(0.9) ? `P-${r.int(5)}` : weirdValue(r), StatusName: r.chance(0.8) ? 'Dispatched to Customer' : weirdValue(r),
+      HubCode: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'LON-1',
+    });
+  } else payload = { MerchantGUID: MERCHANT_GUID, OrderID: r.chance(0.8) ? `FZ-${r.int(300)}` : weirdValue(r), PaymentDetails: pay };
   payload.MerchantGUID = GUID_VARIANTS(r);
   if (r.chance(0.2)) payload = { order: payload, MerchantGUID: r.chance(0.8) ? payload.MerchantGUID : GUID_VARIANTS(r) };
   for (let i = 0, n = r.chance(0.4) ? 0 : 1 + r.int(3); i < n; i++) mutate(r, payload);
@@ -168,6 +173,7 @@ describe('fuzzing every callback (seeded)', () => {
     updateOrderShippingInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
     notifyOrderRefunded: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
     receiveRmaInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
+    receiveParcelDispatch: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
   };
   const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter, logger, store: new MemoryStore({ maxEntries: 5_000 }) } as never);
 

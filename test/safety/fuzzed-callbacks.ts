@@ -6,5 +6,5 @@ import type { CallbackName } from 'crossborder-merchant-kit';
 
 export const FUZZED_CALLBACKS: readonly CallbackName[] = [
   'getCheckoutCartInfo', 'sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment', 'receiveAdditionalRequiredDocuments',
-  'updateOrderShippingInfo', 'notifyOrderRefunded', 'receiveRmaInfo',
+  'updateOrderShippingInfo', 'notifyOrderRefunded', 'receiveRmaInfo', 'receiveParcelDispatch',
 ];

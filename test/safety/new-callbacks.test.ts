@@ -8,12 +8,13 @@
 import { type CallbackName } from 'crossborder-merchant-kit';
 import { sleep, testKit } from '../helpers/kit.js';
 import { MERCHANT_GUID, OTHER_GUID, statusUpdate } from '../helpers/orders.js';
-import { refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
+import { parcelDispatch, refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 
 const NEW: ReadonlyArray<[CallbackName, (o?: Record<string, unknown>) => Record<string, unknown>]> = [
   ['updateOrderShippingInfo', shippingInfo],
   ['notifyOrderRefunded', refundNotice],
   ['receiveRmaInfo', rmaInfo],
+  ['receiveParcelDispatch', parcelDispatch],
 ];
 const PASSWORD = 'correct horse battery staple';
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;

@@ -2,7 +2,7 @@
 import type { CallbackName, CallbackRequest } from 'crossborder-merchant-kit';
 import { fixture } from '../fixtures/index.js';
 import { documentsDelivery, MERCHANT_GUID, order, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { rmaInfo } from '../helpers/shipping-refund.js';
+import { parcelDispatch, rmaInfo } from '../helpers/shipping-refund.js';
 
 export interface Delivery { name: CallbackName; wire: string; orderId?: string; request(): CallbackRequest; refused(): CallbackRequest }
 
@@ -27,6 +27,7 @@ export const DELIVERIES: Delivery[] = [
   orderCallback('updateOrderShippingInfo', 'UpdateOrderShippingInfo', () => ours('workarea-updateordershippinginfo.json')),
   orderCallback('notifyOrderRefunded', 'NotifyOrderRefunded', () => ours('workarea-notifyorderrefunded.json')),
   orderCallback('receiveRmaInfo', 'SendRMAInfoToMerchant', () => rmaInfo()),
+  orderCallback('receiveParcelDispatch', 'UpdateParcelDispatch', () => parcelDispatch()),
 ];
 
 export const ORDER_DELIVERIES = DELIVERIES.filter((d) => d.orderId !== undefined);

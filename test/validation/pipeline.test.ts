@@ -21,6 +21,7 @@ const PATHS: Record<CallbackName, string> = {
   updateOrderShippingInfo: '/cb/UpdateOrderShippingInfo',
   notifyOrderRefunded: '/cb/NotifyOrderRefunded',
   receiveRmaInfo: '/cb/SendRMAInfoToMerchant',
+  receiveParcelDispatch: '/cb/UpdateParcelDispatch',
 };
 
 interface Recorder { calls: Array<{ callback: CallbackName; input: unknown }>; logs: Array<{ level: string; obj: any; msg?: string }> }

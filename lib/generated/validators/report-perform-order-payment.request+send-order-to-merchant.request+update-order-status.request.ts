@@ -1666,7 +1666,7 @@ return errors === 0;
 }
 validate76.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"DiscountedPriceExcDutiesAndTaxes":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
 
 function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1996,10 +1996,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.InternationalDiscountedPrice !== undefined){
-let data9 = data.InternationalDiscountedPrice;
+if(data.DiscountedPriceExcDutiesAndTaxes !== undefined){
+let data9 = data.DiscountedPriceExcDutiesAndTaxes;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-const err21 = {instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err21 = {instancePath:instancePath+"/DiscountedPriceExcDutiesAndTaxes",schemaPath:"#/properties/DiscountedPriceExcDutiesAndTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2009,10 +2009,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-if(data.InternationalDiscountedPriceForCustoms !== undefined){
-let data10 = data.InternationalDiscountedPriceForCustoms;
+if(data.InternationalDiscountedPrice !== undefined){
+let data10 = data.InternationalDiscountedPrice;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-const err22 = {instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err22 = {instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2022,10 +2022,10 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
-let data11 = data.InternationalDiscountedPriceInMerchantCurrency;
+if(data.InternationalDiscountedPriceForCustoms !== undefined){
+let data11 = data.InternationalDiscountedPriceForCustoms;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-const err23 = {instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err23 = {instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2035,10 +2035,10 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data.InternationalPrice !== undefined){
-let data12 = data.InternationalPrice;
+if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
+let data12 = data.InternationalDiscountedPriceInMerchantCurrency;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-const err24 = {instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err24 = {instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2048,10 +2048,10 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.InternationalListPrice !== undefined){
-let data13 = data.InternationalListPrice;
+if(data.InternationalPrice !== undefined){
+let data13 = data.InternationalPrice;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-const err25 = {instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err25 = {instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2061,10 +2061,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.LineItemInternationalPrice !== undefined){
-let data14 = data.LineItemInternationalPrice;
+if(data.InternationalListPrice !== undefined){
+let data14 = data.InternationalListPrice;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-const err26 = {instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err26 = {instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2074,10 +2074,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.LineItemPriceBeforePlatformDiscount !== undefined){
-let data15 = data.LineItemPriceBeforePlatformDiscount;
+if(data.LineItemInternationalPrice !== undefined){
+let data15 = data.LineItemInternationalPrice;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-const err27 = {instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err27 = {instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2087,15 +2087,28 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.PriceBeforePlatformDiscount !== undefined){
-let data16 = data.PriceBeforePlatformDiscount;
+if(data.LineItemPriceBeforePlatformDiscount !== undefined){
+let data16 = data.LineItemPriceBeforePlatformDiscount;
 if(!((typeof data16 == "number") && (isFinite(data16)))){
-const err28 = {instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err28 = {instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.PriceBeforePlatformDiscount !== undefined){
+let data17 = data.PriceBeforePlatformDiscount;
+if(!((typeof data17 == "number") && (isFinite(data17)))){
+const err29 = {instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -2113,40 +2126,18 @@ errors = vErrors.length;
 }
 }
 if(data.Attributes !== undefined){
-let data19 = data.Attributes;
-if(Array.isArray(data19)){
-const len0 = data19.length;
+let data20 = data.Attributes;
+if(Array.isArray(data20)){
+const len0 = data20.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate89(data19[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data19,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(!(validate89(data20[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data20,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/Attributes",schemaPath:"#/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-if(data.ProductAttributes !== undefined){
-let data21 = data.ProductAttributes;
-if(Array.isArray(data21)){
-const len1 = data21.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate89(data21[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data21,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/ProductAttributes",schemaPath:"#/properties/ProductAttributes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err30 = {instancePath:instancePath+"/Attributes",schemaPath:"#/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2156,9 +2147,19 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data.BackOrderDate !== undefined){
-if(typeof data.BackOrderDate !== "string"){
-const err31 = {instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.ProductAttributes !== undefined){
+let data22 = data.ProductAttributes;
+if(Array.isArray(data22)){
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate89(data22[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data22,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/ProductAttributes",schemaPath:"#/properties/ProductAttributes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2168,14 +2169,26 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.IsBackOrdered !== undefined){
-if(typeof data.IsBackOrdered !== "boolean"){
-const err32 = {instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.BackOrderDate !== undefined){
+if(typeof data.BackOrderDate !== "string"){
+const err32 = {instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
 else {
 vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.IsBackOrdered !== undefined){
+if(typeof data.IsBackOrdered !== "boolean"){
+const err33 = {instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -2187,23 +2200,23 @@ errors = vErrors.length;
 }
 }
 if(data.Categories !== undefined){
-let data26 = data.Categories;
-if(Array.isArray(data26)){
-const len2 = data26.length;
+let data27 = data.Categories;
+if(Array.isArray(data27)){
+const len2 = data27.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate53(data26[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data26,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate53(data27[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data27,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/Categories",schemaPath:"#/properties/Categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err34 = {instancePath:instancePath+"/Categories",schemaPath:"#/properties/Categories/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err34];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err34);
 }
 errors++;
 }
@@ -2228,19 +2241,7 @@ errors = vErrors.length;
 }
 if(data.GenericHSCode !== undefined){
 if(typeof data.GenericHSCode !== "string"){
-const err34 = {instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.GiftMessage !== undefined){
-if(typeof data.GiftMessage !== "string"){
-const err35 = {instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err35 = {instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2250,9 +2251,9 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data.HandlingCode !== undefined){
-if(typeof data.HandlingCode !== "string"){
-const err36 = {instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.GiftMessage !== undefined){
+if(typeof data.GiftMessage !== "string"){
+const err36 = {instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2262,9 +2263,9 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.Name !== undefined){
-if(typeof data.Name !== "string"){
-const err37 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.HandlingCode !== undefined){
+if(typeof data.HandlingCode !== "string"){
+const err37 = {instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2274,22 +2275,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.MetaData !== undefined){
-let data35 = data.MetaData;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.Attributes !== undefined){
-let data36 = data35.Attributes;
-if(Array.isArray(data36)){
-const len3 = data36.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate89(data36[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data36,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/MetaData/Attributes",schemaPath:"#/properties/MetaData/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.Name !== undefined){
+if(typeof data.Name !== "string"){
+const err38 = {instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2299,9 +2287,22 @@ vErrors.push(err38);
 errors++;
 }
 }
+if(data.MetaData !== undefined){
+let data36 = data.MetaData;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.Attributes !== undefined){
+let data37 = data36.Attributes;
+if(Array.isArray(data37)){
+const len3 = data37.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate89(data37[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data37,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err39 = {instancePath:instancePath+"/MetaData",schemaPath:"#/properties/MetaData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err39 = {instancePath:instancePath+"/MetaData/Attributes",schemaPath:"#/properties/MetaData/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2313,7 +2314,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err40 = {instancePath:instancePath+"/MetaData",schemaPath:"#/properties/MetaData/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2322,10 +2323,22 @@ vErrors.push(err40);
 }
 errors++;
 }
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
 validate86.errors = vErrors;
 return errors === 0;
 }
-validate86.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"DiscountedPriceExcDutiesAndTaxes":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema39 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
 const schema40 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};

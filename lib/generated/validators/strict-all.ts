@@ -1625,7 +1625,7 @@ return errors === 0;
 validate72.evaluated = {"props":{"method":true,"merchantCartToken":true,"countryCode":true,"currencyCode":true,"OrderID":true,"params":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v9 = validate78;
-const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-product.schema.json","type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"AttributesEnglish":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"BackOrderDate":{"type":"string"},"Brand":{"$ref":"./brand.schema.json"},"CartItemId":{"type":"string"},"CartItemOptionId":{"type":"string"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"DeliveryQuantity":{"type":"number"},"Description":{"type":"string"},"DescriptionEnglish":{"type":"string"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Height":{"type":"number"},"Length":{"type":"number"},"Width":{"type":"number"},"HubCode":{"type":"string"},"ImageHeight":{"type":"number"},"ImageWidth":{"type":"number"},"ImageURL":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"IsBlockedForPlatform":{"type":"boolean"},"IsBundle":{"type":"boolean"},"IsFixedPrice":{"type":"boolean"},"IsVirtual":{"type":"boolean"},"Keywords":{"type":"string"},"LineItemOriginalSalePrice":{"type":"number"},"LineItemSalePrice":{"type":"number"},"ListPrice":{"type":"number"},"LocalVATRateType":{"$ref":"./vat-rate-type.schema.json"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}}}},"Name":{"type":"string"},"NameEnglish":{"type":"string"},"NetVolume":{"type":"number"},"NetWeight":{"type":"number"},"OrderedQuantity":{"type":"number"},"OriginalListPrice":{"type":"number"},"OriginalSalePrice":{"type":"number"},"OriginCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"ParentCartItemId":{"type":"string"},"PriceCoefficientRate":{"type":"number"},"ProductClassCode":{"type":"string"},"ProductCode":{"type":"string"},"ProductCodeSecondary":{"type":"string"},"ProductGroupCode":{"type":"string"},"ProductGroupCodeSecondary":{"type":"string"},"SalePrice":{"type":"number"},"SalePriceBeforeRounding":{"type":"number"},"SalePriceReason":{"type":"string"},"URL":{"type":"string"},"VATCategory":{"$ref":"./vat-category.schema.json"},"VATRateType":{"$ref":"./vat-rate-type.schema.json"},"Volume":{"type":"number"},"Weight":{"type":"number"}}};
+const schema36 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-product.schema.json","type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"AttributesEnglish":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"BackOrderDate":{"type":"string"},"Brand":{"$ref":"./brand.schema.json"},"CartItemId":{"type":"string"},"CartItemOptionId":{"type":"string"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"DeliveryQuantity":{"type":"number"},"Description":{"type":"string"},"DescriptionEnglish":{"type":"string"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Height":{"type":"number"},"Length":{"type":"number"},"Width":{"type":"number"},"HubCode":{"type":"string"},"ImageHeight":{"type":"number"},"ImageWidth":{"type":"number"},"ImageURL":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"IsBlockedForPlatform":{"type":"boolean"},"IsBlockedForGlobalE":{"type":"boolean"},"IsBundle":{"type":"boolean"},"IsFixedPrice":{"type":"boolean"},"IsVirtual":{"type":"boolean"},"Keywords":{"type":"string"},"LineItemOriginalSalePrice":{"type":"number"},"LineItemSalePrice":{"type":"number"},"ListPrice":{"type":"number"},"LocalVATRateType":{"$ref":"./vat-rate-type.schema.json"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}}}},"Name":{"type":"string"},"NameEnglish":{"type":"string"},"NetVolume":{"type":"number"},"NetWeight":{"type":"number"},"OrderedQuantity":{"type":"number"},"OriginalListPrice":{"type":"number"},"OriginalSalePrice":{"type":"number"},"OriginCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"ParentCartItemId":{"type":"string"},"PriceCoefficientRate":{"type":"number"},"ProductClassCode":{"type":"string"},"ProductCode":{"type":"string"},"ProductCodeSecondary":{"type":"string"},"ProductGroupCode":{"type":"string"},"ProductGroupCodeSecondary":{"type":"string"},"SalePrice":{"type":"number"},"SalePriceBeforeRounding":{"type":"number"},"SalePriceReason":{"type":"string"},"URL":{"type":"string"},"VATCategory":{"$ref":"./vat-category.schema.json"},"VATRateType":{"$ref":"./vat-rate-type.schema.json"},"Volume":{"type":"number"},"Weight":{"type":"number"}}};
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/category.schema.json","type":"object","properties":{"CategoryCode":{"type":"string"},"Name":{"type":"string"}}};
 
 function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2163,10 +2163,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsBundle !== undefined){
+if(data.IsBlockedForGlobalE !== undefined){
 const _errs47 = errors;
-if(typeof data.IsBundle !== "boolean"){
-validate78.errors = [{instancePath:instancePath+"/IsBundle",schemaPath:"#/properties/IsBundle/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsBlockedForGlobalE !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsBlockedForGlobalE",schemaPath:"#/properties/IsBlockedForGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -2175,10 +2175,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsFixedPrice !== undefined){
+if(data.IsBundle !== undefined){
 const _errs49 = errors;
-if(typeof data.IsFixedPrice !== "boolean"){
-validate78.errors = [{instancePath:instancePath+"/IsFixedPrice",schemaPath:"#/properties/IsFixedPrice/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsBundle !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsBundle",schemaPath:"#/properties/IsBundle/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs49 === errors;
@@ -2187,10 +2187,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsVirtual !== undefined){
+if(data.IsFixedPrice !== undefined){
 const _errs51 = errors;
-if(typeof data.IsVirtual !== "boolean"){
-validate78.errors = [{instancePath:instancePath+"/IsVirtual",schemaPath:"#/properties/IsVirtual/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsFixedPrice !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsFixedPrice",schemaPath:"#/properties/IsFixedPrice/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs51 === errors;
@@ -2199,10 +2199,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Keywords !== undefined){
+if(data.IsVirtual !== undefined){
 const _errs53 = errors;
-if(typeof data.Keywords !== "string"){
-validate78.errors = [{instancePath:instancePath+"/Keywords",schemaPath:"#/properties/Keywords/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.IsVirtual !== "boolean"){
+validate78.errors = [{instancePath:instancePath+"/IsVirtual",schemaPath:"#/properties/IsVirtual/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs53 === errors;
@@ -2211,11 +2211,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemOriginalSalePrice !== undefined){
-let data29 = data.LineItemOriginalSalePrice;
+if(data.Keywords !== undefined){
 const _errs55 = errors;
-if(!((typeof data29 == "number") && (isFinite(data29)))){
-validate78.errors = [{instancePath:instancePath+"/LineItemOriginalSalePrice",schemaPath:"#/properties/LineItemOriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.Keywords !== "string"){
+validate78.errors = [{instancePath:instancePath+"/Keywords",schemaPath:"#/properties/Keywords/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs55 === errors;
@@ -2224,11 +2223,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemSalePrice !== undefined){
-let data30 = data.LineItemSalePrice;
+if(data.LineItemOriginalSalePrice !== undefined){
+let data30 = data.LineItemOriginalSalePrice;
 const _errs57 = errors;
 if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate78.errors = [{instancePath:instancePath+"/LineItemSalePrice",schemaPath:"#/properties/LineItemSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/LineItemOriginalSalePrice",schemaPath:"#/properties/LineItemOriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -2237,11 +2236,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ListPrice !== undefined){
-let data31 = data.ListPrice;
+if(data.LineItemSalePrice !== undefined){
+let data31 = data.LineItemSalePrice;
 const _errs59 = errors;
 if(!((typeof data31 == "number") && (isFinite(data31)))){
-validate78.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/LineItemSalePrice",schemaPath:"#/properties/LineItemSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs59 === errors;
@@ -2250,11 +2249,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LocalVATRateType !== undefined){
+if(data.ListPrice !== undefined){
+let data32 = data.ListPrice;
 const _errs61 = errors;
-if(!(validate84(data.LocalVATRateType, {instancePath:instancePath+"/LocalVATRateType",parentData:data,parentDataProperty:"LocalVATRateType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-errors = vErrors.length;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
+validate78.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs61 === errors;
 }
@@ -2262,25 +2262,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.LocalVATRateType !== undefined){
+const _errs63 = errors;
+if(!(validate84(data.LocalVATRateType, {instancePath:instancePath+"/LocalVATRateType",parentData:data,parentDataProperty:"LocalVATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs63 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.MetaData !== undefined){
-let data33 = data.MetaData;
-const _errs62 = errors;
-if(errors === _errs62){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.Attributes !== undefined){
-let data34 = data33.Attributes;
+let data34 = data.MetaData;
 const _errs64 = errors;
 if(errors === _errs64){
-if(Array.isArray(data34)){
-var valid5 = true;
-const len3 = data34.length;
-for(let i3=0; i3<len3; i3++){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.Attributes !== undefined){
+let data35 = data34.Attributes;
 const _errs66 = errors;
-if(!(validate61(data34[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data34,parentDataProperty:i3,rootData,dynamicAnchors}))){
+if(errors === _errs66){
+if(Array.isArray(data35)){
+var valid5 = true;
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+const _errs68 = errors;
+if(!(validate61(data35[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data35,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs66 === errors;
+var valid5 = _errs68 === errors;
 if(!valid5){
 break;
 }
@@ -2298,28 +2310,16 @@ validate78.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.Name !== undefined){
-const _errs67 = errors;
+const _errs69 = errors;
 if(typeof data.Name !== "string"){
 validate78.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.NameEnglish !== undefined){
-const _errs69 = errors;
-if(typeof data.NameEnglish !== "string"){
-validate78.errors = [{instancePath:instancePath+"/NameEnglish",schemaPath:"#/properties/NameEnglish/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs69 === errors;
@@ -2328,11 +2328,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.NetVolume !== undefined){
-let data38 = data.NetVolume;
+if(data.NameEnglish !== undefined){
 const _errs71 = errors;
-if(!((typeof data38 == "number") && (isFinite(data38)))){
-validate78.errors = [{instancePath:instancePath+"/NetVolume",schemaPath:"#/properties/NetVolume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.NameEnglish !== "string"){
+validate78.errors = [{instancePath:instancePath+"/NameEnglish",schemaPath:"#/properties/NameEnglish/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs71 === errors;
@@ -2341,11 +2340,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.NetWeight !== undefined){
-let data39 = data.NetWeight;
+if(data.NetVolume !== undefined){
+let data39 = data.NetVolume;
 const _errs73 = errors;
 if(!((typeof data39 == "number") && (isFinite(data39)))){
-validate78.errors = [{instancePath:instancePath+"/NetWeight",schemaPath:"#/properties/NetWeight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/NetVolume",schemaPath:"#/properties/NetVolume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs73 === errors;
@@ -2354,11 +2353,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OrderedQuantity !== undefined){
-let data40 = data.OrderedQuantity;
+if(data.NetWeight !== undefined){
+let data40 = data.NetWeight;
 const _errs75 = errors;
 if(!((typeof data40 == "number") && (isFinite(data40)))){
-validate78.errors = [{instancePath:instancePath+"/OrderedQuantity",schemaPath:"#/properties/OrderedQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/NetWeight",schemaPath:"#/properties/NetWeight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs75 === errors;
@@ -2367,11 +2366,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginalListPrice !== undefined){
-let data41 = data.OriginalListPrice;
+if(data.OrderedQuantity !== undefined){
+let data41 = data.OrderedQuantity;
 const _errs77 = errors;
 if(!((typeof data41 == "number") && (isFinite(data41)))){
-validate78.errors = [{instancePath:instancePath+"/OriginalListPrice",schemaPath:"#/properties/OriginalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/OrderedQuantity",schemaPath:"#/properties/OrderedQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -2380,11 +2379,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginalSalePrice !== undefined){
-let data42 = data.OriginalSalePrice;
+if(data.OriginalListPrice !== undefined){
+let data42 = data.OriginalListPrice;
 const _errs79 = errors;
 if(!((typeof data42 == "number") && (isFinite(data42)))){
-validate78.errors = [{instancePath:instancePath+"/OriginalSalePrice",schemaPath:"#/properties/OriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/OriginalListPrice",schemaPath:"#/properties/OriginalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs79 === errors;
@@ -2393,11 +2392,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginCountryCode !== undefined){
+if(data.OriginalSalePrice !== undefined){
+let data43 = data.OriginalSalePrice;
 const _errs81 = errors;
-if(!(validate87(data.OriginCountryCode, {instancePath:instancePath+"/OriginCountryCode",parentData:data,parentDataProperty:"OriginCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
-errors = vErrors.length;
+if(!((typeof data43 == "number") && (isFinite(data43)))){
+validate78.errors = [{instancePath:instancePath+"/OriginalSalePrice",schemaPath:"#/properties/OriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs81 === errors;
 }
@@ -2405,23 +2405,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ParentCartItemId !== undefined){
-const _errs82 = errors;
-if(typeof data.ParentCartItemId !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ParentCartItemId",schemaPath:"#/properties/ParentCartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(data.OriginCountryCode !== undefined){
+const _errs83 = errors;
+if(!(validate87(data.OriginCountryCode, {instancePath:instancePath+"/OriginCountryCode",parentData:data,parentDataProperty:"OriginCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+errors = vErrors.length;
 }
-var valid0 = _errs82 === errors;
+var valid0 = _errs83 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PriceCoefficientRate !== undefined){
-let data45 = data.PriceCoefficientRate;
+if(data.ParentCartItemId !== undefined){
 const _errs84 = errors;
-if(!((typeof data45 == "number") && (isFinite(data45)))){
-validate78.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.ParentCartItemId !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ParentCartItemId",schemaPath:"#/properties/ParentCartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs84 === errors;
@@ -2430,10 +2429,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductClassCode !== undefined){
+if(data.PriceCoefficientRate !== undefined){
+let data46 = data.PriceCoefficientRate;
 const _errs86 = errors;
-if(typeof data.ProductClassCode !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data46 == "number") && (isFinite(data46)))){
+validate78.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -2442,10 +2442,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductCode !== undefined){
+if(data.ProductClassCode !== undefined){
 const _errs88 = errors;
-if(typeof data.ProductCode !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductClassCode !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs88 === errors;
@@ -2454,10 +2454,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductCodeSecondary !== undefined){
+if(data.ProductCode !== undefined){
 const _errs90 = errors;
-if(typeof data.ProductCodeSecondary !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductCodeSecondary",schemaPath:"#/properties/ProductCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductCode !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs90 === errors;
@@ -2466,10 +2466,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductGroupCode !== undefined){
+if(data.ProductCodeSecondary !== undefined){
 const _errs92 = errors;
-if(typeof data.ProductGroupCode !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductGroupCode",schemaPath:"#/properties/ProductGroupCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductCodeSecondary !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductCodeSecondary",schemaPath:"#/properties/ProductCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs92 === errors;
@@ -2478,10 +2478,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductGroupCodeSecondary !== undefined){
+if(data.ProductGroupCode !== undefined){
 const _errs94 = errors;
-if(typeof data.ProductGroupCodeSecondary !== "string"){
-validate78.errors = [{instancePath:instancePath+"/ProductGroupCodeSecondary",schemaPath:"#/properties/ProductGroupCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductGroupCode !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductGroupCode",schemaPath:"#/properties/ProductGroupCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -2490,11 +2490,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePrice !== undefined){
-let data51 = data.SalePrice;
+if(data.ProductGroupCodeSecondary !== undefined){
 const _errs96 = errors;
-if(!((typeof data51 == "number") && (isFinite(data51)))){
-validate78.errors = [{instancePath:instancePath+"/SalePrice",schemaPath:"#/properties/SalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.ProductGroupCodeSecondary !== "string"){
+validate78.errors = [{instancePath:instancePath+"/ProductGroupCodeSecondary",schemaPath:"#/properties/ProductGroupCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs96 === errors;
@@ -2503,11 +2502,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePriceBeforeRounding !== undefined){
-let data52 = data.SalePriceBeforeRounding;
+if(data.SalePrice !== undefined){
+let data52 = data.SalePrice;
 const _errs98 = errors;
 if(!((typeof data52 == "number") && (isFinite(data52)))){
-validate78.errors = [{instancePath:instancePath+"/SalePriceBeforeRounding",schemaPath:"#/properties/SalePriceBeforeRounding/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/SalePrice",schemaPath:"#/properties/SalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs98 === errors;
@@ -2516,10 +2515,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePriceReason !== undefined){
+if(data.SalePriceBeforeRounding !== undefined){
+let data53 = data.SalePriceBeforeRounding;
 const _errs100 = errors;
-if(typeof data.SalePriceReason !== "string"){
-validate78.errors = [{instancePath:instancePath+"/SalePriceReason",schemaPath:"#/properties/SalePriceReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data53 == "number") && (isFinite(data53)))){
+validate78.errors = [{instancePath:instancePath+"/SalePriceBeforeRounding",schemaPath:"#/properties/SalePriceBeforeRounding/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs100 === errors;
@@ -2528,10 +2528,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.URL !== undefined){
+if(data.SalePriceReason !== undefined){
 const _errs102 = errors;
-if(typeof data.URL !== "string"){
-validate78.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.SalePriceReason !== "string"){
+validate78.errors = [{instancePath:instancePath+"/SalePriceReason",schemaPath:"#/properties/SalePriceReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs102 === errors;
@@ -2540,11 +2540,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.VATCategory !== undefined){
+if(data.URL !== undefined){
 const _errs104 = errors;
-if(!(validate89(data.VATCategory, {instancePath:instancePath+"/VATCategory",parentData:data,parentDataProperty:"VATCategory",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
-errors = vErrors.length;
+if(typeof data.URL !== "string"){
+validate78.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 var valid0 = _errs104 === errors;
 }
@@ -2552,24 +2552,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.VATRateType !== undefined){
-const _errs105 = errors;
-if(!(validate84(data.VATRateType, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs105 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Volume !== undefined){
-let data57 = data.Volume;
+if(data.VATCategory !== undefined){
 const _errs106 = errors;
-if(!((typeof data57 == "number") && (isFinite(data57)))){
-validate78.errors = [{instancePath:instancePath+"/Volume",schemaPath:"#/properties/Volume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
+if(!(validate89(data.VATCategory, {instancePath:instancePath+"/VATCategory",parentData:data,parentDataProperty:"VATCategory",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate89.errors : vErrors.concat(validate89.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs106 === errors;
 }
@@ -2577,17 +2564,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Weight !== undefined){
-let data58 = data.Weight;
+if(data.VATRateType !== undefined){
+const _errs107 = errors;
+if(!(validate84(data.VATRateType, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs107 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Volume !== undefined){
+let data58 = data.Volume;
 const _errs108 = errors;
 if(!((typeof data58 == "number") && (isFinite(data58)))){
-validate78.errors = [{instancePath:instancePath+"/Weight",schemaPath:"#/properties/Weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate78.errors = [{instancePath:instancePath+"/Volume",schemaPath:"#/properties/Volume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs108 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.Weight !== undefined){
+let data59 = data.Weight;
+const _errs110 = errors;
+if(!((typeof data59 == "number") && (isFinite(data59)))){
+validate78.errors = [{instancePath:instancePath+"/Weight",schemaPath:"#/properties/Weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs110 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -2651,7 +2664,7 @@ return false;
 validate78.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"Attributes":true,"AttributesEnglish":true,"BackOrderDate":true,"Brand":true,"CartItemId":true,"CartItemOptionId":true,"Categories":true,"DeliveryQuantity":true,"Description":true,"DescriptionEnglish":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Height":true,"Length":true,"Width":true,"HubCode":true,"ImageHeight":true,"ImageWidth":true,"ImageURL":true,"IsBackOrdered":true,"IsBlockedForPlatform":true,"IsBundle":true,"IsFixedPrice":true,"IsVirtual":true,"Keywords":true,"LineItemOriginalSalePrice":true,"LineItemSalePrice":true,"ListPrice":true,"LocalVATRateType":true,"MetaData":true,"Name":true,"NameEnglish":true,"NetVolume":true,"NetWeight":true,"OrderedQuantity":true,"OriginalListPrice":true,"OriginalSalePrice":true,"OriginCountryCode":true,"ParentCartItemId":true,"PriceCoefficientRate":true,"ProductClassCode":true,"ProductCode":true,"ProductCodeSecondary":true,"ProductGroupCode":true,"ProductGroupCodeSecondary":true,"SalePrice":true,"SalePriceBeforeRounding":true,"SalePriceReason":true,"URL":true,"VATCategory":true,"VATRateType":true,"Volume":true,"Weight":true},"dynamicProps":false,"dynamicItems":false};
+validate78.evaluated = {"props":{"Attributes":true,"AttributesEnglish":true,"BackOrderDate":true,"Brand":true,"CartItemId":true,"CartItemOptionId":true,"Categories":true,"DeliveryQuantity":true,"Description":true,"DescriptionEnglish":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Height":true,"Length":true,"Width":true,"HubCode":true,"ImageHeight":true,"ImageWidth":true,"ImageURL":true,"IsBackOrdered":true,"IsBlockedForPlatform":true,"IsBlockedForGlobalE":true,"IsBundle":true,"IsFixedPrice":true,"IsVirtual":true,"Keywords":true,"LineItemOriginalSalePrice":true,"LineItemSalePrice":true,"ListPrice":true,"LocalVATRateType":true,"MetaData":true,"Name":true,"NameEnglish":true,"NetVolume":true,"NetWeight":true,"OrderedQuantity":true,"OriginalListPrice":true,"OriginalSalePrice":true,"OriginCountryCode":true,"ParentCartItemId":true,"PriceCoefficientRate":true,"ProductClassCode":true,"ProductCode":true,"ProductCodeSecondary":true,"ProductGroupCode":true,"ProductGroupCodeSecondary":true,"SalePrice":true,"SalePriceBeforeRounding":true,"SalePriceReason":true,"URL":true,"VATCategory":true,"VATRateType":true,"Volume":true,"Weight":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v10 = validate92;
 const schema41 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-user-details.schema.json","type":"object","properties":{"UserId":{"type":"string"},"AddressDetails":{"type":"array","items":{"$ref":"./address-details.schema.json"}}}};
@@ -4565,10 +4578,30 @@ return errors === 0;
 validate115.evaluated = {"props":{"Name":true,"Price":true,"VATRate":true,"DiscountType":true,"DiscountSource":true,"CouponCode":true,"Description":true,"DiscountCode":true,"InternationalPrice":true,"LocalVATRate":true,"LoyaltyVoucherCode":true,"ProductCartItemId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v16 = validate118;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json","type":"object","required":["Duties"],"properties":{"Duties":{"type":"number"},"SalesTaxes":{"type":"number"},"Other":{"type":"number"}}};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json","type":"object","required":["Quantity"],"properties":{"SKU":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number","minimum":0}}};
+
+function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate119.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate119.errors = vErrors;
+return errors === 0;
+}
+validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate118.evaluated;
@@ -4581,16 +4614,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.Duties === undefined) && (missing0 = "Duties")){
+if((data.Quantity === undefined) && (missing0 = "Quantity")){
 validate118.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.Duties !== undefined){
-let data0 = data.Duties;
+if(data.SKU !== undefined){
 const _errs1 = errors;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate118.errors = [{instancePath:instancePath+"/Duties",schemaPath:"#/properties/Duties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.SKU !== "string"){
+validate118.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4599,12 +4631,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalesTaxes !== undefined){
-let data1 = data.SalesTaxes;
+if(data.CartItemId !== undefined){
 const _errs3 = errors;
-if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate118.errors = [{instancePath:instancePath+"/SalesTaxes",schemaPath:"#/properties/SalesTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
+if(!(validate119(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
 }
@@ -4612,14 +4643,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Other !== undefined){
-let data2 = data.Other;
-const _errs5 = errors;
-if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate118.errors = [{instancePath:instancePath+"/Other",schemaPath:"#/properties/Other/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(data.Quantity !== undefined){
+let data2 = data.Quantity;
+const _errs4 = errors;
+if(errors === _errs4){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+validate118.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
-var valid0 = _errs5 === errors;
+}
+else {
+validate118.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
@@ -4636,16 +4675,289 @@ return false;
 validate118.errors = vErrors;
 return errors === 0;
 }
-validate118.evaluated = {"props":{"Duties":true,"SalesTaxes":true,"Other":true},"dynamicProps":false,"dynamicItems":false};
+validate118.evaluated = {"props":{"SKU":true,"CartItemId":true,"Quantity":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v17 = validate119;
-const schema54 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/exporter-details.schema.json","type":"object","properties":{"DestinationRegistrationNumber":{"type":["number","null"]},"LocalRegistrationClearance":{"type":"boolean"}}};
+export const v17 = validate121;
+const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json","type":"object","properties":{"ParcelTrackingNumber":{"type":"string"},"ParcelTrackingUrl":{"type":"string"}}};
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel-tracking.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate121.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ParcelTrackingNumber !== undefined){
+const _errs1 = errors;
+if(typeof data.ParcelTrackingNumber !== "string"){
+validate121.errors = [{instancePath:instancePath+"/ParcelTrackingNumber",schemaPath:"#/properties/ParcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ParcelTrackingUrl !== undefined){
+const _errs3 = errors;
+if(typeof data.ParcelTrackingUrl !== "string"){
+validate121.errors = [{instancePath:instancePath+"/ParcelTrackingUrl",schemaPath:"#/properties/ParcelTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+validate121.evaluated = {"props":{"ParcelTrackingNumber":true,"ParcelTrackingUrl":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v18 = validate122;
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json","type":"object","required":["ParcelCode","Products"],"properties":{"ParcelCode":{"$ref":"../common.schema.json#/$defs/Id"},"Code":{"type":"string"},"StatusName":{"type":"string"},"HubCode":{"type":"string"},"ParcelTracking":{"$ref":"./dispatched-parcel-tracking.schema.json"},"Products":{"type":"array","items":{"$ref":"./dispatched-parcel-product.schema.json"}}}};
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate123.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate123.errors = vErrors;
+return errors === 0;
+}
+validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dispatched-parcel.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate122.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.ParcelCode === undefined) && (missing0 = "ParcelCode")) || ((data.Products === undefined) && (missing0 = "Products"))){
+validate122.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.ParcelCode !== undefined){
+const _errs1 = errors;
+if(!(validate123(data.ParcelCode, {instancePath:instancePath+"/ParcelCode",parentData:data,parentDataProperty:"ParcelCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Code !== undefined){
+const _errs2 = errors;
+if(typeof data.Code !== "string"){
+validate122.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusName !== undefined){
+const _errs4 = errors;
+if(typeof data.StatusName !== "string"){
+validate122.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.HubCode !== undefined){
+const _errs6 = errors;
+if(typeof data.HubCode !== "string"){
+validate122.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ParcelTracking !== undefined){
+const _errs8 = errors;
+if(!(validate121(data.ParcelTracking, {instancePath:instancePath+"/ParcelTracking",parentData:data,parentDataProperty:"ParcelTracking",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Products !== undefined){
+let data5 = data.Products;
+const _errs9 = errors;
+if(errors === _errs9){
+if(Array.isArray(data5)){
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+const _errs11 = errors;
+if(!(validate118(data5[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs11 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate122.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate122.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+validate122.evaluated = {"props":{"ParcelCode":true,"Code":true,"StatusName":true,"HubCode":true,"ParcelTracking":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v19 = validate127;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json","type":"object","required":["Duties"],"properties":{"Duties":{"type":"number"},"SalesTaxes":{"type":"number"},"Other":{"type":"number"}}};
+
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/dt-breakdown.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate127.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Duties === undefined) && (missing0 = "Duties")){
+validate127.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Duties !== undefined){
+let data0 = data.Duties;
+const _errs1 = errors;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
+validate127.errors = [{instancePath:instancePath+"/Duties",schemaPath:"#/properties/Duties/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SalesTaxes !== undefined){
+let data1 = data.SalesTaxes;
+const _errs3 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+validate127.errors = [{instancePath:instancePath+"/SalesTaxes",schemaPath:"#/properties/SalesTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Other !== undefined){
+let data2 = data.Other;
+const _errs5 = errors;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+validate127.errors = [{instancePath:instancePath+"/Other",schemaPath:"#/properties/Other/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"props":{"Duties":true,"SalesTaxes":true,"Other":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v20 = validate128;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/exporter-details.schema.json","type":"object","properties":{"DestinationRegistrationNumber":{"type":["number","null"]},"LocalRegistrationClearance":{"type":"boolean"}}};
+
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/exporter-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4658,7 +4970,7 @@ if(data.DestinationRegistrationNumber !== undefined){
 let data0 = data.DestinationRegistrationNumber;
 const _errs1 = errors;
 if((!((typeof data0 == "number") && (isFinite(data0)))) && (data0 !== null)){
-validate119.errors = [{instancePath:instancePath+"/DestinationRegistrationNumber",schemaPath:"#/properties/DestinationRegistrationNumber/type",keyword:"type",params:{type: schema54.properties.DestinationRegistrationNumber.type},message:"must be number,null"}];
+validate128.errors = [{instancePath:instancePath+"/DestinationRegistrationNumber",schemaPath:"#/properties/DestinationRegistrationNumber/type",keyword:"type",params:{type: schema59.properties.DestinationRegistrationNumber.type},message:"must be number,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4670,7 +4982,7 @@ if(valid0){
 if(data.LocalRegistrationClearance !== undefined){
 const _errs3 = errors;
 if(typeof data.LocalRegistrationClearance !== "boolean"){
-validate119.errors = [{instancePath:instancePath+"/LocalRegistrationClearance",schemaPath:"#/properties/LocalRegistrationClearance/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate128.errors = [{instancePath:instancePath+"/LocalRegistrationClearance",schemaPath:"#/properties/LocalRegistrationClearance/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4681,24 +4993,24 @@ var valid0 = true;
 }
 }
 else {
-validate119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate119.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"DestinationRegistrationNumber":true,"LocalRegistrationClearance":true},"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"props":{"DestinationRegistrationNumber":true,"LocalRegistrationClearance":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v18 = validate120;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/international-details.schema.json","type":"object","required":["ShippingVATRate"],"properties":{"CurrencyCode":{"type":"string"},"TotalPrice":{"type":"number"},"TransactionCurrencyCode":{"type":"string"},"TransactionTotalPrice":{"type":"number"},"TotalShippingPrice":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesPrice":{"type":"number"},"TotalCCFPrice":{"type":"number"},"TotalVATAmount":{"type":"number"},"ShippingVATRate":{"type":"number"},"ConsignmentFee":{"type":"number"},"RemoteAreaSurcharge":{"type":"number"},"SizeOverchargeValue":{"type":"number"},"SameDayDispatchCost":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"USSalesTax":{"type":"number"},"DutiesGuaranteed":{"type":"boolean"},"DeliveryDaysFrom":{"type":"number"},"DeliveryDaysTo":{"type":"number"},"CardNumberLastFourDigits":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ShippingMethodTypeCode":{"type":"string"},"ShippingMethodTypeName":{"type":"string"},"ShippingMethodStatusCode":{"type":"string"},"ShippingMethodStatusName":{"type":"string"},"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"PaymentTransactionReference":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"}}};
-const schema56 = {"type":"string","format":"date"};
+export const v21 = validate129;
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/international-details.schema.json","type":"object","required":["ShippingVATRate"],"properties":{"CurrencyCode":{"type":"string"},"TotalPrice":{"type":"number"},"TransactionCurrencyCode":{"type":"string"},"TransactionTotalPrice":{"type":"number"},"TotalShippingPrice":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesPrice":{"type":"number"},"TotalCCFPrice":{"type":"number"},"TotalVATAmount":{"type":"number"},"ShippingVATRate":{"type":"number"},"ConsignmentFee":{"type":"number"},"RemoteAreaSurcharge":{"type":"number"},"SizeOverchargeValue":{"type":"number"},"SameDayDispatchCost":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"USSalesTax":{"type":"number"},"DutiesGuaranteed":{"type":"boolean"},"DeliveryDaysFrom":{"type":"number"},"DeliveryDaysTo":{"type":"number"},"CardNumberLastFourDigits":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ShippingMethodTypeCode":{"type":"string"},"ShippingMethodTypeName":{"type":"string"},"ShippingMethodStatusCode":{"type":"string"},"ShippingMethodStatusName":{"type":"string"},"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"PaymentTransactionReference":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"}}};
+const schema61 = {"type":"string","format":"date"};
 const formats0 = cjsNamed(m1, "fullFormats").date;
 
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate121.evaluated;
+const evaluated0 = validate130.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4709,28 +5021,28 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate121.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate130.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate121.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate121.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-tracking.schema.json","type":"object","properties":{}};
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-tracking.schema.json","type":"object","properties":{}};
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-tracking.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate132.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4739,21 +5051,21 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate123.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate123.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate123.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/international-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate120.evaluated;
+const evaluated0 = validate129.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4764,14 +5076,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ShippingVATRate === undefined) && (missing0 = "ShippingVATRate")){
-validate120.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate129.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CurrencyCode !== undefined){
 const _errs1 = errors;
 if(typeof data.CurrencyCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -4784,7 +5096,7 @@ if(data.TotalPrice !== undefined){
 let data1 = data.TotalPrice;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate120.errors = [{instancePath:instancePath+"/TotalPrice",schemaPath:"#/properties/TotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalPrice",schemaPath:"#/properties/TotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4796,7 +5108,7 @@ if(valid0){
 if(data.TransactionCurrencyCode !== undefined){
 const _errs5 = errors;
 if(typeof data.TransactionCurrencyCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/TransactionCurrencyCode",schemaPath:"#/properties/TransactionCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/TransactionCurrencyCode",schemaPath:"#/properties/TransactionCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4809,7 +5121,7 @@ if(data.TransactionTotalPrice !== undefined){
 let data3 = data.TransactionTotalPrice;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate120.errors = [{instancePath:instancePath+"/TransactionTotalPrice",schemaPath:"#/properties/TransactionTotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TransactionTotalPrice",schemaPath:"#/properties/TransactionTotalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -4822,7 +5134,7 @@ if(data.TotalShippingPrice !== undefined){
 let data4 = data.TotalShippingPrice;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate120.errors = [{instancePath:instancePath+"/TotalShippingPrice",schemaPath:"#/properties/TotalShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalShippingPrice",schemaPath:"#/properties/TotalShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -4835,7 +5147,7 @@ if(data.DiscountedShippingPrice !== undefined){
 let data5 = data.DiscountedShippingPrice;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate120.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -4848,7 +5160,7 @@ if(data.TotalDutiesPrice !== undefined){
 let data6 = data.TotalDutiesPrice;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate120.errors = [{instancePath:instancePath+"/TotalDutiesPrice",schemaPath:"#/properties/TotalDutiesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalDutiesPrice",schemaPath:"#/properties/TotalDutiesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -4861,7 +5173,7 @@ if(data.TotalCCFPrice !== undefined){
 let data7 = data.TotalCCFPrice;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate120.errors = [{instancePath:instancePath+"/TotalCCFPrice",schemaPath:"#/properties/TotalCCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalCCFPrice",schemaPath:"#/properties/TotalCCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -4874,7 +5186,7 @@ if(data.TotalVATAmount !== undefined){
 let data8 = data.TotalVATAmount;
 const _errs17 = errors;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-validate120.errors = [{instancePath:instancePath+"/TotalVATAmount",schemaPath:"#/properties/TotalVATAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/TotalVATAmount",schemaPath:"#/properties/TotalVATAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -4887,7 +5199,7 @@ if(data.ShippingVATRate !== undefined){
 let data9 = data.ShippingVATRate;
 const _errs19 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate120.errors = [{instancePath:instancePath+"/ShippingVATRate",schemaPath:"#/properties/ShippingVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingVATRate",schemaPath:"#/properties/ShippingVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -4900,7 +5212,7 @@ if(data.ConsignmentFee !== undefined){
 let data10 = data.ConsignmentFee;
 const _errs21 = errors;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-validate120.errors = [{instancePath:instancePath+"/ConsignmentFee",schemaPath:"#/properties/ConsignmentFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/ConsignmentFee",schemaPath:"#/properties/ConsignmentFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -4913,7 +5225,7 @@ if(data.RemoteAreaSurcharge !== undefined){
 let data11 = data.RemoteAreaSurcharge;
 const _errs23 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate120.errors = [{instancePath:instancePath+"/RemoteAreaSurcharge",schemaPath:"#/properties/RemoteAreaSurcharge/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/RemoteAreaSurcharge",schemaPath:"#/properties/RemoteAreaSurcharge/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -4926,7 +5238,7 @@ if(data.SizeOverchargeValue !== undefined){
 let data12 = data.SizeOverchargeValue;
 const _errs25 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate120.errors = [{instancePath:instancePath+"/SizeOverchargeValue",schemaPath:"#/properties/SizeOverchargeValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/SizeOverchargeValue",schemaPath:"#/properties/SizeOverchargeValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -4939,7 +5251,7 @@ if(data.SameDayDispatchCost !== undefined){
 let data13 = data.SameDayDispatchCost;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate120.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -4952,7 +5264,7 @@ if(data.CashOnDeliveryFee !== undefined){
 let data14 = data.CashOnDeliveryFee;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate120.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -4965,7 +5277,7 @@ if(data.USSalesTax !== undefined){
 let data15 = data.USSalesTax;
 const _errs31 = errors;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-validate120.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -4977,7 +5289,7 @@ if(valid0){
 if(data.DutiesGuaranteed !== undefined){
 const _errs33 = errors;
 if(typeof data.DutiesGuaranteed !== "boolean"){
-validate120.errors = [{instancePath:instancePath+"/DutiesGuaranteed",schemaPath:"#/properties/DutiesGuaranteed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate129.errors = [{instancePath:instancePath+"/DutiesGuaranteed",schemaPath:"#/properties/DutiesGuaranteed/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -4990,7 +5302,7 @@ if(data.DeliveryDaysFrom !== undefined){
 let data17 = data.DeliveryDaysFrom;
 const _errs35 = errors;
 if(!((typeof data17 == "number") && (isFinite(data17)))){
-validate120.errors = [{instancePath:instancePath+"/DeliveryDaysFrom",schemaPath:"#/properties/DeliveryDaysFrom/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/DeliveryDaysFrom",schemaPath:"#/properties/DeliveryDaysFrom/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -5003,7 +5315,7 @@ if(data.DeliveryDaysTo !== undefined){
 let data18 = data.DeliveryDaysTo;
 const _errs37 = errors;
 if(!((typeof data18 == "number") && (isFinite(data18)))){
-validate120.errors = [{instancePath:instancePath+"/DeliveryDaysTo",schemaPath:"#/properties/DeliveryDaysTo/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate129.errors = [{instancePath:instancePath+"/DeliveryDaysTo",schemaPath:"#/properties/DeliveryDaysTo/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -5015,7 +5327,7 @@ if(valid0){
 if(data.CardNumberLastFourDigits !== undefined){
 const _errs39 = errors;
 if(typeof data.CardNumberLastFourDigits !== "string"){
-validate120.errors = [{instancePath:instancePath+"/CardNumberLastFourDigits",schemaPath:"#/properties/CardNumberLastFourDigits/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/CardNumberLastFourDigits",schemaPath:"#/properties/CardNumberLastFourDigits/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs39 === errors;
@@ -5026,8 +5338,8 @@ var valid0 = true;
 if(valid0){
 if(data.ExpirationDate !== undefined){
 const _errs41 = errors;
-if(!(validate121(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+if(!(validate130(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs41 === errors;
@@ -5039,7 +5351,7 @@ if(valid0){
 if(data.PaymentMethodCode !== undefined){
 const _errs42 = errors;
 if(typeof data.PaymentMethodCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -5051,7 +5363,7 @@ if(valid0){
 if(data.PaymentMethodName !== undefined){
 const _errs44 = errors;
 if(typeof data.PaymentMethodName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs44 === errors;
@@ -5063,7 +5375,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs46 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs46 === errors;
@@ -5075,7 +5387,7 @@ if(valid0){
 if(data.ShippingMethodName !== undefined){
 const _errs48 = errors;
 if(typeof data.ShippingMethodName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs48 === errors;
@@ -5087,7 +5399,7 @@ if(valid0){
 if(data.ShippingMethodTypeCode !== undefined){
 const _errs50 = errors;
 if(typeof data.ShippingMethodTypeCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodTypeCode",schemaPath:"#/properties/ShippingMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodTypeCode",schemaPath:"#/properties/ShippingMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs50 === errors;
@@ -5099,7 +5411,7 @@ if(valid0){
 if(data.ShippingMethodTypeName !== undefined){
 const _errs52 = errors;
 if(typeof data.ShippingMethodTypeName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodTypeName",schemaPath:"#/properties/ShippingMethodTypeName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodTypeName",schemaPath:"#/properties/ShippingMethodTypeName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs52 === errors;
@@ -5111,7 +5423,7 @@ if(valid0){
 if(data.ShippingMethodStatusCode !== undefined){
 const _errs54 = errors;
 if(typeof data.ShippingMethodStatusCode !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodStatusCode",schemaPath:"#/properties/ShippingMethodStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodStatusCode",schemaPath:"#/properties/ShippingMethodStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs54 === errors;
@@ -5123,7 +5435,7 @@ if(valid0){
 if(data.ShippingMethodStatusName !== undefined){
 const _errs56 = errors;
 if(typeof data.ShippingMethodStatusName !== "string"){
-validate120.errors = [{instancePath:instancePath+"/ShippingMethodStatusName",schemaPath:"#/properties/ShippingMethodStatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/ShippingMethodStatusName",schemaPath:"#/properties/ShippingMethodStatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -5135,7 +5447,7 @@ if(valid0){
 if(data.OrderTrackingNumber !== undefined){
 const _errs58 = errors;
 if(typeof data.OrderTrackingNumber !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -5147,7 +5459,7 @@ if(valid0){
 if(data.OrderTrackingUrl !== undefined){
 const _errs60 = errors;
 if(typeof data.OrderTrackingUrl !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs60 === errors;
@@ -5159,7 +5471,7 @@ if(valid0){
 if(data.OrderWaybillNumber !== undefined){
 const _errs62 = errors;
 if(typeof data.OrderWaybillNumber !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs62 === errors;
@@ -5171,7 +5483,7 @@ if(valid0){
 if(data.OrderWaybillUrl !== undefined){
 const _errs64 = errors;
 if(typeof data.OrderWaybillUrl !== "string"){
-validate120.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs64 === errors;
@@ -5183,7 +5495,7 @@ if(valid0){
 if(data.PaymentTransactionReference !== undefined){
 const _errs66 = errors;
 if(typeof data.PaymentTransactionReference !== "string"){
-validate120.errors = [{instancePath:instancePath+"/PaymentTransactionReference",schemaPath:"#/properties/PaymentTransactionReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate129.errors = [{instancePath:instancePath+"/PaymentTransactionReference",schemaPath:"#/properties/PaymentTransactionReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs66 === errors;
@@ -5201,8 +5513,8 @@ var valid1 = true;
 const len0 = data34.length;
 for(let i0=0; i0<len0; i0++){
 const _errs70 = errors;
-if(!(validate123(data34[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data34,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate132(data34[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data34,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs70 === errors;
@@ -5212,7 +5524,7 @@ break;
 }
 }
 else {
-validate120.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate129.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -5224,8 +5536,8 @@ var valid0 = true;
 if(valid0){
 if(data.CustomerDTBreakdown !== undefined){
 const _errs71 = errors;
-if(!(validate118(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs71 === errors;
@@ -5236,8 +5548,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantDTBreakdown !== undefined){
 const _errs72 = errors;
-if(!(validate118(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs72 === errors;
@@ -5284,26 +5596,26 @@ var valid0 = true;
 }
 }
 else {
-validate120.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate120.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
-validate120.evaluated = {"props":{"CurrencyCode":true,"TotalPrice":true,"TransactionCurrencyCode":true,"TransactionTotalPrice":true,"TotalShippingPrice":true,"DiscountedShippingPrice":true,"TotalDutiesPrice":true,"TotalCCFPrice":true,"TotalVATAmount":true,"ShippingVATRate":true,"ConsignmentFee":true,"RemoteAreaSurcharge":true,"SizeOverchargeValue":true,"SameDayDispatchCost":true,"CashOnDeliveryFee":true,"USSalesTax":true,"DutiesGuaranteed":true,"DeliveryDaysFrom":true,"DeliveryDaysTo":true,"CardNumberLastFourDigits":true,"ExpirationDate":true,"PaymentMethodCode":true,"PaymentMethodName":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ShippingMethodTypeCode":true,"ShippingMethodTypeName":true,"ShippingMethodStatusCode":true,"ShippingMethodStatusName":true,"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"PaymentTransactionReference":true,"ParcelsTracking":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true},"dynamicProps":false,"dynamicItems":false};
+validate129.evaluated = {"props":{"CurrencyCode":true,"TotalPrice":true,"TransactionCurrencyCode":true,"TransactionTotalPrice":true,"TotalShippingPrice":true,"DiscountedShippingPrice":true,"TotalDutiesPrice":true,"TotalCCFPrice":true,"TotalVATAmount":true,"ShippingVATRate":true,"ConsignmentFee":true,"RemoteAreaSurcharge":true,"SizeOverchargeValue":true,"SameDayDispatchCost":true,"CashOnDeliveryFee":true,"USSalesTax":true,"DutiesGuaranteed":true,"DeliveryDaysFrom":true,"DeliveryDaysTo":true,"CardNumberLastFourDigits":true,"ExpirationDate":true,"PaymentMethodCode":true,"PaymentMethodName":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ShippingMethodTypeCode":true,"ShippingMethodTypeName":true,"ShippingMethodStatusCode":true,"ShippingMethodStatusName":true,"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"PaymentTransactionReference":true,"ParcelsTracking":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v19 = validate111;
+export const v22 = validate111;
 
-export const v20 = validate107;
+export const v23 = validate107;
 
-export const v21 = validate127;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/merchant-order.schema.json","type":"object","properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/OrderId"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"UserId":{"type":"string"},"CartId":{"type":"string"},"CartHash":{"type":"string"},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"},"StatusCode":{"type":"string"},"OrderStatusReason":{"$ref":"./order-status-reason.schema.json"},"OrderCreationSource":{"type":"integer"},"DateCreated":{"type":"string"},"OrderCreationDate":{"type":"string"},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"CurrencyName":{"type":"string"},"ModifiedProduct":{"type":"string"},"ClearCart":{"type":"boolean"},"AllowMailsFromMerchant":{"type":"boolean"},"DoNotChargeVAT":{"type":"boolean"},"IsFreeShipping":{"type":"boolean"},"FreeShippingCouponCode":{"type":"string"},"IsB2B":{"type":"boolean"},"IsMoto":{"type":"boolean"},"IsReplacementOrder":{"type":"boolean"},"IsSplitOrder":{"type":"boolean"},"IsTaxExemption":{"type":"boolean"},"PrePayOffered":{"type":"boolean"},"SameDayDispatch":{"type":"boolean"},"SameDayDispatchCost":{"type":"number"},"ShipToStoreCode":{"type":"string"},"CCFPrice":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesAndTaxesPrice":{"type":"number"},"TotalDutiesPaidByCustomerPrice":{"type":"number"},"USSalesTax":{"type":"number"},"PriceCoefficientRate":{"type":"number"},"RoundingRate":{"type":"number"},"LoyaltyCode":{"type":"string"},"LoyaltyPointsEarned":{"type":"number"},"LoyaltyPointsSpent":{"type":"number"},"OTCurrencyCode":{"type":"string"},"OTVoucherAmount":{"type":"number"},"OTVoucherCode":{"type":"string"},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"ExporterDetails":{"$ref":"./exporter-details.schema.json"},"Customer":{"$ref":"./customer.schema.json"},"PrimaryBilling":{"$ref":"./customer-details.schema.json"},"PrimaryShipping":{"$ref":"./customer-details.schema.json"},"SecondaryBilling":{"$ref":"./customer-details.schema.json"},"SecondaryShipping":{"$ref":"./customer-details.schema.json"},"Products":{"type":"array","items":{"$ref":"./product.schema.json"}},"Discounts":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Markups":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}},"OrderDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"AdditionalRequiredDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"OrderPaymentMethods":{"type":"array","items":{"$ref":"./order-payment-method.schema.json"}},"PaymentDetails":{"$ref":"./payment-details.schema.json"},"OriginalOrder":{"$ref":"./original-order.schema.json"},"Subs":{"type":"array","items":{"$ref":"./merchant-order.schema.json"}},"InternationalDetails":{"$ref":"./international-details.schema.json"},"CustomerComments":{"type":"string"},"ShippingMethodCode":{"type":"string"},"UrlParameters":true,"EffectiveFXRate":{"type":"number"}}};
+export const v24 = validate136;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/merchant-order.schema.json","type":"object","properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/OrderId"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"UserId":{"type":"string"},"CartId":{"type":"string"},"CartHash":{"type":"string"},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"},"StatusCode":{"type":"string"},"OrderStatusReason":{"$ref":"./order-status-reason.schema.json"},"OrderCreationSource":{"type":"integer"},"DateCreated":{"type":"string"},"OrderCreationDate":{"type":"string"},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"CurrencyName":{"type":"string"},"ModifiedProduct":{"type":"string"},"ClearCart":{"type":"boolean"},"AllowMailsFromMerchant":{"type":"boolean"},"DoNotChargeVAT":{"type":"boolean"},"IsFreeShipping":{"type":"boolean"},"FreeShippingCouponCode":{"type":"string"},"IsB2B":{"type":"boolean"},"IsMoto":{"type":"boolean"},"IsReplacementOrder":{"type":"boolean"},"IsSplitOrder":{"type":"boolean"},"IsTaxExemption":{"type":"boolean"},"PrePayOffered":{"type":"boolean"},"SameDayDispatch":{"type":"boolean"},"SameDayDispatchCost":{"type":"number"},"ShipToStoreCode":{"type":"string"},"CCFPrice":{"type":"number"},"CashOnDeliveryFee":{"type":"number"},"DiscountedShippingPrice":{"type":"number"},"TotalDutiesAndTaxesPrice":{"type":"number"},"TotalDutiesPaidByCustomerPrice":{"type":"number"},"USSalesTax":{"type":"number"},"PriceCoefficientRate":{"type":"number"},"RoundingRate":{"type":"number"},"LoyaltyCode":{"type":"string"},"LoyaltyPointsEarned":{"type":"number"},"LoyaltyPointsSpent":{"type":"number"},"OTCurrencyCode":{"type":"string"},"OTVoucherAmount":{"type":"number"},"OTVoucherCode":{"type":"string"},"CustomerDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"MerchantDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"ExporterDetails":{"$ref":"./exporter-details.schema.json"},"Customer":{"$ref":"./customer.schema.json"},"PrimaryBilling":{"$ref":"./customer-details.schema.json"},"PrimaryShipping":{"$ref":"./customer-details.schema.json"},"SecondaryBilling":{"$ref":"./customer-details.schema.json"},"SecondaryShipping":{"$ref":"./customer-details.schema.json"},"Products":{"type":"array","items":{"$ref":"./product.schema.json"}},"Discounts":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Markups":{"type":"array","items":{"$ref":"./discount.schema.json"}},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}},"OrderDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"AdditionalRequiredDocuments":{"type":"array","items":{"$ref":"./order-document.schema.json"}},"OrderPaymentMethods":{"type":"array","items":{"$ref":"./order-payment-method.schema.json"}},"PaymentDetails":{"$ref":"./payment-details.schema.json"},"OriginalOrder":{"$ref":"./original-order.schema.json"},"Subs":{"type":"array","items":{"$ref":"./merchant-order.schema.json"}},"InternationalDetails":{"$ref":"./international-details.schema.json"},"CustomerComments":{"type":"string"},"ShippingMethodCode":{"type":"string"},"UrlParameters":true,"EffectiveFXRate":{"type":"number"}}};
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate128.evaluated;
+const evaluated0 = validate137.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5311,33 +5623,33 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate128.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"}];
+validate137.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema21.type},message:"must be string,number"}];
 return false;
 }
 if(errors === 0){
 if(typeof data === "string"){
 if(func1(data) > 200){
-validate128.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate137.errors = [{instancePath,schemaPath:"#/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func1(data) < 1){
-validate128.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate137.errors = [{instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 }
-validate128.errors = vErrors;
+validate137.errors = vErrors;
 return errors === 0;
 }
-validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate137.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate130.evaluated;
+const evaluated0 = validate139.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5345,21 +5657,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate130.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate139.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate130.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
-validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate139.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-status-reason.schema.json","type":"object","properties":{"Name":{"type":"string"},"OrderStatusReasonCode":{"type":"string"}}};
+const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-status-reason.schema.json","type":"object","properties":{"Name":{"type":"string"},"OrderStatusReasonCode":{"type":"string"}}};
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/order-status-reason.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate141.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5371,7 +5683,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Name !== undefined){
 const _errs1 = errors;
 if(typeof data.Name !== "string"){
-validate132.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5383,7 +5695,7 @@ if(valid0){
 if(data.OrderStatusReasonCode !== undefined){
 const _errs3 = errors;
 if(typeof data.OrderStatusReasonCode !== "string"){
-validate132.errors = [{instancePath:instancePath+"/OrderStatusReasonCode",schemaPath:"#/properties/OrderStatusReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate141.errors = [{instancePath:instancePath+"/OrderStatusReasonCode",schemaPath:"#/properties/OrderStatusReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5394,20 +5706,20 @@ var valid0 = true;
 }
 }
 else {
-validate132.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate141.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate132.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"Name":true,"OrderStatusReasonCode":true},"dynamicProps":false,"dynamicItems":false};
+validate141.evaluated = {"props":{"Name":true,"OrderStatusReasonCode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
+const evaluated0 = validate143.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5417,28 +5729,28 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate134.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate143.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate143.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate134.errors = vErrors;
+validate143.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate143.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
+const schema68 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","required":["Sku","Quantity","Price","ListPrice","VATRate","CustomerVATRate","RoundingRate","DiscountedPrice","DiscountedPriceForCustoms","InternationalDiscountedPrice","InternationalDiscountedPriceForCustoms","InternationalDiscountedPriceInMerchantCurrency"],"properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"DiscountedPriceExcDutiesAndTaxes":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
+const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
 
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate147.evaluated;
+const evaluated0 = validate156.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5450,7 +5762,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.AttributeKey !== undefined){
 const _errs1 = errors;
 if(typeof data.AttributeKey !== "string"){
-validate147.errors = [{instancePath:instancePath+"/AttributeKey",schemaPath:"#/properties/AttributeKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [{instancePath:instancePath+"/AttributeKey",schemaPath:"#/properties/AttributeKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5462,7 +5774,7 @@ if(valid0){
 if(data.AttributeValue !== undefined){
 const _errs3 = errors;
 if(typeof data.AttributeValue !== "string"){
-validate147.errors = [{instancePath:instancePath+"/AttributeValue",schemaPath:"#/properties/AttributeValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate156.errors = [{instancePath:instancePath+"/AttributeValue",schemaPath:"#/properties/AttributeValue/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5473,20 +5785,20 @@ var valid0 = true;
 }
 }
 else {
-validate147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate156.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate147.errors = vErrors;
+validate156.errors = vErrors;
 return errors === 0;
 }
-validate147.evaluated = {"props":{"AttributeKey":true,"AttributeValue":true},"dynamicProps":false,"dynamicItems":false};
+validate156.evaluated = {"props":{"AttributeKey":true,"AttributeValue":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate152.evaluated;
+const evaluated0 = validate161.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5494,20 +5806,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate152.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate152.errors = vErrors;
+validate161.errors = vErrors;
 return errors === 0;
 }
-validate152.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate161.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate144.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -5518,14 +5830,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((data.Sku === undefined) && (missing0 = "Sku")) || ((data.Quantity === undefined) && (missing0 = "Quantity"))) || ((data.Price === undefined) && (missing0 = "Price"))) || ((data.ListPrice === undefined) && (missing0 = "ListPrice"))) || ((data.VATRate === undefined) && (missing0 = "VATRate"))) || ((data.CustomerVATRate === undefined) && (missing0 = "CustomerVATRate"))) || ((data.RoundingRate === undefined) && (missing0 = "RoundingRate"))) || ((data.DiscountedPrice === undefined) && (missing0 = "DiscountedPrice"))) || ((data.DiscountedPriceForCustoms === undefined) && (missing0 = "DiscountedPriceForCustoms"))) || ((data.InternationalDiscountedPrice === undefined) && (missing0 = "InternationalDiscountedPrice"))) || ((data.InternationalDiscountedPriceForCustoms === undefined) && (missing0 = "InternationalDiscountedPriceForCustoms"))) || ((data.InternationalDiscountedPriceInMerchantCurrency === undefined) && (missing0 = "InternationalDiscountedPriceInMerchantCurrency"))){
-validate144.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate153.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Sku !== undefined){
 const _errs1 = errors;
 if(typeof data.Sku !== "string"){
-validate144.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate153.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -5538,7 +5850,7 @@ if(data.Quantity !== undefined){
 let data1 = data.Quantity;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate144.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -5551,7 +5863,7 @@ if(data.Price !== undefined){
 let data2 = data.Price;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate144.errors = [{instancePath:instancePath+"/Price",schemaPath:"#/properties/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/Price",schemaPath:"#/properties/Price/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5564,7 +5876,7 @@ if(data.ListPrice !== undefined){
 let data3 = data.ListPrice;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate144.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -5577,7 +5889,7 @@ if(data.VATRate !== undefined){
 let data4 = data.VATRate;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate144.errors = [{instancePath:instancePath+"/VATRate",schemaPath:"#/properties/VATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/VATRate",schemaPath:"#/properties/VATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -5590,7 +5902,7 @@ if(data.CustomerVATRate !== undefined){
 let data5 = data.CustomerVATRate;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate144.errors = [{instancePath:instancePath+"/CustomerVATRate",schemaPath:"#/properties/CustomerVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/CustomerVATRate",schemaPath:"#/properties/CustomerVATRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -5603,7 +5915,7 @@ if(data.RoundingRate !== undefined){
 let data6 = data.RoundingRate;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate144.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -5616,7 +5928,7 @@ if(data.DiscountedPrice !== undefined){
 let data7 = data.DiscountedPrice;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate144.errors = [{instancePath:instancePath+"/DiscountedPrice",schemaPath:"#/properties/DiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/DiscountedPrice",schemaPath:"#/properties/DiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -5629,7 +5941,7 @@ if(data.DiscountedPriceForCustoms !== undefined){
 let data8 = data.DiscountedPriceForCustoms;
 const _errs17 = errors;
 if(!((typeof data8 == "number") && (isFinite(data8)))){
-validate144.errors = [{instancePath:instancePath+"/DiscountedPriceForCustoms",schemaPath:"#/properties/DiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/DiscountedPriceForCustoms",schemaPath:"#/properties/DiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -5638,11 +5950,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPrice !== undefined){
-let data9 = data.InternationalDiscountedPrice;
+if(data.DiscountedPriceExcDutiesAndTaxes !== undefined){
+let data9 = data.DiscountedPriceExcDutiesAndTaxes;
 const _errs19 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/DiscountedPriceExcDutiesAndTaxes",schemaPath:"#/properties/DiscountedPriceExcDutiesAndTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -5651,11 +5963,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPriceForCustoms !== undefined){
-let data10 = data.InternationalDiscountedPriceForCustoms;
+if(data.InternationalDiscountedPrice !== undefined){
+let data10 = data.InternationalDiscountedPrice;
 const _errs21 = errors;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -5664,11 +5976,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
-let data11 = data.InternationalDiscountedPriceInMerchantCurrency;
+if(data.InternationalDiscountedPriceForCustoms !== undefined){
+let data11 = data.InternationalDiscountedPriceForCustoms;
 const _errs23 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -5677,11 +5989,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalPrice !== undefined){
-let data12 = data.InternationalPrice;
+if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
+let data12 = data.InternationalDiscountedPriceInMerchantCurrency;
 const _errs25 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -5690,11 +6002,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalListPrice !== undefined){
-let data13 = data.InternationalListPrice;
+if(data.InternationalPrice !== undefined){
+let data13 = data.InternationalPrice;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate144.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -5703,11 +6015,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemInternationalPrice !== undefined){
-let data14 = data.LineItemInternationalPrice;
+if(data.InternationalListPrice !== undefined){
+let data14 = data.InternationalListPrice;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate144.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -5716,11 +6028,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemPriceBeforePlatformDiscount !== undefined){
-let data15 = data.LineItemPriceBeforePlatformDiscount;
+if(data.LineItemInternationalPrice !== undefined){
+let data15 = data.LineItemInternationalPrice;
 const _errs31 = errors;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-validate144.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -5729,11 +6041,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PriceBeforePlatformDiscount !== undefined){
-let data16 = data.PriceBeforePlatformDiscount;
+if(data.LineItemPriceBeforePlatformDiscount !== undefined){
+let data16 = data.LineItemPriceBeforePlatformDiscount;
 const _errs33 = errors;
 if(!((typeof data16 == "number") && (isFinite(data16)))){
-validate144.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate153.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -5742,11 +6054,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.DTBreakdown !== undefined){
+if(data.PriceBeforePlatformDiscount !== undefined){
+let data17 = data.PriceBeforePlatformDiscount;
 const _errs35 = errors;
-if(!(validate118(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
-errors = vErrors.length;
+if(!((typeof data17 == "number") && (isFinite(data17)))){
+validate153.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs35 === errors;
 }
@@ -5754,41 +6067,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDTBreakdown !== undefined){
-const _errs36 = errors;
-if(!(validate118(data.InternationalDTBreakdown, {instancePath:instancePath+"/InternationalDTBreakdown",parentData:data,parentDataProperty:"InternationalDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs36 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Attributes !== undefined){
-let data19 = data.Attributes;
+if(data.DTBreakdown !== undefined){
 const _errs37 = errors;
-if(errors === _errs37){
-if(Array.isArray(data19)){
-var valid1 = true;
-const len0 = data19.length;
-for(let i0=0; i0<len0; i0++){
-const _errs39 = errors;
-if(!(validate147(data19[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data19,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(!(validate127(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
-}
-var valid1 = _errs39 === errors;
-if(!valid1){
-break;
-}
-}
-}
-else {
-validate144.errors = [{instancePath:instancePath+"/Attributes",schemaPath:"#/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
 }
 var valid0 = _errs37 === errors;
 }
@@ -5796,52 +6079,82 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductAttributes !== undefined){
-let data21 = data.ProductAttributes;
-const _errs40 = errors;
-if(errors === _errs40){
-if(Array.isArray(data21)){
-var valid2 = true;
-const len1 = data21.length;
-for(let i1=0; i1<len1; i1++){
-const _errs42 = errors;
-if(!(validate147(data21[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data21,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(data.InternationalDTBreakdown !== undefined){
+const _errs38 = errors;
+if(!(validate127(data.InternationalDTBreakdown, {instancePath:instancePath+"/InternationalDTBreakdown",parentData:data,parentDataProperty:"InternationalDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs42 === errors;
+var valid0 = _errs38 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Attributes !== undefined){
+let data20 = data.Attributes;
+const _errs39 = errors;
+if(errors === _errs39){
+if(Array.isArray(data20)){
+var valid1 = true;
+const len0 = data20.length;
+for(let i0=0; i0<len0; i0++){
+const _errs41 = errors;
+if(!(validate156(data20[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data20,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs41 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate153.errors = [{instancePath:instancePath+"/Attributes",schemaPath:"#/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ProductAttributes !== undefined){
+let data22 = data.ProductAttributes;
+const _errs42 = errors;
+if(errors === _errs42){
+if(Array.isArray(data22)){
+var valid2 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+const _errs44 = errors;
+if(!(validate156(data22[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data22,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs44 === errors;
 if(!valid2){
 break;
 }
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/ProductAttributes",schemaPath:"#/properties/ProductAttributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/ProductAttributes",schemaPath:"#/properties/ProductAttributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs40 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.BackOrderDate !== undefined){
-const _errs43 = errors;
-if(typeof data.BackOrderDate !== "string"){
-validate144.errors = [{instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.IsBackOrdered !== undefined){
 const _errs45 = errors;
-if(typeof data.IsBackOrdered !== "boolean"){
-validate144.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.BackOrderDate !== "string"){
+validate153.errors = [{instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -5850,11 +6163,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Brand !== undefined){
+if(data.IsBackOrdered !== undefined){
 const _errs47 = errors;
-if(!(validate62(data.Brand, {instancePath:instancePath+"/Brand",parentData:data,parentDataProperty:"Brand",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
+if(typeof data.IsBackOrdered !== "boolean"){
+validate153.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
 var valid0 = _errs47 === errors;
 }
@@ -5862,64 +6175,52 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.Brand !== undefined){
+const _errs49 = errors;
+if(!(validate62(data.Brand, {instancePath:instancePath+"/Brand",parentData:data,parentDataProperty:"Brand",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.Categories !== undefined){
-let data26 = data.Categories;
-const _errs48 = errors;
-if(errors === _errs48){
-if(Array.isArray(data26)){
-var valid3 = true;
-const len2 = data26.length;
-for(let i2=0; i2<len2; i2++){
+let data27 = data.Categories;
 const _errs50 = errors;
-if(!(validate82(data26[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data26,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(errors === _errs50){
+if(Array.isArray(data27)){
+var valid3 = true;
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+const _errs52 = errors;
+if(!(validate82(data27[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data27,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
 errors = vErrors.length;
 }
-var valid3 = _errs50 === errors;
+var valid3 = _errs52 === errors;
 if(!valid3){
 break;
 }
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/Categories",schemaPath:"#/properties/Categories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/Categories",schemaPath:"#/properties/Categories/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.CartItemId !== undefined){
-const _errs51 = errors;
-if(!(validate152(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs51 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.CartItemOptionId !== undefined){
-const _errs52 = errors;
-if(!(validate152(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ParentCartItemId !== undefined){
 const _errs53 = errors;
-if(!(validate152(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+if(!(validate161(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs53 === errors;
@@ -5928,11 +6229,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.GenericHSCode !== undefined){
+if(data.CartItemOptionId !== undefined){
 const _errs54 = errors;
-if(typeof data.GenericHSCode !== "string"){
-validate144.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(!(validate161(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs54 === errors;
 }
@@ -5940,10 +6241,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.GiftMessage !== undefined){
+if(data.ParentCartItemId !== undefined){
+const _errs55 = errors;
+if(!(validate161(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs55 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.GenericHSCode !== undefined){
 const _errs56 = errors;
-if(typeof data.GiftMessage !== "string"){
-validate144.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.GenericHSCode !== "string"){
+validate153.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -5952,10 +6265,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.HandlingCode !== undefined){
+if(data.GiftMessage !== undefined){
 const _errs58 = errors;
-if(typeof data.HandlingCode !== "string"){
-validate144.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.GiftMessage !== "string"){
+validate153.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -5964,10 +6277,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Name !== undefined){
+if(data.HandlingCode !== undefined){
 const _errs60 = errors;
-if(typeof data.Name !== "string"){
-validate144.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.HandlingCode !== "string"){
+validate153.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs60 === errors;
@@ -5976,43 +6289,55 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.MetaData !== undefined){
-let data35 = data.MetaData;
+if(data.Name !== undefined){
 const _errs62 = errors;
-if(errors === _errs62){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.Attributes !== undefined){
-let data36 = data35.Attributes;
+if(typeof data.Name !== "string"){
+validate153.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MetaData !== undefined){
+let data36 = data.MetaData;
 const _errs64 = errors;
 if(errors === _errs64){
-if(Array.isArray(data36)){
-var valid5 = true;
-const len3 = data36.length;
-for(let i3=0; i3<len3; i3++){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.Attributes !== undefined){
+let data37 = data36.Attributes;
 const _errs66 = errors;
-if(!(validate147(data36[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data36,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
+if(errors === _errs66){
+if(Array.isArray(data37)){
+var valid5 = true;
+const len3 = data37.length;
+for(let i3=0; i3<len3; i3++){
+const _errs68 = errors;
+if(!(validate156(data37[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data37,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs66 === errors;
+var valid5 = _errs68 === errors;
 if(!valid5){
 break;
 }
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/MetaData/Attributes",schemaPath:"#/properties/MetaData/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate153.errors = [{instancePath:instancePath+"/MetaData/Attributes",schemaPath:"#/properties/MetaData/properties/Attributes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
 }
 }
 else {
-validate144.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/properties/MetaData/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/properties/MetaData/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
@@ -6051,23 +6376,24 @@ var valid0 = true;
 }
 }
 }
+}
 else {
-validate144.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate144.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate144.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"DiscountedPriceExcDutiesAndTaxes":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
-const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};
+const schema71 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
+const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};
 
-function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate162.evaluated;
+const evaluated0 = validate171.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6075,20 +6401,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate162.errors = vErrors;
+validate171.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate171.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate161(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate161.evaluated;
+const evaluated0 = validate170.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6099,8 +6425,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate162(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+if(!(validate171(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6113,7 +6439,7 @@ if(data.Quantity !== undefined){
 let data1 = data.Quantity;
 const _errs2 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate161.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate170.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -6125,7 +6451,7 @@ if(valid0){
 if(data.Sku !== undefined){
 const _errs4 = errors;
 if(typeof data.Sku !== "string"){
-validate161.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate170.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -6137,21 +6463,21 @@ var valid0 = true;
 }
 }
 else {
-validate161.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate161.errors = vErrors;
+validate170.errors = vErrors;
 return errors === 0;
 }
-validate161.evaluated = {"props":{"CartItemId":true,"Quantity":true,"Sku":true},"dynamicProps":false,"dynamicItems":false};
+validate170.evaluated = {"props":{"CartItemId":true,"Quantity":true,"Sku":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate160.evaluated;
+const evaluated0 = validate169.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6163,7 +6489,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate160.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6176,7 +6502,7 @@ if(data.ParcelStatusId !== undefined){
 let data1 = data.ParcelStatusId;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate160.errors = [{instancePath:instancePath+"/ParcelStatusId",schemaPath:"#/properties/ParcelStatusId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate169.errors = [{instancePath:instancePath+"/ParcelStatusId",schemaPath:"#/properties/ParcelStatusId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6188,7 +6514,7 @@ if(valid0){
 if(data.StatusName !== undefined){
 const _errs5 = errors;
 if(typeof data.StatusName !== "string"){
-validate160.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [{instancePath:instancePath+"/StatusName",schemaPath:"#/properties/StatusName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6200,7 +6526,7 @@ if(valid0){
 if(data.TrackingUrl !== undefined){
 const _errs7 = errors;
 if(typeof data.TrackingUrl !== "string"){
-validate160.errors = [{instancePath:instancePath+"/TrackingUrl",schemaPath:"#/properties/TrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate169.errors = [{instancePath:instancePath+"/TrackingUrl",schemaPath:"#/properties/TrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6218,8 +6544,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate161(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate161.errors : vErrors.concat(validate161.errors);
+if(!(validate170(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs11 === errors;
@@ -6229,7 +6555,7 @@ break;
 }
 }
 else {
-validate160.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate169.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -6244,22 +6570,22 @@ var valid0 = true;
 }
 }
 else {
-validate160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate169.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate160.errors = vErrors;
+validate169.errors = vErrors;
 return errors === 0;
 }
-validate160.evaluated = {"props":{"Code":true,"ParcelStatusId":true,"StatusName":true,"TrackingUrl":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+validate169.evaluated = {"props":{"Code":true,"ParcelStatusId":true,"StatusName":true,"TrackingUrl":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema69 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-payment-method.schema.json","type":"object","properties":{"GiftCardFields":{"type":"string"},"IsGiftCard":{"type":"boolean"},"PaidAmountInCustomerCurrency":{"type":"number"},"PaidAmountInMerchantCurrency":{"type":"number"},"PaymentMethodId":{"type":"number"},"PaymentMethodName":{"type":"string"},"PaymentMethodGuid":{"type":"string"}}};
+const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-payment-method.schema.json","type":"object","properties":{"GiftCardFields":{"type":"string"},"IsGiftCard":{"type":"boolean"},"PaidAmountInCustomerCurrency":{"type":"number"},"PaidAmountInMerchantCurrency":{"type":"number"},"PaymentMethodId":{"type":"number"},"PaymentMethodName":{"type":"string"},"PaymentMethodGuid":{"type":"string"}}};
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/order-payment-method.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6271,7 +6597,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.GiftCardFields !== undefined){
 const _errs1 = errors;
 if(typeof data.GiftCardFields !== "string"){
-validate168.errors = [{instancePath:instancePath+"/GiftCardFields",schemaPath:"#/properties/GiftCardFields/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [{instancePath:instancePath+"/GiftCardFields",schemaPath:"#/properties/GiftCardFields/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6283,7 +6609,7 @@ if(valid0){
 if(data.IsGiftCard !== undefined){
 const _errs3 = errors;
 if(typeof data.IsGiftCard !== "boolean"){
-validate168.errors = [{instancePath:instancePath+"/IsGiftCard",schemaPath:"#/properties/IsGiftCard/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate177.errors = [{instancePath:instancePath+"/IsGiftCard",schemaPath:"#/properties/IsGiftCard/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6296,7 +6622,7 @@ if(data.PaidAmountInCustomerCurrency !== undefined){
 let data2 = data.PaidAmountInCustomerCurrency;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate168.errors = [{instancePath:instancePath+"/PaidAmountInCustomerCurrency",schemaPath:"#/properties/PaidAmountInCustomerCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate177.errors = [{instancePath:instancePath+"/PaidAmountInCustomerCurrency",schemaPath:"#/properties/PaidAmountInCustomerCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6309,7 +6635,7 @@ if(data.PaidAmountInMerchantCurrency !== undefined){
 let data3 = data.PaidAmountInMerchantCurrency;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate168.errors = [{instancePath:instancePath+"/PaidAmountInMerchantCurrency",schemaPath:"#/properties/PaidAmountInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate177.errors = [{instancePath:instancePath+"/PaidAmountInMerchantCurrency",schemaPath:"#/properties/PaidAmountInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6322,7 +6648,7 @@ if(data.PaymentMethodId !== undefined){
 let data4 = data.PaymentMethodId;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate168.errors = [{instancePath:instancePath+"/PaymentMethodId",schemaPath:"#/properties/PaymentMethodId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate177.errors = [{instancePath:instancePath+"/PaymentMethodId",schemaPath:"#/properties/PaymentMethodId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6334,7 +6660,7 @@ if(valid0){
 if(data.PaymentMethodName !== undefined){
 const _errs11 = errors;
 if(typeof data.PaymentMethodName !== "string"){
-validate168.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6346,7 +6672,7 @@ if(valid0){
 if(data.PaymentMethodGuid !== undefined){
 const _errs13 = errors;
 if(typeof data.PaymentMethodGuid !== "string"){
-validate168.errors = [{instancePath:instancePath+"/PaymentMethodGuid",schemaPath:"#/properties/PaymentMethodGuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate177.errors = [{instancePath:instancePath+"/PaymentMethodGuid",schemaPath:"#/properties/PaymentMethodGuid/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6362,21 +6688,21 @@ var valid0 = true;
 }
 }
 else {
-validate168.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate177.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate168.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"props":{"GiftCardFields":true,"IsGiftCard":true,"PaidAmountInCustomerCurrency":true,"PaidAmountInMerchantCurrency":true,"PaymentMethodId":true,"PaymentMethodName":true,"PaymentMethodGuid":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"GiftCardFields":true,"IsGiftCard":true,"PaidAmountInCustomerCurrency":true,"PaidAmountInMerchantCurrency":true,"PaymentMethodId":true,"PaymentMethodName":true,"PaymentMethodGuid":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/payment-details.schema.json","type":"object","required":["CardNumber","CVVNumber","ExpirationDate","CountryCode","CountryName","PaymentMethodCode","PaymentMethodName","PaymentMethodTypeCode"],"properties":{"CardNumber":{"type":"string"},"CVVNumber":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"PaymentMethodTypeCode":{"type":"string"},"OwnerName":{"type":"string"},"OwnerFirstName":{"type":"string"},"OwnerLastName":{"type":"string"},"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"}}};
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/payment-details.schema.json","type":"object","required":["CardNumber","CVVNumber","ExpirationDate","CountryCode","CountryName","PaymentMethodCode","PaymentMethodName","PaymentMethodTypeCode"],"properties":{"CardNumber":{"type":"string"},"CVVNumber":{"type":"string"},"ExpirationDate":{"$ref":"../common.schema.json#/$defs/Date"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"PaymentMethodCode":{"type":"string"},"PaymentMethodName":{"type":"string"},"PaymentMethodTypeCode":{"type":"string"},"OwnerName":{"type":"string"},"OwnerFirstName":{"type":"string"},"OwnerLastName":{"type":"string"},"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"}}};
 
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate171.evaluated;
+const evaluated0 = validate180.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6387,27 +6713,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate171.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate180.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate171.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate171.errors = vErrors;
+validate180.errors = vErrors;
 return errors === 0;
 }
-validate171.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate180.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/payment-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate170.evaluated;
+const evaluated0 = validate179.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6418,14 +6744,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((data.CardNumber === undefined) && (missing0 = "CardNumber")) || ((data.CVVNumber === undefined) && (missing0 = "CVVNumber"))) || ((data.ExpirationDate === undefined) && (missing0 = "ExpirationDate"))) || ((data.CountryCode === undefined) && (missing0 = "CountryCode"))) || ((data.CountryName === undefined) && (missing0 = "CountryName"))) || ((data.PaymentMethodCode === undefined) && (missing0 = "PaymentMethodCode"))) || ((data.PaymentMethodName === undefined) && (missing0 = "PaymentMethodName"))) || ((data.PaymentMethodTypeCode === undefined) && (missing0 = "PaymentMethodTypeCode"))){
-validate170.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate179.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CardNumber !== undefined){
 const _errs1 = errors;
 if(typeof data.CardNumber !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CardNumber",schemaPath:"#/properties/CardNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CardNumber",schemaPath:"#/properties/CardNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6437,7 +6763,7 @@ if(valid0){
 if(data.CVVNumber !== undefined){
 const _errs3 = errors;
 if(typeof data.CVVNumber !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CVVNumber",schemaPath:"#/properties/CVVNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CVVNumber",schemaPath:"#/properties/CVVNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -6448,8 +6774,8 @@ var valid0 = true;
 if(valid0){
 if(data.ExpirationDate !== undefined){
 const _errs5 = errors;
-if(!(validate171(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(!(validate180(data.ExpirationDate, {instancePath:instancePath+"/ExpirationDate",parentData:data,parentDataProperty:"ExpirationDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -6461,7 +6787,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs6 = errors;
 if(typeof data.CountryCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -6473,7 +6799,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs8 = errors;
 if(typeof data.CountryName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -6485,7 +6811,7 @@ if(valid0){
 if(data.PaymentMethodCode !== undefined){
 const _errs10 = errors;
 if(typeof data.PaymentMethodCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/PaymentMethodCode",schemaPath:"#/properties/PaymentMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -6497,7 +6823,7 @@ if(valid0){
 if(data.PaymentMethodName !== undefined){
 const _errs12 = errors;
 if(typeof data.PaymentMethodName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/PaymentMethodName",schemaPath:"#/properties/PaymentMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -6509,7 +6835,7 @@ if(valid0){
 if(data.PaymentMethodTypeCode !== undefined){
 const _errs14 = errors;
 if(typeof data.PaymentMethodTypeCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/PaymentMethodTypeCode",schemaPath:"#/properties/PaymentMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/PaymentMethodTypeCode",schemaPath:"#/properties/PaymentMethodTypeCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -6521,7 +6847,7 @@ if(valid0){
 if(data.OwnerName !== undefined){
 const _errs16 = errors;
 if(typeof data.OwnerName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/OwnerName",schemaPath:"#/properties/OwnerName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/OwnerName",schemaPath:"#/properties/OwnerName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -6533,7 +6859,7 @@ if(valid0){
 if(data.OwnerFirstName !== undefined){
 const _errs18 = errors;
 if(typeof data.OwnerFirstName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/OwnerFirstName",schemaPath:"#/properties/OwnerFirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/OwnerFirstName",schemaPath:"#/properties/OwnerFirstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6545,7 +6871,7 @@ if(valid0){
 if(data.OwnerLastName !== undefined){
 const _errs20 = errors;
 if(typeof data.OwnerLastName !== "string"){
-validate170.errors = [{instancePath:instancePath+"/OwnerLastName",schemaPath:"#/properties/OwnerLastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/OwnerLastName",schemaPath:"#/properties/OwnerLastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -6557,7 +6883,7 @@ if(valid0){
 if(data.Address1 !== undefined){
 const _errs22 = errors;
 if(typeof data.Address1 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -6569,7 +6895,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs24 = errors;
 if(typeof data.Address2 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -6581,7 +6907,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs26 = errors;
 if(typeof data.City !== "string"){
-validate170.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -6593,7 +6919,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs28 = errors;
 if(typeof data.Email !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -6605,7 +6931,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs30 = errors;
 if(typeof data.Fax !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -6617,7 +6943,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data.Phone1 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -6629,7 +6955,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data.Phone2 !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -6641,7 +6967,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs36 = errors;
 if(typeof data.StateCode !== "string"){
-validate170.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs36 === errors;
@@ -6653,7 +6979,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs38 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate170.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs38 === errors;
@@ -6665,7 +6991,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs40 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate170.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs40 === errors;
@@ -6677,7 +7003,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs42 = errors;
 if(typeof data.Zip !== "string"){
-validate170.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate179.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -6709,21 +7035,21 @@ var valid0 = true;
 }
 }
 else {
-validate170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate179.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate170.errors = vErrors;
+validate179.errors = vErrors;
 return errors === 0;
 }
-validate170.evaluated = {"props":{"CardNumber":true,"CVVNumber":true,"ExpirationDate":true,"CountryCode":true,"CountryName":true,"PaymentMethodCode":true,"PaymentMethodName":true,"PaymentMethodTypeCode":true,"OwnerName":true,"OwnerFirstName":true,"OwnerLastName":true,"Address1":true,"Address2":true,"City":true,"Email":true,"Fax":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true},"dynamicProps":false,"dynamicItems":false};
+validate179.evaluated = {"props":{"CardNumber":true,"CVVNumber":true,"ExpirationDate":true,"CountryCode":true,"CountryName":true,"PaymentMethodCode":true,"PaymentMethodName":true,"PaymentMethodTypeCode":true,"OwnerName":true,"OwnerFirstName":true,"OwnerLastName":true,"Address1":true,"Address2":true,"City":true,"Email":true,"Fax":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/original-order.schema.json","type":"object","properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantInternalOrderId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+const schema77 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/original-order.schema.json","type":"object","properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantInternalOrderId":{"$ref":"../common.schema.json#/$defs/Id"}}};
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate184.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6731,20 +7057,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate184.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate175.errors = vErrors;
+validate184.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate184.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/original-order.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate174.evaluated;
+const evaluated0 = validate183.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6755,8 +7081,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate175(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate184(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -6767,8 +7093,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs2 = errors;
-if(!(validate175(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate184(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -6779,8 +7105,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantInternalOrderId !== undefined){
 const _errs3 = errors;
-if(!(validate175(data.MerchantInternalOrderId, {instancePath:instancePath+"/MerchantInternalOrderId",parentData:data,parentDataProperty:"MerchantInternalOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate175.errors : vErrors.concat(validate175.errors);
+if(!(validate184(data.MerchantInternalOrderId, {instancePath:instancePath+"/MerchantInternalOrderId",parentData:data,parentDataProperty:"MerchantInternalOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6792,22 +7118,22 @@ var valid0 = true;
 }
 }
 else {
-validate174.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate174.errors = vErrors;
+validate183.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true},"dynamicProps":false,"dynamicItems":false};
+validate183.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true},"dynamicProps":false,"dynamicItems":false};
 
-const wrapper0 = {validate: validate127};
+const wrapper0 = {validate: validate136};
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/merchant-order.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
+const evaluated0 = validate136.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6819,7 +7145,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate127.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -6830,8 +7156,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate128(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate137(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -6842,8 +7168,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate130(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+if(!(validate139(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -6855,7 +7181,7 @@ if(valid0){
 if(data.UserId !== undefined){
 const _errs5 = errors;
 if(typeof data.UserId !== "string"){
-validate127.errors = [{instancePath:instancePath+"/UserId",schemaPath:"#/properties/UserId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/UserId",schemaPath:"#/properties/UserId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -6867,7 +7193,7 @@ if(valid0){
 if(data.CartId !== undefined){
 const _errs7 = errors;
 if(typeof data.CartId !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CartId",schemaPath:"#/properties/CartId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CartId",schemaPath:"#/properties/CartId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -6879,7 +7205,7 @@ if(valid0){
 if(data.CartHash !== undefined){
 const _errs9 = errors;
 if(typeof data.CartHash !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CartHash",schemaPath:"#/properties/CartHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CartHash",schemaPath:"#/properties/CartHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -6891,7 +7217,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs11 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -6903,7 +7229,7 @@ if(valid0){
 if(data.WebStoreInstanceCode !== undefined){
 const _errs13 = errors;
 if(typeof data.WebStoreInstanceCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -6915,7 +7241,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs15 = errors;
 if(typeof data.StatusCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -6926,8 +7252,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderStatusReason !== undefined){
 const _errs17 = errors;
-if(!(validate132(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate141(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -6940,7 +7266,7 @@ if(data.OrderCreationSource !== undefined){
 let data10 = data.OrderCreationSource;
 const _errs18 = errors;
 if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
-validate127.errors = [{instancePath:instancePath+"/OrderCreationSource",schemaPath:"#/properties/OrderCreationSource/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate136.errors = [{instancePath:instancePath+"/OrderCreationSource",schemaPath:"#/properties/OrderCreationSource/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -6952,7 +7278,7 @@ if(valid0){
 if(data.DateCreated !== undefined){
 const _errs20 = errors;
 if(typeof data.DateCreated !== "string"){
-validate127.errors = [{instancePath:instancePath+"/DateCreated",schemaPath:"#/properties/DateCreated/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/DateCreated",schemaPath:"#/properties/DateCreated/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -6964,7 +7290,7 @@ if(valid0){
 if(data.OrderCreationDate !== undefined){
 const _errs22 = errors;
 if(typeof data.OrderCreationDate !== "string"){
-validate127.errors = [{instancePath:instancePath+"/OrderCreationDate",schemaPath:"#/properties/OrderCreationDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/OrderCreationDate",schemaPath:"#/properties/OrderCreationDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -6975,8 +7301,8 @@ var valid0 = true;
 if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs24 = errors;
-if(!(validate134(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate143(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs24 === errors;
@@ -6988,7 +7314,7 @@ if(valid0){
 if(data.CurrencyName !== undefined){
 const _errs25 = errors;
 if(typeof data.CurrencyName !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CurrencyName",schemaPath:"#/properties/CurrencyName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CurrencyName",schemaPath:"#/properties/CurrencyName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -7000,7 +7326,7 @@ if(valid0){
 if(data.ModifiedProduct !== undefined){
 const _errs27 = errors;
 if(typeof data.ModifiedProduct !== "string"){
-validate127.errors = [{instancePath:instancePath+"/ModifiedProduct",schemaPath:"#/properties/ModifiedProduct/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/ModifiedProduct",schemaPath:"#/properties/ModifiedProduct/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -7012,7 +7338,7 @@ if(valid0){
 if(data.ClearCart !== undefined){
 const _errs29 = errors;
 if(typeof data.ClearCart !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/ClearCart",schemaPath:"#/properties/ClearCart/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/ClearCart",schemaPath:"#/properties/ClearCart/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -7024,7 +7350,7 @@ if(valid0){
 if(data.AllowMailsFromMerchant !== undefined){
 const _errs31 = errors;
 if(typeof data.AllowMailsFromMerchant !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/AllowMailsFromMerchant",schemaPath:"#/properties/AllowMailsFromMerchant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/AllowMailsFromMerchant",schemaPath:"#/properties/AllowMailsFromMerchant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -7036,7 +7362,7 @@ if(valid0){
 if(data.DoNotChargeVAT !== undefined){
 const _errs33 = errors;
 if(typeof data.DoNotChargeVAT !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/DoNotChargeVAT",schemaPath:"#/properties/DoNotChargeVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/DoNotChargeVAT",schemaPath:"#/properties/DoNotChargeVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -7048,7 +7374,7 @@ if(valid0){
 if(data.IsFreeShipping !== undefined){
 const _errs35 = errors;
 if(typeof data.IsFreeShipping !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsFreeShipping",schemaPath:"#/properties/IsFreeShipping/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsFreeShipping",schemaPath:"#/properties/IsFreeShipping/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -7060,7 +7386,7 @@ if(valid0){
 if(data.FreeShippingCouponCode !== undefined){
 const _errs37 = errors;
 if(typeof data.FreeShippingCouponCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/FreeShippingCouponCode",schemaPath:"#/properties/FreeShippingCouponCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/FreeShippingCouponCode",schemaPath:"#/properties/FreeShippingCouponCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -7072,7 +7398,7 @@ if(valid0){
 if(data.IsB2B !== undefined){
 const _errs39 = errors;
 if(typeof data.IsB2B !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsB2B",schemaPath:"#/properties/IsB2B/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsB2B",schemaPath:"#/properties/IsB2B/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs39 === errors;
@@ -7084,7 +7410,7 @@ if(valid0){
 if(data.IsMoto !== undefined){
 const _errs41 = errors;
 if(typeof data.IsMoto !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsMoto",schemaPath:"#/properties/IsMoto/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsMoto",schemaPath:"#/properties/IsMoto/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs41 === errors;
@@ -7096,7 +7422,7 @@ if(valid0){
 if(data.IsReplacementOrder !== undefined){
 const _errs43 = errors;
 if(typeof data.IsReplacementOrder !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsReplacementOrder",schemaPath:"#/properties/IsReplacementOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsReplacementOrder",schemaPath:"#/properties/IsReplacementOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs43 === errors;
@@ -7108,7 +7434,7 @@ if(valid0){
 if(data.IsSplitOrder !== undefined){
 const _errs45 = errors;
 if(typeof data.IsSplitOrder !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsSplitOrder",schemaPath:"#/properties/IsSplitOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsSplitOrder",schemaPath:"#/properties/IsSplitOrder/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -7120,7 +7446,7 @@ if(valid0){
 if(data.IsTaxExemption !== undefined){
 const _errs47 = errors;
 if(typeof data.IsTaxExemption !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/IsTaxExemption",schemaPath:"#/properties/IsTaxExemption/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/IsTaxExemption",schemaPath:"#/properties/IsTaxExemption/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -7132,7 +7458,7 @@ if(valid0){
 if(data.PrePayOffered !== undefined){
 const _errs49 = errors;
 if(typeof data.PrePayOffered !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/PrePayOffered",schemaPath:"#/properties/PrePayOffered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/PrePayOffered",schemaPath:"#/properties/PrePayOffered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs49 === errors;
@@ -7144,7 +7470,7 @@ if(valid0){
 if(data.SameDayDispatch !== undefined){
 const _errs51 = errors;
 if(typeof data.SameDayDispatch !== "boolean"){
-validate127.errors = [{instancePath:instancePath+"/SameDayDispatch",schemaPath:"#/properties/SameDayDispatch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate136.errors = [{instancePath:instancePath+"/SameDayDispatch",schemaPath:"#/properties/SameDayDispatch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs51 === errors;
@@ -7157,7 +7483,7 @@ if(data.SameDayDispatchCost !== undefined){
 let data28 = data.SameDayDispatchCost;
 const _errs53 = errors;
 if(!((typeof data28 == "number") && (isFinite(data28)))){
-validate127.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/SameDayDispatchCost",schemaPath:"#/properties/SameDayDispatchCost/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs53 === errors;
@@ -7169,7 +7495,7 @@ if(valid0){
 if(data.ShipToStoreCode !== undefined){
 const _errs55 = errors;
 if(typeof data.ShipToStoreCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/ShipToStoreCode",schemaPath:"#/properties/ShipToStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/ShipToStoreCode",schemaPath:"#/properties/ShipToStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs55 === errors;
@@ -7182,7 +7508,7 @@ if(data.CCFPrice !== undefined){
 let data30 = data.CCFPrice;
 const _errs57 = errors;
 if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate127.errors = [{instancePath:instancePath+"/CCFPrice",schemaPath:"#/properties/CCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/CCFPrice",schemaPath:"#/properties/CCFPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -7195,7 +7521,7 @@ if(data.CashOnDeliveryFee !== undefined){
 let data31 = data.CashOnDeliveryFee;
 const _errs59 = errors;
 if(!((typeof data31 == "number") && (isFinite(data31)))){
-validate127.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/CashOnDeliveryFee",schemaPath:"#/properties/CashOnDeliveryFee/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs59 === errors;
@@ -7208,7 +7534,7 @@ if(data.DiscountedShippingPrice !== undefined){
 let data32 = data.DiscountedShippingPrice;
 const _errs61 = errors;
 if(!((typeof data32 == "number") && (isFinite(data32)))){
-validate127.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/DiscountedShippingPrice",schemaPath:"#/properties/DiscountedShippingPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs61 === errors;
@@ -7221,7 +7547,7 @@ if(data.TotalDutiesAndTaxesPrice !== undefined){
 let data33 = data.TotalDutiesAndTaxesPrice;
 const _errs63 = errors;
 if(!((typeof data33 == "number") && (isFinite(data33)))){
-validate127.errors = [{instancePath:instancePath+"/TotalDutiesAndTaxesPrice",schemaPath:"#/properties/TotalDutiesAndTaxesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/TotalDutiesAndTaxesPrice",schemaPath:"#/properties/TotalDutiesAndTaxesPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs63 === errors;
@@ -7234,7 +7560,7 @@ if(data.TotalDutiesPaidByCustomerPrice !== undefined){
 let data34 = data.TotalDutiesPaidByCustomerPrice;
 const _errs65 = errors;
 if(!((typeof data34 == "number") && (isFinite(data34)))){
-validate127.errors = [{instancePath:instancePath+"/TotalDutiesPaidByCustomerPrice",schemaPath:"#/properties/TotalDutiesPaidByCustomerPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/TotalDutiesPaidByCustomerPrice",schemaPath:"#/properties/TotalDutiesPaidByCustomerPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs65 === errors;
@@ -7247,7 +7573,7 @@ if(data.USSalesTax !== undefined){
 let data35 = data.USSalesTax;
 const _errs67 = errors;
 if(!((typeof data35 == "number") && (isFinite(data35)))){
-validate127.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/USSalesTax",schemaPath:"#/properties/USSalesTax/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs67 === errors;
@@ -7260,7 +7586,7 @@ if(data.PriceCoefficientRate !== undefined){
 let data36 = data.PriceCoefficientRate;
 const _errs69 = errors;
 if(!((typeof data36 == "number") && (isFinite(data36)))){
-validate127.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs69 === errors;
@@ -7273,7 +7599,7 @@ if(data.RoundingRate !== undefined){
 let data37 = data.RoundingRate;
 const _errs71 = errors;
 if(!((typeof data37 == "number") && (isFinite(data37)))){
-validate127.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/RoundingRate",schemaPath:"#/properties/RoundingRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs71 === errors;
@@ -7285,7 +7611,7 @@ if(valid0){
 if(data.LoyaltyCode !== undefined){
 const _errs73 = errors;
 if(typeof data.LoyaltyCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/LoyaltyCode",schemaPath:"#/properties/LoyaltyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/LoyaltyCode",schemaPath:"#/properties/LoyaltyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs73 === errors;
@@ -7298,7 +7624,7 @@ if(data.LoyaltyPointsEarned !== undefined){
 let data39 = data.LoyaltyPointsEarned;
 const _errs75 = errors;
 if(!((typeof data39 == "number") && (isFinite(data39)))){
-validate127.errors = [{instancePath:instancePath+"/LoyaltyPointsEarned",schemaPath:"#/properties/LoyaltyPointsEarned/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/LoyaltyPointsEarned",schemaPath:"#/properties/LoyaltyPointsEarned/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs75 === errors;
@@ -7311,7 +7637,7 @@ if(data.LoyaltyPointsSpent !== undefined){
 let data40 = data.LoyaltyPointsSpent;
 const _errs77 = errors;
 if(!((typeof data40 == "number") && (isFinite(data40)))){
-validate127.errors = [{instancePath:instancePath+"/LoyaltyPointsSpent",schemaPath:"#/properties/LoyaltyPointsSpent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/LoyaltyPointsSpent",schemaPath:"#/properties/LoyaltyPointsSpent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -7323,7 +7649,7 @@ if(valid0){
 if(data.OTCurrencyCode !== undefined){
 const _errs79 = errors;
 if(typeof data.OTCurrencyCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/OTCurrencyCode",schemaPath:"#/properties/OTCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/OTCurrencyCode",schemaPath:"#/properties/OTCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs79 === errors;
@@ -7336,7 +7662,7 @@ if(data.OTVoucherAmount !== undefined){
 let data42 = data.OTVoucherAmount;
 const _errs81 = errors;
 if(!((typeof data42 == "number") && (isFinite(data42)))){
-validate127.errors = [{instancePath:instancePath+"/OTVoucherAmount",schemaPath:"#/properties/OTVoucherAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/OTVoucherAmount",schemaPath:"#/properties/OTVoucherAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs81 === errors;
@@ -7348,7 +7674,7 @@ if(valid0){
 if(data.OTVoucherCode !== undefined){
 const _errs83 = errors;
 if(typeof data.OTVoucherCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/OTVoucherCode",schemaPath:"#/properties/OTVoucherCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/OTVoucherCode",schemaPath:"#/properties/OTVoucherCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs83 === errors;
@@ -7359,8 +7685,8 @@ var valid0 = true;
 if(valid0){
 if(data.CustomerDTBreakdown !== undefined){
 const _errs85 = errors;
-if(!(validate118(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.CustomerDTBreakdown, {instancePath:instancePath+"/CustomerDTBreakdown",parentData:data,parentDataProperty:"CustomerDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs85 === errors;
@@ -7371,8 +7697,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantDTBreakdown !== undefined){
 const _errs86 = errors;
-if(!(validate118(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+if(!(validate127(data.MerchantDTBreakdown, {instancePath:instancePath+"/MerchantDTBreakdown",parentData:data,parentDataProperty:"MerchantDTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs86 === errors;
@@ -7383,8 +7709,8 @@ var valid0 = true;
 if(valid0){
 if(data.ExporterDetails !== undefined){
 const _errs87 = errors;
-if(!(validate119(data.ExporterDetails, {instancePath:instancePath+"/ExporterDetails",parentData:data,parentDataProperty:"ExporterDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
+if(!(validate128(data.ExporterDetails, {instancePath:instancePath+"/ExporterDetails",parentData:data,parentDataProperty:"ExporterDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs87 === errors;
@@ -7462,8 +7788,8 @@ var valid1 = true;
 const len0 = data52.length;
 for(let i0=0; i0<len0; i0++){
 const _errs95 = errors;
-if(!(validate144(data52[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data52,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate153(data52[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data52,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs95 === errors;
@@ -7473,7 +7799,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7503,7 +7829,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Discounts",schemaPath:"#/properties/Discounts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Discounts",schemaPath:"#/properties/Discounts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7533,7 +7859,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Markups",schemaPath:"#/properties/Markups/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Markups",schemaPath:"#/properties/Markups/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7552,8 +7878,8 @@ var valid4 = true;
 const len3 = data58.length;
 for(let i3=0; i3<len3; i3++){
 const _errs104 = errors;
-if(!(validate160(data58[i3], {instancePath:instancePath+"/Parcels/" + i3,parentData:data58,parentDataProperty:i3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate169(data58[i3], {instancePath:instancePath+"/Parcels/" + i3,parentData:data58,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 var valid4 = _errs104 === errors;
@@ -7563,7 +7889,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7593,7 +7919,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/OrderDocuments",schemaPath:"#/properties/OrderDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/OrderDocuments",schemaPath:"#/properties/OrderDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7623,7 +7949,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/AdditionalRequiredDocuments",schemaPath:"#/properties/AdditionalRequiredDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/AdditionalRequiredDocuments",schemaPath:"#/properties/AdditionalRequiredDocuments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7642,8 +7968,8 @@ var valid7 = true;
 const len6 = data64.length;
 for(let i6=0; i6<len6; i6++){
 const _errs113 = errors;
-if(!(validate168(data64[i6], {instancePath:instancePath+"/OrderPaymentMethods/" + i6,parentData:data64,parentDataProperty:i6,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+if(!(validate177(data64[i6], {instancePath:instancePath+"/OrderPaymentMethods/" + i6,parentData:data64,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
 errors = vErrors.length;
 }
 var valid7 = _errs113 === errors;
@@ -7653,7 +7979,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/OrderPaymentMethods",schemaPath:"#/properties/OrderPaymentMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/OrderPaymentMethods",schemaPath:"#/properties/OrderPaymentMethods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7665,8 +7991,8 @@ var valid0 = true;
 if(valid0){
 if(data.PaymentDetails !== undefined){
 const _errs114 = errors;
-if(!(validate170(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate179(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs114 === errors;
@@ -7677,8 +8003,8 @@ var valid0 = true;
 if(valid0){
 if(data.OriginalOrder !== undefined){
 const _errs115 = errors;
-if(!(validate174(data.OriginalOrder, {instancePath:instancePath+"/OriginalOrder",parentData:data,parentDataProperty:"OriginalOrder",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+if(!(validate183(data.OriginalOrder, {instancePath:instancePath+"/OriginalOrder",parentData:data,parentDataProperty:"OriginalOrder",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs115 === errors;
@@ -7707,7 +8033,7 @@ break;
 }
 }
 else {
-validate127.errors = [{instancePath:instancePath+"/Subs",schemaPath:"#/properties/Subs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate136.errors = [{instancePath:instancePath+"/Subs",schemaPath:"#/properties/Subs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7719,8 +8045,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDetails !== undefined){
 const _errs119 = errors;
-if(!(validate120(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate120.errors : vErrors.concat(validate120.errors);
+if(!(validate129(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs119 === errors;
@@ -7732,7 +8058,7 @@ if(valid0){
 if(data.CustomerComments !== undefined){
 const _errs120 = errors;
 if(typeof data.CustomerComments !== "string"){
-validate127.errors = [{instancePath:instancePath+"/CustomerComments",schemaPath:"#/properties/CustomerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/CustomerComments",schemaPath:"#/properties/CustomerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs120 === errors;
@@ -7744,7 +8070,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs122 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate127.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate136.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs122 === errors;
@@ -7757,7 +8083,7 @@ if(data.EffectiveFXRate !== undefined){
 let data73 = data.EffectiveFXRate;
 const _errs124 = errors;
 if(!((typeof data73 == "number") && (isFinite(data73)))){
-validate127.errors = [{instancePath:instancePath+"/EffectiveFXRate",schemaPath:"#/properties/EffectiveFXRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate136.errors = [{instancePath:instancePath+"/EffectiveFXRate",schemaPath:"#/properties/EffectiveFXRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs124 === errors;
@@ -7832,22 +8158,22 @@ var valid0 = true;
 }
 }
 else {
-validate127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate127.errors = vErrors;
+validate136.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate136.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v22 = validate181;
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/notify-order-refunded.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"WebStoreCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./refund-product.schema.json"}},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ServiceGestureAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v25 = validate190;
+const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/notify-order-refunded.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"WebStoreCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./refund-product.schema.json"}},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ServiceGestureAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate182.evaluated;
+const evaluated0 = validate191.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7855,20 +8181,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate182.errors = vErrors;
+validate191.errors = vErrors;
 return errors === 0;
 }
-validate182.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate191.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Sku":{"type":"string"},"RefundQuantity":{"type":"number"},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Sku":{"type":"string"},"RefundQuantity":{"type":"number"},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"./refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate195.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7876,21 +8202,21 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate186.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-reason.schema.json","type":"object","properties":{"OrderRefundReasonCode":{"type":"string"},"Name":{"type":"string"}}};
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-reason.schema.json","type":"object","properties":{"OrderRefundReasonCode":{"type":"string"},"Name":{"type":"string"}}};
 
-function validate188(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-reason.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate188.evaluated;
+const evaluated0 = validate197.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7902,7 +8228,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderRefundReasonCode !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderRefundReasonCode !== "string"){
-validate188.errors = [{instancePath:instancePath+"/OrderRefundReasonCode",schemaPath:"#/properties/OrderRefundReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate197.errors = [{instancePath:instancePath+"/OrderRefundReasonCode",schemaPath:"#/properties/OrderRefundReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -7914,7 +8240,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate188.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate197.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -7925,21 +8251,21 @@ var valid0 = true;
 }
 }
 else {
-validate188.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate188.errors = vErrors;
+validate197.errors = vErrors;
 return errors === 0;
 }
-validate188.evaluated = {"props":{"OrderRefundReasonCode":true,"Name":true},"dynamicProps":false,"dynamicItems":false};
+validate197.evaluated = {"props":{"OrderRefundReasonCode":true,"Name":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate185.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7950,8 +8276,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate186(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+if(!(validate195(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -7963,7 +8289,7 @@ if(valid0){
 if(data.Sku !== undefined){
 const _errs2 = errors;
 if(typeof data.Sku !== "string"){
-validate185.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate194.errors = [{instancePath:instancePath+"/Sku",schemaPath:"#/properties/Sku/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7976,7 +8302,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate185.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate194.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -7989,7 +8315,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate185.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema76.properties.RefundAmount.type},message:"must be string,number"}];
+validate194.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema81.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -8002,7 +8328,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate185.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema76.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate194.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema81.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8013,8 +8339,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs10 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -8026,7 +8352,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate185.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate194.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8042,21 +8368,21 @@ var valid0 = true;
 }
 }
 else {
-validate185.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate194.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate185.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate185.evaluated = {"props":{"CartItemId":true,"Sku":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"CartItemId":true,"Sku":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/notify-order-refunded.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate181.evaluated;
+const evaluated0 = validate190.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8067,14 +8393,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate181.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate190.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate181.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8085,8 +8411,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate182(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate191(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -8097,8 +8423,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate182(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+if(!(validate191(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8110,7 +8436,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs5 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate181.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8128,8 +8454,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate185(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate185.errors : vErrors.concat(validate185.errors);
+if(!(validate194(data4[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate194.errors : vErrors.concat(validate194.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -8139,7 +8465,7 @@ break;
 }
 }
 else {
-validate181.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate190.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8153,7 +8479,7 @@ if(data.TotalRefundAmount !== undefined){
 let data6 = data.TotalRefundAmount;
 const _errs10 = errors;
 if((typeof data6 !== "string") && (!((typeof data6 == "number") && (isFinite(data6))))){
-validate181.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema74.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate190.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema79.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8166,7 +8492,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data7 = data.OriginalTotalRefundAmount;
 const _errs12 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate181.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema74.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate190.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema79.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8179,7 +8505,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data8 = data.ServiceGestureAmount;
 const _errs14 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate181.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema74.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate190.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema79.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -8190,8 +8516,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs16 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs16 === errors;
@@ -8203,7 +8529,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs17 = errors;
 if(typeof data.RefundComments !== "string"){
-validate181.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate190.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -8223,25 +8549,25 @@ var valid0 = true;
 }
 }
 else {
-validate181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate181.errors = vErrors;
+validate190.errors = vErrors;
 return errors === 0;
 }
-validate181.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"WebStoreCode":true,"Products":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ServiceGestureAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate190.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"WebStoreCode":true,"Products":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ServiceGestureAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v23 = validate56;
+export const v26 = validate56;
 
-export const v24 = validate192;
-const schema79 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-envelope.schema.json","type":"object","required":["order"],"properties":{"order":{"$ref":"./merchant-order.schema.json"},"MerchantGUID":{"type":"string"},"PaymentDetails":{"$ref":"./payment-details.schema.json"}}};
+export const v27 = validate201;
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/order-envelope.schema.json","type":"object","required":["order"],"properties":{"order":{"$ref":"./merchant-order.schema.json"},"MerchantGUID":{"type":"string"},"PaymentDetails":{"$ref":"./payment-details.schema.json"}}};
 
-function validate192(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/order-envelope.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate192.evaluated;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8252,14 +8578,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.order === undefined) && (missing0 = "order")){
-validate192.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate201.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.order !== undefined){
 const _errs1 = errors;
-if(!(validate127(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data.order, {instancePath:instancePath+"/order",parentData:data,parentDataProperty:"order",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -8271,7 +8597,7 @@ if(valid0){
 if(data.MerchantGUID !== undefined){
 const _errs2 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate192.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate201.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -8282,8 +8608,8 @@ var valid0 = true;
 if(valid0){
 if(data.PaymentDetails !== undefined){
 const _errs4 = errors;
-if(!(validate170(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+if(!(validate179(data.PaymentDetails, {instancePath:instancePath+"/PaymentDetails",parentData:data,parentDataProperty:"PaymentDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate179.errors : vErrors.concat(validate179.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8296,80 +8622,210 @@ var valid0 = true;
 }
 }
 else {
-validate192.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate192.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate192.evaluated = {"props":{"order":true,"MerchantGUID":true,"PaymentDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":{"order":true,"MerchantGUID":true,"PaymentDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v25 = validate168;
+export const v28 = validate177;
 
-export const v26 = validate132;
+export const v29 = validate141;
 
-export const v27 = validate174;
+export const v30 = validate183;
 
-export const v28 = validate161;
+export const v31 = validate204;
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json","type":"object","required":["OrderId","DispatchedParcel"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"StatusCode":{"type":"string"},"WebStoreCode":{"type":"string"},"DispatchedParcel":{"$ref":"./dispatched-parcel.schema.json"}}};
 
-export const v29 = validate123;
-
-export const v30 = validate160;
-
-export const v31 = validate170;
-
-export const v32 = validate195;
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","PaymentDetails"]};
-
-function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json" */;
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate195.evaluated;
+const evaluated0 = validate205.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate205.errors = vErrors;
+return errors === 0;
+}
+validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-dispatch.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate204.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.DispatchedParcel === undefined) && (missing0 = "DispatchedParcel"))){
+validate204.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.MerchantGUID !== undefined){
+const _errs1 = errors;
+if(typeof data.MerchantGUID !== "string"){
+validate204.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderId !== undefined){
+const _errs3 = errors;
+if(!(validate205(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MerchantOrderId !== undefined){
+const _errs4 = errors;
+if(!(validate205(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.StatusCode !== undefined){
+const _errs5 = errors;
+if(typeof data.StatusCode !== "string"){
+validate204.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.WebStoreCode !== undefined){
+const _errs7 = errors;
+if(typeof data.WebStoreCode !== "string"){
+validate204.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.DispatchedParcel !== undefined){
+const _errs9 = errors;
+if(!(validate122(data.DispatchedParcel, {instancePath:instancePath+"/DispatchedParcel",parentData:data,parentDataProperty:"DispatchedParcel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate204.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate204.errors = vErrors;
+return errors === 0;
+}
+validate204.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"StatusCode":true,"WebStoreCode":true,"DispatchedParcel":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v32 = validate170;
+
+export const v33 = validate132;
+
+export const v34 = validate169;
+
+export const v35 = validate179;
+
+export const v36 = validate209;
+const schema87 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","PaymentDetails"]};
+
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/perform-order-payment.request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate209.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.PaymentDetails === undefined) && (missing0 = "PaymentDetails"))){
-validate195.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate209.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate195.errors = vErrors;
+validate209.errors = vErrors;
 return errors === 0;
 }
-validate195.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate209.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v33 = validate147;
+export const v37 = validate156;
 
-export const v34 = validate144;
+export const v38 = validate153;
 
-export const v35 = validate185;
+export const v39 = validate194;
 
-export const v36 = validate188;
+export const v40 = validate197;
 
-export const v37 = validate197;
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Message":{"type":"string"},"Description":{"type":"string"},"ErrorCode":{"type":"string"},"InternalOrderId":{"type":"string"},"OrderId":{"type":"string"},"StatusCode":{"type":"string"},"PaymentAmount":{"type":"string"},"PaymentCurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"}}};
+export const v41 = validate211;
+const schema88 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Message":{"type":"string"},"Description":{"type":"string"},"ErrorCode":{"type":"string"},"InternalOrderId":{"type":"string"},"OrderId":{"type":"string"},"StatusCode":{"type":"string"},"PaymentAmount":{"type":"string"},"PaymentCurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"}}};
 
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate212(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate198.evaluated;
+const evaluated0 = validate212.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8379,26 +8835,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate198.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate212.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate212.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate198.errors = vErrors;
+validate212.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate212.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate211.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8409,14 +8865,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate197.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate211.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 const _errs1 = errors;
 if(typeof data.Success !== "boolean"){
-validate197.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate211.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8428,7 +8884,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate197.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8440,7 +8896,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate197.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -8452,7 +8908,7 @@ if(valid0){
 if(data.ErrorCode !== undefined){
 const _errs7 = errors;
 if(typeof data.ErrorCode !== "string"){
-validate197.errors = [{instancePath:instancePath+"/ErrorCode",schemaPath:"#/properties/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/ErrorCode",schemaPath:"#/properties/ErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -8464,7 +8920,7 @@ if(valid0){
 if(data.InternalOrderId !== undefined){
 const _errs9 = errors;
 if(typeof data.InternalOrderId !== "string"){
-validate197.errors = [{instancePath:instancePath+"/InternalOrderId",schemaPath:"#/properties/InternalOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/InternalOrderId",schemaPath:"#/properties/InternalOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -8476,7 +8932,7 @@ if(valid0){
 if(data.OrderId !== undefined){
 const _errs11 = errors;
 if(typeof data.OrderId !== "string"){
-validate197.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8488,7 +8944,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs13 = errors;
 if(typeof data.StatusCode !== "string"){
-validate197.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -8500,7 +8956,7 @@ if(valid0){
 if(data.PaymentAmount !== undefined){
 const _errs15 = errors;
 if(typeof data.PaymentAmount !== "string"){
-validate197.errors = [{instancePath:instancePath+"/PaymentAmount",schemaPath:"#/properties/PaymentAmount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate211.errors = [{instancePath:instancePath+"/PaymentAmount",schemaPath:"#/properties/PaymentAmount/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -8511,8 +8967,8 @@ var valid0 = true;
 if(valid0){
 if(data.PaymentCurrencyCode !== undefined){
 const _errs17 = errors;
-if(!(validate198(data.PaymentCurrencyCode, {instancePath:instancePath+"/PaymentCurrencyCode",parentData:data,parentDataProperty:"PaymentCurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate212(data.PaymentCurrencyCode, {instancePath:instancePath+"/PaymentCurrencyCode",parentData:data,parentDataProperty:"PaymentCurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate212.errors : vErrors.concat(validate212.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -8531,22 +8987,22 @@ var valid0 = true;
 }
 }
 else {
-validate197.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate197.errors = vErrors;
+validate211.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
+validate211.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"ErrorCode":true,"InternalOrderId":true,"OrderId":true,"StatusCode":true,"PaymentAmount":true,"PaymentCurrencyCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v38 = validate200;
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
+export const v42 = validate214;
+const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json","type":"object","required":["CartItemId","ReturnQuantity"],"properties":{"SKU":{"type":"string"},"Name":{"type":"string"},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ReturnQuantity":{"type":"number","minimum":0},"ReturnReasonName":{"type":"string"},"MerchantReturnReasonCode":{"type":"string"},"MerchantReturnReasonName":{"type":"string"}}};
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate215.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8554,20 +9010,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate201.errors = vErrors;
+validate215.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate215.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate200(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/returned-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate200.evaluated;
+const evaluated0 = validate214.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8578,14 +9034,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CartItemId === undefined) && (missing0 = "CartItemId")) || ((data.ReturnQuantity === undefined) && (missing0 = "ReturnQuantity"))){
-validate200.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate214.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.SKU !== undefined){
 const _errs1 = errors;
 if(typeof data.SKU !== "string"){
-validate200.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate214.errors = [{instancePath:instancePath+"/SKU",schemaPath:"#/properties/SKU/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8597,7 +9053,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate200.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate214.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -8608,8 +9064,8 @@ var valid0 = true;
 if(valid0){
 if(data.CartItemId !== undefined){
 const _errs5 = errors;
-if(!(validate201(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate201.errors : vErrors.concat(validate201.errors);
+if(!(validate215(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate215.errors : vErrors.concat(validate215.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -8624,12 +9080,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 0 || isNaN(data3)){
-validate200.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate214.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate200.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate214.errors = [{instancePath:instancePath+"/ReturnQuantity",schemaPath:"#/properties/ReturnQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -8642,7 +9098,7 @@ if(valid0){
 if(data.ReturnReasonName !== undefined){
 const _errs8 = errors;
 if(typeof data.ReturnReasonName !== "string"){
-validate200.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate214.errors = [{instancePath:instancePath+"/ReturnReasonName",schemaPath:"#/properties/ReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8654,7 +9110,7 @@ if(valid0){
 if(data.MerchantReturnReasonCode !== undefined){
 const _errs10 = errors;
 if(typeof data.MerchantReturnReasonCode !== "string"){
-validate200.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate214.errors = [{instancePath:instancePath+"/MerchantReturnReasonCode",schemaPath:"#/properties/MerchantReturnReasonCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8666,7 +9122,7 @@ if(valid0){
 if(data.MerchantReturnReasonName !== undefined){
 const _errs12 = errors;
 if(typeof data.MerchantReturnReasonName !== "string"){
-validate200.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate214.errors = [{instancePath:instancePath+"/MerchantReturnReasonName",schemaPath:"#/properties/MerchantReturnReasonName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8683,58 +9139,58 @@ var valid0 = true;
 }
 }
 else {
-validate200.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate214.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate200.errors = vErrors;
+validate214.errors = vErrors;
 return errors === 0;
 }
-validate200.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
+validate214.evaluated = {"props":{"SKU":true,"Name":true,"CartItemId":true,"ReturnQuantity":true,"ReturnReasonName":true,"MerchantReturnReasonCode":true,"MerchantReturnReasonName":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v39 = validate203;
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
+export const v43 = validate217;
+const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId"]};
 
-function validate203(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-order-to-merchant.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate203.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate203.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate217.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate217.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate203.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate203.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v40 = validate205;
-const schema86 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
+export const v44 = validate219;
+const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json","type":"object","required":["OrderId","RMANumber","ReturnedProducts"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"RMANumber":{"$ref":"../common.schema.json#/$defs/Id"},"ShipperName":{"type":"string"},"ReturnTrackingNumber":{"type":"string"},"TrackingURL":{"type":"string"},"CreatedBy":{"type":"string"},"ReturnedProducts":{"type":"array","items":{"$ref":"./returned-product.schema.json"}},"CurrencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"ReturnShippingCost":{"type":["number","string"]},"WebStoreCode":{"type":"string"},"WebStoreInstanceCode":{"type":"string"}}};
 
-function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate220(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate206.evaluated;
+const evaluated0 = validate220.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8742,19 +9198,19 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate206.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate206.errors = vErrors;
+validate220.errors = vErrors;
 return errors === 0;
 }
-validate206.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate220.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate211(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate211.evaluated;
+const evaluated0 = validate225.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8764,26 +9220,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate211.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate225.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate211.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate211.errors = vErrors;
+validate225.errors = vErrors;
 return errors === 0;
 }
-validate211.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate225.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate219(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/send-rma-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate219.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8794,14 +9250,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.RMANumber === undefined) && (missing0 = "RMANumber"))) || ((data.ReturnedProducts === undefined) && (missing0 = "ReturnedProducts"))){
-validate205.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate219.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate205.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -8812,8 +9268,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate206(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate220(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -8824,8 +9280,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate206(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate220(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -8836,8 +9292,8 @@ var valid0 = true;
 if(valid0){
 if(data.RMANumber !== undefined){
 const _errs5 = errors;
-if(!(validate206(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+if(!(validate220(data.RMANumber, {instancePath:instancePath+"/RMANumber",parentData:data,parentDataProperty:"RMANumber",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate220.errors : vErrors.concat(validate220.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -8849,7 +9305,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs6 = errors;
 if(typeof data.ShipperName !== "string"){
-validate205.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -8861,7 +9317,7 @@ if(valid0){
 if(data.ReturnTrackingNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.ReturnTrackingNumber !== "string"){
-validate205.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/ReturnTrackingNumber",schemaPath:"#/properties/ReturnTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -8873,7 +9329,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs10 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate205.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -8885,7 +9341,7 @@ if(valid0){
 if(data.CreatedBy !== undefined){
 const _errs12 = errors;
 if(typeof data.CreatedBy !== "string"){
-validate205.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/CreatedBy",schemaPath:"#/properties/CreatedBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -8903,8 +9359,8 @@ var valid1 = true;
 const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs16 = errors;
-if(!(validate200(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate200.errors : vErrors.concat(validate200.errors);
+if(!(validate214(data8[i0], {instancePath:instancePath+"/ReturnedProducts/" + i0,parentData:data8,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs16 === errors;
@@ -8914,7 +9370,7 @@ break;
 }
 }
 else {
-validate205.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate219.errors = [{instancePath:instancePath+"/ReturnedProducts",schemaPath:"#/properties/ReturnedProducts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -8926,8 +9382,8 @@ var valid0 = true;
 if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs17 = errors;
-if(!(validate211(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate211.errors : vErrors.concat(validate211.errors);
+if(!(validate225(data.CurrencyCode, {instancePath:instancePath+"/CurrencyCode",parentData:data,parentDataProperty:"CurrencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs17 === errors;
@@ -8940,7 +9396,7 @@ if(data.ReturnShippingCost !== undefined){
 let data11 = data.ReturnShippingCost;
 const _errs18 = errors;
 if((!((typeof data11 == "number") && (isFinite(data11)))) && (typeof data11 !== "string")){
-validate205.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema86.properties.ReturnShippingCost.type},message:"must be number,string"}];
+validate219.errors = [{instancePath:instancePath+"/ReturnShippingCost",schemaPath:"#/properties/ReturnShippingCost/type",keyword:"type",params:{type: schema93.properties.ReturnShippingCost.type},message:"must be number,string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -8952,7 +9408,7 @@ if(valid0){
 if(data.WebStoreCode !== undefined){
 const _errs20 = errors;
 if(typeof data.WebStoreCode !== "string"){
-validate205.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -8964,7 +9420,7 @@ if(valid0){
 if(data.WebStoreInstanceCode !== undefined){
 const _errs22 = errors;
 if(typeof data.WebStoreInstanceCode !== "string"){
-validate205.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate219.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -8987,23 +9443,23 @@ var valid0 = true;
 }
 }
 else {
-validate205.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate205.errors = vErrors;
+validate219.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
+validate219.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"RMANumber":true,"ShipperName":true,"ReturnTrackingNumber":true,"TrackingURL":true,"CreatedBy":true,"ReturnedProducts":true,"CurrencyCode":true,"ReturnShippingCost":true,"WebStoreCode":true,"WebStoreInstanceCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v41 = validate213;
-const schema89 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
+export const v45 = validate227;
+const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json","type":"object","properties":{"OrderTrackingNumber":{"type":"string"},"OrderTrackingUrl":{"type":"string"},"OrderWaybillNumber":{"type":"string"},"OrderWaybillUrl":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingMethodName":{"type":"string"},"ParcelsTracking":{"type":"array","items":{"$ref":"./parcel-tracking.schema.json"}}}};
 
-function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/shipping-info-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate213.evaluated;
+const evaluated0 = validate227.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9015,7 +9471,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderTrackingNumber !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderTrackingNumber !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderTrackingNumber",schemaPath:"#/properties/OrderTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9027,7 +9483,7 @@ if(valid0){
 if(data.OrderTrackingUrl !== undefined){
 const _errs3 = errors;
 if(typeof data.OrderTrackingUrl !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderTrackingUrl",schemaPath:"#/properties/OrderTrackingUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9039,7 +9495,7 @@ if(valid0){
 if(data.OrderWaybillNumber !== undefined){
 const _errs5 = errors;
 if(typeof data.OrderWaybillNumber !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderWaybillNumber",schemaPath:"#/properties/OrderWaybillNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9051,7 +9507,7 @@ if(valid0){
 if(data.OrderWaybillUrl !== undefined){
 const _errs7 = errors;
 if(typeof data.OrderWaybillUrl !== "string"){
-validate213.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/OrderWaybillUrl",schemaPath:"#/properties/OrderWaybillUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -9063,7 +9519,7 @@ if(valid0){
 if(data.ShippingMethodCode !== undefined){
 const _errs9 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate213.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -9075,7 +9531,7 @@ if(valid0){
 if(data.ShippingMethodName !== undefined){
 const _errs11 = errors;
 if(typeof data.ShippingMethodName !== "string"){
-validate213.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate227.errors = [{instancePath:instancePath+"/ShippingMethodName",schemaPath:"#/properties/ShippingMethodName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -9093,8 +9549,8 @@ var valid1 = true;
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
-if(!(validate123(data6[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+if(!(validate132(data6[i0], {instancePath:instancePath+"/ParcelsTracking/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs15 === errors;
@@ -9104,7 +9560,7 @@ break;
 }
 }
 else {
-validate213.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate227.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9121,24 +9577,24 @@ var valid0 = true;
 }
 }
 else {
-validate213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate213.errors = vErrors;
+validate227.errors = vErrors;
 return errors === 0;
 }
-validate213.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
+validate227.evaluated = {"props":{"OrderTrackingNumber":true,"OrderTrackingUrl":true,"OrderWaybillNumber":true,"OrderWaybillUrl":true,"ShippingMethodCode":true,"ShippingMethodName":true,"ParcelsTracking":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v42 = validate109;
+export const v46 = validate109;
 
-export const v43 = validate215;
-const schema90 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
+export const v47 = validate229;
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json","type":"object","required":["OrderId"],"properties":{"MerchantGUID":{"type":"string"},"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"$ref":"../common.schema.json#/$defs/Id"},"InternationalDetails":{"$ref":"./shipping-info-details.schema.json"},"Parcels":{"type":"array","items":{"$ref":"./parcel.schema.json"}}}};
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
+const evaluated0 = validate230.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9146,20 +9602,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate216.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate216.errors = vErrors;
+validate230.errors = vErrors;
 return errors === 0;
 }
-validate216.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate215(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-shipping-info.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate215.evaluated;
+const evaluated0 = validate229.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9170,14 +9626,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate215.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.MerchantGUID !== undefined){
 const _errs1 = errors;
 if(typeof data.MerchantGUID !== "string"){
-validate215.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/MerchantGUID",schemaPath:"#/properties/MerchantGUID/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9188,8 +9644,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderId !== undefined){
 const _errs3 = errors;
-if(!(validate216(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+if(!(validate230(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -9200,8 +9656,8 @@ var valid0 = true;
 if(valid0){
 if(data.MerchantOrderId !== undefined){
 const _errs4 = errors;
-if(!(validate216(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
+if(!(validate230(data.MerchantOrderId, {instancePath:instancePath+"/MerchantOrderId",parentData:data,parentDataProperty:"MerchantOrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -9212,8 +9668,8 @@ var valid0 = true;
 if(valid0){
 if(data.InternationalDetails !== undefined){
 const _errs5 = errors;
-if(!(validate213(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate213.errors : vErrors.concat(validate213.errors);
+if(!(validate227(data.InternationalDetails, {instancePath:instancePath+"/InternationalDetails",parentData:data,parentDataProperty:"InternationalDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate227.errors : vErrors.concat(validate227.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -9231,8 +9687,8 @@ var valid1 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate160(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+if(!(validate169(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -9242,7 +9698,7 @@ break;
 }
 }
 else {
-validate215.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate229.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9258,67 +9714,67 @@ var valid0 = true;
 }
 }
 else {
-validate215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate215.errors = vErrors;
+validate229.errors = vErrors;
 return errors === 0;
 }
-validate215.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"InternationalDetails":true,"Parcels":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v44 = validate221;
-const schema92 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
+export const v48 = validate235;
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json","$ref":"./merchant-order.schema.json","type":"object","required":["OrderId","StatusCode"]};
 
-function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/callbacks/update-order-status.request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate221.evaluated;
+const evaluated0 = validate235.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate127(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.StatusCode === undefined) && (missing0 = "StatusCode"))){
-validate221.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 }
 else {
-validate221.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate221.errors = vErrors;
+validate235.errors = vErrors;
 return errors === 0;
 }
-validate221.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
+validate235.evaluated = {"props":{"MerchantGUID":true,"OrderId":true,"MerchantOrderId":true,"UserId":true,"CartId":true,"CartHash":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"StatusCode":true,"OrderStatusReason":true,"OrderCreationSource":true,"DateCreated":true,"OrderCreationDate":true,"CurrencyCode":true,"CurrencyName":true,"ModifiedProduct":true,"ClearCart":true,"AllowMailsFromMerchant":true,"DoNotChargeVAT":true,"IsFreeShipping":true,"FreeShippingCouponCode":true,"IsB2B":true,"IsMoto":true,"IsReplacementOrder":true,"IsSplitOrder":true,"IsTaxExemption":true,"PrePayOffered":true,"SameDayDispatch":true,"SameDayDispatchCost":true,"ShipToStoreCode":true,"CCFPrice":true,"CashOnDeliveryFee":true,"DiscountedShippingPrice":true,"TotalDutiesAndTaxesPrice":true,"TotalDutiesPaidByCustomerPrice":true,"USSalesTax":true,"PriceCoefficientRate":true,"RoundingRate":true,"LoyaltyCode":true,"LoyaltyPointsEarned":true,"LoyaltyPointsSpent":true,"OTCurrencyCode":true,"OTVoucherAmount":true,"OTVoucherCode":true,"CustomerDTBreakdown":true,"MerchantDTBreakdown":true,"ExporterDetails":true,"Customer":true,"PrimaryBilling":true,"PrimaryShipping":true,"SecondaryBilling":true,"SecondaryShipping":true,"Products":true,"Discounts":true,"Markups":true,"Parcels":true,"OrderDocuments":true,"AdditionalRequiredDocuments":true,"OrderPaymentMethods":true,"PaymentDetails":true,"OriginalOrder":true,"Subs":true,"InternationalDetails":true,"CustomerComments":true,"ShippingMethodCode":true,"UrlParameters":true,"EffectiveFXRate":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v45 = validate96;
+export const v49 = validate96;
 
-export const v46 = validate59;
+export const v50 = validate59;
 
-export const v47 = validate89;
+export const v51 = validate89;
 
-export const v48 = validate84;
+export const v52 = validate84;
 
-export const v49 = validate223;
-const schema93 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Message":{"type":"string"},"Description":{"type":"string"}}};
+export const v53 = validate237;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Message":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate223(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate237(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-error.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate223.evaluated;
+const evaluated0 = validate237.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9329,14 +9785,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Code === undefined) && (missing0 = "Code")){
-validate223.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate237.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate223.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9348,7 +9804,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate223.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9360,7 +9816,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate223.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate237.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -9373,24 +9829,24 @@ var valid0 = true;
 }
 }
 else {
-validate223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate237.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate223.errors = vErrors;
+validate237.errors = vErrors;
 return errors === 0;
 }
-validate223.evaluated = {"props":{"Code":true,"Message":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate237.evaluated = {"props":{"Code":true,"Message":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v50 = validate224;
-const schema94 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json","type":"object","required":["Orders"],"properties":{"Orders":{"type":"array","items":{"$ref":"./order-info-for-additional-documents.schema.json"}}}};
-const schema95 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json","type":"object","required":["OrderId","TrackingNumbers"],"properties":{"OrderId":{"type":"string"},"TrackingNumbers":{"type":"array","items":{"type":"string"}}}};
+export const v54 = validate238;
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json","type":"object","required":["Orders"],"properties":{"Orders":{"type":"array","items":{"$ref":"./order-info-for-additional-documents.schema.json"}}}};
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json","type":"object","required":["OrderId","TrackingNumbers"],"properties":{"OrderId":{"type":"string"},"TrackingNumbers":{"type":"array","items":{"type":"string"}}}};
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-info-for-additional-documents.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
+const evaluated0 = validate239.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9401,14 +9857,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.OrderId === undefined) && (missing0 = "OrderId")) || ((data.TrackingNumbers === undefined) && (missing0 = "TrackingNumbers"))){
-validate225.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
 if(typeof data.OrderId !== "string"){
-validate225.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate239.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9427,7 +9883,7 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
 if(typeof data1[i0] !== "string"){
-validate225.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i0,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate239.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i0,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -9437,7 +9893,7 @@ break;
 }
 }
 else {
-validate225.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate239.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9450,21 +9906,21 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate225.errors = vErrors;
+validate239.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":{"OrderId":true,"TrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate239.evaluated = {"props":{"OrderId":true,"TrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
+const evaluated0 = validate238.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9475,7 +9931,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Orders === undefined) && (missing0 = "Orders")){
-validate224.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9488,8 +9944,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate225(data0[i0], {instancePath:instancePath+"/Orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
+if(!(validate239(data0[i0], {instancePath:instancePath+"/Orders/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -9499,7 +9955,7 @@ break;
 }
 }
 else {
-validate224.errors = [{instancePath:instancePath+"/Orders",schemaPath:"#/properties/Orders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate238.errors = [{instancePath:instancePath+"/Orders",schemaPath:"#/properties/Orders/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9507,23 +9963,23 @@ return false;
 }
 }
 else {
-validate224.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate224.errors = vErrors;
+validate238.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"Orders":true},"dynamicProps":false,"dynamicItems":false};
+validate238.evaluated = {"props":{"Orders":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v51 = validate227;
-const schema96 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"}}};
+export const v55 = validate241;
+const schema103 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"}}};
 
-function validate227(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/additional-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate227.evaluated;
+const evaluated0 = validate241.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9534,36 +9990,36 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate227.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 if(typeof data.Success !== "boolean"){
-validate227.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate241.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 }
 }
 }
 else {
-validate227.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate227.errors = vErrors;
+validate241.errors = vErrors;
 return errors === 0;
 }
-validate227.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
+validate241.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v52 = validate228;
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/app-settings.schema.json","type":"object","properties":{"ClientSettings":{"type":"object"},"ServerSettings":{"type":"object"}}};
+export const v56 = validate242;
+const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/app-settings.schema.json","type":"object","properties":{"ClientSettings":{"type":"object"},"ServerSettings":{"type":"object"}}};
 
-function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/app-settings.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate228.evaluated;
+const evaluated0 = validate242.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9576,7 +10032,7 @@ if(data.ClientSettings !== undefined){
 let data0 = data.ClientSettings;
 const _errs1 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-validate228.errors = [{instancePath:instancePath+"/ClientSettings",schemaPath:"#/properties/ClientSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [{instancePath:instancePath+"/ClientSettings",schemaPath:"#/properties/ClientSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -9589,7 +10045,7 @@ if(data.ServerSettings !== undefined){
 let data1 = data.ServerSettings;
 const _errs3 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate228.errors = [{instancePath:instancePath+"/ServerSettings",schemaPath:"#/properties/ServerSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [{instancePath:instancePath+"/ServerSettings",schemaPath:"#/properties/ServerSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -9600,23 +10056,23 @@ var valid0 = true;
 }
 }
 else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate228.errors = vErrors;
+validate242.errors = vErrors;
 return errors === 0;
 }
-validate228.evaluated = {"props":{"ClientSettings":true,"ServerSettings":true},"dynamicProps":false,"dynamicItems":false};
+validate242.evaluated = {"props":{"ClientSettings":true,"ServerSettings":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v53 = validate229;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
+export const v57 = validate243;
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
 
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate229.evaluated;
+const evaluated0 = validate243.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9627,7 +10083,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.UserName === undefined) && (missing0 = "UserName")) || ((data.Password === undefined) && (missing0 = "Password"))){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9637,12 +10093,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate229.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate243.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate229.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate243.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9658,12 +10114,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate229.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate243.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate229.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate243.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9676,23 +10132,23 @@ var valid0 = true;
 }
 }
 else {
-validate229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate229.errors = vErrors;
+validate243.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v54 = validate230;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
+export const v58 = validate244;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
 
-function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate230.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9703,7 +10159,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Token === undefined) && (missing0 = "Token")){
-validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9713,12 +10169,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate230.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate244.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9726,23 +10182,23 @@ return false;
 }
 }
 else {
-validate230.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate230.errors = vErrors;
+validate244.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v55 = validate231;
-const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json","type":"object","required":["Countries","Products"],"properties":{"Countries":{"type":"array","items":{"type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"}}}},"Products":{"type":"array","items":{"type":"object","required":["ProductCode","OriginalSalePrice"],"properties":{"ProductCode":{"type":"string"},"OriginalCurrencyCode":{"type":["string","null"]},"OriginalSalePrice":{"type":["number","string"]},"VATRate":{"type":["number","string","null"]},"ProductClassCode":{"type":["string","null"]},"IsPriceIncludeVAT":{"type":["boolean","null"]}}}}}};
+export const v59 = validate245;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json","type":"object","required":["Countries","Products"],"properties":{"Countries":{"type":"array","items":{"type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"}}}},"Products":{"type":"array","items":{"type":"object","required":["ProductCode","OriginalSalePrice"],"properties":{"ProductCode":{"type":"string"},"OriginalCurrencyCode":{"type":["string","null"]},"OriginalSalePrice":{"type":["number","string"]},"VATRate":{"type":["number","string","null"]},"ProductClassCode":{"type":["string","null"]},"IsPriceIncludeVAT":{"type":["boolean","null"]}}}}}};
 
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate231.evaluated;
+const evaluated0 = validate245.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9753,7 +10209,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Countries === undefined) && (missing0 = "Countries")) || ((data.Products === undefined) && (missing0 = "Products"))){
-validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9771,20 +10227,20 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.CountryCode === undefined) && (missing1 = "CountryCode")){
-validate231.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate245.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.CountryCode !== undefined){
 if(typeof data1.CountryCode !== "string"){
-validate231.errors = [{instancePath:instancePath+"/Countries/" + i0+"/CountryCode",schemaPath:"#/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate245.errors = [{instancePath:instancePath+"/Countries/" + i0+"/CountryCode",schemaPath:"#/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate245.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9795,7 +10251,7 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/Countries",schemaPath:"#/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate245.errors = [{instancePath:instancePath+"/Countries",schemaPath:"#/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9819,14 +10275,14 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing2;
 if(((data4.ProductCode === undefined) && (missing2 = "ProductCode")) || ((data4.OriginalSalePrice === undefined) && (missing2 = "OriginalSalePrice"))){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data4.ProductCode !== undefined){
 const _errs11 = errors;
 if(typeof data4.ProductCode !== "string"){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs11 === errors;
@@ -9839,7 +10295,7 @@ if(data4.OriginalCurrencyCode !== undefined){
 let data6 = data4.OriginalCurrencyCode;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalCurrencyCode",schemaPath:"#/properties/Products/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalCurrencyCode",schemaPath:"#/properties/Products/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -9852,7 +10308,7 @@ if(data4.OriginalSalePrice !== undefined){
 let data7 = data4.OriginalSalePrice;
 const _errs15 = errors;
 if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalSalePrice",schemaPath:"#/properties/Products/items/properties/OriginalSalePrice/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.OriginalSalePrice.type},message:"must be number,string"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalSalePrice",schemaPath:"#/properties/Products/items/properties/OriginalSalePrice/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.OriginalSalePrice.type},message:"must be number,string"}];
 return false;
 }
 var valid4 = _errs15 === errors;
@@ -9865,7 +10321,7 @@ if(data4.VATRate !== undefined){
 let data8 = data4.VATRate;
 const _errs17 = errors;
 if(((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")) && (data8 !== null)){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/VATRate",schemaPath:"#/properties/Products/items/properties/VATRate/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.VATRate.type},message:"must be number,string,null"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/VATRate",schemaPath:"#/properties/Products/items/properties/VATRate/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.VATRate.type},message:"must be number,string,null"}];
 return false;
 }
 var valid4 = _errs17 === errors;
@@ -9878,7 +10334,7 @@ if(data4.ProductClassCode !== undefined){
 let data9 = data4.ProductClassCode;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductClassCode",schemaPath:"#/properties/Products/items/properties/ProductClassCode/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.ProductClassCode.type},message:"must be string,null"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductClassCode",schemaPath:"#/properties/Products/items/properties/ProductClassCode/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.ProductClassCode.type},message:"must be string,null"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -9891,7 +10347,7 @@ if(data4.IsPriceIncludeVAT !== undefined){
 let data10 = data4.IsPriceIncludeVAT;
 const _errs21 = errors;
 if((typeof data10 !== "boolean") && (data10 !== null)){
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/IsPriceIncludeVAT",schemaPath:"#/properties/Products/items/properties/IsPriceIncludeVAT/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.IsPriceIncludeVAT.type},message:"must be boolean,null"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/IsPriceIncludeVAT",schemaPath:"#/properties/Products/items/properties/IsPriceIncludeVAT/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.IsPriceIncludeVAT.type},message:"must be boolean,null"}];
 return false;
 }
 var valid4 = _errs21 === errors;
@@ -9907,7 +10363,7 @@ var valid4 = true;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate245.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9918,7 +10374,7 @@ break;
 }
 }
 else {
-validate231.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate245.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9931,23 +10387,23 @@ var valid0 = true;
 }
 }
 else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate231.errors = vErrors;
+validate245.errors = vErrors;
 return errors === 0;
 }
-validate231.evaluated = {"props":{"Countries":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+validate245.evaluated = {"props":{"Countries":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v56 = validate232;
-const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json","type":"object","required":["Products"],"properties":{"Products":{"type":"array","items":{"type":"object","required":["ProductCode","Countries"],"properties":{"ProductCode":{"type":"string"},"Countries":{"type":"array","items":{"type":"object","required":["CountryCode","Currency"],"properties":{"CountryCode":{"type":"string"},"Currency":{"type":"object","required":["CurrencyCode","Price"],"properties":{"CurrencyCode":{"type":"string"},"Price":{"type":["number","string"]}}}}}}}}}}};
+export const v60 = validate246;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json","type":"object","required":["Products"],"properties":{"Products":{"type":"array","items":{"type":"object","required":["ProductCode","Countries"],"properties":{"ProductCode":{"type":"string"},"Countries":{"type":"array","items":{"type":"object","required":["CountryCode","Currency"],"properties":{"CountryCode":{"type":"string"},"Currency":{"type":"object","required":["CurrencyCode","Price"],"properties":{"CurrencyCode":{"type":"string"},"Price":{"type":["number","string"]}}}}}}}}}}};
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
+const evaluated0 = validate246.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9958,7 +10414,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Products === undefined) && (missing0 = "Products")){
-validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9976,14 +10432,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.ProductCode === undefined) && (missing1 = "ProductCode")) || ((data1.Countries === undefined) && (missing1 = "Countries"))){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data1.ProductCode !== "string"){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -10006,14 +10462,14 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing2;
 if(((data4.CountryCode === undefined) && (missing2 = "CountryCode")) || ((data4.Currency === undefined) && (missing2 = "Currency"))){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data4.CountryCode !== undefined){
 const _errs11 = errors;
 if(typeof data4.CountryCode !== "string"){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/CountryCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/CountryCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs11 === errors;
@@ -10029,14 +10485,14 @@ if(errors === _errs13){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing3;
 if(((data6.CurrencyCode === undefined) && (missing3 = "CurrencyCode")) || ((data6.Price === undefined) && (missing3 = "Price"))){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 if(data6.CurrencyCode !== undefined){
 const _errs15 = errors;
 if(typeof data6.CurrencyCode !== "string"){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/CurrencyCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/CurrencyCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -10049,7 +10505,7 @@ if(data6.Price !== undefined){
 let data8 = data6.Price;
 const _errs17 = errors;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")){
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/Price",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/Price/type",keyword:"type",params:{type: schema101.properties.Products.items.properties.Countries.items.properties.Currency.properties.Price.type},message:"must be number,string"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/Price",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/Price/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.Countries.items.properties.Currency.properties.Price.type},message:"must be number,string"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -10061,7 +10517,7 @@ var valid5 = true;
 }
 }
 else {
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10074,7 +10530,7 @@ var valid4 = true;
 }
 }
 else {
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10085,7 +10541,7 @@ break;
 }
 }
 else {
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries",schemaPath:"#/properties/Products/items/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries",schemaPath:"#/properties/Products/items/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10098,7 +10554,7 @@ var valid2 = true;
 }
 }
 else {
-validate232.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10109,7 +10565,7 @@ break;
 }
 }
 else {
-validate232.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate246.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10117,22 +10573,22 @@ return false;
 }
 }
 else {
-validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate232.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate232.evaluated = {"props":{"Products":true},"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"props":{"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v57 = validate233;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+export const v61 = validate247;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10143,27 +10599,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate234.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate248.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate234.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema104 = {"type":"number","minimum":0};
+const schema111 = {"type":"number","minimum":0};
 
-function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate236.evaluated;
+const evaluated0 = validate250.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10173,26 +10629,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate236.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate250.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate236.errors = vErrors;
+validate250.errors = vErrors;
 return errors === 0;
 }
-validate236.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate250.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate233.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10203,7 +10659,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
-validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10213,12 +10669,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 20){
-validate233.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate247.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate233.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10230,8 +10686,8 @@ var valid0 = true;
 if(valid0){
 if(data.date !== undefined){
 const _errs3 = errors;
-if(!(validate234(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+if(!(validate248(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -10242,8 +10698,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalValue !== undefined){
 const _errs4 = errors;
-if(!(validate236(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate250(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs4 === errors;
@@ -10256,23 +10712,23 @@ var valid0 = true;
 }
 }
 else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate233.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
-validate233.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v58 = validate238;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":["number","null"],"enum":[0,2,4,6,8,null]},"ProductClassCode":{"type":["string","null"]},"CoefficientWithVATType":{"type":"number"}}};
+export const v62 = validate252;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":["number","null"],"enum":[0,2,4,6,8,null]},"ProductClassCode":{"type":["string","null"]},"CoefficientWithVATType":{"type":"number"}}};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate252.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10283,14 +10739,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CountryCode === undefined) && (missing0 = "CountryCode")) || ((data.Rate === undefined) && (missing0 = "Rate"))){
-validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CountryCode !== undefined){
 const _errs1 = errors;
 if(typeof data.CountryCode !== "string"){
-validate238.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate252.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10305,12 +10761,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 <= 0 || isNaN(data1)){
-validate238.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate252.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate252.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10324,11 +10780,11 @@ if(data.IncludeVAT !== undefined){
 let data2 = data.IncludeVAT;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate238.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: schema105.properties.IncludeVAT.type},message:"must be number,null"}];
+validate252.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: schema112.properties.IncludeVAT.type},message:"must be number,null"}];
 return false;
 }
 if(!((((((data2 === 0) || (data2 === 2)) || (data2 === 4)) || (data2 === 6)) || (data2 === 8)) || (data2 === null))){
-validate238.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/enum",keyword:"enum",params:{allowedValues: schema105.properties.IncludeVAT.enum},message:"must be equal to one of the allowed values"}];
+validate252.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/enum",keyword:"enum",params:{allowedValues: schema112.properties.IncludeVAT.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10341,7 +10797,7 @@ if(data.ProductClassCode !== undefined){
 let data3 = data.ProductClassCode;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate238.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: schema105.properties.ProductClassCode.type},message:"must be string,null"}];
+validate252.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: schema112.properties.ProductClassCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10354,7 +10810,7 @@ if(data.CoefficientWithVATType !== undefined){
 let data4 = data.CoefficientWithVATType;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate238.errors = [{instancePath:instancePath+"/CoefficientWithVATType",schemaPath:"#/properties/CoefficientWithVATType/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate252.errors = [{instancePath:instancePath+"/CoefficientWithVATType",schemaPath:"#/properties/CoefficientWithVATType/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -10369,23 +10825,23 @@ var valid0 = true;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate238.errors = vErrors;
+validate252.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"CountryCode":true,"Rate":true,"IncludeVAT":true,"ProductClassCode":true,"CoefficientWithVATType":true},"dynamicProps":false,"dynamicItems":false};
+validate252.evaluated = {"props":{"CountryCode":true,"Rate":true,"IncludeVAT":true,"ProductClassCode":true,"CoefficientWithVATType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v59 = validate239;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":["string","null"]},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
+export const v63 = validate253;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":["string","null"]},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10396,14 +10852,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Code === undefined) && (missing0 = "Code")) || ((data.DefaultCurrencyCode === undefined) && (missing0 = "DefaultCurrencyCode"))){
-validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate239.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10415,7 +10871,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate239.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10427,7 +10883,7 @@ if(valid0){
 if(data.DefaultCurrencyCode !== undefined){
 const _errs5 = errors;
 if(typeof data.DefaultCurrencyCode !== "string"){
-validate239.errors = [{instancePath:instancePath+"/DefaultCurrencyCode",schemaPath:"#/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/DefaultCurrencyCode",schemaPath:"#/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10476,7 +10932,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate239.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -10499,7 +10955,7 @@ if(valid0){
 if(data.IsOperatedByGlobalE !== undefined){
 const _errs12 = errors;
 if(typeof data.IsOperatedByGlobalE !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/IsOperatedByGlobalE",schemaPath:"#/properties/IsOperatedByGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [{instancePath:instancePath+"/IsOperatedByGlobalE",schemaPath:"#/properties/IsOperatedByGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -10511,7 +10967,7 @@ if(valid0){
 if(data.IsStateMandatory !== undefined){
 const _errs14 = errors;
 if(typeof data.IsStateMandatory !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -10524,7 +10980,7 @@ if(data.SiteURL !== undefined){
 let data6 = data.SiteURL;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate239.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: schema106.properties.SiteURL.type},message:"must be string,null"}];
+validate253.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: schema113.properties.SiteURL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -10536,7 +10992,7 @@ if(valid0){
 if(data.SupportsFixedPrices !== undefined){
 const _errs18 = errors;
 if(typeof data.SupportsFixedPrices !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -10548,7 +11004,7 @@ if(valid0){
 if(data.UseCountryVAT !== undefined){
 const _errs20 = errors;
 if(typeof data.UseCountryVAT !== "boolean"){
-validate239.errors = [{instancePath:instancePath+"/UseCountryVAT",schemaPath:"#/properties/UseCountryVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [{instancePath:instancePath+"/UseCountryVAT",schemaPath:"#/properties/UseCountryVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -10567,23 +11023,23 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate239.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"Code":true,"Name":true,"DefaultCurrencyCode":true,"DefaultVATRateType":true,"IsOperatedByGlobalE":true,"IsStateMandatory":true,"SiteURL":true,"SupportsFixedPrices":true,"UseCountryVAT":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"Code":true,"Name":true,"DefaultCurrencyCode":true,"DefaultVATRateType":true,"IsOperatedByGlobalE":true,"IsStateMandatory":true,"SiteURL":true,"SupportsFixedPrices":true,"UseCountryVAT":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v60 = validate241;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":["string","null"]},"LocalizedName":{"type":["string","null"]},"IsRTL":{"type":["boolean","null"]}}};
+export const v64 = validate255;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":["string","null"]},"LocalizedName":{"type":["string","null"]},"IsRTL":{"type":["boolean","null"]}}};
 
-function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate241.evaluated;
+const evaluated0 = validate255.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10594,14 +11050,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Code === undefined) && (missing0 = "Code")){
-validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate241.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate255.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10614,7 +11070,7 @@ if(data.Name !== undefined){
 let data1 = data.Name;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate241.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: schema107.properties.Name.type},message:"must be string,null"}];
+validate255.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: schema114.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10627,7 +11083,7 @@ if(data.LocalizedName !== undefined){
 let data2 = data.LocalizedName;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate241.errors = [{instancePath:instancePath+"/LocalizedName",schemaPath:"#/properties/LocalizedName/type",keyword:"type",params:{type: schema107.properties.LocalizedName.type},message:"must be string,null"}];
+validate255.errors = [{instancePath:instancePath+"/LocalizedName",schemaPath:"#/properties/LocalizedName/type",keyword:"type",params:{type: schema114.properties.LocalizedName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10640,7 +11096,7 @@ if(data.IsRTL !== undefined){
 let data3 = data.IsRTL;
 const _errs7 = errors;
 if((typeof data3 !== "boolean") && (data3 !== null)){
-validate241.errors = [{instancePath:instancePath+"/IsRTL",schemaPath:"#/properties/IsRTL/type",keyword:"type",params:{type: schema107.properties.IsRTL.type},message:"must be boolean,null"}];
+validate255.errors = [{instancePath:instancePath+"/IsRTL",schemaPath:"#/properties/IsRTL/type",keyword:"type",params:{type: schema114.properties.IsRTL.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10654,23 +11110,23 @@ var valid0 = true;
 }
 }
 else {
-validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate241.errors = vErrors;
+validate255.errors = vErrors;
 return errors === 0;
 }
-validate241.evaluated = {"props":{"Code":true,"Name":true,"LocalizedName":true,"IsRTL":true},"dynamicProps":false,"dynamicItems":false};
+validate255.evaluated = {"props":{"Code":true,"Name":true,"LocalizedName":true,"IsRTL":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v61 = validate242;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json","type":"object","required":["SourceCurrencyCode","TargetCurrencyCode","Rate"],"properties":{"SourceCurrencyCode":{"type":"string"},"TargetCurrencyCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"RateData":{"type":"string"}}};
+export const v65 = validate256;
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json","type":"object","required":["SourceCurrencyCode","TargetCurrencyCode","Rate"],"properties":{"SourceCurrencyCode":{"type":"string"},"TargetCurrencyCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"RateData":{"type":"string"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10681,14 +11137,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.SourceCurrencyCode === undefined) && (missing0 = "SourceCurrencyCode")) || ((data.TargetCurrencyCode === undefined) && (missing0 = "TargetCurrencyCode"))) || ((data.Rate === undefined) && (missing0 = "Rate"))){
-validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.SourceCurrencyCode !== undefined){
 const _errs1 = errors;
 if(typeof data.SourceCurrencyCode !== "string"){
-validate242.errors = [{instancePath:instancePath+"/SourceCurrencyCode",schemaPath:"#/properties/SourceCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate256.errors = [{instancePath:instancePath+"/SourceCurrencyCode",schemaPath:"#/properties/SourceCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10700,7 +11156,7 @@ if(valid0){
 if(data.TargetCurrencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.TargetCurrencyCode !== "string"){
-validate242.errors = [{instancePath:instancePath+"/TargetCurrencyCode",schemaPath:"#/properties/TargetCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate256.errors = [{instancePath:instancePath+"/TargetCurrencyCode",schemaPath:"#/properties/TargetCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10715,12 +11171,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if((typeof data2 == "number") && (isFinite(data2))){
 if(data2 <= 0 || isNaN(data2)){
-validate242.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate256.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate242.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate256.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10733,7 +11189,7 @@ if(valid0){
 if(data.RateData !== undefined){
 const _errs7 = errors;
 if(typeof data.RateData !== "string"){
-validate242.errors = [{instancePath:instancePath+"/RateData",schemaPath:"#/properties/RateData/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate256.errors = [{instancePath:instancePath+"/RateData",schemaPath:"#/properties/RateData/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10747,23 +11203,23 @@ var valid0 = true;
 }
 }
 else {
-validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate242.errors = vErrors;
+validate256.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"SourceCurrencyCode":true,"TargetCurrencyCode":true,"Rate":true,"RateData":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"SourceCurrencyCode":true,"TargetCurrencyCode":true,"Rate":true,"RateData":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v62 = validate243;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"Symbol":{"type":"string"},"MaxDecimalPlaces":{"type":"integer","minimum":0,"maximum":8}}};
+export const v66 = validate257;
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"Symbol":{"type":"string"},"MaxDecimalPlaces":{"type":"integer","minimum":0,"maximum":8}}};
 
-function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate243.evaluated;
+const evaluated0 = validate257.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10774,14 +11230,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Code === undefined) && (missing0 = "Code")){
-validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate243.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10793,7 +11249,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate243.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10805,7 +11261,7 @@ if(valid0){
 if(data.Symbol !== undefined){
 const _errs5 = errors;
 if(typeof data.Symbol !== "string"){
-validate243.errors = [{instancePath:instancePath+"/Symbol",schemaPath:"#/properties/Symbol/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate257.errors = [{instancePath:instancePath+"/Symbol",schemaPath:"#/properties/Symbol/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10818,18 +11274,18 @@ if(data.MaxDecimalPlaces !== undefined){
 let data3 = data.MaxDecimalPlaces;
 const _errs7 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate243.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate257.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs7){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 > 8 || isNaN(data3)){
-validate243.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8},message:"must be <= 8"}];
+validate257.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8},message:"must be <= 8"}];
 return false;
 }
 else {
 if(data3 < 0 || isNaN(data3)){
-validate243.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate257.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10846,22 +11302,22 @@ var valid0 = true;
 }
 }
 else {
-validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate243.errors = vErrors;
+validate257.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"Code":true,"Name":true,"Symbol":true,"MaxDecimalPlaces":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"Code":true,"Name":true,"Symbol":true,"MaxDecimalPlaces":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v63 = validate244;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+export const v67 = validate258;
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
 
-function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate245.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10872,27 +11328,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate245.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate259.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate245.errors = vErrors;
+validate259.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate259.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate258.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10957,7 +11413,7 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.Quantity === undefined) && (missing1 = "Quantity")){
-validate244.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate258.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 }
@@ -10978,7 +11434,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate244.errors = vErrors;
+validate258.errors = vErrors;
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11041,7 +11497,7 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ExpectedFulfilmentDate === undefined) && (missing3 = "ExpectedFulfilmentDate")){
-validate244.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate258.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 }
@@ -11062,7 +11518,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate244.errors = vErrors;
+validate258.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11091,7 +11547,7 @@ props0.ExpectedFulfilmentDate = true;
 if(data.CartItemId !== undefined){
 const _errs13 = errors;
 if(typeof data.CartItemId !== "string"){
-validate244.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs13 === errors;
@@ -11103,7 +11559,7 @@ if(valid5){
 if(data.ProductCode !== undefined){
 const _errs15 = errors;
 if(typeof data.ProductCode !== "string"){
-validate244.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate258.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -11116,7 +11572,7 @@ if(data.ExceptionType !== undefined){
 let data4 = data.ExceptionType;
 const _errs17 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate244.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate258.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -11129,7 +11585,7 @@ if(data.Quantity !== undefined){
 let data5 = data.Quantity;
 const _errs19 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate244.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate258.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -11140,8 +11596,8 @@ var valid5 = true;
 if(valid5){
 if(data.ExpectedFulfilmentDate !== undefined){
 const _errs21 = errors;
-if(!(validate245(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
+if(!(validate259(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 var valid5 = _errs21 === errors;
@@ -11155,24 +11611,24 @@ var valid5 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate244.errors = vErrors;
+validate258.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate244.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate258.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v64 = validate247;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"ParcelCodes":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"TrackingNumbers":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]},{"required":["ParcelCodes"]},{"required":["TrackingNumbers"]}]};
+export const v68 = validate261;
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"ParcelCodes":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"TrackingNumbers":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]},{"required":["ParcelCodes"]},{"required":["TrackingNumbers"]}]};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11254,7 +11710,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate247.errors = vErrors;
+validate261.errors = vErrors;
 return false;
 }
 else {
@@ -11276,7 +11732,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate247.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate261.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11288,12 +11744,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate247.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate261.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11305,7 +11761,7 @@ break;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate261.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11321,7 +11777,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(Array.isArray(data2)){
 if(data2.length < 1){
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11333,12 +11789,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11350,7 +11806,7 @@ break;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11366,7 +11822,7 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data4)){
 if(data4.length < 1){
-validate247.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate261.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11378,12 +11834,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-validate247.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate261.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11395,7 +11851,7 @@ break;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate261.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11411,7 +11867,7 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(Array.isArray(data6)){
 if(data6.length < 1){
-validate247.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate261.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11423,12 +11879,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data7 === "string"){
 if(func1(data7) < 1){
-validate247.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate261.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11440,7 +11896,7 @@ break;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate261.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11456,12 +11912,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func1(data8) < 1){
-validate247.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate261.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11477,12 +11933,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 <= 0 || isNaN(data9)){
-validate247.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate261.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate247.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate261.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -11498,24 +11954,24 @@ var valid1 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate247.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"ParcelCodes":true,"TrackingNumbers":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"ParcelCodes":true,"TrackingNumbers":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v65 = validate248;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
+export const v69 = validate262;
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11528,7 +11984,7 @@ if(data.DeliveryQuantity !== undefined){
 let data0 = data.DeliveryQuantity;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate249.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate263.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11540,7 +11996,7 @@ if(valid0){
 if(data.CartItemId !== undefined){
 const _errs3 = errors;
 if(typeof data.CartItemId !== "string"){
-validate249.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11552,7 +12008,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data.ProductCode !== "string"){
-validate249.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11564,22 +12020,22 @@ var valid0 = true;
 }
 }
 else {
-validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate249.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate265.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11590,7 +12046,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.TrackingNumber === undefined) && (missing0 = "TrackingNumber")){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -11600,12 +12056,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate251.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate265.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate251.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11618,7 +12074,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs3 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate251.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11630,7 +12086,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs5 = errors;
 if(typeof data.ShipperName !== "string"){
-validate251.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate265.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11643,21 +12099,21 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate251.errors = vErrors;
+validate265.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
+validate265.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate248.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11669,7 +12125,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ParcelCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ParcelCode !== "string"){
-validate248.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11687,8 +12143,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate249(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+if(!(validate263(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -11698,7 +12154,7 @@ break;
 }
 }
 else {
-validate248.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate262.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11714,8 +12170,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate251(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate265(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -11748,7 +12204,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate248.errors = vErrors;
+validate262.errors = vErrors;
 return false;
 }
 else {
@@ -11771,25 +12227,25 @@ var valid0 = true;
 }
 }
 else {
-validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate248.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate248.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v66 = validate249;
+export const v70 = validate263;
 
-export const v67 = validate253;
-const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v71 = validate267;
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate267.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11839,7 +12295,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate253.errors = vErrors;
+validate267.errors = vErrors;
 return false;
 }
 else {
@@ -11858,7 +12314,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs4 = errors;
 if(typeof data.OrderId !== "string"){
-validate253.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate267.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -11870,7 +12326,7 @@ if(valid1){
 if(data.MerchantOrderId !== undefined){
 const _errs6 = errors;
 if(typeof data.MerchantOrderId !== "string"){
-validate253.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate267.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -11882,7 +12338,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate253.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate267.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -11894,7 +12350,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate267.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -11912,8 +12368,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate248(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate262(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -11923,7 +12379,7 @@ break;
 }
 }
 else {
-validate253.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate267.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11937,7 +12393,7 @@ if(data.Exceptions !== undefined){
 let data6 = data.Exceptions;
 const _errs15 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate253.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema116.properties.Exceptions.type},message:"must be array,null"}];
+validate267.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema123.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs15){
@@ -11946,8 +12402,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate244(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate258(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -11969,23 +12425,23 @@ var valid1 = true;
 }
 }
 else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate253.errors = vErrors;
+validate267.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate267.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v68 = validate256;
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
+export const v72 = validate270;
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
 
-function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate256.evaluated;
+const evaluated0 = validate270.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12074,7 +12530,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate256.errors = vErrors;
+validate270.errors = vErrors;
 return false;
 }
 else {
@@ -12172,7 +12628,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate256.errors = vErrors;
+validate270.errors = vErrors;
 return false;
 }
 else {
@@ -12216,7 +12672,7 @@ if(data.OrderId !== undefined){
 let data4 = data.OrderId;
 const _errs17 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate256.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema117.properties.OrderId.type},message:"must be string,null"}];
+validate270.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema124.properties.OrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs17 === errors;
@@ -12229,7 +12685,7 @@ if(data.MerchantOrderID !== undefined){
 let data5 = data.MerchantOrderID;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate256.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema117.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate270.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema124.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs19 === errors;
@@ -12242,7 +12698,7 @@ if(data.MerchantOrderId !== undefined){
 let data6 = data.MerchantOrderId;
 const _errs21 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate256.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema117.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate270.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema124.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs21 === errors;
@@ -12255,7 +12711,7 @@ if(data.DeliveryReferenceNumber !== undefined){
 let data7 = data.DeliveryReferenceNumber;
 const _errs23 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate256.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema117.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
+validate270.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema124.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs23 === errors;
@@ -12268,7 +12724,7 @@ if(data.IsCompleted !== undefined){
 let data8 = data.IsCompleted;
 const _errs25 = errors;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-validate256.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema117.properties.IsCompleted.type},message:"must be boolean,null"}];
+validate270.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema124.properties.IsCompleted.type},message:"must be boolean,null"}];
 return false;
 }
 var valid7 = _errs25 === errors;
@@ -12281,7 +12737,7 @@ if(data.Parcels !== undefined){
 let data9 = data.Parcels;
 const _errs27 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate256.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema117.properties.Parcels.type},message:"must be array,null"}];
+validate270.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema124.properties.Parcels.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -12290,8 +12746,8 @@ var valid8 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
-if(!(validate248(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate262(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs29 === errors;
@@ -12311,7 +12767,7 @@ if(data.Exceptions !== undefined){
 let data11 = data.Exceptions;
 const _errs30 = errors;
 if((!(Array.isArray(data11))) && (data11 !== null)){
-validate256.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema117.properties.Exceptions.type},message:"must be array,null"}];
+validate270.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema124.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs30){
@@ -12320,8 +12776,8 @@ var valid9 = true;
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate244(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate258(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs32 === errors;
@@ -12343,8 +12799,8 @@ const _errs33 = errors;
 const _errs34 = errors;
 let valid10 = false;
 const _errs35 = errors;
-if(!(validate251(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate265(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs35 === errors;
@@ -12377,7 +12833,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate256.errors = vErrors;
+validate270.errors = vErrors;
 return false;
 }
 else {
@@ -12405,24 +12861,24 @@ var valid7 = true;
 }
 }
 else {
-validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate256.errors = vErrors;
+validate270.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate256.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate270.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v69 = validate260;
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
+export const v73 = validate274;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate274.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12433,14 +12889,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 const _errs1 = errors;
 if(typeof data.Success !== "boolean"){
-validate260.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate274.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12452,7 +12908,7 @@ if(valid0){
 if(data.Reason !== undefined){
 const _errs3 = errors;
 if(typeof data.Reason !== "string"){
-validate260.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate274.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12464,23 +12920,23 @@ var valid0 = true;
 }
 }
 else {
-validate260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate260.errors = vErrors;
+validate274.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
+validate274.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v70 = validate261;
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
+export const v74 = validate275;
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12491,7 +12947,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
-validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate275.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -12499,11 +12955,11 @@ if(data.Code !== undefined){
 let data0 = data.Code;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate261.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
-validate261.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema119.properties.Code.enum},message:"must be equal to one of the allowed values"}];
+validate275.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema126.properties.Code.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12515,7 +12971,7 @@ if(valid0){
 if(data.Error !== undefined){
 const _errs3 = errors;
 if(typeof data.Error !== "string"){
-validate261.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12527,7 +12983,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate261.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12540,22 +12996,22 @@ var valid0 = true;
 }
 }
 else {
-validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate261.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v71 = validate262;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
+export const v75 = validate276;
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12565,25 +13021,25 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate263.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate277.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate263.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate280.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12593,26 +13049,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate266.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate280.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate266.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12622,26 +13078,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate269.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate283.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate269.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
+const evaluated0 = validate282.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12652,14 +13108,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.name === undefined) && (missing0 = "name")) || ((data.eoriNumber === undefined) && (missing0 = "eoriNumber"))) || ((data.address1 === undefined) && (missing0 = "address1"))) || ((data.city === undefined) && (missing0 = "city"))) || ((data.postalCode === undefined) && (missing0 = "postalCode"))) || ((data.countryCode === undefined) && (missing0 = "countryCode"))){
-validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate268.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12674,12 +13130,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 50){
-validate268.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate282.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate268.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12695,12 +13151,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 50){
-validate268.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate282.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate268.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12713,7 +13169,7 @@ if(valid0){
 if(data.address1 !== undefined){
 const _errs7 = errors;
 if(typeof data.address1 !== "string"){
-validate268.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -12725,7 +13181,7 @@ if(valid0){
 if(data.address2 !== undefined){
 const _errs9 = errors;
 if(typeof data.address2 !== "string"){
-validate268.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -12740,12 +13196,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func1(data5) > 100){
-validate268.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate282.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate268.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12761,12 +13217,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func1(data6) > 50){
-validate268.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate282.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate268.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate282.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12778,8 +13234,8 @@ var valid0 = true;
 if(valid0){
 if(data.countryCode !== undefined){
 const _errs15 = errors;
-if(!(validate269(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate283(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -12797,21 +13253,21 @@ var valid0 = true;
 }
 }
 else {
-validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate268.errors = vErrors;
+validate282.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
+validate282.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12822,14 +13278,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.dispatchCountryCode === undefined) && (missing0 = "dispatchCountryCode")) || ((data.destinationCountryCode === undefined) && (missing0 = "destinationCountryCode"))) || ((data.currencyCode === undefined) && (missing0 = "currencyCode"))) || ((data.incoterm === undefined) && (missing0 = "incoterm"))) || ((data.exporter === undefined) && (missing0 = "exporter"))) || ((data.commercialInvoice === undefined) && (missing0 = "commercialInvoice"))){
-validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.dispatchCountryCode !== undefined){
 const _errs1 = errors;
-if(!(validate263(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate277(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12840,8 +13296,8 @@ var valid0 = true;
 if(valid0){
 if(data.destinationCountryCode !== undefined){
 const _errs2 = errors;
-if(!(validate263(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate277(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -12852,8 +13308,8 @@ var valid0 = true;
 if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
-if(!(validate266(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate280(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -12866,11 +13322,11 @@ if(data.incoterm !== undefined){
 let data3 = data.incoterm;
 const _errs4 = errors;
 if(typeof data3 !== "string"){
-validate262.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate276.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "DDP") || (data3 === "DAP"))){
-validate262.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema120.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
+validate276.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema127.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12881,8 +13337,8 @@ var valid0 = true;
 if(valid0){
 if(data.exporter !== undefined){
 const _errs6 = errors;
-if(!(validate268(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
+if(!(validate282(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -12893,8 +13349,8 @@ var valid0 = true;
 if(valid0){
 if(data.commercialInvoice !== undefined){
 const _errs7 = errors;
-if(!(validate233(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
+if(!(validate247(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -12910,25 +13366,25 @@ var valid0 = true;
 }
 }
 else {
-validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate262.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v72 = validate268;
+export const v76 = validate282;
 
-export const v73 = validate273;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
+export const v77 = validate287;
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate287.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12940,7 +13396,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Address1 !== undefined){
 const _errs1 = errors;
 if(typeof data.Address1 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12952,7 +13408,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs3 = errors;
 if(typeof data.Address2 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12964,7 +13420,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs5 = errors;
 if(typeof data.City !== "string"){
-validate273.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12976,7 +13432,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs7 = errors;
 if(typeof data.CountryCode !== "string"){
-validate273.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -12988,7 +13444,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs9 = errors;
 if(typeof data.CountryName !== "string"){
-validate273.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -13000,7 +13456,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs11 = errors;
 if(typeof data.Email !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -13012,7 +13468,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs13 = errors;
 if(typeof data.Fax !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -13024,7 +13480,7 @@ if(valid0){
 if(data.HubName !== undefined){
 const _errs15 = errors;
 if(typeof data.HubName !== "string"){
-validate273.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -13036,7 +13492,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs17 = errors;
 if(typeof data.Phone1 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -13048,7 +13504,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs19 = errors;
 if(typeof data.Phone2 !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -13060,7 +13516,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs21 = errors;
 if(typeof data.StateCode !== "string"){
-validate273.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -13072,7 +13528,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs23 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate273.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -13084,7 +13540,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs25 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate273.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -13096,7 +13552,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs27 = errors;
 if(typeof data.Zip !== "string"){
-validate273.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate287.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -13109,7 +13565,7 @@ if(data.HubId !== undefined){
 let data14 = data.HubId;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate273.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate287.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -13133,23 +13589,23 @@ var valid0 = true;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate273.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
+validate287.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v74 = validate274;
-const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json","type":"object","required":["Country"],"properties":{"Country":{"type":"object","properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"DefaultCurrencyCode":{"type":["string","null"]},"DefaultCultureCode":{"type":["string","null"]}}},"Region":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"CountryCode":{"type":["string","null"]}}},"City":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]}}},"IPRange":{"type":["object","null"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Type":{"type":["string","null"]}}}}};
+export const v78 = validate288;
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json","type":"object","required":["Country"],"properties":{"Country":{"type":"object","properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"DefaultCurrencyCode":{"type":["string","null"]},"DefaultCultureCode":{"type":["string","null"]}}},"Region":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"CountryCode":{"type":["string","null"]}}},"City":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]}}},"IPRange":{"type":["object","null"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Type":{"type":["string","null"]}}}}};
 
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate274.evaluated;
+const evaluated0 = validate288.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13160,7 +13616,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Country === undefined) && (missing0 = "Country")){
-validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13173,7 +13629,7 @@ if(data0.Code !== undefined){
 let data1 = data0.Code;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Country/Code",schemaPath:"#/properties/Country/properties/Code/type",keyword:"type",params:{type: schema126.properties.Country.properties.Code.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Country/Code",schemaPath:"#/properties/Country/properties/Code/type",keyword:"type",params:{type: schema133.properties.Country.properties.Code.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -13186,7 +13642,7 @@ if(data0.Name !== undefined){
 let data2 = data0.Name;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Country/Name",schemaPath:"#/properties/Country/properties/Name/type",keyword:"type",params:{type: schema126.properties.Country.properties.Name.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Country/Name",schemaPath:"#/properties/Country/properties/Name/type",keyword:"type",params:{type: schema133.properties.Country.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -13199,7 +13655,7 @@ if(data0.DefaultCurrencyCode !== undefined){
 let data3 = data0.DefaultCurrencyCode;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Country/DefaultCurrencyCode",schemaPath:"#/properties/Country/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: schema126.properties.Country.properties.DefaultCurrencyCode.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Country/DefaultCurrencyCode",schemaPath:"#/properties/Country/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: schema133.properties.Country.properties.DefaultCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -13212,7 +13668,7 @@ if(data0.DefaultCultureCode !== undefined){
 let data4 = data0.DefaultCultureCode;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Country/DefaultCultureCode",schemaPath:"#/properties/Country/properties/DefaultCultureCode/type",keyword:"type",params:{type: schema126.properties.Country.properties.DefaultCultureCode.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Country/DefaultCultureCode",schemaPath:"#/properties/Country/properties/DefaultCultureCode/type",keyword:"type",params:{type: schema133.properties.Country.properties.DefaultCultureCode.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -13225,7 +13681,7 @@ var valid1 = true;
 }
 }
 else {
-validate274.errors = [{instancePath:instancePath+"/Country",schemaPath:"#/properties/Country/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [{instancePath:instancePath+"/Country",schemaPath:"#/properties/Country/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13239,7 +13695,7 @@ if(data.Region !== undefined){
 let data5 = data.Region;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Region",schemaPath:"#/properties/Region/type",keyword:"type",params:{type: schema126.properties.Region.type},message:"must be object,null"}];
+validate288.errors = [{instancePath:instancePath+"/Region",schemaPath:"#/properties/Region/type",keyword:"type",params:{type: schema133.properties.Region.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -13248,7 +13704,7 @@ if(data5.Code !== undefined){
 let data6 = data5.Code;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Region/Code",schemaPath:"#/properties/Region/properties/Code/type",keyword:"type",params:{type: schema126.properties.Region.properties.Code.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Region/Code",schemaPath:"#/properties/Region/properties/Code/type",keyword:"type",params:{type: schema133.properties.Region.properties.Code.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -13261,7 +13717,7 @@ if(data5.Name !== undefined){
 let data7 = data5.Name;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Region/Name",schemaPath:"#/properties/Region/properties/Name/type",keyword:"type",params:{type: schema126.properties.Region.properties.Name.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Region/Name",schemaPath:"#/properties/Region/properties/Name/type",keyword:"type",params:{type: schema133.properties.Region.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -13274,7 +13730,7 @@ if(data5.CountryCode !== undefined){
 let data8 = data5.CountryCode;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate274.errors = [{instancePath:instancePath+"/Region/CountryCode",schemaPath:"#/properties/Region/properties/CountryCode/type",keyword:"type",params:{type: schema126.properties.Region.properties.CountryCode.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/Region/CountryCode",schemaPath:"#/properties/Region/properties/CountryCode/type",keyword:"type",params:{type: schema133.properties.Region.properties.CountryCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -13296,7 +13752,7 @@ if(data.City !== undefined){
 let data9 = data.City;
 const _errs19 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-validate274.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: schema126.properties.City.type},message:"must be object,null"}];
+validate288.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: schema133.properties.City.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs19){
@@ -13305,7 +13761,7 @@ if(data9.Code !== undefined){
 let data10 = data9.Code;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate274.errors = [{instancePath:instancePath+"/City/Code",schemaPath:"#/properties/City/properties/Code/type",keyword:"type",params:{type: schema126.properties.City.properties.Code.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/City/Code",schemaPath:"#/properties/City/properties/Code/type",keyword:"type",params:{type: schema133.properties.City.properties.Code.type},message:"must be string,null"}];
 return false;
 }
 var valid3 = _errs21 === errors;
@@ -13318,7 +13774,7 @@ if(data9.Name !== undefined){
 let data11 = data9.Name;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate274.errors = [{instancePath:instancePath+"/City/Name",schemaPath:"#/properties/City/properties/Name/type",keyword:"type",params:{type: schema126.properties.City.properties.Name.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/City/Name",schemaPath:"#/properties/City/properties/Name/type",keyword:"type",params:{type: schema133.properties.City.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid3 = _errs23 === errors;
@@ -13339,7 +13795,7 @@ if(data.IPRange !== undefined){
 let data12 = data.IPRange;
 const _errs25 = errors;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-validate274.errors = [{instancePath:instancePath+"/IPRange",schemaPath:"#/properties/IPRange/type",keyword:"type",params:{type: schema126.properties.IPRange.type},message:"must be object,null"}];
+validate288.errors = [{instancePath:instancePath+"/IPRange",schemaPath:"#/properties/IPRange/type",keyword:"type",params:{type: schema133.properties.IPRange.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs25){
@@ -13348,7 +13804,7 @@ if(data12.From !== undefined){
 let data13 = data12.From;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate274.errors = [{instancePath:instancePath+"/IPRange/From",schemaPath:"#/properties/IPRange/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate288.errors = [{instancePath:instancePath+"/IPRange/From",schemaPath:"#/properties/IPRange/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -13361,7 +13817,7 @@ if(data12.To !== undefined){
 let data14 = data12.To;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate274.errors = [{instancePath:instancePath+"/IPRange/To",schemaPath:"#/properties/IPRange/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate288.errors = [{instancePath:instancePath+"/IPRange/To",schemaPath:"#/properties/IPRange/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -13374,7 +13830,7 @@ if(data12.Type !== undefined){
 let data15 = data12.Type;
 const _errs31 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate274.errors = [{instancePath:instancePath+"/IPRange/Type",schemaPath:"#/properties/IPRange/properties/Type/type",keyword:"type",params:{type: schema126.properties.IPRange.properties.Type.type},message:"must be string,null"}];
+validate288.errors = [{instancePath:instancePath+"/IPRange/Type",schemaPath:"#/properties/IPRange/properties/Type/type",keyword:"type",params:{type: schema133.properties.IPRange.properties.Type.type},message:"must be string,null"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -13397,24 +13853,24 @@ var valid0 = true;
 }
 }
 else {
-validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate274.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
-validate274.evaluated = {"props":{"Country":true,"Region":true,"City":true,"IPRange":true},"dynamicProps":false,"dynamicItems":false};
+validate288.evaluated = {"props":{"Country":true,"Region":true,"City":true,"IPRange":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v75 = validate225;
+export const v79 = validate239;
 
-export const v76 = validate275;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+export const v80 = validate289;
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13422,20 +13878,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate276.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate275.evaluated;
+const evaluated0 = validate289.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13446,14 +13902,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate275.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate276(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate290(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13465,7 +13921,7 @@ if(valid0){
 if(data.FullRefund !== undefined){
 const _errs2 = errors;
 if(typeof data.FullRefund !== "boolean"){
-validate275.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate289.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13478,7 +13934,7 @@ if(data.TotalRefundAmount !== undefined){
 let data2 = data.TotalRefundAmount;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate275.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate289.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema134.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13491,7 +13947,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data3 = data.OriginalTotalRefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate275.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate289.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema134.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -13503,7 +13959,7 @@ if(valid0){
 if(data.ProductsDutiesRefund !== undefined){
 const _errs8 = errors;
 if(typeof data.ProductsDutiesRefund !== "boolean"){
-validate275.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate289.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13515,7 +13971,7 @@ if(valid0){
 if(data.ShippingRefund !== undefined){
 const _errs10 = errors;
 if(typeof data.ShippingRefund !== "boolean"){
-validate275.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate289.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -13526,8 +13982,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs12 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs12 === errors;
@@ -13540,7 +13996,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data7 = data.ServiceGestureAmount;
 const _errs13 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate275.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema127.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate289.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema134.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -13553,7 +14009,7 @@ if(data.ShippingAmount !== undefined){
 let data8 = data.ShippingAmount;
 const _errs15 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate275.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema127.properties.ShippingAmount.type},message:"must be string,number"}];
+validate289.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema134.properties.ShippingAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -13566,7 +14022,7 @@ if(data.DutiesAmount !== undefined){
 let data9 = data.DutiesAmount;
 const _errs17 = errors;
 if((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))){
-validate275.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema127.properties.DutiesAmount.type},message:"must be string,number"}];
+validate289.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema134.properties.DutiesAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -13578,7 +14034,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs19 = errors;
 if(typeof data.RefundComments !== "string"){
-validate275.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate289.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -13593,12 +14049,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data11 === "string"){
 if(func1(data11) > 255){
-validate275.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate289.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 }
 else {
-validate275.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate289.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13621,22 +14077,22 @@ var valid0 = true;
 }
 }
 else {
-validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate275.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
+validate289.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v77 = validate279;
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v81 = validate293;
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate294.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13644,20 +14100,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate280.errors = vErrors;
+validate294.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate294.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate279.evaluated;
+const evaluated0 = validate293.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13668,8 +14124,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate280(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
+if(!(validate294(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13681,7 +14137,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs2 = errors;
 if(typeof data.ProductCode !== "string"){
-validate279.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13694,7 +14150,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate279.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema129.properties.RefundQuantity.type},message:"must be string,number"}];
+validate293.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema136.properties.RefundQuantity.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13707,7 +14163,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate279.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema129.properties.RefundAmount.type},message:"must be string,number"}];
+validate293.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema136.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -13720,7 +14176,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate279.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema129.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate293.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema136.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13731,8 +14187,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundReason !== undefined){
 const _errs10 = errors;
-if(!(validate188(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate188.errors : vErrors.concat(validate188.errors);
+if(!(validate197(data.RefundReason, {instancePath:instancePath+"/RefundReason",parentData:data,parentDataProperty:"RefundReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate197.errors : vErrors.concat(validate197.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs10 === errors;
@@ -13744,7 +14200,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate279.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate293.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -13760,23 +14216,23 @@ var valid0 = true;
 }
 }
 else {
-validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate279.errors = vErrors;
+validate293.errors = vErrors;
 return errors === 0;
 }
-validate279.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate293.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v78 = validate283;
-const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
+export const v82 = validate297;
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13787,14 +14243,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.orderRefund === undefined) && (missing0 = "orderRefund")){
-validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderRefund !== undefined){
 const _errs1 = errors;
-if(!(validate275(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
+if(!(validate289(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13812,8 +14268,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate279(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
+if(!(validate293(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -13823,7 +14279,7 @@ break;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate297.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13836,22 +14292,22 @@ var valid0 = true;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate283.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v79 = validate286;
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
+export const v83 = validate300;
+const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate301.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13859,20 +14315,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate287.errors = vErrors;
+validate301.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate301.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13883,14 +14339,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate286.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate287(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+if(!(validate301(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13906,14 +14362,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.OrderStatusCode === undefined) && (missing1 = "OrderStatusCode")){
-validate286.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate300.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.OrderStatusCode !== undefined){
 const _errs4 = errors;
 if(typeof data1.OrderStatusCode !== "string"){
-validate286.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -13925,7 +14381,7 @@ if(valid1){
 if(data1.Name !== undefined){
 const _errs6 = errors;
 if(typeof data1.Name !== "string"){
-validate286.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -13937,7 +14393,7 @@ var valid1 = true;
 }
 }
 else {
-validate286.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate300.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13949,8 +14405,8 @@ var valid0 = true;
 if(valid0){
 if(data.OrderStatusReason !== undefined){
 const _errs8 = errors;
-if(!(validate132(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate141(data.OrderStatusReason, {instancePath:instancePath+"/OrderStatusReason",parentData:data,parentDataProperty:"OrderStatusReason",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -13962,7 +14418,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs9 = errors;
 if(typeof data.StatusCode !== "string"){
-validate286.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate300.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -13976,23 +14432,23 @@ var valid0 = true;
 }
 }
 else {
-validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate286.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v80 = validate290;
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
+export const v84 = validate304;
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14003,7 +14459,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderIds === undefined) && (missing0 = "OrderIds")){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -14013,7 +14469,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate290.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate304.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -14025,12 +14481,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate290.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate304.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate304.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14042,7 +14498,7 @@ break;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate304.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14050,23 +14506,23 @@ return false;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate290.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v81 = validate291;
-const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
+export const v85 = validate305;
+const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate291.evaluated;
+const evaluated0 = validate305.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14079,8 +14535,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate127(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+if(!(validate136(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14090,23 +14546,23 @@ break;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate291.errors = vErrors;
+validate305.errors = vErrors;
 return errors === 0;
 }
-validate291.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate305.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v82 = validate293;
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
+export const v86 = validate307;
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate307.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14117,14 +14573,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.ProductCode === undefined) && (missing0 = "ProductCode")) || ((data.CountryCode === undefined) && (missing0 = "CountryCode"))){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.ProductCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ProductCode !== "string"){
-validate293.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14136,7 +14592,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs3 = errors;
 if(typeof data.CountryCode !== "string"){
-validate293.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14148,7 +14604,7 @@ if(valid0){
 if(data.IsForbidden !== undefined){
 const _errs5 = errors;
 if(typeof data.IsForbidden !== "boolean"){
-validate293.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate307.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14161,7 +14617,7 @@ if(data.ForbiddanceMessage !== undefined){
 let data3 = data.ForbiddanceMessage;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate293.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema136.properties.ForbiddanceMessage.type},message:"must be string,null"}];
+validate307.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema143.properties.ForbiddanceMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14173,7 +14629,7 @@ if(valid0){
 if(data.IsRestricted !== undefined){
 const _errs9 = errors;
 if(typeof data.IsRestricted !== "boolean"){
-validate293.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate307.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14186,7 +14642,7 @@ if(data.RestrictionMessage !== undefined){
 let data5 = data.RestrictionMessage;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate293.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema136.properties.RestrictionMessage.type},message:"must be string,null"}];
+validate307.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema143.properties.RestrictionMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14198,7 +14654,7 @@ if(valid0){
 if(data.IsVerified !== undefined){
 const _errs13 = errors;
 if(typeof data.IsVerified !== "boolean"){
-validate293.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate307.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14211,7 +14667,7 @@ if(data.TTL !== undefined){
 let data7 = data.TTL;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate293.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate307.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14223,7 +14679,7 @@ if(valid0){
 if(data.UploadedViaCatalog !== undefined){
 const _errs17 = errors;
 if(typeof data.UploadedViaCatalog !== "boolean"){
-validate293.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate307.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14272,7 +14728,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate293.errors = vErrors;
+validate307.errors = vErrors;
 return false;
 }
 else {
@@ -14303,23 +14759,23 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate293.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
+validate307.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v83 = validate295;
-const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
+export const v87 = validate309;
+const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate295.evaluated;
+const evaluated0 = validate309.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14332,7 +14788,7 @@ if(data.RecentProductCountries !== undefined){
 let data0 = data.RecentProductCountries;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate295.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema137.properties.RecentProductCountries.type},message:"must be array,null"}];
+validate309.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema144.properties.RecentProductCountries.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs1){
@@ -14341,8 +14797,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate293(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate307(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -14362,7 +14818,7 @@ if(data.RequestId !== undefined){
 let data2 = data.RequestId;
 const _errs4 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate295.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema137.properties.RequestId.type},message:"must be number,null"}];
+validate309.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema144.properties.RequestId.type},message:"must be number,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14373,22 +14829,22 @@ var valid0 = true;
 }
 }
 else {
-validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate295.errors = vErrors;
+validate309.errors = vErrors;
 return errors === 0;
 }
-validate295.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
+validate309.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v84 = validate297;
-const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+export const v88 = validate311;
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate312.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14396,20 +14852,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate298.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate312.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14420,14 +14876,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Refunds === undefined) && (missing0 = "Refunds")){
-validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate311.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate298(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
+if(!(validate312(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14440,7 +14896,7 @@ if(data.MerchantOrderId !== undefined){
 let data1 = data.MerchantOrderId;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate297.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema138.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema145.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14453,7 +14909,7 @@ if(data.MerchantInternalOrderId !== undefined){
 let data2 = data.MerchantInternalOrderId;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate297.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema138.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema145.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14466,7 +14922,7 @@ if(data.WebStoreCode !== undefined){
 let data3 = data.WebStoreCode;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate297.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema138.properties.WebStoreCode.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema145.properties.WebStoreCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14479,7 +14935,7 @@ if(data.WebStoreInstanceCode !== undefined){
 let data4 = data.WebStoreInstanceCode;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate297.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema138.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema145.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -14492,7 +14948,7 @@ if(data.RefundableAmount !== undefined){
 let data5 = data.RefundableAmount;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate297.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema138.properties.RefundableAmount.type},message:"must be object,null"}];
+validate311.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema145.properties.RefundableAmount.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -14517,7 +14973,7 @@ if(data7.RefundID !== undefined){
 let data8 = data7.RefundID;
 const _errs16 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (data8 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -14530,7 +14986,7 @@ if(data7.RMANumber !== undefined){
 let data9 = data7.RMANumber;
 const _errs18 = errors;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (data9 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -14543,7 +14999,7 @@ if(data7.MerchantRMANumber !== undefined){
 let data10 = data7.MerchantRMANumber;
 const _errs20 = errors;
 if(((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (data10 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -14556,7 +15012,7 @@ if(data7.FullRefund !== undefined){
 let data11 = data7.FullRefund;
 const _errs22 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -14569,7 +15025,7 @@ if(data7.ProductsDutiesRefund !== undefined){
 let data12 = data7.ProductsDutiesRefund;
 const _errs24 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -14582,7 +15038,7 @@ if(data7.ShippingRefund !== undefined){
 let data13 = data7.ShippingRefund;
 const _errs26 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -14595,7 +15051,7 @@ if(data7.TotalRefundAmount !== undefined){
 let data14 = data7.TotalRefundAmount;
 const _errs28 = errors;
 if(((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (data14 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -14608,7 +15064,7 @@ if(data7.OriginalTotalRefundAmount !== undefined){
 let data15 = data7.OriginalTotalRefundAmount;
 const _errs30 = errors;
 if(((typeof data15 !== "string") && (!((typeof data15 == "number") && (isFinite(data15))))) && (data15 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -14621,7 +15077,7 @@ if(data7.ServiceGestureAmount !== undefined){
 let data16 = data7.ServiceGestureAmount;
 const _errs32 = errors;
 if(((typeof data16 !== "string") && (!((typeof data16 == "number") && (isFinite(data16))))) && (data16 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -14634,7 +15090,7 @@ if(data7.TotalMoneyRefundAmount !== undefined){
 let data17 = data7.TotalMoneyRefundAmount;
 const _errs34 = errors;
 if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (data17 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -14647,7 +15103,7 @@ if(data7.DutiesAmount !== undefined){
 let data18 = data7.DutiesAmount;
 const _errs36 = errors;
 if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (data18 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs36 === errors;
@@ -14660,7 +15116,7 @@ if(data7.ShippingAmount !== undefined){
 let data19 = data7.ShippingAmount;
 const _errs38 = errors;
 if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (data19 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -14673,7 +15129,7 @@ if(data7.ExternalReference !== undefined){
 let data20 = data7.ExternalReference;
 const _errs40 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs40 === errors;
@@ -14686,7 +15142,7 @@ if(data7.InitiatedBy !== undefined){
 let data21 = data7.InitiatedBy;
 const _errs42 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -14699,7 +15155,7 @@ if(data7.CurrencyCode !== undefined){
 let data22 = data7.CurrencyCode;
 const _errs44 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs44 === errors;
@@ -14712,7 +15168,7 @@ if(data7.OriginalCurrencyCode !== undefined){
 let data23 = data7.OriginalCurrencyCode;
 const _errs46 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs46 === errors;
@@ -14725,7 +15181,7 @@ if(data7.RefundReason !== undefined){
 let data24 = data7.RefundReason;
 const _errs48 = errors;
 if((!(data24 && typeof data24 == "object" && !Array.isArray(data24))) && (data24 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
 return false;
 }
 var valid2 = _errs48 === errors;
@@ -14738,7 +15194,7 @@ if(data7.RefundProducts !== undefined){
 let data25 = data7.RefundProducts;
 const _errs50 = errors;
 if((!(Array.isArray(data25))) && (data25 !== null)){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs50){
@@ -14749,7 +15205,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 const _errs52 = errors;
 if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs52 === errors;
@@ -14783,7 +15239,7 @@ var valid2 = true;
 }
 }
 else {
-validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14794,7 +15250,7 @@ break;
 }
 }
 else {
-validate297.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate311.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14812,23 +15268,23 @@ var valid0 = true;
 }
 }
 else {
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate297.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v85 = validate300;
-const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
+export const v89 = validate314;
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate314.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14839,7 +15295,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.From === undefined) && (missing0 = "From")) || ((data.To === undefined) && (missing0 = "To"))) || ((data.Threshold === undefined) && (missing0 = "Threshold"))) || ((data.LowerTarget === undefined) && (missing0 = "LowerTarget"))) || ((data.UpperTarget === undefined) && (missing0 = "UpperTarget"))) || ((data.RangeBehavior === undefined) && (missing0 = "RangeBehavior"))){
-validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -14847,7 +15303,7 @@ if(data.From !== undefined){
 let data0 = data.From;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate300.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14860,7 +15316,7 @@ if(data.To !== undefined){
 let data1 = data.To;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate300.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14873,7 +15329,7 @@ if(data.Threshold !== undefined){
 let data2 = data.Threshold;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate300.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14886,7 +15342,7 @@ if(data.LowerTarget !== undefined){
 let data3 = data.LowerTarget;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate300.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14899,7 +15355,7 @@ if(data.UpperTarget !== undefined){
 let data4 = data.UpperTarget;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate300.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14912,11 +15368,11 @@ if(data.RangeBehavior !== undefined){
 let data5 = data.RangeBehavior;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate300.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 if(!((((data5 === 1) || (data5 === 2)) || (data5 === 3)) || (data5 === 4))){
-validate300.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema140.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
+validate314.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema147.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14929,7 +15385,7 @@ if(data.TargetBehaviorHelperValue !== undefined){
 let data6 = data.TargetBehaviorHelperValue;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate300.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14952,21 +15408,21 @@ if(errors === _errs17){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
 if((data8.ExceptionValue === undefined) && (missing1 = "ExceptionValue")){
-validate300.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate314.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data8.ExceptionValue !== undefined){
 let data9 = data8.ExceptionValue;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate300.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate314.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
 }
 }
 else {
-validate300.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14977,7 +15433,7 @@ break;
 }
 }
 else {
-validate300.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate314.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14996,23 +15452,23 @@ var valid0 = true;
 }
 }
 else {
-validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate300.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate314.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v86 = validate301;
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
+export const v90 = validate315;
+const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate315.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15023,7 +15479,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CurrencyCode === undefined) && (missing0 = "CurrencyCode")) || ((data.RoundingRanges === undefined) && (missing0 = "RoundingRanges"))){
-validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15031,7 +15487,7 @@ if(data.RoundingRuleId !== undefined){
 let data0 = data.RoundingRuleId;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate301.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate315.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15043,7 +15499,7 @@ if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.CurrencyCode !== "string"){
-validate301.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate315.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15056,7 +15512,7 @@ if(data.CountryCode !== undefined){
 let data2 = data.CountryCode;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate301.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema141.properties.CountryCode.type},message:"must be string,null"}];
+validate315.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema148.properties.CountryCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15074,8 +15530,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate300(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+if(!(validate314(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -15085,7 +15541,7 @@ break;
 }
 }
 else {
-validate301.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate315.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15100,22 +15556,22 @@ var valid0 = true;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate301.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
+validate315.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v87 = validate303;
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+export const v91 = validate317;
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate318.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15123,20 +15579,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate304.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate318.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate303.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15149,7 +15605,7 @@ if(data.Success !== undefined){
 let data0 = data.Success;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (typeof data0 !== "string")){
-validate303.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema142.properties.Success.type},message:"must be boolean,string"}];
+validate317.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema149.properties.Success.type},message:"must be boolean,string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15161,7 +15617,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate303.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15173,7 +15629,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate303.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate317.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15184,8 +15640,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundId !== undefined){
 const _errs7 = errors;
-if(!(validate304(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
+if(!(validate318(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -15198,23 +15654,23 @@ var valid0 = true;
 }
 }
 else {
-validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate303.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate303.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v88 = validate306;
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
+export const v92 = validate320;
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15224,26 +15680,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate308.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate322.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate308.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
+const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15253,26 +15709,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate311.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate325.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate311.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate328.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15282,25 +15738,25 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate314.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate328.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate314.errors = vErrors;
+validate328.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate328.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate316.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15310,26 +15766,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate316.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate330.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate316.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate316.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate313.evaluated;
+const evaluated0 = validate327.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15340,14 +15796,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.productCode === undefined) && (missing0 = "productCode")) || ((data.productName === undefined) && (missing0 = "productName"))) || ((data.originCountryCode === undefined) && (missing0 = "originCountryCode"))) || ((data.quantity === undefined) && (missing0 = "quantity"))) || ((data.productNetWeight === undefined) && (missing0 = "productNetWeight"))) || ((data.productWeight === undefined) && (missing0 = "productWeight"))) || ((data.exportHsCode === undefined) && (missing0 = "exportHsCode"))) || ((data.importHsCode === undefined) && (missing0 = "importHsCode"))) || ((data.discountedPriceForCustomsInClearanceCurrency === undefined) && (missing0 = "discountedPriceForCustomsInClearanceCurrency"))){
-validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.productCode !== undefined){
 const _errs1 = errors;
 if(typeof data.productCode !== "string"){
-validate313.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate327.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15359,7 +15815,7 @@ if(valid0){
 if(data.productName !== undefined){
 const _errs3 = errors;
 if(typeof data.productName !== "string"){
-validate313.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate327.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15370,8 +15826,8 @@ var valid0 = true;
 if(valid0){
 if(data.originCountryCode !== undefined){
 const _errs5 = errors;
-if(!(validate314(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+if(!(validate328(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15384,13 +15840,13 @@ if(data.quantity !== undefined){
 let data3 = data.quantity;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate313.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate327.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate313.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate327.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -15403,8 +15859,8 @@ var valid0 = true;
 if(valid0){
 if(data.productNetWeight !== undefined){
 const _errs8 = errors;
-if(!(validate316(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate330(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -15415,8 +15871,8 @@ var valid0 = true;
 if(valid0){
 if(data.productWeight !== undefined){
 const _errs9 = errors;
-if(!(validate316(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate330(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -15431,12 +15887,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data6 === "string"){
 if(func1(data6) > 8){
-validate313.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
+validate327.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
 return false;
 }
 }
 else {
-validate313.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate327.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15449,7 +15905,7 @@ if(valid0){
 if(data.importHsCode !== undefined){
 const _errs12 = errors;
 if(typeof data.importHsCode !== "string"){
-validate313.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate327.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -15460,8 +15916,8 @@ var valid0 = true;
 if(valid0){
 if(data.discountedPriceForCustomsInClearanceCurrency !== undefined){
 const _errs14 = errors;
-if(!(validate316(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
+if(!(validate330(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -15480,21 +15936,21 @@ var valid0 = true;
 }
 }
 else {
-validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate313.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
+validate327.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15505,7 +15961,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.orderId === undefined) && (missing0 = "orderId")) || ((data.parcelWeight === undefined) && (missing0 = "parcelWeight"))) || ((data.products === undefined) && (missing0 = "products"))){
-validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15515,12 +15971,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate310.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate324.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate310.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15536,12 +15992,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 20){
-validate310.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate324.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate310.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15553,8 +16009,8 @@ var valid0 = true;
 if(valid0){
 if(data.parcelWeight !== undefined){
 const _errs5 = errors;
-if(!(validate311(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
+if(!(validate325(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15569,7 +16025,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate310.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate324.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -15577,8 +16033,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate313(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+if(!(validate327(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15589,7 +16045,7 @@ break;
 }
 }
 else {
-validate310.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate324.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15604,21 +16060,21 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate310.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15629,7 +16085,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.trackingNumber === undefined) && (missing0 = "trackingNumber")) || ((data.weightUnit === undefined) && (missing0 = "weightUnit"))) || ((data.totalWeight === undefined) && (missing0 = "totalWeight"))) || ((data.parcels === undefined) && (missing0 = "parcels"))){
-validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15639,18 +16095,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate307.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate321.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate307.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate321.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15666,12 +16122,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate307.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate321.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15683,8 +16139,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalWeight !== undefined){
 const _errs5 = errors;
-if(!(validate308(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+if(!(validate322(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15699,7 +16155,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate307.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate321.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -15707,8 +16163,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate310(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate324(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -15719,7 +16175,7 @@ break;
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate321.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15734,21 +16190,21 @@ var valid0 = true;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate307.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15759,14 +16215,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shipment === undefined) && (missing0 = "shipment")) || ((data.exportDeclaration === undefined) && (missing0 = "exportDeclaration"))){
-validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.shipment !== undefined){
 const _errs1 = errors;
-if(!(validate307(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+if(!(validate321(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15777,8 +16233,8 @@ var valid0 = true;
 if(valid0){
 if(data.exportDeclaration !== undefined){
 const _errs2 = errors;
-if(!(validate262(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+if(!(validate276(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -15790,28 +16246,28 @@ var valid0 = true;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate306.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v89 = validate310;
+export const v93 = validate324;
 
-export const v90 = validate313;
+export const v94 = validate327;
 
-export const v91 = validate307;
+export const v95 = validate321;
 
-export const v92 = validate324;
-const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
+export const v96 = validate338;
+const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15819,20 +16275,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate325.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate338.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15843,14 +16299,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.orderId === undefined) && (missing0 = "orderId")) || ((data.primaryShipping === undefined) && (missing0 = "primaryShipping"))){
-validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderId !== undefined){
 const _errs1 = errors;
-if(!(validate325(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate339(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -15867,7 +16323,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.firstName !== undefined){
 const _errs4 = errors;
 if(typeof data1.firstName !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -15879,7 +16335,7 @@ if(valid1){
 if(data1.lastName !== undefined){
 const _errs6 = errors;
 if(typeof data1.lastName !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -15891,7 +16347,7 @@ if(valid1){
 if(data1.middleName !== undefined){
 const _errs8 = errors;
 if(typeof data1.middleName !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -15903,7 +16359,7 @@ if(valid1){
 if(data1.salutation !== undefined){
 const _errs10 = errors;
 if(typeof data1.salutation !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -15915,7 +16371,7 @@ if(valid1){
 if(data1.company !== undefined){
 const _errs12 = errors;
 if(typeof data1.company !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -15927,7 +16383,7 @@ if(valid1){
 if(data1.shippingAddress1 !== undefined){
 const _errs14 = errors;
 if(typeof data1.shippingAddress1 !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -15939,7 +16395,7 @@ if(valid1){
 if(data1.shippingAddress2 !== undefined){
 const _errs16 = errors;
 if(typeof data1.shippingAddress2 !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -15951,7 +16407,7 @@ if(valid1){
 if(data1.city !== undefined){
 const _errs18 = errors;
 if(typeof data1.city !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -15963,7 +16419,7 @@ if(valid1){
 if(data1.stateOrProvince !== undefined){
 const _errs20 = errors;
 if(typeof data1.stateOrProvince !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -15975,7 +16431,7 @@ if(valid1){
 if(data1.stateCode !== undefined){
 const _errs22 = errors;
 if(typeof data1.stateCode !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -15987,7 +16443,7 @@ if(valid1){
 if(data1.zipCode !== undefined){
 const _errs24 = errors;
 if(typeof data1.zipCode !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs24 === errors;
@@ -15999,7 +16455,7 @@ if(valid1){
 if(data1.countryName !== undefined){
 const _errs26 = errors;
 if(typeof data1.countryName !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs26 === errors;
@@ -16011,7 +16467,7 @@ if(valid1){
 if(data1.countryCode !== undefined){
 const _errs28 = errors;
 if(typeof data1.countryCode !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -16023,7 +16479,7 @@ if(valid1){
 if(data1.email !== undefined){
 const _errs30 = errors;
 if(typeof data1.email !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs30 === errors;
@@ -16035,7 +16491,7 @@ if(valid1){
 if(data1.phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data1.phone1 !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs32 === errors;
@@ -16047,7 +16503,7 @@ if(valid1){
 if(data1.phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data1.phone2 !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs34 === errors;
@@ -16059,7 +16515,7 @@ if(valid1){
 if(data1.fax !== undefined){
 const _errs36 = errors;
 if(typeof data1.fax !== "string"){
-validate324.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs36 === errors;
@@ -16085,7 +16541,7 @@ var valid1 = true;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16102,13 +16558,13 @@ if(errors === _errs38){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.customerComments !== undefined){
 if(typeof data19.customerComments !== "string"){
-validate324.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate338.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16122,23 +16578,23 @@ var valid0 = true;
 }
 }
 else {
-validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate324.errors = vErrors;
+validate338.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate338.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v93 = validate327;
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
+export const v97 = validate341;
+const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate327.evaluated;
+const evaluated0 = validate341.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16149,14 +16605,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currencyCode === undefined) && (missing0 = "currencyCode")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.destinationCountry !== undefined){
 const _errs1 = errors;
 if(typeof data.destinationCountry !== "string"){
-validate327.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate341.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16168,7 +16624,7 @@ if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.currencyCode !== "string"){
-validate327.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate341.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16181,7 +16637,7 @@ if(data.amount !== undefined){
 let data2 = data.amount;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (typeof data2 !== "string")){
-validate327.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema154.properties.amount.type},message:"must be number,string"}];
+validate341.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema161.properties.amount.type},message:"must be number,string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -16200,7 +16656,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data3[i0] !== "string"){
-validate327.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate341.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -16210,7 +16666,7 @@ break;
 }
 }
 else {
-validate327.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate341.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16225,23 +16681,23 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate327.errors = vErrors;
+validate341.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
+validate341.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v94 = validate328;
-const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
+export const v98 = validate342;
+const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate342.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16252,14 +16708,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.destinationCountry === undefined) && (missing0 = "destinationCountry")){
-validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.destinationCountry !== undefined){
 const _errs1 = errors;
 if(typeof data.destinationCountry !== "string"){
-validate328.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate342.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16272,7 +16728,7 @@ if(data.status !== undefined){
 let data1 = data.status;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate328.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema155.properties.status.type},message:"must be string,null"}];
+validate342.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema162.properties.status.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16285,7 +16741,7 @@ if(data.shippingRates !== undefined){
 let data2 = data.shippingRates;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema155.properties.shippingRates.type},message:"must be array,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema162.properties.shippingRates.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -16301,7 +16757,7 @@ if(data3.minOrderSubtotal !== undefined){
 let data4 = data3.minOrderSubtotal;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -16314,7 +16770,7 @@ if(data3.maxOrderSubtotal !== undefined){
 let data5 = data3.maxOrderSubtotal;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -16327,7 +16783,7 @@ if(data3.shippingCost !== undefined){
 let data6 = data3.shippingCost;
 const _errs13 = errors;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -16340,7 +16796,7 @@ if(data3.shippingCostCurrency !== undefined){
 let data7 = data3.shippingCostCurrency;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -16353,7 +16809,7 @@ if(data3.shippingPriority !== undefined){
 let data8 = data3.shippingPriority;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -16366,7 +16822,7 @@ if(data3.estimatedDeliveryDays !== undefined){
 let data9 = data3.estimatedDeliveryDays;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -16379,7 +16835,7 @@ if(data3.specialOfferExpiryDate !== undefined){
 let data10 = data3.specialOfferExpiryDate;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -16395,7 +16851,7 @@ var valid2 = true;
 }
 }
 else {
-validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16416,23 +16872,23 @@ var valid0 = true;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate328.errors = vErrors;
+validate342.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
+validate342.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v95 = validate329;
-const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+export const v99 = validate343;
+const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
 
-function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate329.evaluated;
+const evaluated0 = validate343.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16445,7 +16901,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate329.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema156.properties.DocumentData.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema163.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16458,7 +16914,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate329.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema156.properties.DocumentExtension.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema163.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16471,7 +16927,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate329.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema156.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate343.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema163.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -16484,7 +16940,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate329.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema156.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema163.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -16497,7 +16953,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate329.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema156.properties.URL.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema163.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -16510,7 +16966,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate329.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema156.properties.ParcelCode.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema163.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -16523,7 +16979,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate329.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema156.properties.TrackingNumber.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema163.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -16536,7 +16992,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate329.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema156.properties.DocumentReference.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema163.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -16549,7 +17005,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate329.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema156.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema163.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -16562,7 +17018,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate329.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema156.properties.CreationDateTime.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema163.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -16575,7 +17031,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate329.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema156.properties.ErrorMessage.type},message:"must be string,null"}];
+validate343.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema163.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -16595,23 +17051,23 @@ var valid0 = true;
 }
 }
 else {
-validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate329.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
-validate329.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate343.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v96 = validate330;
-const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v100 = validate344;
+const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
+const evaluated0 = validate344.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16661,7 +17117,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate330.errors = vErrors;
+validate344.errors = vErrors;
 return false;
 }
 else {
@@ -16683,12 +17139,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate330.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate344.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate344.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16704,12 +17160,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate330.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate344.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate344.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16722,7 +17178,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate330.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate344.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -16734,7 +17190,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate330.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate344.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -16752,8 +17208,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate248(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
+if(!(validate262(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -16763,7 +17219,7 @@ break;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate344.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16782,8 +17238,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate244(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
+if(!(validate258(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -16793,7 +17249,7 @@ break;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate344.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16806,7 +17262,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate330.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate344.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -16818,7 +17274,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate330.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate344.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -16830,7 +17286,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate330.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate344.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -16841,8 +17297,8 @@ var valid1 = true;
 if(valid1){
 if(data.TrackingDetails !== undefined){
 const _errs24 = errors;
-if(!(validate251(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+if(!(validate265(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs24 === errors;
@@ -16861,23 +17317,23 @@ var valid1 = true;
 }
 }
 else {
-validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate330.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate344.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v97 = validate334;
-const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v101 = validate348;
+const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate334.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16890,7 +17346,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate334.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema158.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate348.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema165.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16903,7 +17359,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate334.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema158.properties.ErrorText.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema165.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16916,7 +17372,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate334.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema158.properties.Documents.type},message:"must be array,null"}];
+validate348.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema165.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -16925,8 +17381,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate329(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate343(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -16946,7 +17402,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate334.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema158.properties.ShipperManifests.type},message:"must be array,null"}];
+validate348.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema165.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -16955,8 +17411,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate329(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
+if(!(validate343(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -16976,7 +17432,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate334.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema158.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate348.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema165.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -16987,7 +17443,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate334.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -17006,7 +17462,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate334.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema158.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate348.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema165.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -17019,7 +17475,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate334.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema158.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate348.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema165.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -17030,7 +17486,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate334.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -17053,25 +17509,25 @@ var valid0 = true;
 }
 }
 else {
-validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate334.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate334.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v98 = validate251;
+export const v102 = validate265;
 
-export const v99 = validate337;
-const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
+export const v103 = validate351;
+const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
 
-function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate337.evaluated;
+const evaluated0 = validate351.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17082,7 +17538,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Type === undefined) && (missing0 = "Type")){
-validate337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate351.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -17090,11 +17546,11 @@ if(data.Type !== undefined){
 let data0 = data.Type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate337.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate351.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "inbound") || (data0 === "outbound"))){
-validate337.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema159.properties.Type.enum},message:"must be equal to one of the allowed values"}];
+validate351.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema166.properties.Type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17109,7 +17565,7 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate337.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate351.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -17121,12 +17577,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 100){
-validate337.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate351.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate351.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17138,7 +17594,7 @@ break;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate351.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17154,7 +17610,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data3)){
 if(data3.length > 100){
-validate337.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate351.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -17163,7 +17619,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
 if(typeof data3[i1] !== "string"){
-validate337.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate351.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -17174,7 +17630,7 @@ break;
 }
 }
 else {
-validate337.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate351.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17187,7 +17643,7 @@ if(valid0){
 if(data.EventSinceInUTC !== undefined){
 const _errs11 = errors;
 if(typeof data.EventSinceInUTC !== "string"){
-validate337.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate351.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -17201,23 +17657,23 @@ var valid0 = true;
 }
 }
 else {
-validate337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate337.errors = vErrors;
+validate351.errors = vErrors;
 return errors === 0;
 }
-validate337.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
+validate351.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v100 = validate338;
-const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
+export const v104 = validate352;
+const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate352.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17230,7 +17686,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate338.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema160.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate352.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema167.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17255,7 +17711,7 @@ if(data2.GlobaleOrderID !== undefined){
 let data3 = data2.GlobaleOrderID;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -17268,7 +17724,7 @@ if(data2.GlobaleParcelCode !== undefined){
 let data4 = data2.GlobaleParcelCode;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -17281,7 +17737,7 @@ if(data2.GlobaleRMANumber !== undefined){
 let data5 = data2.GlobaleRMANumber;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -17294,7 +17750,7 @@ if(data2.IsTrackingNumberActive !== undefined){
 let data6 = data2.IsTrackingNumberActive;
 const _errs13 = errors;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -17307,7 +17763,7 @@ if(data2.MerchantOrderID !== undefined){
 let data7 = data2.MerchantOrderID;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -17320,7 +17776,7 @@ if(data2.MerchantRMANumber !== undefined){
 let data8 = data2.MerchantRMANumber;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -17333,7 +17789,7 @@ if(data2.ShipperName !== undefined){
 let data9 = data2.ShipperName;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -17346,7 +17802,7 @@ if(data2.TrackingNumber !== undefined){
 let data10 = data2.TrackingNumber;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -17359,7 +17815,7 @@ if(data2.TrackingURL !== undefined){
 let data11 = data2.TrackingURL;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs23 === errors;
@@ -17372,7 +17828,7 @@ if(data2.Type !== undefined){
 let data12 = data2.Type;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs25 === errors;
@@ -17391,7 +17847,7 @@ var valid2 = true;
 }
 }
 else {
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17402,7 +17858,7 @@ break;
 }
 }
 else {
-validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17423,7 +17879,7 @@ for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 const _errs29 = errors;
 if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-validate338.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate352.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs29 === errors;
@@ -17433,7 +17889,7 @@ break;
 }
 }
 else {
-validate338.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate352.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17446,23 +17902,23 @@ var valid0 = true;
 }
 }
 else {
-validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate338.errors = vErrors;
+validate352.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate352.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v101 = validate339;
-const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v105 = validate353;
+const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate353.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17528,7 +17984,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate339.errors = vErrors;
+validate353.errors = vErrors;
 return false;
 }
 else {
@@ -17546,7 +18002,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate353.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -17556,12 +18012,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate339.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate353.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate339.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17577,12 +18033,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate339.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate353.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate339.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17598,12 +18054,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate339.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate353.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate339.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17619,12 +18075,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate339.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate353.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate339.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate353.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17639,23 +18095,23 @@ var valid1 = true;
 }
 }
 else {
-validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate339.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate353.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v102 = validate340;
-const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v106 = validate354;
+const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate340.evaluated;
+const evaluated0 = validate354.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17666,14 +18122,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate340.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate354.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17686,7 +18142,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate340.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema162.properties.Errors.type},message:"must be array,null"}];
+validate354.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema169.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -17697,7 +18153,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate340.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema162.properties.Errors.items.type},message:"must be object,string"}];
+validate354.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema169.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -17716,14 +18172,14 @@ var valid0 = true;
 }
 }
 else {
-validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate340.errors = vErrors;
+validate354.errors = vErrors;
 return errors === 0;
 }
-validate340.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate354.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -17744,91 +18200,95 @@ export const VALIDATORS = {
   "callbacks/customer-details.schema.json": v13,
   "callbacks/customer.schema.json": v14,
   "callbacks/discount.schema.json": v15,
-  "callbacks/dt-breakdown.schema.json": v16,
-  "callbacks/exporter-details.schema.json": v17,
-  "callbacks/international-details.schema.json": v18,
-  "callbacks/key-value-pair.schema.json": v19,
-  "callbacks/loyalty-points.schema.json": v20,
-  "callbacks/merchant-order.schema.json": v21,
-  "callbacks/notify-order-refunded.request.schema.json": v22,
-  "callbacks/order-document.schema.json": v23,
-  "callbacks/order-envelope.schema.json": v24,
-  "callbacks/order-payment-method.schema.json": v25,
-  "callbacks/order-status-reason.schema.json": v26,
-  "callbacks/original-order.schema.json": v27,
-  "callbacks/parcel-product.schema.json": v28,
-  "callbacks/parcel-tracking.schema.json": v29,
-  "callbacks/parcel.schema.json": v30,
-  "callbacks/payment-details.schema.json": v31,
-  "callbacks/perform-order-payment.request.schema.json": v32,
-  "callbacks/product-attribute.schema.json": v33,
-  "callbacks/product.schema.json": v34,
-  "callbacks/refund-product.schema.json": v35,
-  "callbacks/refund-reason.schema.json": v36,
-  "callbacks/response-info.schema.json": v37,
-  "callbacks/returned-product.schema.json": v38,
-  "callbacks/send-order-to-merchant.request.schema.json": v39,
-  "callbacks/send-rma-info.request.schema.json": v40,
-  "callbacks/shipping-info-details.schema.json": v41,
-  "callbacks/shipping-option.schema.json": v42,
-  "callbacks/update-order-shipping-info.request.schema.json": v43,
-  "callbacks/update-order-status.request.schema.json": v44,
-  "callbacks/user-details.schema.json": v45,
-  "callbacks/user-id-number-type.schema.json": v46,
-  "callbacks/vat-category.schema.json": v47,
-  "callbacks/vat-rate-type.schema.json": v48,
-  "service/additional-documents-error.schema.json": v49,
-  "service/additional-documents-request.schema.json": v50,
-  "service/additional-documents-response.schema.json": v51,
-  "service/app-settings.schema.json": v52,
-  "service/authentication-token-request.schema.json": v53,
-  "service/authentication-token-response.schema.json": v54,
-  "service/catalog-prices-request.schema.json": v55,
-  "service/catalog-prices-response.schema.json": v56,
-  "service/commercial-invoice.schema.json": v57,
-  "service/country-coefficient.schema.json": v58,
-  "service/country.schema.json": v59,
-  "service/culture.schema.json": v60,
-  "service/currency-rate.schema.json": v61,
-  "service/currency.schema.json": v62,
-  "service/dispatch-exception.schema.json": v63,
-  "service/dispatch-orders-request.schema.json": v64,
-  "service/dispatch-parcel.schema.json": v65,
-  "service/dispatch-product.schema.json": v66,
-  "service/dispatch-request-v1.schema.json": v67,
-  "service/dispatch-request-v2.schema.json": v68,
-  "service/dispatch-response.schema.json": v69,
-  "service/error-response.schema.json": v70,
-  "service/export-declaration.schema.json": v71,
-  "service/exporter.schema.json": v72,
-  "service/hub-details.schema.json": v73,
-  "service/location-by-ip.schema.json": v74,
-  "service/order-info-for-additional-documents.schema.json": v75,
-  "service/order-refund-details.schema.json": v76,
-  "service/order-refund-product.schema.json": v77,
-  "service/order-refund-request.schema.json": v78,
-  "service/order-status-details.schema.json": v79,
-  "service/orders-details-request.schema.json": v80,
-  "service/orders-details-response.schema.json": v81,
-  "service/product-country.schema.json": v82,
-  "service/recent-product-countries.schema.json": v83,
-  "service/refund-details-response.schema.json": v84,
-  "service/rounding-range.schema.json": v85,
-  "service/rounding-rule.schema.json": v86,
-  "service/service-response-info.schema.json": v87,
-  "service/shipment-information.schema.json": v88,
-  "service/shipment-parcel.schema.json": v89,
-  "service/shipment-product.schema.json": v90,
-  "service/shipment.schema.json": v91,
-  "service/shipping-address-request.schema.json": v92,
-  "service/shipping-details-request.schema.json": v93,
-  "service/shipping-details.schema.json": v94,
-  "service/shipping-document.schema.json": v95,
-  "service/shipping-documents-request.schema.json": v96,
-  "service/shipping-documents-response.schema.json": v97,
-  "service/tracking-details.schema.json": v98,
-  "service/tracking-events-request.schema.json": v99,
-  "service/tracking-events-response.schema.json": v100,
-  "service/void-parcel-request.schema.json": v101,
-  "service/void-parcel-response.schema.json": v102,
+  "callbacks/dispatched-parcel-product.schema.json": v16,
+  "callbacks/dispatched-parcel-tracking.schema.json": v17,
+  "callbacks/dispatched-parcel.schema.json": v18,
+  "callbacks/dt-breakdown.schema.json": v19,
+  "callbacks/exporter-details.schema.json": v20,
+  "callbacks/international-details.schema.json": v21,
+  "callbacks/key-value-pair.schema.json": v22,
+  "callbacks/loyalty-points.schema.json": v23,
+  "callbacks/merchant-order.schema.json": v24,
+  "callbacks/notify-order-refunded.request.schema.json": v25,
+  "callbacks/order-document.schema.json": v26,
+  "callbacks/order-envelope.schema.json": v27,
+  "callbacks/order-payment-method.schema.json": v28,
+  "callbacks/order-status-reason.schema.json": v29,
+  "callbacks/original-order.schema.json": v30,
+  "callbacks/parcel-dispatch.request.schema.json": v31,
+  "callbacks/parcel-product.schema.json": v32,
+  "callbacks/parcel-tracking.schema.json": v33,
+  "callbacks/parcel.schema.json": v34,
+  "callbacks/payment-details.schema.json": v35,
+  "callbacks/perform-order-payment.request.schema.json": v36,
+  "callbacks/product-attribute.schema.json": v37,
+  "callbacks/product.schema.json": v38,
+  "callbacks/refund-product.schema.json": v39,
+  "callbacks/refund-reason.schema.json": v40,
+  "callbacks/response-info.schema.json": v41,
+  "callbacks/returned-product.schema.json": v42,
+  "callbacks/send-order-to-merchant.request.schema.json": v43,
+  "callbacks/send-rma-info.request.schema.json": v44,
+  "callbacks/shipping-info-details.schema.json": v45,
+  "callbacks/shipping-option.schema.json": v46,
+  "callbacks/update-order-shipping-info.request.schema.json": v47,
+  "callbacks/update-order-status.request.schema.json": v48,
+  "callbacks/user-details.schema.json": v49,
+  "callbacks/user-id-number-type.schema.json": v50,
+  "callbacks/vat-category.schema.json": v51,
+  "callbacks/vat-rate-type.schema.json": v52,
+  "service/additional-documents-error.schema.json": v53,
+  "service/additional-documents-request.schema.json": v54,
+  "service/additional-documents-response.schema.json": v55,
+  "service/app-settings.schema.json": v56,
+  "service/authentication-token-request.schema.json": v57,
+  "service/authentication-token-response.schema.json": v58,
+  "service/catalog-prices-request.schema.json": v59,
+  "service/catalog-prices-response.schema.json": v60,
+  "service/commercial-invoice.schema.json": v61,
+  "service/country-coefficient.schema.json": v62,
+  "service/country.schema.json": v63,
+  "service/culture.schema.json": v64,
+  "service/currency-rate.schema.json": v65,
+  "service/currency.schema.json": v66,
+  "service/dispatch-exception.schema.json": v67,
+  "service/dispatch-orders-request.schema.json": v68,
+  "service/dispatch-parcel.schema.json": v69,
+  "service/dispatch-product.schema.json": v70,
+  "service/dispatch-request-v1.schema.json": v71,
+  "service/dispatch-request-v2.schema.json": v72,
+  "service/dispatch-response.schema.json": v73,
+  "service/error-response.schema.json": v74,
+  "service/export-declaration.schema.json": v75,
+  "service/exporter.schema.json": v76,
+  "service/hub-details.schema.json": v77,
+  "service/location-by-ip.schema.json": v78,
+  "service/order-info-for-additional-documents.schema.json": v79,
+  "service/order-refund-details.schema.json": v80,
+  "service/order-refund-product.schema.json": v81,
+  "service/order-refund-request.schema.json": v82,
+  "service/order-status-details.schema.json": v83,
+  "service/orders-details-request.schema.json": v84,
+  "service/orders-details-response.schema.json": v85,
+  "service/product-country.schema.json": v86,
+  "service/recent-product-countries.schema.json": v87,
+  "service/refund-details-response.schema.json": v88,
+  "service/rounding-range.schema.json": v89,
+  "service/rounding-rule.schema.json": v90,
+  "service/service-response-info.schema.json": v91,
+  "service/shipment-information.schema.json": v92,
+  "service/shipment-parcel.schema.json": v93,
+  "service/shipment-product.schema.json": v94,
+  "service/shipment.schema.json": v95,
+  "service/shipping-address-request.schema.json": v96,
+  "service/shipping-details-request.schema.json": v97,
+  "service/shipping-details.schema.json": v98,
+  "service/shipping-document.schema.json": v99,
+  "service/shipping-documents-request.schema.json": v100,
+  "service/shipping-documents-response.schema.json": v101,
+  "service/tracking-details.schema.json": v102,
+  "service/tracking-events-request.schema.json": v103,
+  "service/tracking-events-response.schema.json": v104,
+  "service/void-parcel-request.schema.json": v105,
+  "service/void-parcel-response.schema.json": v106,
 };

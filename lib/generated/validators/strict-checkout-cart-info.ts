@@ -761,7 +761,7 @@ return errors === 0;
 validate57.evaluated = {"props":{"CouponCode":true,"Description":true,"DiscountType":true,"DiscountValue":true,"Name":true,"OriginalDiscountValue":true,"VATRate":true,"ProductCartItemId":true,"CalculationMode":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v4 = validate58;
-const schema24 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-product.schema.json","type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"AttributesEnglish":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"BackOrderDate":{"type":"string"},"Brand":{"$ref":"./brand.schema.json"},"CartItemId":{"type":"string"},"CartItemOptionId":{"type":"string"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"DeliveryQuantity":{"type":"number"},"Description":{"type":"string"},"DescriptionEnglish":{"type":"string"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Height":{"type":"number"},"Length":{"type":"number"},"Width":{"type":"number"},"HubCode":{"type":"string"},"ImageHeight":{"type":"number"},"ImageWidth":{"type":"number"},"ImageURL":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"IsBlockedForPlatform":{"type":"boolean"},"IsBundle":{"type":"boolean"},"IsFixedPrice":{"type":"boolean"},"IsVirtual":{"type":"boolean"},"Keywords":{"type":"string"},"LineItemOriginalSalePrice":{"type":"number"},"LineItemSalePrice":{"type":"number"},"ListPrice":{"type":"number"},"LocalVATRateType":{"$ref":"./vat-rate-type.schema.json"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}}}},"Name":{"type":"string"},"NameEnglish":{"type":"string"},"NetVolume":{"type":"number"},"NetWeight":{"type":"number"},"OrderedQuantity":{"type":"number"},"OriginalListPrice":{"type":"number"},"OriginalSalePrice":{"type":"number"},"OriginCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"ParentCartItemId":{"type":"string"},"PriceCoefficientRate":{"type":"number"},"ProductClassCode":{"type":"string"},"ProductCode":{"type":"string"},"ProductCodeSecondary":{"type":"string"},"ProductGroupCode":{"type":"string"},"ProductGroupCodeSecondary":{"type":"string"},"SalePrice":{"type":"number"},"SalePriceBeforeRounding":{"type":"number"},"SalePriceReason":{"type":"string"},"URL":{"type":"string"},"VATCategory":{"$ref":"./vat-category.schema.json"},"VATRateType":{"$ref":"./vat-rate-type.schema.json"},"Volume":{"type":"number"},"Weight":{"type":"number"}}};
+const schema24 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-product.schema.json","type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"AttributesEnglish":{"type":"array","items":{"$ref":"./attribute.schema.json"}},"BackOrderDate":{"type":"string"},"Brand":{"$ref":"./brand.schema.json"},"CartItemId":{"type":"string"},"CartItemOptionId":{"type":"string"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"DeliveryQuantity":{"type":"number"},"Description":{"type":"string"},"DescriptionEnglish":{"type":"string"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Height":{"type":"number"},"Length":{"type":"number"},"Width":{"type":"number"},"HubCode":{"type":"string"},"ImageHeight":{"type":"number"},"ImageWidth":{"type":"number"},"ImageURL":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"IsBlockedForPlatform":{"type":"boolean"},"IsBlockedForGlobalE":{"type":"boolean"},"IsBundle":{"type":"boolean"},"IsFixedPrice":{"type":"boolean"},"IsVirtual":{"type":"boolean"},"Keywords":{"type":"string"},"LineItemOriginalSalePrice":{"type":"number"},"LineItemSalePrice":{"type":"number"},"ListPrice":{"type":"number"},"LocalVATRateType":{"$ref":"./vat-rate-type.schema.json"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./attribute.schema.json"}}}},"Name":{"type":"string"},"NameEnglish":{"type":"string"},"NetVolume":{"type":"number"},"NetWeight":{"type":"number"},"OrderedQuantity":{"type":"number"},"OriginalListPrice":{"type":"number"},"OriginalSalePrice":{"type":"number"},"OriginCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"ParentCartItemId":{"type":"string"},"PriceCoefficientRate":{"type":"number"},"ProductClassCode":{"type":"string"},"ProductCode":{"type":"string"},"ProductCodeSecondary":{"type":"string"},"ProductGroupCode":{"type":"string"},"ProductGroupCodeSecondary":{"type":"string"},"SalePrice":{"type":"number"},"SalePriceBeforeRounding":{"type":"number"},"SalePriceReason":{"type":"string"},"URL":{"type":"string"},"VATCategory":{"$ref":"./vat-category.schema.json"},"VATRateType":{"$ref":"./vat-rate-type.schema.json"},"Volume":{"type":"number"},"Weight":{"type":"number"}}};
 const schema25 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/category.schema.json","type":"object","properties":{"CategoryCode":{"type":"string"},"Name":{"type":"string"}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1301,10 +1301,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsBundle !== undefined){
+if(data.IsBlockedForGlobalE !== undefined){
 const _errs47 = errors;
-if(typeof data.IsBundle !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/IsBundle",schemaPath:"#/properties/IsBundle/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsBlockedForGlobalE !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/IsBlockedForGlobalE",schemaPath:"#/properties/IsBlockedForGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -1313,10 +1313,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsFixedPrice !== undefined){
+if(data.IsBundle !== undefined){
 const _errs49 = errors;
-if(typeof data.IsFixedPrice !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/IsFixedPrice",schemaPath:"#/properties/IsFixedPrice/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsBundle !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/IsBundle",schemaPath:"#/properties/IsBundle/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs49 === errors;
@@ -1325,10 +1325,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.IsVirtual !== undefined){
+if(data.IsFixedPrice !== undefined){
 const _errs51 = errors;
-if(typeof data.IsVirtual !== "boolean"){
-validate58.errors = [{instancePath:instancePath+"/IsVirtual",schemaPath:"#/properties/IsVirtual/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(typeof data.IsFixedPrice !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/IsFixedPrice",schemaPath:"#/properties/IsFixedPrice/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs51 === errors;
@@ -1337,10 +1337,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Keywords !== undefined){
+if(data.IsVirtual !== undefined){
 const _errs53 = errors;
-if(typeof data.Keywords !== "string"){
-validate58.errors = [{instancePath:instancePath+"/Keywords",schemaPath:"#/properties/Keywords/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.IsVirtual !== "boolean"){
+validate58.errors = [{instancePath:instancePath+"/IsVirtual",schemaPath:"#/properties/IsVirtual/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs53 === errors;
@@ -1349,11 +1349,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemOriginalSalePrice !== undefined){
-let data29 = data.LineItemOriginalSalePrice;
+if(data.Keywords !== undefined){
 const _errs55 = errors;
-if(!((typeof data29 == "number") && (isFinite(data29)))){
-validate58.errors = [{instancePath:instancePath+"/LineItemOriginalSalePrice",schemaPath:"#/properties/LineItemOriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.Keywords !== "string"){
+validate58.errors = [{instancePath:instancePath+"/Keywords",schemaPath:"#/properties/Keywords/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs55 === errors;
@@ -1362,11 +1361,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemSalePrice !== undefined){
-let data30 = data.LineItemSalePrice;
+if(data.LineItemOriginalSalePrice !== undefined){
+let data30 = data.LineItemOriginalSalePrice;
 const _errs57 = errors;
 if(!((typeof data30 == "number") && (isFinite(data30)))){
-validate58.errors = [{instancePath:instancePath+"/LineItemSalePrice",schemaPath:"#/properties/LineItemSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/LineItemOriginalSalePrice",schemaPath:"#/properties/LineItemOriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -1375,11 +1374,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ListPrice !== undefined){
-let data31 = data.ListPrice;
+if(data.LineItemSalePrice !== undefined){
+let data31 = data.LineItemSalePrice;
 const _errs59 = errors;
 if(!((typeof data31 == "number") && (isFinite(data31)))){
-validate58.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/LineItemSalePrice",schemaPath:"#/properties/LineItemSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs59 === errors;
@@ -1388,11 +1387,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LocalVATRateType !== undefined){
+if(data.ListPrice !== undefined){
+let data32 = data.ListPrice;
 const _errs61 = errors;
-if(!(validate64(data.LocalVATRateType, {instancePath:instancePath+"/LocalVATRateType",parentData:data,parentDataProperty:"LocalVATRateType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-errors = vErrors.length;
+if(!((typeof data32 == "number") && (isFinite(data32)))){
+validate58.errors = [{instancePath:instancePath+"/ListPrice",schemaPath:"#/properties/ListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs61 === errors;
 }
@@ -1400,25 +1400,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.LocalVATRateType !== undefined){
+const _errs63 = errors;
+if(!(validate64(data.LocalVATRateType, {instancePath:instancePath+"/LocalVATRateType",parentData:data,parentDataProperty:"LocalVATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs63 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.MetaData !== undefined){
-let data33 = data.MetaData;
-const _errs62 = errors;
-if(errors === _errs62){
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.Attributes !== undefined){
-let data34 = data33.Attributes;
+let data34 = data.MetaData;
 const _errs64 = errors;
 if(errors === _errs64){
-if(Array.isArray(data34)){
-var valid5 = true;
-const len3 = data34.length;
-for(let i3=0; i3<len3; i3++){
+if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
+if(data34.Attributes !== undefined){
+let data35 = data34.Attributes;
 const _errs66 = errors;
-if(!(validate55(data34[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data34,parentDataProperty:i3,rootData,dynamicAnchors}))){
+if(errors === _errs66){
+if(Array.isArray(data35)){
+var valid5 = true;
+const len3 = data35.length;
+for(let i3=0; i3<len3; i3++){
+const _errs68 = errors;
+if(!(validate55(data35[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data35,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs66 === errors;
+var valid5 = _errs68 === errors;
 if(!valid5){
 break;
 }
@@ -1436,28 +1448,16 @@ validate58.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.Name !== undefined){
-const _errs67 = errors;
+const _errs69 = errors;
 if(typeof data.Name !== "string"){
 validate58.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs67 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.NameEnglish !== undefined){
-const _errs69 = errors;
-if(typeof data.NameEnglish !== "string"){
-validate58.errors = [{instancePath:instancePath+"/NameEnglish",schemaPath:"#/properties/NameEnglish/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs69 === errors;
@@ -1466,11 +1466,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.NetVolume !== undefined){
-let data38 = data.NetVolume;
+if(data.NameEnglish !== undefined){
 const _errs71 = errors;
-if(!((typeof data38 == "number") && (isFinite(data38)))){
-validate58.errors = [{instancePath:instancePath+"/NetVolume",schemaPath:"#/properties/NetVolume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.NameEnglish !== "string"){
+validate58.errors = [{instancePath:instancePath+"/NameEnglish",schemaPath:"#/properties/NameEnglish/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs71 === errors;
@@ -1479,11 +1478,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.NetWeight !== undefined){
-let data39 = data.NetWeight;
+if(data.NetVolume !== undefined){
+let data39 = data.NetVolume;
 const _errs73 = errors;
 if(!((typeof data39 == "number") && (isFinite(data39)))){
-validate58.errors = [{instancePath:instancePath+"/NetWeight",schemaPath:"#/properties/NetWeight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/NetVolume",schemaPath:"#/properties/NetVolume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs73 === errors;
@@ -1492,11 +1491,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OrderedQuantity !== undefined){
-let data40 = data.OrderedQuantity;
+if(data.NetWeight !== undefined){
+let data40 = data.NetWeight;
 const _errs75 = errors;
 if(!((typeof data40 == "number") && (isFinite(data40)))){
-validate58.errors = [{instancePath:instancePath+"/OrderedQuantity",schemaPath:"#/properties/OrderedQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/NetWeight",schemaPath:"#/properties/NetWeight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs75 === errors;
@@ -1505,11 +1504,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginalListPrice !== undefined){
-let data41 = data.OriginalListPrice;
+if(data.OrderedQuantity !== undefined){
+let data41 = data.OrderedQuantity;
 const _errs77 = errors;
 if(!((typeof data41 == "number") && (isFinite(data41)))){
-validate58.errors = [{instancePath:instancePath+"/OriginalListPrice",schemaPath:"#/properties/OriginalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/OrderedQuantity",schemaPath:"#/properties/OrderedQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -1518,11 +1517,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginalSalePrice !== undefined){
-let data42 = data.OriginalSalePrice;
+if(data.OriginalListPrice !== undefined){
+let data42 = data.OriginalListPrice;
 const _errs79 = errors;
 if(!((typeof data42 == "number") && (isFinite(data42)))){
-validate58.errors = [{instancePath:instancePath+"/OriginalSalePrice",schemaPath:"#/properties/OriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/OriginalListPrice",schemaPath:"#/properties/OriginalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs79 === errors;
@@ -1531,11 +1530,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.OriginCountryCode !== undefined){
+if(data.OriginalSalePrice !== undefined){
+let data43 = data.OriginalSalePrice;
 const _errs81 = errors;
-if(!(validate68(data.OriginCountryCode, {instancePath:instancePath+"/OriginCountryCode",parentData:data,parentDataProperty:"OriginCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
-errors = vErrors.length;
+if(!((typeof data43 == "number") && (isFinite(data43)))){
+validate58.errors = [{instancePath:instancePath+"/OriginalSalePrice",schemaPath:"#/properties/OriginalSalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs81 === errors;
 }
@@ -1543,23 +1543,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ParentCartItemId !== undefined){
-const _errs82 = errors;
-if(typeof data.ParentCartItemId !== "string"){
-validate58.errors = [{instancePath:instancePath+"/ParentCartItemId",schemaPath:"#/properties/ParentCartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(data.OriginCountryCode !== undefined){
+const _errs83 = errors;
+if(!(validate68(data.OriginCountryCode, {instancePath:instancePath+"/OriginCountryCode",parentData:data,parentDataProperty:"OriginCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
 }
-var valid0 = _errs82 === errors;
+var valid0 = _errs83 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PriceCoefficientRate !== undefined){
-let data45 = data.PriceCoefficientRate;
+if(data.ParentCartItemId !== undefined){
 const _errs84 = errors;
-if(!((typeof data45 == "number") && (isFinite(data45)))){
-validate58.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.ParentCartItemId !== "string"){
+validate58.errors = [{instancePath:instancePath+"/ParentCartItemId",schemaPath:"#/properties/ParentCartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs84 === errors;
@@ -1568,10 +1567,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductClassCode !== undefined){
+if(data.PriceCoefficientRate !== undefined){
+let data46 = data.PriceCoefficientRate;
 const _errs86 = errors;
-if(typeof data.ProductClassCode !== "string"){
-validate58.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data46 == "number") && (isFinite(data46)))){
+validate58.errors = [{instancePath:instancePath+"/PriceCoefficientRate",schemaPath:"#/properties/PriceCoefficientRate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs86 === errors;
@@ -1580,10 +1580,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductCode !== undefined){
+if(data.ProductClassCode !== undefined){
 const _errs88 = errors;
-if(typeof data.ProductCode !== "string"){
-validate58.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductClassCode !== "string"){
+validate58.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs88 === errors;
@@ -1592,10 +1592,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductCodeSecondary !== undefined){
+if(data.ProductCode !== undefined){
 const _errs90 = errors;
-if(typeof data.ProductCodeSecondary !== "string"){
-validate58.errors = [{instancePath:instancePath+"/ProductCodeSecondary",schemaPath:"#/properties/ProductCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductCode !== "string"){
+validate58.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs90 === errors;
@@ -1604,10 +1604,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductGroupCode !== undefined){
+if(data.ProductCodeSecondary !== undefined){
 const _errs92 = errors;
-if(typeof data.ProductGroupCode !== "string"){
-validate58.errors = [{instancePath:instancePath+"/ProductGroupCode",schemaPath:"#/properties/ProductGroupCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductCodeSecondary !== "string"){
+validate58.errors = [{instancePath:instancePath+"/ProductCodeSecondary",schemaPath:"#/properties/ProductCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs92 === errors;
@@ -1616,10 +1616,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.ProductGroupCodeSecondary !== undefined){
+if(data.ProductGroupCode !== undefined){
 const _errs94 = errors;
-if(typeof data.ProductGroupCodeSecondary !== "string"){
-validate58.errors = [{instancePath:instancePath+"/ProductGroupCodeSecondary",schemaPath:"#/properties/ProductGroupCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.ProductGroupCode !== "string"){
+validate58.errors = [{instancePath:instancePath+"/ProductGroupCode",schemaPath:"#/properties/ProductGroupCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs94 === errors;
@@ -1628,11 +1628,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePrice !== undefined){
-let data51 = data.SalePrice;
+if(data.ProductGroupCodeSecondary !== undefined){
 const _errs96 = errors;
-if(!((typeof data51 == "number") && (isFinite(data51)))){
-validate58.errors = [{instancePath:instancePath+"/SalePrice",schemaPath:"#/properties/SalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+if(typeof data.ProductGroupCodeSecondary !== "string"){
+validate58.errors = [{instancePath:instancePath+"/ProductGroupCodeSecondary",schemaPath:"#/properties/ProductGroupCodeSecondary/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs96 === errors;
@@ -1641,11 +1640,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePriceBeforeRounding !== undefined){
-let data52 = data.SalePriceBeforeRounding;
+if(data.SalePrice !== undefined){
+let data52 = data.SalePrice;
 const _errs98 = errors;
 if(!((typeof data52 == "number") && (isFinite(data52)))){
-validate58.errors = [{instancePath:instancePath+"/SalePriceBeforeRounding",schemaPath:"#/properties/SalePriceBeforeRounding/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/SalePrice",schemaPath:"#/properties/SalePrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs98 === errors;
@@ -1654,10 +1653,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.SalePriceReason !== undefined){
+if(data.SalePriceBeforeRounding !== undefined){
+let data53 = data.SalePriceBeforeRounding;
 const _errs100 = errors;
-if(typeof data.SalePriceReason !== "string"){
-validate58.errors = [{instancePath:instancePath+"/SalePriceReason",schemaPath:"#/properties/SalePriceReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(!((typeof data53 == "number") && (isFinite(data53)))){
+validate58.errors = [{instancePath:instancePath+"/SalePriceBeforeRounding",schemaPath:"#/properties/SalePriceBeforeRounding/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs100 === errors;
@@ -1666,10 +1666,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.URL !== undefined){
+if(data.SalePriceReason !== undefined){
 const _errs102 = errors;
-if(typeof data.URL !== "string"){
-validate58.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.SalePriceReason !== "string"){
+validate58.errors = [{instancePath:instancePath+"/SalePriceReason",schemaPath:"#/properties/SalePriceReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs102 === errors;
@@ -1678,11 +1678,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.VATCategory !== undefined){
+if(data.URL !== undefined){
 const _errs104 = errors;
-if(!(validate70(data.VATCategory, {instancePath:instancePath+"/VATCategory",parentData:data,parentDataProperty:"VATCategory",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
-errors = vErrors.length;
+if(typeof data.URL !== "string"){
+validate58.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
 var valid0 = _errs104 === errors;
 }
@@ -1690,24 +1690,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.VATRateType !== undefined){
-const _errs105 = errors;
-if(!(validate64(data.VATRateType, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs105 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Volume !== undefined){
-let data57 = data.Volume;
+if(data.VATCategory !== undefined){
 const _errs106 = errors;
-if(!((typeof data57 == "number") && (isFinite(data57)))){
-validate58.errors = [{instancePath:instancePath+"/Volume",schemaPath:"#/properties/Volume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
+if(!(validate70(data.VATCategory, {instancePath:instancePath+"/VATCategory",parentData:data,parentDataProperty:"VATCategory",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs106 === errors;
 }
@@ -1715,17 +1702,43 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Weight !== undefined){
-let data58 = data.Weight;
+if(data.VATRateType !== undefined){
+const _errs107 = errors;
+if(!(validate64(data.VATRateType, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs107 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Volume !== undefined){
+let data58 = data.Volume;
 const _errs108 = errors;
 if(!((typeof data58 == "number") && (isFinite(data58)))){
-validate58.errors = [{instancePath:instancePath+"/Weight",schemaPath:"#/properties/Weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate58.errors = [{instancePath:instancePath+"/Volume",schemaPath:"#/properties/Volume/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs108 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.Weight !== undefined){
+let data59 = data.Weight;
+const _errs110 = errors;
+if(!((typeof data59 == "number") && (isFinite(data59)))){
+validate58.errors = [{instancePath:instancePath+"/Weight",schemaPath:"#/properties/Weight/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs110 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }
@@ -1789,7 +1802,7 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"Attributes":true,"AttributesEnglish":true,"BackOrderDate":true,"Brand":true,"CartItemId":true,"CartItemOptionId":true,"Categories":true,"DeliveryQuantity":true,"Description":true,"DescriptionEnglish":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Height":true,"Length":true,"Width":true,"HubCode":true,"ImageHeight":true,"ImageWidth":true,"ImageURL":true,"IsBackOrdered":true,"IsBlockedForPlatform":true,"IsBundle":true,"IsFixedPrice":true,"IsVirtual":true,"Keywords":true,"LineItemOriginalSalePrice":true,"LineItemSalePrice":true,"ListPrice":true,"LocalVATRateType":true,"MetaData":true,"Name":true,"NameEnglish":true,"NetVolume":true,"NetWeight":true,"OrderedQuantity":true,"OriginalListPrice":true,"OriginalSalePrice":true,"OriginCountryCode":true,"ParentCartItemId":true,"PriceCoefficientRate":true,"ProductClassCode":true,"ProductCode":true,"ProductCodeSecondary":true,"ProductGroupCode":true,"ProductGroupCodeSecondary":true,"SalePrice":true,"SalePriceBeforeRounding":true,"SalePriceReason":true,"URL":true,"VATCategory":true,"VATRateType":true,"Volume":true,"Weight":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"Attributes":true,"AttributesEnglish":true,"BackOrderDate":true,"Brand":true,"CartItemId":true,"CartItemOptionId":true,"Categories":true,"DeliveryQuantity":true,"Description":true,"DescriptionEnglish":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Height":true,"Length":true,"Width":true,"HubCode":true,"ImageHeight":true,"ImageWidth":true,"ImageURL":true,"IsBackOrdered":true,"IsBlockedForPlatform":true,"IsBlockedForGlobalE":true,"IsBundle":true,"IsFixedPrice":true,"IsVirtual":true,"Keywords":true,"LineItemOriginalSalePrice":true,"LineItemSalePrice":true,"ListPrice":true,"LocalVATRateType":true,"MetaData":true,"Name":true,"NameEnglish":true,"NetVolume":true,"NetWeight":true,"OrderedQuantity":true,"OriginalListPrice":true,"OriginalSalePrice":true,"OriginCountryCode":true,"ParentCartItemId":true,"PriceCoefficientRate":true,"ProductClassCode":true,"ProductCode":true,"ProductCodeSecondary":true,"ProductGroupCode":true,"ProductGroupCodeSecondary":true,"SalePrice":true,"SalePriceBeforeRounding":true,"SalePriceReason":true,"URL":true,"VATCategory":true,"VATRateType":true,"Volume":true,"Weight":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v5 = validate73;
 const schema30 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/cart-user-details.schema.json","type":"object","properties":{"UserId":{"type":"string"},"AddressDetails":{"type":"array","items":{"$ref":"./address-details.schema.json"}}}};

@@ -1518,7 +1518,7 @@ return errors === 0;
 }
 validate72.evaluated = {"props":{"Name":true,"OrderStatusReasonCode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product.schema.json","type":"object","properties":{"Sku":{"type":"string"},"Quantity":{"type":"number"},"Price":{"type":"number"},"ListPrice":{"type":"number"},"VATRate":{"type":"number"},"CustomerVATRate":{"type":"number"},"RoundingRate":{"type":"number"},"DiscountedPrice":{"type":"number"},"DiscountedPriceForCustoms":{"type":"number"},"DiscountedPriceExcDutiesAndTaxes":{"type":"number"},"InternationalDiscountedPrice":{"type":"number"},"InternationalDiscountedPriceForCustoms":{"type":"number"},"InternationalDiscountedPriceInMerchantCurrency":{"type":"number"},"InternationalPrice":{"type":"number"},"InternationalListPrice":{"type":"number"},"LineItemInternationalPrice":{"type":"number"},"LineItemPriceBeforePlatformDiscount":{"type":"number","deprecated":true},"PriceBeforePlatformDiscount":{"type":"number","deprecated":true},"DTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"InternationalDTBreakdown":{"$ref":"./dt-breakdown.schema.json"},"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"ProductAttributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}},"BackOrderDate":{"type":"string"},"IsBackOrdered":{"type":"boolean"},"Brand":{"$ref":"./brand.schema.json"},"Categories":{"type":"array","items":{"$ref":"./category.schema.json"}},"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"CartItemOptionId":{"$ref":"../common.schema.json#/$defs/Id"},"ParentCartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"GenericHSCode":{"type":"string"},"GiftMessage":{"type":"string"},"HandlingCode":{"type":"string"},"Name":{"type":"string"},"MetaData":{"type":"object","properties":{"Attributes":{"type":"array","items":{"$ref":"./product-attribute.schema.json"}}}}}};
 const schema35 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/product-attribute.schema.json","type":"object","properties":{"AttributeKey":{"type":"string"},"AttributeValue":{"type":"string"}}};
 
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1719,11 +1719,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPrice !== undefined){
-let data9 = data.InternationalDiscountedPrice;
+if(data.DiscountedPriceExcDutiesAndTaxes !== undefined){
+let data9 = data.DiscountedPriceExcDutiesAndTaxes;
 const _errs19 = errors;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate82.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/DiscountedPriceExcDutiesAndTaxes",schemaPath:"#/properties/DiscountedPriceExcDutiesAndTaxes/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -1732,11 +1732,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPriceForCustoms !== undefined){
-let data10 = data.InternationalDiscountedPriceForCustoms;
+if(data.InternationalDiscountedPrice !== undefined){
+let data10 = data.InternationalDiscountedPrice;
 const _errs21 = errors;
 if(!((typeof data10 == "number") && (isFinite(data10)))){
-validate82.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/InternationalDiscountedPrice",schemaPath:"#/properties/InternationalDiscountedPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -1745,11 +1745,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
-let data11 = data.InternationalDiscountedPriceInMerchantCurrency;
+if(data.InternationalDiscountedPriceForCustoms !== undefined){
+let data11 = data.InternationalDiscountedPriceForCustoms;
 const _errs23 = errors;
 if(!((typeof data11 == "number") && (isFinite(data11)))){
-validate82.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceForCustoms",schemaPath:"#/properties/InternationalDiscountedPriceForCustoms/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -1758,11 +1758,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalPrice !== undefined){
-let data12 = data.InternationalPrice;
+if(data.InternationalDiscountedPriceInMerchantCurrency !== undefined){
+let data12 = data.InternationalDiscountedPriceInMerchantCurrency;
 const _errs25 = errors;
 if(!((typeof data12 == "number") && (isFinite(data12)))){
-validate82.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/InternationalDiscountedPriceInMerchantCurrency",schemaPath:"#/properties/InternationalDiscountedPriceInMerchantCurrency/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -1771,11 +1771,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.InternationalListPrice !== undefined){
-let data13 = data.InternationalListPrice;
+if(data.InternationalPrice !== undefined){
+let data13 = data.InternationalPrice;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate82.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/InternationalPrice",schemaPath:"#/properties/InternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -1784,11 +1784,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemInternationalPrice !== undefined){
-let data14 = data.LineItemInternationalPrice;
+if(data.InternationalListPrice !== undefined){
+let data14 = data.InternationalListPrice;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate82.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/InternationalListPrice",schemaPath:"#/properties/InternationalListPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -1797,11 +1797,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.LineItemPriceBeforePlatformDiscount !== undefined){
-let data15 = data.LineItemPriceBeforePlatformDiscount;
+if(data.LineItemInternationalPrice !== undefined){
+let data15 = data.LineItemInternationalPrice;
 const _errs31 = errors;
 if(!((typeof data15 == "number") && (isFinite(data15)))){
-validate82.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/LineItemInternationalPrice",schemaPath:"#/properties/LineItemInternationalPrice/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs31 === errors;
@@ -1810,11 +1810,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.PriceBeforePlatformDiscount !== undefined){
-let data16 = data.PriceBeforePlatformDiscount;
+if(data.LineItemPriceBeforePlatformDiscount !== undefined){
+let data16 = data.LineItemPriceBeforePlatformDiscount;
 const _errs33 = errors;
 if(!((typeof data16 == "number") && (isFinite(data16)))){
-validate82.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate82.errors = [{instancePath:instancePath+"/LineItemPriceBeforePlatformDiscount",schemaPath:"#/properties/LineItemPriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -1823,11 +1823,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.DTBreakdown !== undefined){
+if(data.PriceBeforePlatformDiscount !== undefined){
+let data17 = data.PriceBeforePlatformDiscount;
 const _errs35 = errors;
-if(!(validate60(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
+if(!((typeof data17 == "number") && (isFinite(data17)))){
+validate82.errors = [{instancePath:instancePath+"/PriceBeforePlatformDiscount",schemaPath:"#/properties/PriceBeforePlatformDiscount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
 }
 var valid0 = _errs35 === errors;
 }
@@ -1835,32 +1836,44 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.DTBreakdown !== undefined){
+const _errs37 = errors;
+if(!(validate60(data.DTBreakdown, {instancePath:instancePath+"/DTBreakdown",parentData:data,parentDataProperty:"DTBreakdown",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs37 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.InternationalDTBreakdown !== undefined){
-const _errs36 = errors;
+const _errs38 = errors;
 if(!(validate60(data.InternationalDTBreakdown, {instancePath:instancePath+"/InternationalDTBreakdown",parentData:data,parentDataProperty:"InternationalDTBreakdown",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs36 === errors;
+var valid0 = _errs38 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.Attributes !== undefined){
-let data19 = data.Attributes;
-const _errs37 = errors;
-if(errors === _errs37){
-if(Array.isArray(data19)){
-var valid1 = true;
-const len0 = data19.length;
-for(let i0=0; i0<len0; i0++){
+let data20 = data.Attributes;
 const _errs39 = errors;
-if(!(validate85(data19[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data19,parentDataProperty:i0,rootData,dynamicAnchors}))){
+if(errors === _errs39){
+if(Array.isArray(data20)){
+var valid1 = true;
+const len0 = data20.length;
+for(let i0=0; i0<len0; i0++){
+const _errs41 = errors;
+if(!(validate85(data20[i0], {instancePath:instancePath+"/Attributes/" + i0,parentData:data20,parentDataProperty:i0,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var valid1 = _errs39 === errors;
+var valid1 = _errs41 === errors;
 if(!valid1){
 break;
 }
@@ -1871,26 +1884,26 @@ validate82.errors = [{instancePath:instancePath+"/Attributes",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.ProductAttributes !== undefined){
-let data21 = data.ProductAttributes;
-const _errs40 = errors;
-if(errors === _errs40){
-if(Array.isArray(data21)){
-var valid2 = true;
-const len1 = data21.length;
-for(let i1=0; i1<len1; i1++){
+let data22 = data.ProductAttributes;
 const _errs42 = errors;
-if(!(validate85(data21[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data21,parentDataProperty:i1,rootData,dynamicAnchors}))){
+if(errors === _errs42){
+if(Array.isArray(data22)){
+var valid2 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+const _errs44 = errors;
+if(!(validate85(data22[i1], {instancePath:instancePath+"/ProductAttributes/" + i1,parentData:data22,parentDataProperty:i1,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var valid2 = _errs42 === errors;
+var valid2 = _errs44 === errors;
 if(!valid2){
 break;
 }
@@ -1901,28 +1914,16 @@ validate82.errors = [{instancePath:instancePath+"/ProductAttributes",schemaPath:
 return false;
 }
 }
-var valid0 = _errs40 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.BackOrderDate !== undefined){
-const _errs43 = errors;
+const _errs45 = errors;
 if(typeof data.BackOrderDate !== "string"){
 validate82.errors = [{instancePath:instancePath+"/BackOrderDate",schemaPath:"#/properties/BackOrderDate/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs43 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.IsBackOrdered !== undefined){
-const _errs45 = errors;
-if(typeof data.IsBackOrdered !== "boolean"){
-validate82.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs45 === errors;
@@ -1931,11 +1932,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Brand !== undefined){
+if(data.IsBackOrdered !== undefined){
 const _errs47 = errors;
-if(!(validate52(data.Brand, {instancePath:instancePath+"/Brand",parentData:data,parentDataProperty:"Brand",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
+if(typeof data.IsBackOrdered !== "boolean"){
+validate82.errors = [{instancePath:instancePath+"/IsBackOrdered",schemaPath:"#/properties/IsBackOrdered/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
 }
 var valid0 = _errs47 === errors;
 }
@@ -1943,20 +1944,32 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.Brand !== undefined){
+const _errs49 = errors;
+if(!(validate52(data.Brand, {instancePath:instancePath+"/Brand",parentData:data,parentDataProperty:"Brand",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs49 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.Categories !== undefined){
-let data26 = data.Categories;
-const _errs48 = errors;
-if(errors === _errs48){
-if(Array.isArray(data26)){
-var valid3 = true;
-const len2 = data26.length;
-for(let i2=0; i2<len2; i2++){
+let data27 = data.Categories;
 const _errs50 = errors;
-if(!(validate53(data26[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data26,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(errors === _errs50){
+if(Array.isArray(data27)){
+var valid3 = true;
+const len2 = data27.length;
+for(let i2=0; i2<len2; i2++){
+const _errs52 = errors;
+if(!(validate53(data27[i2], {instancePath:instancePath+"/Categories/" + i2,parentData:data27,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate53.errors : vErrors.concat(validate53.errors);
 errors = vErrors.length;
 }
-var valid3 = _errs50 === errors;
+var valid3 = _errs52 === errors;
 if(!valid3){
 break;
 }
@@ -1967,39 +1980,15 @@ validate82.errors = [{instancePath:instancePath+"/Categories",schemaPath:"#/prop
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.CartItemId !== undefined){
-const _errs51 = errors;
-if(!(validate90(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs51 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.CartItemOptionId !== undefined){
-const _errs52 = errors;
-if(!(validate90(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs52 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ParentCartItemId !== undefined){
 const _errs53 = errors;
-if(!(validate90(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
+if(!(validate90(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
@@ -2009,11 +1998,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.GenericHSCode !== undefined){
+if(data.CartItemOptionId !== undefined){
 const _errs54 = errors;
-if(typeof data.GenericHSCode !== "string"){
-validate82.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
+if(!(validate90(data.CartItemOptionId, {instancePath:instancePath+"/CartItemOptionId",parentData:data,parentDataProperty:"CartItemOptionId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
 }
 var valid0 = _errs54 === errors;
 }
@@ -2021,10 +2010,22 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.GiftMessage !== undefined){
+if(data.ParentCartItemId !== undefined){
+const _errs55 = errors;
+if(!(validate90(data.ParentCartItemId, {instancePath:instancePath+"/ParentCartItemId",parentData:data,parentDataProperty:"ParentCartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs55 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.GenericHSCode !== undefined){
 const _errs56 = errors;
-if(typeof data.GiftMessage !== "string"){
-validate82.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.GenericHSCode !== "string"){
+validate82.errors = [{instancePath:instancePath+"/GenericHSCode",schemaPath:"#/properties/GenericHSCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -2033,10 +2034,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.HandlingCode !== undefined){
+if(data.GiftMessage !== undefined){
 const _errs58 = errors;
-if(typeof data.HandlingCode !== "string"){
-validate82.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.GiftMessage !== "string"){
+validate82.errors = [{instancePath:instancePath+"/GiftMessage",schemaPath:"#/properties/GiftMessage/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -2045,10 +2046,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Name !== undefined){
+if(data.HandlingCode !== undefined){
 const _errs60 = errors;
-if(typeof data.Name !== "string"){
-validate82.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.HandlingCode !== "string"){
+validate82.errors = [{instancePath:instancePath+"/HandlingCode",schemaPath:"#/properties/HandlingCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs60 === errors;
@@ -2057,25 +2058,37 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.MetaData !== undefined){
-let data35 = data.MetaData;
+if(data.Name !== undefined){
 const _errs62 = errors;
-if(errors === _errs62){
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(data35.Attributes !== undefined){
-let data36 = data35.Attributes;
+if(typeof data.Name !== "string"){
+validate82.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs62 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MetaData !== undefined){
+let data36 = data.MetaData;
 const _errs64 = errors;
 if(errors === _errs64){
-if(Array.isArray(data36)){
-var valid5 = true;
-const len3 = data36.length;
-for(let i3=0; i3<len3; i3++){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.Attributes !== undefined){
+let data37 = data36.Attributes;
 const _errs66 = errors;
-if(!(validate85(data36[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data36,parentDataProperty:i3,rootData,dynamicAnchors}))){
+if(errors === _errs66){
+if(Array.isArray(data37)){
+var valid5 = true;
+const len3 = data37.length;
+for(let i3=0; i3<len3; i3++){
+const _errs68 = errors;
+if(!(validate85(data37[i3], {instancePath:instancePath+"/MetaData/Attributes/" + i3,parentData:data37,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
 errors = vErrors.length;
 }
-var valid5 = _errs66 === errors;
+var valid5 = _errs68 === errors;
 if(!valid5){
 break;
 }
@@ -2093,10 +2106,11 @@ validate82.errors = [{instancePath:instancePath+"/MetaData",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs62 === errors;
+var valid0 = _errs64 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -2139,7 +2153,7 @@ return false;
 validate82.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
+validate82.evaluated = {"props":{"Sku":true,"Quantity":true,"Price":true,"ListPrice":true,"VATRate":true,"CustomerVATRate":true,"RoundingRate":true,"DiscountedPrice":true,"DiscountedPriceForCustoms":true,"DiscountedPriceExcDutiesAndTaxes":true,"InternationalDiscountedPrice":true,"InternationalDiscountedPriceForCustoms":true,"InternationalDiscountedPriceInMerchantCurrency":true,"InternationalPrice":true,"InternationalListPrice":true,"LineItemInternationalPrice":true,"LineItemPriceBeforePlatformDiscount":true,"PriceBeforePlatformDiscount":true,"DTBreakdown":true,"InternationalDTBreakdown":true,"Attributes":true,"ProductAttributes":true,"BackOrderDate":true,"IsBackOrdered":true,"Brand":true,"Categories":true,"CartItemId":true,"CartItemOptionId":true,"ParentCartItemId":true,"GenericHSCode":true,"GiftMessage":true,"HandlingCode":true,"Name":true,"MetaData":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel.schema.json","type":"object","properties":{"Code":{"type":"string"},"ParcelStatusId":{"type":"number"},"StatusName":{"type":"string"},"TrackingUrl":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./parcel-product.schema.json"}}}};
 const schema38 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/callbacks/parcel-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"Quantity":{"type":"number"},"Sku":{"type":"string"}}};

@@ -216,6 +216,31 @@ export const CHECKS: readonly CheckDefinition[] = [
     },
   },
   {
+    id: 'parcel-dispatch-exactly-once',
+    title: 'UpdateParcelDispatch (a parcel dispatched) is accepted, its redelivery too, and a second parcel of the order (skipped when not mounted)',
+    async run(ctx) {
+      const { order, e } = await createOrder(ctx, 'the order to dispatch');
+      const created = accepted(e, 'the order');
+      if (created) return created;
+      const orderId = order.OrderId as string;
+      const line = (order.Products as Json[])[0] ?? {};
+      // The page's request table (docs.global-e.com "Dispatch Notifications (from Global-e)"); the URL encoded as the service encodes its URLs.
+      const dispatch = (n: number): Json => ({
+        MerchantGUID: ctx.options.merchantGuid, OrderId: orderId, StatusCode: 'Dispatched',
+        DispatchedParcel: {
+          ParcelCode: `${orderId}-${n}`, Code: 'DispatchedToCustomer', StatusName: 'Dispatched to Customer',
+          ParcelTracking: { ParcelTrackingNumber: `TN${n}${orderId.replace(/\W/g, '')}`, ParcelTrackingUrl: `https%3a%2f%2ftracking.example%2f%3fn%3dTN${n}` },
+          Products: [{ SKU: line.Sku ?? line.SKU ?? line.ProductCode, CartItemId: line.CartItemId, Quantity: 1 }],
+        },
+      });
+      const first = await ctx.send({ kind: 'receiveParcelDispatch', label: 'parcel 1 dispatched', orderId, body: dispatch(1) });
+      if (first.status === 404) return skip('UpdateParcelDispatch is not mounted (optional: receiveParcelDispatch)');
+      const again = await ctx.send({ kind: 'receiveParcelDispatch', label: 'parcel 1 dispatched again (redelivery)', orderId, body: dispatch(1) });
+      const second = await ctx.send({ kind: 'receiveParcelDispatch', label: 'parcel 2 of the same order dispatched', orderId, body: dispatch(2) });
+      return accepted(first, 'the parcel dispatch') ?? accepted(again, 'the redelivered parcel dispatch') ?? accepted(second, 'a second parcel dispatch') ?? pass(describe(first));
+    },
+  },
+  {
     id: 'no-store', title: 'Replies carrying order data have Cache-Control: no-store',
     async run(ctx) {
       const carrying = ctx.exchanges.filter((e) => ORDER_REPLY_KINDS.has(e.kind) && isAccepted(e) && e.bodyText.length > 0);

@@ -25,6 +25,7 @@ import { createServiceApiHandler } from './service-api.js';
 import { createFulfilment } from './fulfilment.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
 import { createShippingInfoNotifier } from './shipping-info.js';
+import { createParcelDispatchNotifier } from './parcel-dispatch.js';
 
 /** Another request handler on the sandbox's server (resolve true when it answered). */
 export type SandboxRoute = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -156,7 +157,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
   const documents = createDocumentDeliveries({ resolved, log, orders, target, track, baseUrl: () => url });
   const followUps = createFollowUps({ resolved, log, orders, target, track });
-  const shipped = createShippingInfoNotifier({ resolved, log, orders, target, track });
+  const shippingInfo = createShippingInfoNotifier({ resolved, log, orders, target, track });
+  const parcelsDispatched = createParcelDispatchNotifier({ resolved, log, orders, target, track });
+  // After a manifest: the order's UpdateOrderShippingInfo, and an UpdateParcelDispatch per parcel.
+  const shipped = (orderId: string) => { shippingInfo(orderId); parcelsDispatched(orderId); };
   const fulfilment = createFulfilment({ orders, seed, settings: resolved, baseUrl: () => url, shipped });
   const catalogue = createCatalogue();
   const api = createServiceApiHandler({

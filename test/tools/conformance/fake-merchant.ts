@@ -40,7 +40,7 @@ export const FAKE_CART = 'cart-1';
 
 type Json = Record<string, unknown>;
 
-const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant', '/SendRMAInfoToMerchant'];
+const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant', '/SendRMAInfoToMerchant', '/UpdateParcelDispatch'];
 
 export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
   const orders = new Map<string, string>();
@@ -116,7 +116,8 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
         return reply(res, 200, { Success: true, InternalOrderId: id });
       }
       case '/SendAdditionalRequiredDocumentsToMerchant':
-      case '/SendRMAInfoToMerchant': {
+      case '/SendRMAInfoToMerchant':
+      case '/UpdateParcelDispatch': {
         const id = orders.get(orderId);
         return id ? reply(res, 200, { Success: true, InternalOrderId: id }) : declined(res, 404, 'unknown order');
       }

@@ -127,8 +127,9 @@ describe.each(BINDINGS)('%s, the README\'s minimal adapter (two callbacks)', (_n
       expect(report.checks.filter((c) => c.status === 'fail')).toEqual([]);
       expect(report.ok).toBe(true);
       const skipped = Object.fromEntries(report.checks.filter((c) => c.status === 'skip').map((c) => [c.id, c.detail]));
-      expect(Object.keys(skipped).sort()).toEqual(['cart-info-get', 'cart-info-post', 'cart-info-token-required', 'documents-webhook', 'payment-replay', 'return-exactly-once'].sort());
+      expect(Object.keys(skipped).sort()).toEqual(['cart-info-get', 'cart-info-post', 'cart-info-token-required', 'documents-webhook', 'parcel-dispatch-exactly-once', 'payment-replay', 'return-exactly-once'].sort());
       expect(skipped['return-exactly-once']).toMatch(/^receiveRmaInfo is not mounted/);
+      expect(skipped['parcel-dispatch-exactly-once']).toMatch(/^receiveParcelDispatch is not mounted/);
       expect(skipped['payment-replay']).toMatch(/^performOrderPayment is not mounted \(POST \/PerformOrderPayment answered HTTP 404\)/);
       expect(skipped['documents-webhook']).toMatch(/^receiveAdditionalRequiredDocuments is not mounted/);
       expect(skipped['cart-info-get']).toMatch(/^getCheckoutCartInfo is not mounted \(GET \/GetCheckoutCartInfo answered HTTP 404\)/);
@@ -152,7 +153,7 @@ test('--callbacks names what the app implements: the others are SKIP without a r
     expect(statusOf(report, 'payment-replay').detail).toMatch(/HTTP 404/);
     const run = await cli(['check', merchant.url, '--guid', FAKE_GUID, '--callbacks', 'getCheckoutCartInfo', '--json']);
     const json = JSON.parse(run.out) as { checks: Array<{ id: string; status: string; detail: string }> };
-    expect(json.checks.filter((c) => c.status === 'skip').map((c) => c.id).sort()).toEqual(['cart-info-get', 'cart-info-post', 'documents-webhook', 'payment-replay', 'return-exactly-once']);
+    expect(json.checks.filter((c) => c.status === 'skip').map((c) => c.id).sort()).toEqual(['cart-info-get', 'cart-info-post', 'documents-webhook', 'parcel-dispatch-exactly-once', 'payment-replay', 'return-exactly-once']);
     expect(run.code).toBe(0);
     expect((await cli(['check', merchant.url, '--guid', FAKE_GUID, '--callbacks', 'performOrderPaymnt'])).err).toMatch(/did you mean "performOrderPayment"/);
     await expect(runConformance({ merchantUrl: merchant.url, merchantGuid: FAKE_GUID, callbacks: ['nope'] })).rejects.toMatchObject({ code: 'ERR_CBK_OPTION_INVALID' });

@@ -154,6 +154,8 @@
     return: ['return (RMA)', 'hold'], 'address-changed': ['shipping address changed', ''], 'status-from-merchant': ['status from the merchant', ''],
     'shipping-documents': ['shipping documents issued', ''], manifested: ['dispatched on a manifest', 'done'], 'parcel-voided': ['parcel voided', 'bad'],
     'shipping-info-sent': ['shipping info sent (UpdateOrderShippingInfo)', 'done'], 'shipping-info-refused': ['shipping info refused by the merchant', 'bad'],
+    'parcel-dispatch-sent': ['parcel dispatched, merchant notified (UpdateParcelDispatch)', 'done'], 'parcel-dispatch-refused': ['parcel dispatch notification refused by the merchant', 'bad'],
+    'parcel-dispatch-not-mounted': ['parcel dispatch notification not mounted (optional)', 'neutral'],
   };
   function chips(o) {
     const out = [];
