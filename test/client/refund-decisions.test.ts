@@ -202,6 +202,26 @@ describe('what the refund says: checked before anything is sent', () => {
     ]);
   });
 
+  /** A field with one letter dropped (the fourth): a typo the client names with the field meant. */
+  const typo = (field: string) => `${field.slice(0, 3)}${field.slice(4)}`;
+  test.each(['OrderId', 'FullRefund', 'TotalRefundAmount', 'OriginalTotalRefundAmount', 'ProductsDutiesRefund', 'ShippingRefund', 'RefundReason',
+    'ServiceGestureAmount', 'ShippingAmount', 'DutiesAmount', 'RefundComments', 'ExternalReference', 'Products'])(
+    'a misspelt %s: INVALID_ARGUMENT naming the field meant, nothing sent', async (field) => {
+      const { client } = clientFor(svc);
+      const err = await failure(client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00', [typo(field)]: 'x' } as never));
+      expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', attempts: 0 });
+      expect(err.description).toBe(`unknown field ${typo(field)} in the refund; did you mean ${field}?`);
+      expect(svc.count()).toBe(0);
+    });
+
+  test.each(['CartItemId', 'ProductCode', 'RefundQuantity', 'RefundAmount', 'OriginalRefundAmount', 'RefundReason', 'RefundComments'])(
+    'a line\'s misspelt %s: INVALID_ARGUMENT naming the field meant', async (field) => {
+      const { client } = clientFor(svc);
+      const err = await failure(client.createOrderRefund({ OrderId: ORDER, Products: [{ CartItemId: '1', [typo(field)]: 'x' }] } as never));
+      expect(err.description).toBe(`unknown field ${typo(field)} in Products[0]; did you mean ${field}?`);
+      expect(svc.count()).toBe(0);
+    });
+
   test('the same reference in both spellings is one reference: sent once as ExternalReference', async () => {
     const store = await paidStore();
     const { client } = clientFor(svc, { store });
