@@ -143,8 +143,9 @@ export const AREAS = {
   'refund-guard': {
     // a refund is never sent twice (no resend once it may have reached the service, unless its
     // ExternalReference was looked up and found absent), over-refund and duplicate-reference refusals, exact amounts
-    mutate: ['lib/client/create-order-refund.ts', 'lib/client/amount.ts'],
-    tests: ['test/client/refund.test.ts'],
+    // the per-order queue (order-queue.ts) keeps the guard's sum true under concurrency and forgets an order once settled
+    mutate: ['lib/client/create-order-refund.ts', 'lib/client/amount.ts', 'lib/client/order-queue.ts'],
+    tests: ['test/client/amount.test.ts', 'test/client/order-queue.test.ts', 'test/client/refund-decisions.test.ts', 'test/client/refund.test.ts'],
   },
   'store-memory': {
     mutate: ['lib/store/memory.ts', 'lib/store/memory-entries.ts'],

@@ -9,8 +9,9 @@ const DECIMAL_TEXT = /^(\d{1,15})(?:\.(\d{1,6}))?$/;
 
 /** The decimal of an amount given as text or as a number; undefined when it is not a non-negative decimal. */
 export function readAmount(value: unknown): Decimal | undefined {
-  const text = typeof value === 'number' && Number.isFinite(value) && value >= 0 ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-  const m = text === undefined ? null : DECIMAL_TEXT.exec(text);
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+  // A number as the text it prints as: the pattern refuses "-1", "NaN", "Infinity" and "1e+21".
+  const m = DECIMAL_TEXT.exec(String(value).trim());
   if (!m) return undefined;
   const frac = m[2] ?? '';
   return { units: BigInt(m[1] + frac), scale: frac.length };
@@ -26,4 +27,3 @@ export function amountText(d: Decimal): string {
 
 export const sumAmounts = (values: readonly Decimal[]): Decimal => values.reduce(add, ZERO);
 export const moreThan = (a: Decimal, b: Decimal): boolean => compare(a, b) > 0;
-export const sameAmount = (a: Decimal, b: Decimal): boolean => compare(a, b) === 0;

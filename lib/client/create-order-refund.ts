@@ -27,9 +27,10 @@ import { amountText, moreThan, readAmount, sumAmounts } from './amount.js';
 import { checkSchema, knownFields, orderIdOf } from './check-input.js';
 import { invalidArgument, ServiceError } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';
+import { OrderQueue } from './order-queue.js';
 import { remember } from './order-record.js';
 import { getRefundDetails } from './refund-details.js';
-import { backoffMs, RETRYABLE_STATUSES, send, type Outcome } from './request.js';
+import { backoffMs, send, type Outcome } from './request.js';
 import { errorFromAnswer, errorShaped, isSuccess, parseJson } from './response.js';
 
 const OPERATION = 'createOrderRefund';
@@ -158,20 +159,12 @@ function refundTotal(details: Record<string, unknown>, lines: Record<string, unk
   return sumAmounts(parts);
 }
 
-/** Refunds of one order by this client, one at a time. */
-const queues = new WeakMap<ResolvedClientOptions, Map<string, Promise<unknown>>>();
-async function oneAtATime<T>(o: ResolvedClientOptions, orderId: string, work: () => Promise<T>): Promise<T> {
-  let map = queues.get(o);
-  if (!map) queues.set(o, map = new Map());
-  const before = map.get(orderId) ?? Promise.resolve();
-  const mine = before.then(work, work);
-  const tail = mine.catch(() => undefined);
-  map.set(orderId, tail);
-  try {
-    return await mine;
-  } finally {
-    if (map.get(orderId) === tail) map.delete(orderId);
-  }
+/** Refunds of one order by this client, one at a time (one queue per client). */
+const queues = new WeakMap<ResolvedClientOptions, OrderQueue>();
+function queueOf(o: ResolvedClientOptions): OrderQueue {
+  let queue = queues.get(o);
+  if (!queue) queues.set(o, queue = new OrderQueue());
+  return queue;
 }
 
 const storeUnavailable = (err: unknown) => new ServiceError({
@@ -217,6 +210,17 @@ async function guard(o: ResolvedClientOptions, c: Checked, force: boolean): Prom
   }
 }
 
+/**
+ * An error status after which the refund may have been made: every 5xx (500 included: a service may
+ * fail after its commit, and the answer says nothing of that), 408 and 429 (a proxy's or gateway's
+ * answer, whatever the service did behind it). Never resent blindly: REFUND_OUTCOME_UNKNOWN. Any
+ * other 4xx is a refusal (nothing refunded); 3xx is a redirect, not followed.
+ */
+const mayHaveBeenMade = (status: number): boolean => status >= 500 || status === 408 || status === 429;
+
+/** An answer that could not be read (larger than maxResponseBytes): a 2xx is most likely the refund made; else as mayHaveBeenMade. */
+const unreadableMayHaveBeenMade = (status: number): boolean => isSuccess(status) || mayHaveBeenMade(status);
+
 type Sent = { ok: true; answer: Record<string, unknown> } | { ok: false; unknown: ServiceError };
 
 const successOf = (v: unknown): boolean | undefined => (v === true || (typeof v === 'string' && v.trim().toLowerCase() === 'true')
@@ -232,15 +236,16 @@ async function sendOnce(o: ResolvedClientOptions, c: Checked): Promise<Sent> {
     });
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
-    // Lost: no answer after the request may have left, or a 2xx (the refund made) whose body could not be read.
+    // Lost: no answer after the request may have left, or an answer that could not be read whose
+    // status says the refund may have been made (a 2xx, a 5xx, 408, 429).
     const lost = ((err.code === 'TIMEOUT' || err.code === 'NETWORK') && err.mayHaveReached !== false)
-      || (err.code === 'INVALID_RESPONSE' && err.status !== undefined && isSuccess(err.status));
+      || (err.code === 'INVALID_RESPONSE' && unreadableMayHaveBeenMade(err.status ?? 0));
     if (lost) return { ok: false, unknown: err };
     throw err; // nothing sent (a refused connection after retries, no access token) or a redirect (not followed, not made)
   }
   if (!isSuccess(outcome.status)) {
     const error = errorFromAnswer(OPERATION, outcome);
-    if (outcome.status >= 500 || RETRYABLE_STATUSES.has(outcome.status)) return { ok: false, unknown: error };
+    if (mayHaveBeenMade(outcome.status)) return { ok: false, unknown: error };
     throw error;
   }
   const parsed = parseJson(outcome.text);
@@ -310,7 +315,7 @@ async function refundOnce(o: ResolvedClientOptions, c: Checked): Promise<OrderRe
 
 export async function createOrderRefund(o: ResolvedClientOptions, refund: OrderRefundInput, options: CreateOrderRefundOptions = {}): Promise<OrderRefundCreated> {
   const c = checkRefund(refund);
-  return oneAtATime(o, c.orderId, async () => {
+  return queueOf(o).run(c.orderId, async () => {
     await guard(o, c, options.force === true);
     return refundOnce(o, c);
   });

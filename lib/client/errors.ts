@@ -4,7 +4,7 @@ import type { FulfilmentHold } from '../store/types.js';
 /** The client's own codes; the service's own codes (A810, B001, INVALID_REQUEST, ...) are passed through as sent. */
 export const SERVICE_ERROR_CODES = {
   INVALID_ARGUMENT: 'The call was given an argument the operation cannot send; caught before any request.',
-  INVALID_RESPONSE: 'The service answered 2xx with a body that is not JSON or fails its JSON Schema (no partial data is returned).',
+  INVALID_RESPONSE: 'The service answered 2xx with a body that is not JSON or fails its JSON Schema, or a document whose DocumentExtension is not PDF, ZPL or EPL or whose URL is not an absolute http(s) URL (no partial data is returned).',
   DISPATCH_REJECTED: 'A dispatch operation answered Success: false (whatever the HTTP status); `reason` holds the service\'s Reason (or its Error/Description when it gave no Reason).',
   SERVICE_ERROR: 'The service answered 2xx with an error body ({ Error } or { Success: false }) that carries no Code (with a Code or ErrorCode, the error\'s code is the service\'s own).',
   FULFILMENT_HOLD: 'The order is on fulfilment hold (additional documents announced, not yet delivered); nothing was sent. Pass { force: true } to override.',

@@ -1,7 +1,10 @@
 /**
  * The answer of GetShippingDocuments and DispatchOrders (ShippingDocumentsResponse): the documented
  * error codes, `IsSuccess: false`, and each document decoded — its bytes as a Buffer (`Content`), its
- * extension as PDF, ZPL or EPL, its type code as text with the documented name beside it.
+ * extension as PDF, ZPL or EPL, its type code as text with the documented name beside it. What the
+ * pages do not document is refused as INVALID_RESPONSE, never passed on: an extension outside
+ * PDF, ZPL, EPL (`exe`, `../x`, `.PDF.exe`: a file name built from it must stay a printable
+ * document) and a URL that is not an absolute http(s) URL (`javascript:`, `file:`).
  */
 import type { ShippingDocument, ShippingDocumentsResponse } from '../payloads.js';
 import { decodeBase64 } from '../shared/base64.js';
@@ -26,11 +29,11 @@ export interface DecodedShippingDocument {
   DocumentType?: string;
   /** The service's own name (AWB, CommercialInvoiceAndPackingList, Manifest, …). */
   DocumentTypeName?: string;
-  /** PDF, ZPL or EPL (upper case, leading dot removed); another value as sent. */
-  DocumentExtension?: DocumentFormat | (string & {});
+  /** PDF, ZPL or EPL (upper case, leading dot removed); the service sending anything else is an INVALID_RESPONSE. */
+  DocumentExtension?: DocumentFormat;
   /** The bytes of DocumentData (ready to print); absent when the service gave only a URL. */
   Content?: Buffer;
-  /** The URL for printing or downloading the document. */
+  /** The URL for printing or downloading the document: always an absolute http(s) URL (anything else is an INVALID_RESPONSE). */
   URL?: string;
   ParcelCode?: string;
   TrackingNumber?: string;
@@ -56,6 +59,22 @@ export interface ShippingDocumentsResult {
   [k: string]: unknown;
 }
 
+const FORMATS: ReadonlySet<string> = new Set<DocumentFormat>(['PDF', 'ZPL', 'EPL']);
+
+/** PDF, ZPL or EPL from the service's text (any case, trimmed, one leading dot); undefined for anything else (`exe`, `../x`, `.PDF.exe`). */
+function documentFormat(text: string): DocumentFormat | undefined {
+  const format = text.trim().replace(/^\./, '').toUpperCase();
+  return FORMATS.has(format) ? format as DocumentFormat : undefined;
+}
+
+/** The URL as sent (trimmed) when it is an absolute http(s) URL; undefined otherwise (`javascript:`, `file:`, `data:`, a relative path). */
+function httpUrl(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!URL.canParse(trimmed)) return undefined;
+  const { protocol } = new URL(trimmed);
+  return protocol === 'http:' || protocol === 'https:' ? trimmed : undefined;
+}
+
 function decode(operation: ServiceOperation, outcome: Outcome, list: ShippingDocument[] | null | undefined, where: string): DecodedShippingDocument[] {
   return (list ?? []).map((doc, i) => {
     const out: Record<string, unknown> = {};
@@ -66,7 +85,23 @@ function decode(operation: ServiceOperation, outcome: Outcome, list: ShippingDoc
       const name = DOCUMENT_TYPES[code];
       if (name !== undefined) out.DocumentType = name;
     }
-    if (typeof doc.DocumentExtension === 'string') out.DocumentExtension = doc.DocumentExtension.trim().replace(/^\./, '').toUpperCase();
+    const invalid = (field: string, rule: string) => new ServiceError({
+      code: 'INVALID_RESPONSE', operation, status: outcome.status, attempts: outcome.attempts,
+      // the pointer and the rule, never the value (a service's text is not echoed into the error)
+      description: `the 2xx answer's /${where}/${i}/${field} ${rule}; no document is returned`,
+    });
+    delete out.DocumentExtension;
+    if (typeof doc.DocumentExtension === 'string' && doc.DocumentExtension.trim() !== '') {
+      const format = documentFormat(doc.DocumentExtension);
+      if (format === undefined) throw invalid('DocumentExtension', 'is not one of PDF, ZPL, EPL (any case, an optional leading dot)');
+      out.DocumentExtension = format;
+    }
+    delete out.URL;
+    if (typeof doc.URL === 'string' && doc.URL.trim() !== '') {
+      const url = httpUrl(doc.URL);
+      if (url === undefined) throw invalid('URL', 'is not an absolute http(s) URL');
+      out.URL = url;
+    }
     if (typeof doc.DocumentData === 'string' && doc.DocumentData.trim() !== '') {
       const bytes = decodeBase64(doc.DocumentData);
       if (bytes === null) {

@@ -1,32 +1,33 @@
 /**
  * Credential masking patterns: a credential is masked in every letter case (the kit accepts the
- * MerchantGUID in any case, and a service or an ERP may echo a token or a GUID upper-cased), and a
- * MerchantGUID also with or without its braces and hyphens (`{5B0E…}`, `5b0e…` without hyphens).
- * The patterns are global RegExps for maskSecrets / createSafeLogger (logger.ts).
+ * MerchantGUID in any case, and a service or an ERP may echo a token or a GUID upper-cased) and in
+ * every spelling a service may echo it in (plain, JSON-escaped, `\uXXXX`-escaped, URL-encoded:
+ * spellings.ts), and a MerchantGUID also with or without its braces and hyphens (`{5B0E…}`, `5b0e…`
+ * without hyphens). The patterns are global RegExps for maskSecrets / createSafeLogger (logger.ts).
  */
 import { isMaskableSecret, type Secret } from './logger.js';
+import { charSpellings, spellingsPattern } from './spellings.js';
 
-/** RegExp syntax characters (the `u` flag refuses escaping anything else outside a class). */
-const escapeChar = (c: string): string => (/[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c);
-
-const escape = (text: string): string => Array.from(text, escapeChar).join('');
-
-/** A credential value in any letter case (undefined when too short to mask: MIN_SECRET_LENGTH). */
+/** A credential value in any letter case and spelling (undefined when too short to mask: MIN_SECRET_LENGTH). */
 export function anyCasePattern(value: string): RegExp | undefined {
   if (!isMaskableSecret(value)) return undefined;
-  return new RegExp(escape(value), 'giu');
+  return spellingsPattern(value);
 }
 
+/** An optional character in any of its spellings. */
+const optional = (c: string): string => `${charSpellings(c)}?`;
+
 /**
- * A MerchantGUID in any letter case, with or without braces and with or without hyphens (between
- * any two characters: `5b0e6c2a-…`, `5B0E6C2A…`, `{5b0e…}`). Whitespace around the configured
- * value is not part of it. Undefined when what is left is too short to mask.
+ * A MerchantGUID in any letter case and spelling, with or without braces and with or without
+ * hyphens (between any two characters: `5b0e6c2a-…`, `5B0E6C2A…`, `{5b0e…}`, `%7B5b0e…`). Whitespace
+ * around the configured value is not part of it. Undefined when what is left is too short to mask.
  */
 export function guidPattern(guid: string): RegExp | undefined {
   const core = guid.trim().replace(/^\{/, '').replace(/\}$/, '').replace(/-/g, '');
   if (!isMaskableSecret(core)) return undefined;
   // Braces are optional around the value; a hyphen may stand between any two of its characters.
-  return new RegExp(`\\{?${Array.from(core, escapeChar).join('-?')}\\}?`, 'giu');
+  const body = Array.from(core, charSpellings).join(optional('-'));
+  return new RegExp(`${optional('{')}${body}${optional('}')}`, 'giu');
 }
 
 /** The masking patterns of configured MerchantGUIDs and other credentials (tokens, passwords). */

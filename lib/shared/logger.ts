@@ -5,6 +5,7 @@
  */
 import { isNativeError } from 'node:util/types';
 import { KitError } from './errors.js';
+import { spellingsPattern } from './spellings.js';
 
 export interface LoggerLike {
   debug?(obj: object, msg?: string): void;
@@ -152,8 +153,26 @@ class LazyChild implements SafeLogger {
   }
 }
 
-export function createSafeLogger(base: LoggerLike, bindings: object = {}, secrets: readonly Secret[] = []): SafeLogger {
+/**
+ * A secret as the logger masks it: a value (MIN_SECRET_LENGTH and more) in any letter case and every
+ * spelling a service or an adapter may echo it in (spellings.ts: JSON-escaped, `\uXXXX`, URL-encoded),
+ * a global pattern as it matches; anything else (a short value, a non-global pattern) is left out.
+ */
+function maskingPatterns(secrets: Iterable<Secret>): RegExp[] {
+  const out: RegExp[] = [];
+  for (const s of secrets) {
+    if (typeof s === 'string') {
+      if (isMaskableSecret(s)) out.push(spellingsPattern(s));
+    } else if (s instanceof RegExp && s.global) {
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+export function createSafeLogger(base: LoggerLike, bindings: object = {}, given: readonly Secret[] = []): SafeLogger {
   if (base === silentLogger) return SILENT_SAFE;
+  const secrets = maskingPatterns(given);
   const emit = (level: Level, obj: object, msg?: string): void => {
     const fn = base[level];
     // A level the logger leaves out (the silent logger, info on the default one): skip the redaction copy (it ran on every callback).
@@ -174,8 +193,7 @@ export function createSafeLogger(base: LoggerLike, bindings: object = {}, secret
       return new LazyChild(base, logger, extra, more);
     },
     [MAKE](extra: object, more?: Iterable<Secret>): SafeLogger {
-      const extraSecrets = [...(more ?? [])].filter((s) => (typeof s === 'string' && isMaskableSecret(s)) || (s instanceof RegExp && s.global));
-      return createSafeLogger(base, { ...bindings, ...extra }, [...secrets, ...extraSecrets]);
+      return createSafeLogger(base, { ...bindings, ...extra }, [...secrets, ...maskingPatterns(more ?? [])]);
     },
   };
   return logger;

@@ -22,6 +22,12 @@ export function parse(argv: string[], options: Options, allowPositionals: boolea
   try {
     return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true }) as { values: FlagValues; positionals: string[] };
   } catch (err) {
+    // An argument given without its flag is not echoed (it may be a credential: `migrate postgresql://deploy:PW@…`).
+    const unexpected = /^Unexpected argument '(.*)'\. This command does not take positional arguments/s.exec((err as Error).message);
+    if (unexpected) {
+      const hint = 'database-url' in options && /^[a-z][a-z0-9+.-]*:\/\//i.test(unexpected[1]) ? '; a database URL goes after --database-url' : '';
+      throw new UsageError(`unexpected argument at position ${argv.indexOf(unexpected[1]) + 1} after the command (not shown: it may hold a credential); this command takes flags only${hint}`);
+    }
     const message = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     // an unknown flag gets a did-you-mean, like an unknown command does
     const flag = /^Unknown option '--([^']+)'/.exec(message)?.[1];
@@ -33,7 +39,7 @@ export function parse(argv: string[], options: Options, allowPositionals: boolea
 export function intFlag(value: unknown, name: string, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min} (got "${String(value)}")`);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}`);
   return n;
 }
 
@@ -52,7 +58,7 @@ export function urlFlag(value: unknown, name: string): string {
     const u = new URL(text);
     if (u.protocol === 'http:' || u.protocol === 'https:') return text.replace(/\/+$/, '');
   } catch { /* below */ }
-  throw new UsageError(`${name} must be an absolute http(s) URL, e.g. http://127.0.0.1:3000/crossborder (got "${text}")`);
+  throw new UsageError(`${name} must be an absolute http(s) URL, e.g. http://127.0.0.1:3000/crossborder`);
 }
 
 /** `--header 'Name: value'` flags, repeatable. */
@@ -60,7 +66,7 @@ export function headerFlags(values: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of (values as string[] | undefined) ?? []) {
     const at = v.indexOf(':');
-    if (at <= 0) throw new UsageError(`--header expects "Name: value" (got "${v}")`);
+    if (at <= 0) throw new UsageError('--header expects "Name: value" (the value given is not shown: it may hold a credential)');
     out[v.slice(0, at).trim().toLowerCase()] = v.slice(at + 1).trim();
   }
   return out;

@@ -44,11 +44,11 @@ export async function check(argv: string[], io: CliIo): Promise<number> {
   for (const name of callbacks ?? []) {
     if (!names.includes(name)) {
       const guess = didYouMean(name, names);
-      throw new UsageError(`--callbacks: unknown callback "${name}"${guess ? `; did you mean "${guess}"?` : ''} (known: ${names.join(', ')})`);
+      throw new UsageError(`--callbacks: unknown callback${guess ? `; did you mean "${guess}"?` : ''} (known: ${names.join(', ')})`);
     }
   }
   const unknown = only.filter((id) => !CHECK_IDS.includes(id));
-  if (unknown.length) throw new UsageError(`--only: unknown check id(s) ${unknown.join(', ')} (known: ${CHECK_IDS.join(', ')})`);
+  if (unknown.length) throw new UsageError(`--only: ${unknown.length} unknown check id(s) (known: ${CHECK_IDS.join(', ')})`);
   const report = await runConformance({
     merchantUrl: urlFlag(positionals[0], 'the merchant URL'), merchantGuid: String(values.guid), paths: pathsFlag(values.paths),
     timeoutMs: intFlag(values['timeout-ms'], 'timeout-ms', 10_000, 1), headers: headerFlags(values.header),

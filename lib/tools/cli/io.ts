@@ -6,4 +6,6 @@ export interface CliIo {
   signal?: AbortSignal;
   /** Called once the sandbox listens (tests read the URL from it). */
   onListening?: (url: string) => void;
+  /** The environment (`$DATABASE_URL`); process.env when absent (tests pass their own). */
+  env?: Readonly<Record<string, string | undefined>>;
 }

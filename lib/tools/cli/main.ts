@@ -7,6 +7,7 @@ import { UsageError } from './args.js';
 import { check, CHECK_USAGE } from './check.js';
 import { migrateCommand, MIGRATE_USAGE } from './migrate.js';
 import type { CliIo } from './io.js';
+import { redactingIo } from './redact.js';
 import { SANDBOX_USAGE, sandboxCommand } from './sandbox.js';
 import { trigger, TRIGGER_USAGE } from './trigger.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
@@ -34,14 +35,16 @@ function version(): string {
   return VERSION;
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], given: CliIo): Promise<number> {
+  // Every line the command writes goes through the logs' redaction of its credentials (redact.ts).
+  const io = redactingIo(given, argv, given.env ?? process.env);
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') { io.stdout(USAGE); return name === undefined ? 2 : 0; }
   if (name === '--version' || name === '-v') { io.stdout(`${version()}\n`); return 0; }
   const command = COMMANDS[name];
   if (!command) {
     const guess = didYouMean(name, Object.keys(COMMANDS));
-    io.stderr(`crossborder-merchant-kit: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ''}\n\n${USAGE}`);
+    io.stderr(`crossborder-merchant-kit: unknown command${guess ? `; did you mean "${guess}"?` : ''} (not shown: an argument may hold a credential)\n\n${USAGE}`);
     return 2;
   }
   try {

@@ -34,7 +34,7 @@ const pgPool: PoolFactory = async (connectionString) => {
 export async function migrateCommand(argv: string[], io: CliIo, pools: PoolFactory = pgPool): Promise<number> {
   const { values } = parse(argv, { 'database-url': { type: 'string' }, schema: { type: 'string' }, 'lock-timeout-ms': { type: 'string' } }, false);
   if (values.help) { io.stdout(MIGRATE_USAGE); return 0; }
-  const url = (values['database-url'] as string | undefined) ?? process.env.DATABASE_URL;
+  const url = (values['database-url'] as string | undefined) ?? (io.env ?? process.env).DATABASE_URL;
   if (!url) throw new UsageError('migrate needs --database-url <url> or $DATABASE_URL');
   const lockTimeoutMs = intFlag(values['lock-timeout-ms'], 'lock-timeout-ms', 1000, 1);
   const { pool, end } = await pools(url);

@@ -6,6 +6,7 @@ import type { CliIo } from './io.js';
 import { describeExchange } from '../sandbox/describe.js';
 import type { ScenarioResult } from '../sandbox/scenarios.js';
 import { callSandbox, refuseMerchantFlags, sandboxFlag } from './via-sandbox.js';
+import { didYouMean } from '../../shared/did-you-mean.js';
 
 function printSteps(name: string, result: ScenarioResult, io: CliIo): void {
   for (const s of result.steps) io.stdout(`${s.status === 'pass' ? 'PASS' : s.status === 'skip' ? 'SKIP' : 'FAIL'}  ${s.scenario}: ${s.label} — ${s.detail}\n`);
@@ -36,8 +37,12 @@ export async function trigger(argv: string[], io: CliIo): Promise<number> {
   if (values.help) { io.stdout(TRIGGER_USAGE); return 0; }
   const name = positionals[0];
   if (!name) throw new UsageError('trigger needs a scenario name');
-  if (positionals.length > 1) throw new UsageError(`trigger takes one scenario (got ${positionals.join(' ')})`);
-  if (!(SCENARIO_NAMES as readonly string[]).includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${SCENARIO_NAMES.join(', ')})`);
+  if (positionals.length > 1) throw new UsageError(`trigger takes one scenario (got ${positionals.length} arguments)`);
+  if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {
+    // the name is not shown (an argument may hold a credential); the guess and the list are the command's own words
+    const guess = didYouMean(name, SCENARIO_NAMES);
+    throw new UsageError(`unknown scenario${guess ? `; did you mean "${guess}"?` : ''} (known: ${SCENARIO_NAMES.join(', ')})`);
+  }
   if (values.sandbox !== undefined) return viaSandbox(name, sandboxFlag(values.sandbox), values, io);
   if (values['merchant-url'] === undefined) throw new UsageError('trigger needs --merchant-url (the base URL of the merchant\'s callbacks)');
   const sandbox = createSandbox({

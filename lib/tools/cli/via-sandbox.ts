@@ -13,7 +13,7 @@ export function sandboxFlag(value: unknown): string {
     const u = new URL(text);
     if (u.protocol === 'http:' || u.protocol === 'https:') return `${u.origin}`;
   } catch { /* below */ }
-  throw new UsageError(`--sandbox must be the running sandbox's URL, e.g. http://127.0.0.1:4010 (got "${text}")`);
+  throw new UsageError('--sandbox must be the running sandbox\'s URL, e.g. http://127.0.0.1:4010');
 }
 
 /** Flags that name the merchant, which a run through the sandbox takes from the sandbox instead. */

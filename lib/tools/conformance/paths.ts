@@ -28,9 +28,9 @@ export function resolvePaths(overrides: Partial<Record<string, string>> = {}, de
     if (path === undefined) continue;
     if (!names.includes(name)) {
       const guess = didYouMean(name, names);
-      throw new PathsError(`unknown callback "${name}"${guess ? `; did you mean "${guess}"?` : ''} (known: ${names.join(', ')})`);
+      throw new PathsError(`unknown callback${guess ? `; did you mean "${guess}"?` : ''} (known: ${names.join(', ')})`);
     }
-    if (!path.startsWith('/')) throw new PathsError(`path of ${name} must start with "/" (got "${path}")`);
+    if (!path.startsWith('/')) throw new PathsError(`path of ${name} must start with "/"`);
     out[name as CallbackPathName] = path;
   }
   return out;
@@ -42,7 +42,7 @@ export function parsePathFlags(values: readonly string[] = []): CallbackPaths {
   for (const value of values) {
     for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
       const eq = part.indexOf('=');
-      if (eq <= 0) throw new PathsError(`--paths expects name=/path (got "${part}")`);
+      if (eq <= 0) throw new PathsError('--paths expects name=/path');
       overrides[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
     }
   }
