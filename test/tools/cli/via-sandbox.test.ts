@@ -54,9 +54,13 @@ test('check --sandbox runs the checks in the sandbox: the orders they create are
   const run = await cli(['check', '--sandbox', loop.sandboxUrl, '--json']);
   expect(run.err).toBe('');
   expect(run.code).toBe(0);
-  const json = JSON.parse(run.out) as { checks: Array<{ id: string; status: string }>; failed: number };
+  const json = JSON.parse(run.out) as { checks: Array<{ id: string; status: string }>; failed: number; durationMs: number };
   expect(json.checks.map((c) => c.id)).toEqual(CHECK_IDS);
   expect(json.failed).toBe(0);
+  expect(json.durationMs).toBeGreaterThan(0); // the sandbox's timing, not a placeholder 0
+  const printed = await cli(['check', '--sandbox', loop.sandboxUrl]);
+  expect(printed.out).toMatch(/skipped \(\d+ ms\)/);
+  expect(printed.out).not.toMatch(/skipped \(0 ms\)/);
   const fromCheck = loop.sandbox.orders.list().filter((o) => o.source === 'check');
   expect(fromCheck.length).toBeGreaterThanOrEqual(8);
   expect(fromCheck.every((o) => o.created)).toBe(true);
