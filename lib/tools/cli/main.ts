@@ -21,7 +21,8 @@ Commands:
   migrate              create or upgrade PostgresStore's tables (a deploy step)
   init <dir>           write a starter app (TypeScript, ESM) whose adapter passes the checks
 
-Run a command with --help for its flags. Docs: docs/sandbox.md, docs/conformance.md, docs/stores.md
+Run a command with --help for its flags. Docs (README, docs/sandbox.md, docs/conformance.md, docs/stores.md):
+https://github.com/crossborder-merchant-kit/crossborder-merchant-kit#readme
 `;
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; usage: string }> = {
