@@ -22,6 +22,11 @@ Serves the service's merchant → service API:
   POST /Browsing/ActiveHubDetails
   POST /Order/GetShippingDocuments, /Order/DispatchOrders, /Order/GetOrdersDetails, /Parcel/VoidParcel
   POST /Authentication/GetAuthenticationToken
+  POST /Browsing/Countries, /Browsing/Currencies, /Browsing/CurrencyRates, /Browsing/CountryCoefficients,
+       /Browsing/RoundingRules, /Browsing/AppSettings, /Browsing/LocationByIP,
+       /Browsing/LocationDefaultCulture, /Browsing/RecentProductCountryS, /ShippingDetails/GetShippingDetails
+  POST /Browsing/SaveProductsList, /Bulk/SaveProductsBulk, /Browsing/GetCatalogPrices
+  POST /Shipment/GetTrackingEvents, /Return/UpdateRMA
   GET  /documents/{orderId}/{name}.pdf          (the documents it issued)
 and, with --merchant-url, delivers requested documents to the merchant. The web console is at / .
 Docs: https://github.com/crossborder-merchant-kit/crossborder-merchant-kit/blob/main/docs/sandbox.md
