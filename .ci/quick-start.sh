@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 WORK=$(mktemp -d /tmp/cbk-quick-start.XXXXXX)
 SERVER_PID=
-cleanup() { [ -z "$SERVER_PID" ] || kill "$SERVER_PID" 2>/dev/null || true; rm -rf "$WORK"; }
+# the server runs in a process group of its own (setsid): stopping the group stops npx, tsx and node
+cleanup() { [ -z "$SERVER_PID" ] || kill -- "-$SERVER_PID" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 fail() { echo "quick-start.sh: $*" >&2; exit 1; }
 
@@ -58,7 +59,7 @@ done <"$WORK/install.sh"
 PORT=$(node -e "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 RUN=$(cat "$WORK/run")
 echo "quick-start.sh: \$ PORT=$PORT $RUN"
-PORT=$PORT bash -c "exec $RUN" >"$WORK/server.out" 2>&1 &
+PORT=$PORT setsid bash -c "exec $RUN" >"$WORK/server.out" 2>&1 &
 SERVER_PID=$!
 CHECK=
 for _ in $(seq 1 300); do
