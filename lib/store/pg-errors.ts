@@ -78,18 +78,36 @@ const HINTS: Record<string, (t: ReturnType<typeof pgTarget>) => string> = {
   '57P03': (t) => `PostgreSQL at ${t.host}:${t.port} is starting up or shutting down: retry`,
 };
 
+/** pg's "no such object" codes, which the store's own statements meet only when it was never migrated (there). */
+const NOT_MIGRATED = new Set([
+  '42P01', // undefined_table: relation "….cbk_records" does not exist
+  '42883', // undefined_function: the claim and save functions
+  '3F000', // invalid_schema_name: the store's schema
+]);
+
 /**
- * `err` as a KitError (`ERR_CBK_STORE_CONNECTION`) when it is one of pg's connection errors, else
- * `err` unchanged. The message carries host, port, database and user, never the password; the
- * original error is `cause`.
+ * `err` as a KitError when it is one of pg's connection errors (`ERR_CBK_STORE_CONNECTION`) or says
+ * the store's tables are missing (`ERR_CBK_STORE_NOT_MIGRATED`: what to run), else `err` unchanged.
+ * The message carries host, port, database and user, never the password; the original error is `cause`.
  */
 export function explainPgError(err: unknown, pool: unknown): unknown {
   const code = (err as { code?: unknown } | null)?.code;
-  const hint = typeof code === 'string' ? HINTS[code] : undefined;
-  if (!hint) return err;
-  const t = pgTarget(pool);
-  const explained = new KitError('ERR_CBK_STORE_CONNECTION',
-    `PostgresStore could not connect (${code} at ${t.host}:${t.port}, database "${t.database}"): ${hint(t)}`);
+  if (typeof code !== 'string') return err;
+  const hint = HINTS[code];
+  let explained: KitError;
+  if (hint) {
+    const t = pgTarget(pool);
+    explained = new KitError('ERR_CBK_STORE_CONNECTION',
+      `PostgresStore could not connect (${code} at ${t.host}:${t.port}, database "${t.database}"): ${hint(t)}`);
+  } else if (NOT_MIGRATED.has(code)) {
+    const t = pgTarget(pool);
+    const said = (err as { message?: unknown }).message;
+    explained = new KitError('ERR_CBK_STORE_NOT_MIGRATED',
+      `PostgresStore's tables are not in database "${t.database}" at ${t.host}:${t.port} (${code}${typeof said === 'string' ? `: ${said}` : ''}): `
+      + 'run `crossborder-merchant-kit migrate` (or `await store.migrate()`) with the same connection and schema before serving');
+  } else {
+    return err;
+  }
   Object.defineProperty(explained, 'cause', { value: err, enumerable: false });
   return explained;
 }

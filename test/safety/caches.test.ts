@@ -55,12 +55,11 @@ describe('warnings about payloads that deviate from the specification', () => {
   let nullable: string[];
   beforeAll(async () => { nullable = await nullablePointers(); }, 60_000);
 
-  test(`${RUNS} deliveries with random unknown keys and nulls: all accepted, each deviation warned about once, the heap bounded`, async () => {
+  test(`${RUNS} deliveries with random unknown keys and nulls: all accepted, the nulls (normal, the service's documentation says) never warned about, the heap bounded`, async () => {
     expect(nullable.length).toBeGreaterThanOrEqual(11); // 2^11 subsets: far more shapes than deviations
     forgetWarnedDeviations();
     const t = testKit({ store: new MemoryStore({ maxEntries: 1_000 }) });
     const r = prng(26);
-    const seen = new Set<string>(); // the nulled pointers seen so far: a delivery adding one is warned about
     const heapBefore = process.memoryUsage().heapUsed;
     const bad: number[] = [];
     const wrongLevel: number[] = [];
@@ -74,10 +73,8 @@ describe('warnings about payloads that deviate from the specification', () => {
       const from = t.log.lines.length;
       const res = await t.deliver('sendOrderToMerchant', o);
       if (res.status !== 200) bad.push(res.status);
-      const fresh = nulls.some((p) => !seen.has(p.replace(/\/\d+(?=\/|$)/g, '/*')));
-      for (const p of nulls) seen.add(p.replace(/\/\d+(?=\/|$)/g, '/*'));
       const levels = deliveryLogs(t, from);
-      if (nulls.length > 0 && levels.join() !== (fresh ? 'warn' : 'debug')) wrongLevel.push(i);
+      if (nulls.length > 0 && levels.join() !== 'debug') wrongLevel.push(i);
       if (t.log.lines.length > 10_000) t.log.lines.length = 0; // the capturing logger is the test's, not the kit's memory
     }
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
@@ -101,9 +98,12 @@ describe('warnings about payloads that deviate from the specification', () => {
     forgetWarnedDeviations();
     const t = testKit({ auth: { basic: { users: { service: 'correct horse battery' } } } });
     const good = { authorization: `Basic ${Buffer.from('service:correct horse battery').toString('base64')}` };
+    // a deviation worth a warning (a number sent as text), beside nulls (never warned about)
     const withNulls = (orderId: string, guid = MERCHANT_GUID) => {
       const o = clone(order({ OrderId: orderId, MerchantGUID: guid }));
       for (const p of nullable.slice(0, 3)) set(o, p, null);
+      const line = (o.Products as Array<Record<string, unknown>>)[0];
+      line.Quantity = String(line.Quantity);
       return o;
     };
     const refused = [

@@ -8,6 +8,8 @@ import net from 'node:net';
 import pg from 'pg';
 import { KitError } from '../../lib/shared/errors.js';
 import { PostgresStore } from '../../lib/store/index.js';
+import { order } from '../helpers/orders.js';
+import { kitWith } from '../idempotency/harness.js';
 
 const url = process.env.TEST_DATABASE_URL;
 if (!url) throw new Error('TEST_DATABASE_URL is required for *.pg.test.ts (test/setup starts a server)');
@@ -58,13 +60,35 @@ test('a role that does not exist: names the user and the setting to check', asyn
   expect(err.message).toContain(`${base.hostname}:${base.port}`);
 });
 
-test('a query error that is not about connecting is passed through unchanged', async () => {
+test('a query error that is neither about connecting nor about missing tables is passed through unchanged', async () => {
   const pool = new pg.Pool({ connectionString: url });
   pools.push(pool);
   const store = new PostgresStore({ pool, logger: { error() {} } });
-  const err = await (store as unknown as { pool: pg.Pool }).pool.query('SELECT * FROM no_such_table_41').then(() => undefined, (e: unknown) => e);
+  const err = await (store as unknown as { pool: pg.Pool }).pool.query('SELECT 1/0').then(() => undefined, (e: unknown) => e);
   expect(err).not.toBeInstanceOf(KitError);
-  expect((err as { code?: string }).code).toBe('42P01');
+  expect((err as { code?: string }).code).toBe('22012');
+});
+
+test('a store never migrated (autoMigrate off, a schema of its own): says to run `crossborder-merchant-kit migrate`, pg\'s error as cause', async () => {
+  const pool = new pg.Pool({ connectionString: url });
+  pools.push(pool);
+  const store = new PostgresStore({ pool, schema: `never_migrated_${process.pid}`, autoMigrate: false, logger: { error() {} } });
+  const err = await store.getRecord('k').then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(KitError);
+  expect((err as KitError).code).toBe('ERR_CBK_STORE_NOT_MIGRATED');
+  expect((err as Error).message).toContain(`PostgresStore's tables are not in database "${base.pathname.slice(1)}" at ${base.hostname}:${base.port} (`);
+  expect((err as Error).message).toContain('run `crossborder-merchant-kit migrate` (or `await store.migrate()`) with the same connection and schema before serving');
+  expect(['42P01', '3F000', '42883']).toContain((err as Error & { cause?: { code?: string } }).cause?.code);
+});
+
+test('a delivery on a store never migrated: the 503 is logged with what to run', async () => {
+  const pool = new pg.Pool({ connectionString: url });
+  pools.push(pool);
+  const store = new PostgresStore({ pool, schema: `never_migrated_d_${process.pid}`, autoMigrate: false, logger: { error() {} } });
+  const t = kitWith(store);
+  expect((await t.deliver('sendOrderToMerchant', order())).status).toBe(503);
+  const failed = t.log.lines.find((l) => l.level === 'error' && (l.obj as { err?: { code?: string } }).err?.code === 'ERR_CBK_STORE_NOT_MIGRATED');
+  expect(JSON.stringify(failed?.obj)).toContain('run `crossborder-merchant-kit migrate`');
 });
 
 test.each([

@@ -32,8 +32,7 @@ function callAdapter(delivery: Validated, fn: (input: unknown, ctx: unknown) => 
       err.late = call;
       DeliveryContext.abort(context, err);
       reject(err);
-    }, timeoutMs);
-    timer.unref?.();
+    }, timeoutMs); // kept referenced: whoever awaits the delivery gets its 500 even when nothing else runs (cleared when the adapter settles)
     call.then((value) => {
       if (timedOut) delivery.log.warn({}, 'adapter settled after its time-out');
       else {

@@ -19,8 +19,19 @@ export class Background {
     return this.#running.size;
   }
 
-  /** Resolves once every task (also those the running ones start) has ended. */
+  /**
+   * Resolves once every task (also those the running ones start) has ended. The tasks' own timers
+   * (a save's back-off, a late adapter's bound) do not keep Node running, so an idle server or a
+   * Lambda invocation is not held; while a caller awaits this, a timer does, so a script awaiting
+   * `kit.idle()` sees the tasks end rather than exit with the promise pending.
+   */
   async idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all(this.#running);
+    if (this.#running.size === 0) return;
+    const keepAlive = setInterval(() => { /* only keeps the event loop running */ }, 60_000);
+    try {
+      while (this.#running.size > 0) await Promise.all(this.#running);
+    } finally {
+      clearInterval(keepAlive);
+    }
   }
 }

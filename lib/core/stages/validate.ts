@@ -7,12 +7,14 @@
  * typed values sent as text are read as their type (`"8"` where a number belongs; lib/validation/coerce.ts),
  * the request is checked against the tolerant form of the schemas (a 400 only where
  * the kit relies on the field), and every deviation from the schemas as written is reported: one
- * warning log line and `context.specDeviations` — pointers and rules, never values. Warned once per
- * process for each new deviation (callback, pointer with array indexes folded, rule; issue 41): a
- * payload whose deviations were all warned about already, by any kit of the process, is logged at
- * debug instead. The real service sends the same ~45 nulls on every order, each order a slightly
- * different set: one warning per new deviation says it without a level-40 line per order. Every
- * delivery that deviates is counted in `cbk.spec_deviations` whatever the level.
+ * log line and `context.specDeviations` — pointers and rules, never values. The nulls are not
+ * warned about (issue 51): the service's documentation calls null "absent", and it sends ~45 of them
+ * on every order, each order a slightly different set. Any other deviation is warned about once per
+ * process for each new kind (callback, pointer with array indexes folded, rule; issue 41), the line
+ * listing the deviations that are not nulls (and how many nulls there were); a payload whose
+ * deviations are all nulls or were all warned about already, by any kit of the process, is logged at
+ * debug with its full list. Every delivery that deviates is counted in `cbk.spec_deviations`
+ * whatever the level.
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import type { Tolerated } from '../../validation/tolerate.js';
@@ -28,7 +30,8 @@ export interface RequestValidators {
 
 /** At most this many deviations are kept on the context and the log line (the count is always exact). */
 export const MAX_REPORTED_DEVIATIONS = 200;
-export { NULL_RULE } from '../../validation/tolerate.js';
+import { NULL_RULE } from '../../validation/tolerate.js';
+export { NULL_RULE };
 /**
  * How many deviations (callback, folded pointer, rule) the process remembers as warned about; past
  * it, a payload with a deviation not remembered is warned about every time. The schemas bound the
@@ -84,9 +87,14 @@ export function validate(validators: RequestValidators, delivery: Parsed): Valid
   if (refused && refused.length > 0) throw refuse(refused);
   const kept = reported.slice(0, MAX_REPORTED_DEVIATIONS);
   if (reported.length > 0) {
-    const first = warnWorthy(delivery.callback, reported);
-    delivery.log[first ? 'warn' : 'debug']({ deviations: kept, deviationCount: reported.length },
-      'payload deviates from the interface specification; accepted (validation: tolerant)');
+    const notNull = reported.filter((d) => d.rule !== NULL_RULE);
+    if (notNull.length > 0 && warnWorthy(delivery.callback, notNull)) {
+      delivery.log.warn({ deviations: notNull.slice(0, MAX_REPORTED_DEVIATIONS), deviationCount: reported.length, nullCount: reported.length - notNull.length },
+        'payload deviates from the interface specification; accepted (validation: tolerant)');
+    } else {
+      delivery.log.debug({ deviations: kept, deviationCount: reported.length },
+        'payload deviates from the interface specification; accepted (validation: tolerant)');
+    }
   }
   return validated(delivery, orderIdAsText(input), kept);
 }

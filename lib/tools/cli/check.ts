@@ -64,10 +64,11 @@ async function output(report: ConformanceReport, values: Record<string, unknown>
   return report.failed > 0 || report.preflight !== undefined || (values.strict && report.skipped > 0) ? 1 : 0;
 }
 
-/** A report from the `--json` document a sandbox answers (no durations: the sandbox timed them). */
+/** A report from the `--json` document a sandbox answers (its durations, as the sandbox timed them). */
 function fromJson(json: ReturnType<typeof toJson>, merchantUrl: string): ConformanceReport {
+  const ms = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
   return {
-    merchantUrl, startedAt: new Date().toISOString(), durationMs: 0, checks: json.checks.map((c) => ({ ...c, status: c.status as CheckStatus, durationMs: 0 })),
+    merchantUrl, startedAt: new Date().toISOString(), durationMs: ms(json.durationMs), checks: json.checks.map((c) => ({ ...c, status: c.status as CheckStatus, durationMs: ms(c.durationMs) })),
     passed: json.passed, failed: json.failed, skipped: json.skipped, ok: json.failed === 0 && json.preflight === undefined,
     ...(json.preflight ? { preflight: json.preflight } : {}),
   };

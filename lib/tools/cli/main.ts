@@ -1,10 +1,11 @@
 /**
- * The `crossborder-merchant-kit` command: `sandbox`, `trigger <scenario>`, `check <url>`.
+ * The `crossborder-merchant-kit` command: `sandbox`, `trigger <scenario>`, `check <url>`, `migrate`, `init <dir>`.
  * main() returns the exit code; bin.ts wires it to the process.
  */
 import { VERSION } from '../../generated/version.js';
 import { UsageError } from './args.js';
 import { check, CHECK_USAGE } from './check.js';
+import { INIT_USAGE, initCommand } from './init.js';
 import { migrateCommand, MIGRATE_USAGE } from './migrate.js';
 import type { CliIo } from './io.js';
 import { redactingIo } from './redact.js';
@@ -19,8 +20,10 @@ Commands:
   trigger <scenario>   send one scenario of callbacks to the merchant and print each exchange
   check <url>          run the conformance checks against a merchant's callbacks
   migrate              create or upgrade PostgresStore's tables (a deploy step)
+  init <dir>           write a starter app (TypeScript, ESM) whose adapter passes the checks
 
-Run a command with --help for its flags. Docs: docs/sandbox.md, docs/conformance.md, docs/stores.md
+Run a command with --help for its flags. Docs (README, docs/sandbox.md, docs/conformance.md, docs/stores.md):
+https://github.com/crossborder-merchant-kit/crossborder-merchant-kit#readme
 `;
 
 const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; usage: string }> = {
@@ -28,6 +31,7 @@ const COMMANDS: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   trigger: { run: trigger, usage: TRIGGER_USAGE },
   check: { run: check, usage: CHECK_USAGE },
   migrate: { run: (argv, io) => migrateCommand(argv, io), usage: MIGRATE_USAGE },
+  init: { run: initCommand, usage: INIT_USAGE },
 };
 
 /** The package's version (lib/generated/version.ts, from package.json when generated). */

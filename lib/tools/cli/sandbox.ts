@@ -12,11 +12,24 @@ export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 40
        [--latency-ms 0] [--documents-delay-ms 500] [--cart-token <token>] [--header 'Name: value']
        [--timeout-ms 10000] [--jwt-ttl-ms 900000] [--quiet]
 
-Serves the service's merchant → service API (GET /api/shipments/{trackingNumber},
-POST /additional-required-documents, /Order/UpdateOrderDispatchV2, /Order/UpdateOrderDispatch,
-/Browsing/ActiveHubDetails, /Order/GetShippingDocuments, /Order/DispatchOrders,
-/Order/GetOrdersDetails, /Parcel/VoidParcel, /Authentication/GetAuthenticationToken) and, with
---merchant-url, delivers requested documents to the merchant.
+Serves the service's merchant → service API:
+  GET  /api/shipments/{trackingNumber}
+  POST /additional-required-documents
+  POST /Order/UpdateOrderDispatchV2, /Order/UpdateOrderDispatch
+  POST /Order/UpdateOrderStatus, /Order/CreateOrderRefund
+  PUT  /api/v1/orders/shipping-address          (Idempotency-Key)
+  GET  /v1/orders/{orderId}/refunds
+  POST /Browsing/ActiveHubDetails
+  POST /Order/GetShippingDocuments, /Order/DispatchOrders, /Order/GetOrdersDetails, /Parcel/VoidParcel
+  POST /Authentication/GetAuthenticationToken
+  POST /Browsing/Countries, /Browsing/Currencies, /Browsing/CurrencyRates, /Browsing/CountryCoefficients,
+       /Browsing/RoundingRules, /Browsing/AppSettings, /Browsing/LocationByIP,
+       /Browsing/LocationDefaultCulture, /Browsing/RecentProductCountryS, /ShippingDetails/GetShippingDetails
+  POST /Browsing/SaveProductsList, /Bulk/SaveProductsBulk, /Browsing/GetCatalogPrices
+  POST /Shipment/GetTrackingEvents, /Return/UpdateRMA
+  GET  /documents/{orderId}/{name}.pdf          (the documents it issued)
+and, with --merchant-url, delivers requested documents to the merchant. The web console is at / .
+Docs: https://github.com/crossborder-merchant-kit/crossborder-merchant-kit/blob/main/docs/sandbox.md
 Listens on loopback only; --host with another interface needs --allow-remote (the console and the
 service API become reachable from the network). Requests must name the sandbox by localhost, an IP
 address or a --allowed-host name (no DNS rebinding).

@@ -26,10 +26,10 @@ export function formatTable(report: ConformanceReport): string {
 }
 
 /** The --json document: { checks: [{ id, title, status, detail }], passed, failed, skipped, preflight? }. */
-export function toJson(report: ConformanceReport): { checks: Array<{ id: string; title: string; status: string; detail: string }>; passed: number; failed: number; skipped: number; preflight?: string } {
+export function toJson(report: ConformanceReport): { checks: Array<{ id: string; title: string; status: string; detail: string; durationMs: number }>; passed: number; failed: number; skipped: number; durationMs: number; preflight?: string } {
   return {
-    checks: report.checks.map(({ id, title, status, detail }) => ({ id, title, status, detail })),
-    passed: report.passed, failed: report.failed, skipped: report.skipped,
+    checks: report.checks.map(({ id, title, status, detail, durationMs }) => ({ id, title, status, detail, durationMs })),
+    passed: report.passed, failed: report.failed, skipped: report.skipped, durationMs: report.durationMs,
     ...(report.preflight ? { preflight: report.preflight } : {}),
   };
 }

@@ -37,14 +37,23 @@ const problemOf = (e: Exchange): string | undefined => (accepted(e) ? undefined
   : `expected HTTP 2xx with Success true; got ${e.error ? `no reply: ${e.error}` : `HTTP ${e.response?.status}${e.responseInfo ? `, Success ${String(e.responseInfo.Success)}` : ''}`}`);
 const notMounted = (e: Exchange) => e.response?.status === 404;
 
+/** A call the sandbox makes to itself as the merchant's client, and how long it took (ms, µs steps: it runs in-process). */
+interface TimedReply { reply: LifeReply; durationMs: number }
+function timed(call: () => LifeReply): TimedReply {
+  const started = performance.now();
+  const reply = call();
+  return { reply, durationMs: Math.round((performance.now() - started) * 1000) / 1000 };
+}
+
 /** Records a call the sandbox made as the merchant's client (in the log as `from-merchant`, labelled so). */
-function ownCall(run: LifeRun, scenario: string, kind: ExchangeKind, method: string, url: string, body: unknown, reply: LifeReply, label: string, headers: Record<string, string> = {}): Exchange {
+function ownCall(run: LifeRun, scenario: string, kind: ExchangeKind, method: string, url: string, body: unknown, { reply, durationMs }: TimedReply, label: string, headers: Record<string, string> = {}, expected?: 'refusal'): Exchange {
   return run.env.log.record({
     at: new Date().toISOString(), direction: 'from-merchant', kind, scenario, label: `${label} (run by the sandbox as your service client)`,
+    ...(expected ? { expected } : {}), // a refusal the scenario means to show: not red in the console
     ...(reply.orderId ? { orderId: reply.orderId } : {}),
     request: { method, url, headers: { 'content-type': 'application/json', ...headers }, ...(body !== undefined ? { body } : {}) },
     response: { status: reply.status, headers: { 'content-type': 'application/json' }, ...(reply.body !== undefined ? { body: reply.body } : {}) },
-    durationMs: 0,
+    durationMs,
   });
 }
 
@@ -84,8 +93,9 @@ export const ORDER_LIFE_SCENARIOS: Record<OrderLifeScenario, (run: LifeRun) => P
     const orderId = order.OrderId as string;
     const status = { OrderId: orderId, OrderStatus: { OrderStatusCode: 'cancelled', Name: 'cancelled' }, OrderStatusReason: { OrderStatusReasonCode: '1010', Name: 'CustomerCancel' } };
     const query = new URLSearchParams({ orderStatus: JSON.stringify(status) });
-    const reply = merchantUpdateStatus(run.env.orders, 'default', run.env.target.merchantGuid, query, undefined);
-    const call = ownCall(run, name, 'updateOrderStatusFromMerchant', 'POST', `/Order/UpdateOrderStatus?${query}`, undefined, reply, 'UpdateOrderStatus (cancelled, reason 1010)');
+    const own = timed(() => merchantUpdateStatus(run.env.orders, 'default', run.env.target.merchantGuid, query, undefined));
+    const { reply } = own;
+    const call = ownCall(run, name, 'updateOrderStatusFromMerchant', 'POST', `/Order/UpdateOrderStatus?${query}`, undefined, own, 'UpdateOrderStatus (cancelled, reason 1010)');
     if (!run.step(name, 'the merchant cancels (UpdateOrderStatus to the service)', [call], reply.status === 200 && reply.followUp ? undefined : `the sandbox refused the cancellation: HTTP ${reply.status}`)) return;
     const e = await sendFollowUp(run.env, run.env.target, reply.followUp!, name);
     run.step(name, 'UpdateOrderStatus callback (the cancellation, confirmed)', [e], problemOf(e));
@@ -102,14 +112,16 @@ export const ORDER_LIFE_SCENARIOS: Record<OrderLifeScenario, (run: LifeRun) => P
     const query = new URLSearchParams({ orderRefund: JSON.stringify(details) });
     const body = [{ CartItemId: line.CartItemId, RefundQuantity: '1', RefundAmount: '1.00' }];
     const path = `/Order/CreateOrderRefund?${query}`;
-    const reply = createRefund(run.env.orders, 'default', run.env.target.merchantGuid, query, body);
-    const call = ownCall(run, name, 'createOrderRefund', 'POST', path, body, reply, 'CreateOrderRefund (1.00, with an ExternalReference)');
+    const own = timed(() => createRefund(run.env.orders, 'default', run.env.target.merchantGuid, query, body));
+    const { reply } = own;
+    const call = ownCall(run, name, 'createOrderRefund', 'POST', path, body, own, 'CreateOrderRefund (1.00, with an ExternalReference)');
     if (!run.step(name, 'the merchant refunds (CreateOrderRefund)', [call], reply.status === 200 && reply.followUp ? undefined : `the sandbox refused the refund: HTTP ${reply.status} ${JSON.stringify(reply.body)}`)) return;
     const e = await sendFollowUp(run.env, run.env.target, reply.followUp!, name);
     if (notMounted(e)) run.skip(name, 'NotifyOrderRefunded', 'the merchant does not mount NotifyOrderRefunded (optional: notifyOrderRefunded)');
     else run.step(name, 'NotifyOrderRefunded (the refund, notified)', [e], problemOf(e));
-    const twice = createRefund(run.env.orders, 'default', run.env.target.merchantGuid, query, body);
-    const again = ownCall(run, name, 'createOrderRefund', 'POST', path, body, twice, 'CreateOrderRefund (the same ExternalReference again)');
+    const ownTwice = timed(() => createRefund(run.env.orders, 'default', run.env.target.merchantGuid, query, body));
+    const twice = ownTwice.reply;
+    const again = ownCall(run, name, 'createOrderRefund', 'POST', path, body, ownTwice, 'CreateOrderRefund (the same ExternalReference again)', {}, 'refusal');
     run.step(name, 'the same ExternalReference again is refused by the service', [again], twice.status === 400 ? undefined : `expected 400, got ${twice.status}`, 'HTTP 400 DUPLICATE_EXTERNAL_REFERENCE, no second refund');
   },
 
@@ -121,12 +133,14 @@ export const ORDER_LIFE_SCENARIOS: Record<OrderLifeScenario, (run: LifeRun) => P
     const body = { orderId, primaryShipping: { firstName: 'Dana', lastName: 'Levi', shippingAddress1: '12 Herzl St', city: 'Tel Aviv', zipCode: '6688312', countryName: 'Israel', countryCode: 'IL' } };
     const key = randomUUID();
     const seen: SeenKeys = new Map();
-    const reply = changeAddress(run.env.orders, 'default', body, key, seen);
-    const call = ownCall(run, name, 'updateShippingAddress', 'PUT', '/api/v1/orders/shipping-address', body, reply, 'shipping address change', { 'idempotency-key': key });
+    const own = timed(() => changeAddress(run.env.orders, 'default', body, key, seen));
+    const { reply } = own;
+    const call = ownCall(run, name, 'updateShippingAddress', 'PUT', '/api/v1/orders/shipping-address', body, own, 'shipping address change', { 'idempotency-key': key });
     if (!run.step(name, 'the merchant changes the shipping address (202)', [call], reply.status === 202 ? undefined : `expected 202, got ${reply.status}`)) return;
-    const repeat = changeAddress(run.env.orders, 'default', body, key, seen);
+    const ownRepeat = timed(() => changeAddress(run.env.orders, 'default', body, key, seen));
+    const repeat = ownRepeat.reply;
     const changes = run.env.orders.get(orderId)?.timeline.filter((t) => t.event === 'address-changed').length ?? 0;
-    const again = ownCall(run, name, 'updateShippingAddress', 'PUT', '/api/v1/orders/shipping-address', body, repeat, 'shipping address change (the same Idempotency-Key again)', { 'idempotency-key': key });
+    const again = ownCall(run, name, 'updateShippingAddress', 'PUT', '/api/v1/orders/shipping-address', body, ownRepeat, 'shipping address change (the same Idempotency-Key again)', { 'idempotency-key': key });
     run.step(name, 'the same Idempotency-Key again: 202, applied once', [again], repeat.status === 202 && changes === 1 ? undefined : `got ${repeat.status}, ${changes} change(s)`,
       `the order shows ${String(run.env.orders.get(orderId)?.shippingAddress?.city)}`);
   },

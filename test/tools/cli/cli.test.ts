@@ -91,3 +91,20 @@ test('help and version', async () => {
   expect(await main(['--version'], cliIo)).toBe(0);
   expect(io.out).toMatch(/\d+\.\d+\.\d+\n$/);
 });
+
+test('sandbox --help names every path the sandbox\'s service API routes (service-api.ts, fulfilment.ts)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const source = (f: string) => readFileSync(new URL(`../../../lib/tools/sandbox/${f}`, import.meta.url), 'utf8');
+  const served = new Set<string>();
+  for (const f of ['service-api.ts', 'fulfilment.ts']) {
+    for (const m of source(f).matchAll(/(?:case |^\s*|, )'(\/[A-Za-z][\w/-]*)'(?=:)/gm)) served.add(m[1]);
+  }
+  const catalogue = source('catalogue.ts');
+  for (const m of catalogue.matchAll(/path === '(\/[A-Za-z][\w/-]*)'/g)) served.add(m[1]);
+  for (const m of catalogue.matchAll(/\^\\\/Browsing\\\/\(([A-Za-z|]+)\)\$/g)) for (const name of m[1].split('|')) served.add(`/Browsing/${name}`);
+  expect(served.size).toBeGreaterThanOrEqual(25);
+  const { io, cliIo } = capture();
+  expect(await main(['sandbox', '--help'], cliIo)).toBe(0);
+  const missing = [...served].filter((p) => !io.out.includes(p));
+  expect(missing).toEqual([]);
+});

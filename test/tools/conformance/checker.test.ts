@@ -62,7 +62,10 @@ test.each<[string, Flaws, string[]]>([
       const json = JSON.parse(run.out) as ReturnType<typeof toJson>;
       expect(json.checks.filter((c) => c.status === 'fail').map((c) => c.id).sort()).toEqual([...expected].sort());
       expect(json).toMatchObject({ failed: expected.length, skipped: 0, passed: CHECK_IDS.length - expected.length });
-      for (const c of json.checks) expect(Object.keys(c).sort()).toEqual(['detail', 'id', 'status', 'title']);
+      for (const c of json.checks) expect(Object.keys(c).sort()).toEqual(['detail', 'durationMs', 'id', 'status', 'title']);
+      for (const c of json.checks) expect(c.durationMs).toBeGreaterThanOrEqual(0);
+      // the run's own duration, not a placeholder 0 (every check sent at least one request)
+      expect(json.durationMs).toBeGreaterThan(0);
       const xml = readFileSync(junit, 'utf8');
       expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
       expect(xml.match(/<testcase /g)).toHaveLength(CHECK_IDS.length);

@@ -10,6 +10,7 @@ import { createServiceClient, type ServiceClient } from 'crossborder-merchant-ki
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { createSandbox, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../../lib/tools/sandbox/index.js';
+import { summarize } from '../../../lib/tools/sandbox/console/view.js';
 import { recordingAdapter, type RecordingAdapter } from '../../helpers/recording.js';
 import { failure } from '../../client/setup.js';
 
@@ -104,6 +105,13 @@ describe('scenarios', () => {
     const order = sandbox.orders.get(result.orderIds[0])!;
     const expected = { return: 'return', 'merchant-cancel': 'cancellation-confirmed', refund: 'refund-notified', 'address-change': 'address-changed' }[name]!;
     expect(order.timeline.map((t) => t.event)).toContain(expected);
+    // the calls the sandbox ran as the merchant's client are timed (they printed 0.0 ms)
+    const own = sandbox.log.list({ scenario: name }).filter((e) => /run by the sandbox as your service client/.test(e.label ?? ''));
+    if (name !== 'return') expect(own.length).toBeGreaterThan(0);
+    for (const e of own) expect(e.durationMs).toBeGreaterThan(0);
+    // a refusal the scenario means to show (the refund's ExternalReference again) is not a failure in the console
+    expect(own.map((e) => summarize(e)).filter((x) => x.failed)).toEqual([]);
+    if (name === 'refund') expect(own.map((e) => summarize(e)).filter((x) => x.refusedAsExpected).map((x) => x.status)).toEqual([400]);
   });
 
   test('return: one return reaches the adapter although it was delivered twice', async () => {

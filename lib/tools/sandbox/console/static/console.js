@@ -22,7 +22,7 @@
     return node;
   }
   const time = (iso) => { const d = new Date(iso); return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour12: false }); };
-  const ms = (n) => (typeof n === 'number' ? `${n < 10 ? n.toFixed(1) : Math.round(n)} ms` : '');
+  const ms = (n) => (typeof n === 'number' ? `${n < 1 ? n.toFixed(2) : n < 10 ? n.toFixed(1) : Math.round(n)} ms` : '');
 
   async function call(method, path, body) {
     const res = await fetch(`${API}${path}`, {

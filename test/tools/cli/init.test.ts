@@ -1,0 +1,91 @@
+/**
+ * `crossborder-merchant-kit init <dir>` (issue 51, item 2): the starter's files per binding and store,
+ * the flags checked with a did-you-mean, a non-empty directory refused. That the written app installs,
+ * type-checks, passes its own tests and the checker is .ci/starter.sh's (CI), against the packed tarball.
+ */
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../../lib/tools/cli/main.js';
+import { STARTER_TEST_GUID } from '../../../lib/tools/cli/starter-files.js';
+import { TEST_MERCHANT_GUID } from '../../../lib/testing/index.js';
+import { VERSION } from '../../../lib/generated/version.js';
+
+let root: string;
+beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'cbk-init-')); });
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function run(argv: string[]) {
+  const io = { out: '', err: '' };
+  const code = await main(argv, { stdout: (t) => { io.out += t; }, stderr: (t) => { io.err += t; } });
+  return { code, ...io };
+}
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+test('the default: an Express app with MemoryStore, mounted at /crossborder, a test MerchantGUID, npm start and npm test', async () => {
+  const dir = join(root, 'My Shop');
+  const r = await run(['init', dir]);
+  expect(r).toMatchObject({ code: 0, err: '' });
+  expect(r.out).toContain('Wrote an express app with MemoryStore');
+  const pkg = JSON.parse(read(dir, 'package.json'));
+  expect(pkg).toMatchObject({ name: 'my-shop', private: true, type: 'module' });
+  expect(pkg.dependencies).toEqual({ 'crossborder-merchant-kit': `^${VERSION}`, express: expect.any(String) });
+  expect(pkg.scripts.start).toBe('tsx src/server.ts');
+  expect(pkg.scripts.test).toContain('tsc --noEmit');
+  expect(pkg.scripts.test).toContain('test/adapter.test.ts test/conformance.test.ts');
+  expect(read(dir, 'src/app.ts')).toContain("app.use('/crossborder', createCallbackRouter({ merchantGuid, adapter, store }))");
+  expect(read(dir, 'src/store.ts')).toContain('new MemoryStore()');
+  expect(read(dir, '.env.example')).toContain(`MERCHANT_GUID=${STARTER_TEST_GUID}`);
+  expect(read(dir, 'src/config.ts')).toContain(`process.env.MERCHANT_GUID ?? "${STARTER_TEST_GUID}"`);
+  expect(read(dir, 'src/config.ts')).toContain('process.env.PORT ?? 3000');
+  expect(read(dir, 'test/adapter.test.ts')).toContain("from 'crossborder-merchant-kit/testing'");
+  expect(read(dir, 'test/conformance.test.ts')).toContain('runConformance(');
+  expect(existsSync(join(dir, 'src/lambda.ts'))).toBe(false);
+});
+
+test('the starter\'s default GUID is the one the testing builders send (its adapter test goes through the kit)', () => {
+  expect(STARTER_TEST_GUID).toBe(TEST_MERCHANT_GUID);
+});
+
+test.each([
+  ['fetch', 'src/app.ts', "createFetchHandler({ merchantGuid, adapter, store, basePath: '/crossborder' })", []],
+  ['fastify', 'src/app.ts', "app.register(fastifyCallbacks, { prefix: '/crossborder', merchantGuid, adapter, store })", ['fastify']],
+  ['lambda', 'src/lambda.ts', "createLambdaHandler({ merchantGuid, adapter, store, basePath: '/crossborder' })", []],
+])('--binding %s wires that binding at /crossborder', async (binding, file, wiring, deps) => {
+  const dir = join(root, binding);
+  expect((await run(['init', dir, '--binding', binding])).code).toBe(0);
+  expect(read(dir, file)).toContain(wiring);
+  expect(Object.keys(JSON.parse(read(dir, 'package.json')).dependencies).sort()).toEqual(['crossborder-merchant-kit', ...deps].sort());
+});
+
+test('--store postgres: PostgresStore on DATABASE_URL, pg a dependency, npm run migrate, DATABASE_URL in .env.example', async () => {
+  const dir = join(root, 'pg');
+  const r = await run(['init', dir, '--store', 'postgres']);
+  expect(r.code).toBe(0);
+  expect(r.out).toContain('npm run migrate');
+  const pkg = JSON.parse(read(dir, 'package.json'));
+  expect(pkg.dependencies.pg).toBeDefined();
+  expect(pkg.scripts.migrate).toBe('crossborder-merchant-kit migrate');
+  expect(read(dir, 'src/store.ts')).toContain('new PostgresStore({ pool, autoMigrate: false })');
+  expect(read(dir, '.env.example')).toMatch(/^DATABASE_URL=postgres:\/\//m);
+});
+
+test('a misspelt --binding or --store is refused with a did-you-mean; nothing is written', async () => {
+  const dir = join(root, 'typo');
+  const a = await run(['init', dir, '--binding', 'fastfy']);
+  expect(a.code).toBe(2);
+  expect(a.err).toContain('--binding must be one of express, fetch, fastify, lambda (got "fastfy"); did you mean "fastify"?');
+  const b = await run(['init', dir, '--store', 'postgress']);
+  expect(b.err).toContain('did you mean "postgres"?');
+  expect(existsSync(dir)).toBe(false);
+});
+
+test('a directory that is not empty is refused, its files untouched; no directory at all is a usage error', async () => {
+  writeFileSync(join(root, 'package.json'), '{"name":"mine"}');
+  const r = await run(['init', root]);
+  expect(r.code).toBe(2);
+  expect(r.err).toContain('is not empty: give a new or empty directory');
+  expect(readdirSync(root)).toEqual(['package.json']);
+  expect(read(root, 'package.json')).toBe('{"name":"mine"}');
+  expect((await run(['init'])).code).toBe(2);
+});
