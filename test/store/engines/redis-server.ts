@@ -20,7 +20,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Resolves once something accepts connections on the port (rejects after `ms`). */
-async function listening(port: number, ms = 10_000): Promise<void> {
+export async function listening(port: number, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -28,7 +28,7 @@ async function listening(port: number, ms = 10_000): Promise<void> {
       s.on('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port} within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`nothing listened on ${port} within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
