@@ -41,6 +41,12 @@ export interface DynamoDBStoreOptions {
   tableName: string;
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
   ttl?: number | string;
+  /**
+   * The longest any request of the store may take, the SDK's retries included: milliseconds or '5s';
+   * default 5000. Past it the request is aborted and the call fails (the delivery is answered 503
+   * STORE_UNAVAILABLE and retried by the service). A save is also bounded by its lease.
+   */
+  timeoutMs?: number | string;
 }
 
 /** How long a lock item outlives its lease, so that a take-over is told apart from a free OrderId (`recovered`). */
@@ -50,6 +56,7 @@ const ATTEMPT_TRIES = 5;
 export class DynamoDBStore implements Store {
   readonly ttlMs: number;
   readonly tableName: string;
+  readonly timeoutMs: number;
   private readonly client: DynamoDBClient;
   private readonly mutex = new KeyedMutex();
   private readonly engine: LeaseEngine = {
@@ -69,7 +76,7 @@ export class DynamoDBStore implements Store {
 
   constructor(options: DynamoDBStoreOptions) {
     if (typeof options !== 'object' || options === null) fail('ERR_CBK_OPTION_REQUIRED', 'DynamoDBStore needs options: { client, tableName }');
-    checkKeys('DynamoDBStore.', options as unknown as Record<string, unknown>, ['client', 'tableName', 'ttl']);
+    checkKeys('DynamoDBStore.', options as unknown as Record<string, unknown>, ['client', 'tableName', 'ttl', 'timeoutMs']);
     if (typeof (options.client as { send?: unknown } | undefined)?.send !== 'function') {
       fail('ERR_CBK_OPTION_REQUIRED', 'Option DynamoDBStore.client is required: a DynamoDBClient of @aws-sdk/client-dynamodb (new DynamoDBClient({}))');
     }
@@ -79,6 +86,7 @@ export class DynamoDBStore implements Store {
     this.client = options.client;
     this.tableName = options.tableName;
     this.ttlMs = parseDuration(options.ttl, 'DynamoDBStore.ttl', DEFAULT_TTL_MS);
+    this.timeoutMs = parseDuration(options.timeoutMs, 'DynamoDBStore.timeoutMs', 5_000);
   }
 
   /** Creates the table (on-demand billing, TTL on) unless it exists; for development and tests. Resolves whether it created it. */
@@ -86,10 +94,10 @@ export class DynamoDBStore implements Store {
     return createTable(this.client, this.tableName);
   }
 
-  /** One request; throttling past the SDK's retries becomes ERR_CBK_STORE_BUSY. */
-  private async send<T>(command: object, abortSignal?: AbortSignal): Promise<T> {
+  /** One request, aborted after `boundMs` (default `timeoutMs`); throttling past the SDK's retries becomes ERR_CBK_STORE_BUSY. */
+  private async send<T>(command: object, boundMs = this.timeoutMs): Promise<T> {
     try {
-      return await this.client.send(command as never, abortSignal ? { abortSignal } : undefined) as T;
+      return await this.client.send(command as never, { abortSignal: AbortSignal.timeout(Math.max(1, Math.floor(boundMs))) }) as T;
     } catch (err) {
       throw storeError(err);
     }
@@ -136,7 +144,7 @@ export class DynamoDBStore implements Store {
       await this.send(new UpdateItemCommand({
         TableName: this.tableName, Key: lockKey(orderId), UpdateExpression: 'SET q = :q REMOVE w, e',
         ConditionExpression: 'w = :w AND e > :now', ExpressionAttributeValues: { ':q': pendingValue(pending), ':w': S(owner), ':now': N(t) },
-      }), AbortSignal.timeout(Math.max(1, Math.floor(boundMs))));
+      }), Math.min(boundMs, this.timeoutMs));
     } catch (err) {
       if (isConditionFailed(err)) throw new LeaseLostError();
       throw err;
@@ -359,7 +367,7 @@ export class DynamoDBStore implements Store {
 
   /** One consistent GetItem (of a key nothing writes); rejects when it fails or takes longer than `timeoutMs` (default 2000). */
   async ping(options: { timeoutMs?: number } = {}): Promise<void> {
-    await this.send(new GetItemCommand({ TableName: this.tableName, Key: key('ping'), ConsistentRead: true }), AbortSignal.timeout(options.timeoutMs ?? 2000));
+    await this.send(new GetItemCommand({ TableName: this.tableName, Key: key('ping'), ConsistentRead: true }), options.timeoutMs ?? 2000);
   }
 }
 

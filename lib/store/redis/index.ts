@@ -11,7 +11,7 @@
  */
 import { storeKeyPart } from '../../json/canonical.js';
 import { checkKeys, fail, parseDuration } from '../../shared/options.js';
-import { withTimeLimit } from '../../shared/time-limit.js';
+import { TimeLimitError, withTimeLimit } from '../../shared/time-limit.js';
 import { applyDocuments, applyPlace, holdOf } from '../holds.js';
 import { changeHold, stateOf, type HoldEntry } from '../hold-cas.js';
 import { leaseLock, type LeaseEngine } from '../lease-lock.js';
@@ -37,10 +37,17 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
   ttl?: number | string;
+  /**
+   * The longest any command of the store may take: milliseconds or '5s'; default 5000. Past it the
+   * call fails (the delivery is answered 503 STORE_UNAVAILABLE and retried by the service), also
+   * while the client queues commands for a server it lost. A save is also bounded by its lease.
+   */
+  timeoutMs?: number | string;
 }
 
 /** How long a lock's key outlives its lease, so that a take-over is told apart from a free OrderId (`recovered`). */
 const EXPIRED_LEASE_KEPT_MS = 60 * 60 * 1000;
+const DEFAULT_TIMEOUT_MS = 5_000;
 
 /** A stored reply as kept under `r:<key>`. */
 interface Kept { k: string; c: string; o: string; h: string; r: StoredRecord['response']; p: boolean; t: number; e: number }
@@ -50,11 +57,20 @@ const outcomeOf = (s: string): AttemptOutcome => s as AttemptOutcome;
 export class RedisStore implements Store {
   readonly ttlMs: number;
   readonly keyPrefix: string;
+  readonly timeoutMs: number;
   private readonly send: Send;
   private readonly mutex = new KeyedMutex();
   private readonly engine: LeaseEngine = {
     claim: async (orderId, owner, leaseMs) => {
-      const r = Number(await this.run(lua.CLAIM, [this.k('l', orderId)], [owner, Math.ceil(leaseMs), EXPIRED_LEASE_KEPT_MS]));
+      const sent = this.run(lua.CLAIM, [this.k('l', orderId)], [owner, Math.ceil(leaseMs), EXPIRED_LEASE_KEPT_MS], 0);
+      let r: number;
+      try {
+        r = Number(await withTimeLimit(sent, this.timeoutMs));
+      } catch (err) {
+        // Given up on, but maybe still to run (a client queueing for a lost server): what it claims then is released.
+        if (err instanceof TimeLimitError) sent.then((late) => (Number(late) >= 0 ? this.engine.release(orderId, owner) : undefined)).catch(() => {});
+        throw err;
+      }
       return r < 0 ? null : { recovered: r === 1 };
     },
     release: async (orderId, owner) => {
@@ -62,30 +78,37 @@ export class RedisStore implements Store {
     },
     saveAndRelease: async (orderId, owner, record, ids, boundMs) => {
       const { keys, args } = this.saveParts(record);
-      await withTimeLimit(this.run(lua.SAVE_AND_RELEASE,
+      await this.run(lua.SAVE_AND_RELEASE,
         [this.k('l', orderId), ...keys, this.k('a', record.key), ...ids.map((id) => this.k('m', storeKeyPart(id)))],
-        [owner, ...args, record.orderId]), boundMs);
+        [owner, ...args, record.orderId], Math.min(boundMs, this.timeoutMs));
     },
   };
 
   constructor(options: RedisStoreOptions) {
     if (typeof options !== 'object' || options === null) fail('ERR_CBK_OPTION_REQUIRED', 'RedisStore needs options: { client }');
-    checkKeys('RedisStore.', options as unknown as Record<string, unknown>, ['client', 'keyPrefix', 'ttl']);
+    checkKeys('RedisStore.', options as unknown as Record<string, unknown>, ['client', 'keyPrefix', 'ttl', 'timeoutMs']);
     this.send = senderOf(options.client);
     const prefix = options.keyPrefix ?? 'cbk:';
     if (typeof prefix !== 'string') fail('ERR_CBK_OPTION_INVALID', 'Option RedisStore.keyPrefix must be a string');
     this.keyPrefix = prefix;
     this.ttlMs = parseDuration(options.ttl, 'RedisStore.ttl', DEFAULT_TTL_MS);
+    this.timeoutMs = parseDuration(options.timeoutMs, 'RedisStore.timeoutMs', DEFAULT_TIMEOUT_MS);
+  }
+
+  /** One command, bounded by `timeoutMs`. */
+  private cmd(args: string[]): Promise<unknown> {
+    return withTimeLimit(this.send(args), this.timeoutMs);
   }
 
   private k(kind: string, id: string): string {
     return `${this.keyPrefix}${kind}:${id}`;
   }
 
-  /** A script; the server's refusal of a fenced save becomes LeaseLostError. */
-  private async run(script: Script, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  /** A script, bounded by `bound` ms (default `timeoutMs`; 0: none); the server's refusal of a fenced save becomes LeaseLostError. */
+  private async run(script: Script, keys: readonly string[], args: readonly (string | number)[], bound = this.timeoutMs): Promise<unknown> {
     try {
-      return await script.run(this.send, keys, args);
+      const sent = script.run(this.send, keys, args);
+      return await (bound > 0 ? withTimeLimit(sent, Math.max(1, bound)) : sent);
     } catch (err) {
       if (String((err as Error)?.message).includes(lua.LEASE_LOST_REPLY)) throw new LeaseLostError();
       throw err;
@@ -115,7 +138,7 @@ export class RedisStore implements Store {
   }
 
   async getRecord(key: string): Promise<StoredRecord | null> {
-    return this.recordOf(await this.send(['GET', this.k('r', key)]));
+    return this.recordOf(await this.cmd(['GET', this.k('r', key)]));
   }
 
   async getPayment(orderId: string): Promise<StoredRecord | null> {
@@ -146,7 +169,7 @@ export class RedisStore implements Store {
   private changeHold(orderId: string, change: Parameters<typeof changeHold>[4]): Promise<FulfilmentHold | null> {
     const key = this.k('h', orderId);
     return changeHold(orderId, 'RedisStore', async () => {
-      const raw = await this.send(['GET', key]);
+      const raw = await this.cmd(['GET', key]);
       const token = raw === null || raw === undefined ? '' : String(raw);
       return { entry: token === '' ? null : JSON.parse(token) as HoldEntry, token };
     }, async (token, next) => Number(await this.run(lua.SET_HOLD, [key, this.k('holds', '')],
@@ -162,7 +185,7 @@ export class RedisStore implements Store {
   }
 
   async getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null> {
-    const raw = await this.send(['GET', this.k('h', orderId)]);
+    const raw = await this.cmd(['GET', this.k('h', orderId)]);
     return raw === null || raw === undefined ? null : holdOf(orderId, stateOf(JSON.parse(String(raw)) as HoldEntry));
   }
 
@@ -181,7 +204,7 @@ export class RedisStore implements Store {
   }
 
   async findOrderId(merchantOrderId: string): Promise<string | null> {
-    const raw = await this.send(['GET', this.k('m', storeKeyPart(merchantOrderId))]);
+    const raw = await this.cmd(['GET', this.k('m', storeKeyPart(merchantOrderId))]);
     return raw === null || raw === undefined ? null : String(raw);
   }
 
