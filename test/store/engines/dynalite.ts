@@ -14,7 +14,7 @@ export interface Dynalite {
   port: number;
   endpoint: string;
   /** A client of its own (as another process has); destroyed by close(). */
-  client(options?: { maxAttempts?: number }): DynamoDBClient;
+  client(options?: { maxAttempts?: number; port?: number }): DynamoDBClient;
   start(): Promise<void>;
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -27,9 +27,9 @@ export async function startDynalite({ path }: { path?: string } = {}): Promise<D
   const d: Dynalite = {
     port,
     endpoint: `http://127.0.0.1:${port}`,
-    client: ({ maxAttempts = 2 } = {}) => {
+    client: ({ maxAttempts = 2, port: via = port } = {}) => {
       const c = new DynamoDBClient({
-        endpoint: d.endpoint, region: 'us-east-1', maxAttempts, credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+        endpoint: `http://127.0.0.1:${via}`, region: 'us-east-1', maxAttempts, credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
       });
       clients.push(c);
       return c;
