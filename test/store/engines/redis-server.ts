@@ -45,6 +45,7 @@ export interface RedisServer {
 
 /** `aof`: appendonly yes, appendfsync always (a kill loses nothing acknowledged). */
 export async function redisServer({ aof = false }: { aof?: boolean } = {}): Promise<RedisServer> {
+  if (!fs.existsSync(REDIS_SERVER)) throw new Error(`${REDIS_SERVER} is missing: install Debian's redis-server (apt-get install -y redis-server; .ci/run does) or set REDIS_SERVER`);
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cbk-redis-'));
   let child: ChildProcess | undefined;
