@@ -114,6 +114,9 @@ export function engineBehaviour(name: string, harness: () => EngineHarness): voi
       expect(await a.findOrderId('INT-A')).toBeNull();
       for (const kit of [kitA, kitB]) expect(await kit.deliver('sendOrderToMerchant', body)).toMatchObject({ status: 200, body: { InternalOrderId: 'INT-B' } });
       expect(kitA.calls('sendOrderToMerchant').length + kitB.calls('sendOrderToMerchant').length).toBe(2);
+      await (await lockOf(b, o)).release(); // a later claim of the order (DynamoDBStore completes a save kept in the lock item then)
+      expect(await b.findOrderId('INT-A')).toBeNull(); // brought nothing of A's either
+      expect(await b.findOrderId('INT-B')).toBe(o);
     });
 
     test('the server stopped mid-delivery: 503 while it is down, and once it returns the reply is stored once and replayed', async () => {

@@ -28,9 +28,10 @@ export async function stallProxy(target: number): Promise<StallProxy> {
     });
     upstream.pipe(client);
     const end = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-    client.on('close', () => void last.then(end));
+    // A client that gave up (closed) does not take back what it sent: held bytes still reach the server, then the connection ends.
+    client.on('close', () => void last.then(() => upstream.end()));
     upstream.on('close', end);
-    client.on('error', end);
+    client.on('error', () => {});
     upstream.on('error', end);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
