@@ -11,14 +11,15 @@
  * - Expiry: DynamoDB's TTL deletes expired items (within days); every read ignores them at once.
  * Items and keys: items.ts. The table (CloudFormation/SAM, CDK, IAM): docs/stores.md.
  */
-import {
-  DeleteItemCommand, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand, type DynamoDBClient, type QueryCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { storeKeyPart } from '../../json/canonical.js';
 import { checkKeys, fail, parseDuration } from '../../shared/options.js';
 import { applyDocuments, applyPlace, holdOf } from '../holds.js';
-import { changeHold, stateOf, type HoldEntry } from '../hold-cas.js';
-import { leaseLock, type LeaseEngine } from '../lease-lock.js';
+import { changeHold, stateOf } from '../hold-cas.js';
+import type { HoldEntry } from '../hold-cas.js';
+import { leaseLock } from '../lease-lock.js';
+import type { LeaseEngine } from '../lease-lock.js';
 import { KeyedMutex } from '../mutex.js';
 import { LeaseLostError } from '../store-errors.js';
 import { DEFAULT_TTL_MS } from '../types.js';
@@ -28,8 +29,9 @@ import type {
 import { busy, isConditionFailed, storeError } from './errors.js';
 import {
   attemptKey, holdKey, key, latestSk, lockKey, merchantKey, N, num, orderPk, paymentSk, pendingOf, pendingValue, recordKey, recordOf,
-  replyAttributes, S, str, ttlOf, type Item, type Pending,
+  replyAttributes, S, str, ttlOf,
 } from './items.js';
+import type { Item, Pending } from './items.js';
 import { ACTIVE_HOLDS_INDEX, createTable } from './table.js';
 
 export { tableDefinition, ACTIVE_HOLDS_INDEX, TTL_ATTRIBUTE } from './table.js';

@@ -13,15 +13,18 @@ import { storeKeyPart } from '../../json/canonical.js';
 import { checkKeys, fail, parseDuration } from '../../shared/options.js';
 import { TimeLimitError, withTimeLimit } from '../../shared/time-limit.js';
 import { applyDocuments, applyPlace, holdOf } from '../holds.js';
-import { changeHold, stateOf, type HoldEntry } from '../hold-cas.js';
-import { leaseLock, type LeaseEngine } from '../lease-lock.js';
+import { changeHold, stateOf } from '../hold-cas.js';
+import type { HoldEntry } from '../hold-cas.js';
+import { leaseLock } from '../lease-lock.js';
+import type { LeaseEngine } from '../lease-lock.js';
 import { KeyedMutex } from '../mutex.js';
 import { LeaseLostError } from '../store-errors.js';
 import { DEFAULT_TTL_MS } from '../types.js';
 import type {
   AcquireOptions, AttemptOutcome, AttemptStart, CountHoldsOptions, DocumentRef, FulfilmentHold, NewRecord, Store, StoreLock, StoredRecord,
 } from '../types.js';
-import { senderOf, type RedisClientLike, type Script, type Send } from './client.js';
+import { senderOf } from './client.js';
+import type { RedisClientLike, Script, Send } from './client.js';
 import * as lua from './scripts.js';
 
 export type { RedisClientLike, NodeRedisLike, IoRedisLike } from './client.js';
