@@ -1,9 +1,10 @@
 /**
  * RedisStore passes the store conformance suite exported from /testing with every capability but
- * batching, against a real redis-server started here: once on node-redis (redis 5) clients, once on
- * ioredis, each store and its twin on clients of their own (as two processes have).
+ * batching, against a real redis-server started here: on node-redis 5 clients, on node-redis 4 ones
+ * (the npm alias redis4) and on ioredis, each store and its twin on clients of their own (as two processes have).
  */
 import { createClient } from 'redis';
+import { createClient as createClient4 } from 'redis4';
 import { Redis } from 'ioredis';
 import { RedisStore } from 'crossborder-merchant-kit/store/redis';
 import { runStoreConformance } from 'crossborder-merchant-kit/testing';
@@ -18,8 +19,14 @@ afterAll(async () => {
 });
 
 const clients = {
-  'node-redis': async () => {
+  'node-redis 5': async () => {
     const c = createClient({ url: server.url });
+    await c.connect();
+    closers.push(() => c.quit());
+    return c;
+  },
+  'node-redis 4': async () => {
+    const c = createClient4({ url: server.url });
     await c.connect();
     closers.push(() => c.quit());
     return c;
