@@ -331,7 +331,7 @@ export class DynamoDBStore implements Store {
   }
 
   async releaseFulfilmentHold(orderId: string): Promise<void> {
-    if (!(await this.get(holdKey(orderId)))) return;
+    if (!(await this.getFulfilmentHold(orderId))) return; // no active hold: nothing written
     await this.changeHold(orderId, (state) => (state.awaiting ? { awaiting: null, received: state.received, since: null } : state));
   }
 

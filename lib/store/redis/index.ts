@@ -193,6 +193,7 @@ export class RedisStore implements Store {
   }
 
   async releaseFulfilmentHold(orderId: string): Promise<void> {
+    if (!(await this.getFulfilmentHold(orderId))) return; // no active hold: nothing written
     await this.changeHold(orderId, (state) => (state.awaiting ? { awaiting: null, received: state.received, since: null } : state));
   }
 
