@@ -23,7 +23,7 @@ afterAll(async () => {
 
 let tables = 0;
 const harness = (): EngineHarness => ({
-  async pair({ stallable = false, timeoutMs = 1_000 } = {}) {
+  async pair({ stallable = false, timeoutMs = 5_000 } = {}) {
     const proxy = stallable ? await stallProxy(db.port) : undefined;
     if (proxy) proxies.push(proxy);
     const tableName = `engine-${tables++}`;

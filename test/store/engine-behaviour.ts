@@ -24,7 +24,7 @@ export interface EnginePair {
 }
 
 export interface EngineHarness {
-  /** `timeoutMs`: the stores' own bound on a call (default 1000: a stopped server fails a call within it). */
+  /** `timeoutMs`: the stores' own bound on a call (default 5000, wide for a loaded CI machine). */
   pair(options?: { stallable?: boolean; timeoutMs?: number }): Promise<EnginePair>;
   /** Kills the server; start() brings it back with what it had written. */
   stop(): Promise<void>;
@@ -93,8 +93,8 @@ export function engineBehaviour(name: string, harness: () => EngineHarness): voi
 
     test('a save stalled past its lease keeps nothing and answers nothing of its own; the handler that took over is the order\'s', async () => {
       const h = harness();
-      // The stores' call bound past the lease: the stalled save is bounded by what is left of its lease.
-      const { a, b, stall } = await h.pair({ stallable: true, timeoutMs: 5_000 });
+      // The stores' call bound (5 s) past the lease: the stalled save is bounded by what is left of its lease.
+      const { a, b, stall } = await h.pair({ stallable: true });
       const options = { leaseMs: 1_500, adapterTimeoutMs: 300, inFlightWaitMs: 6_000 };
       const kitA = testKit({ store: a, answers: { sendOrderToMerchant: () => { stall(2_500); return { InternalOrderId: 'INT-A' }; } }, ...options });
       const kitB = testKit({ store: b, answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-B' }) }, ...options });
@@ -121,7 +121,7 @@ export function engineBehaviour(name: string, harness: () => EngineHarness): voi
 
     test('the server stopped mid-delivery: 503 while it is down, and once it returns the reply is stored once and replayed', async () => {
       const h = harness();
-      const { a, b } = await h.pair();
+      const { a, b } = await h.pair({ timeoutMs: 1_000 }); // a stopped server fails a call within 1 s
       const options = { leaseMs: 15_000, adapterTimeoutMs: 5_000, inFlightWaitMs: 12_000 };
       const kitA = testKit({ store: a, answers: { sendOrderToMerchant: async () => { await h.stop(); return { InternalOrderId: 'INT-1' }; } }, ...options });
       const kitB = testKit({ store: b, ...options, answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-2' }) } });

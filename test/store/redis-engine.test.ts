@@ -20,7 +20,7 @@ afterAll(async () => {
 
 let pairs = 0;
 const harness = (): EngineHarness => ({
-  async pair({ stallable = false, timeoutMs = 1_000 } = {}) {
+  async pair({ stallable = false, timeoutMs = 5_000 } = {}) {
     let proxy: StallProxy | undefined;
     if (stallable) {
       proxy = await stallProxy(server.port);
