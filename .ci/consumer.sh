@@ -30,7 +30,7 @@ TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 CONTENTS=$(tar -tzf "$TGZ")
 for want in package/dist/index.js package/dist/index.d.ts package/dist/bindings/express/index.js package/dist/bindings/node/index.js \
             package/dist/store/index.js package/dist/store/dynamodb/index.js package/dist/store/dynamodb/index.d.ts \
-            package/dist/store/redis/index.js package/dist/store/redis/index.d.ts package/dist/client/index.js package/dist/customs/index.js package/dist/store/index.d.ts \
+            package/dist/store/redis/index.js package/dist/store/redis/index.d.ts package/dist/client/index.js package/dist/customs/index.js package/dist/prices/index.js package/dist/prices/index.d.ts package/dist/store/index.d.ts \
             package/dist/bindings/fetch/index.js package/dist/bindings/fetch/index.d.ts package/dist/bindings/fastify/index.js package/dist/bindings/fastify/index.d.ts \
             package/dist/bindings/lambda/index.js package/dist/bindings/lambda/index.d.ts \
             package/dist/testing/index.js package/dist/tools/cli/bin.js package/schemas/common.schema.json \
