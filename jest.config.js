@@ -21,6 +21,8 @@ export default {
     '^crossborder-merchant-kit/express$': '<rootDir>/lib/bindings/express/index.ts',
     '^crossborder-merchant-kit/node$': '<rootDir>/lib/bindings/node/index.ts',
     '^crossborder-merchant-kit/store$': '<rootDir>/lib/store/index.ts',
+    '^crossborder-merchant-kit/store/redis$': '<rootDir>/lib/store/redis/index.ts',
+    '^crossborder-merchant-kit/store/dynamodb$': '<rootDir>/lib/store/dynamodb/index.ts',
     '^crossborder-merchant-kit/client$': '<rootDir>/lib/client/index.ts',
     '^crossborder-merchant-kit/customs$': '<rootDir>/lib/customs/index.ts',
     '^crossborder-merchant-kit/prices$': '<rootDir>/lib/prices/index.ts',

@@ -29,7 +29,8 @@ TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 [ -f "$TGZ" ] || { echo "consumer.sh: npm pack produced no tarball" >&2; exit 1; }
 CONTENTS=$(tar -tzf "$TGZ")
 for want in package/dist/index.js package/dist/index.d.ts package/dist/bindings/express/index.js package/dist/bindings/node/index.js \
-            package/dist/store/index.js package/dist/client/index.js package/dist/customs/index.js package/dist/prices/index.js package/dist/prices/index.d.ts package/dist/store/index.d.ts \
+            package/dist/store/index.js package/dist/store/dynamodb/index.js package/dist/store/dynamodb/index.d.ts \
+            package/dist/store/redis/index.js package/dist/store/redis/index.d.ts package/dist/client/index.js package/dist/customs/index.js package/dist/prices/index.js package/dist/prices/index.d.ts package/dist/store/index.d.ts \
             package/dist/bindings/fetch/index.js package/dist/bindings/fetch/index.d.ts package/dist/bindings/fastify/index.js package/dist/bindings/fastify/index.d.ts \
             package/dist/bindings/lambda/index.js package/dist/bindings/lambda/index.d.ts \
             package/dist/testing/index.js package/dist/tools/cli/bin.js package/schemas/common.schema.json \
@@ -66,6 +67,16 @@ CURRENT="the crossborder-merchant-kit bin without Express"
 npx --no-install crossborder-merchant-kit --help >"$WORK/bin.out" 2>&1 || { cat "$WORK/bin.out"; echo "consumer.sh: the bin failed" >&2; exit 1; }
 grep -q '^Usage: crossborder-merchant-kit' "$WORK/bin.out" || { cat "$WORK/bin.out"; echo "consumer.sh: the bin printed no usage" >&2; exit 1; }
 echo "ok: npx crossborder-merchant-kit --help (the installed bin) runs without Express"
+
+CURRENT="/store/dynamodb without its optional peer"
+[ ! -e node_modules/@aws-sdk/client-dynamodb ] || { echo "consumer.sh: @aws-sdk/client-dynamodb got installed with the kit (it must stay an optional peer)" >&2; exit 1; }
+node --input-type=module -e "import('crossborder-merchant-kit/store/dynamodb').then(() => process.exit(1), (e) => { if (!/@aws-sdk\/client-dynamodb/.test(e.message)) { console.error(e); process.exit(1); } console.log('ok: /store/dynamodb names its missing peer; /store and /store/redis need none'); })"
+node --input-type=module -e "await import('crossborder-merchant-kit/store'); await import('crossborder-merchant-kit/store/redis');"
+
+step "DynamoDB and Redis stores (with @aws-sdk/client-dynamodb installed)"
+new_case stores module
+"${NPM_INSTALL[@]}" "$TGZ" @aws-sdk/client-dynamodb@3
+node esm-stores.mjs
 
 step "CommonJS require()"
 cd "$WORK/esm-no-express"

@@ -54,6 +54,15 @@ export const BARE_ONLY_IN = {
   express: ['bindings/express'],
   fastify: ['bindings/fastify'],
 };
+/**
+ * Packages only the files of one folder may import (its optional peer), and folders no file outside
+ * them may import: a store whose entry point is its own subpath (`/store/dynamodb`, `/store/redis`),
+ * so that its peer is loaded only with that store, never by `/store` or a binding.
+ */
+export const BARE_ONLY_IN_FOLDER = {
+  '@aws-sdk/client-dynamodb': 'store/dynamodb',
+};
+export const PRIVATE_FOLDERS = ['store/dynamodb', 'store/redis'];
 export const BARE_FORBIDDEN = {
   'bindings/fetch': ['node:http', 'http', 'node:net', 'net', 'node:https', 'https'],
 };
@@ -124,6 +133,7 @@ export function checkImports(root) {
     const parts = path.relative(lib, f).split(path.sep);
     return (parts[0] === 'bindings' || parts[0] === 'tools') && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
   };
+  const inFolder = (f, folder) => path.relative(lib, f).split(path.sep).join('/').startsWith(`${folder}/`);
   const breaks = [];
   for (const f of files) {
     for (const spec of bareImportsOf(fs.readFileSync(f, 'utf8'))) {
@@ -131,6 +141,14 @@ export function checkImports(root) {
       const only = BARE_ONLY_IN[pkg];
       if (only && !only.includes(area(f))) breaks.push(`${path.relative(lib, f)} imports the package ${pkg} (only ${only.join(', ')} may)`);
       if ((BARE_FORBIDDEN[area(f)] ?? []).includes(pkg)) breaks.push(`${path.relative(lib, f)} imports ${pkg}`);
+      const folder = BARE_ONLY_IN_FOLDER[pkg];
+      if (folder && !inFolder(f, folder)) breaks.push(`${path.relative(lib, f)} imports the package ${pkg} (only lib/${folder}/ may: its store's own entry point)`);
+    }
+  }
+  for (const [f, deps] of graph) {
+    for (const d of deps) {
+      const folder = PRIVATE_FOLDERS.find((x) => inFolder(d, x));
+      if (folder && !inFolder(f, folder)) breaks.push(`${path.relative(lib, f)} imports ${path.relative(lib, d)} (lib/${folder}/ is reached through its own entry point only)`);
     }
   }
   for (const [f, deps] of graph) {

@@ -9,6 +9,10 @@
  *   npm run build && node --import tsx bench/cold-start.ts [--runs 15] [--json bench/results/cold-start.json]
  *   BENCH_BASELINE=<checkout with dist/ built> ...: that checkout's /lambda and /fetch too ("before").
  *
+ * '/lambda + DynamoDBStore' answers with a DynamoDBStore on a dynalite started for the run (each run
+ * a new OrderId: a first delivery, not a replay); its import of @aws-sdk/client-dynamodb is timed on
+ * its own ("SDK import") and printed below the table.
+ *
  * Each probe also reports, from inside (performance.now(): ms since the process started), when the
  * import finished, when the binding was constructed and when the first reply was complete.
  */
@@ -128,6 +132,19 @@ once(server);
 };
 
 PROBES['/lambda, a real order'] = PROBES['/lambda']!.replace('process.argv[2]', 'process.argv[3]');
+// The SDK's own import first, timed apart; then the kit's /lambda and /store/dynamodb; the store's first requests are in "replied".
+PROBES['/lambda + DynamoDBStore'] = `${PRELUDE}const sdkStart = performance.now();
+const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+mark.sdk = performance.now() - sdkStart;
+const { createLambdaHandler } = await import(${JSON.stringify(dist('bindings/lambda/index.js'))});
+const { DynamoDBStore } = await import(${JSON.stringify(dist('store/dynamodb/index.js'))});
+mark.imported = performance.now();
+const client = new DynamoDBClient({ endpoint: process.env.CBK_BENCH_DYNAMODB, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
+const handler = createLambdaHandler({ ...${KIT_OPTIONS}, store: new DynamoDBStore({ client, tableName: 'cold-start' }) });
+mark.constructed = performance.now();
+const ORDER = BODY.replaceAll('GE-COLD-1', 'GE-COLD-' + process.pid + '-' + Date.now());
+handler(${EVENT.replace('body: BODY', 'body: ORDER')}).then((r) => { client.destroy(); done(r.statusCode); });
+`;
 
 if (BASELINE) {
   if (!fs.existsSync(path.join(BASELINE, 'dist', 'index.js'))) throw new Error(`BENCH_BASELINE=${BASELINE} has no dist/: build it first`);
@@ -136,7 +153,7 @@ if (BASELINE) {
   }
 }
 
-interface Run { wall: number; imported?: number; constructed?: number; reply?: number; cpu?: number }
+interface Run { wall: number; imported?: number; constructed?: number; reply?: number; cpu?: number; sdk?: number }
 
 function runOnce(file: string | null, bodyFiles: readonly string[]): Promise<Run> {
   const argv = file ? [file, ...bodyFiles] : ['-e', '0'];
@@ -153,7 +170,35 @@ function runOnce(file: string | null, bodyFiles: readonly string[]): Promise<Run
   });
 }
 
+/** dynalite (DynamoDB on LevelDB) for the DynamoDBStore probe, with its table; stopped at the end. */
+async function startDynamo(): Promise<() => void> {
+  const net = await import('node:net');
+  const { createRequire } = await import('node:module');
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBStore } = await import(dist('store/dynamodb/index.js')) as typeof import('../lib/store/dynamodb/index.js');
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise((r) => probe.close(r));
+  const cli = createRequire(import.meta.url).resolve('dynalite/cli.js');
+  const child = spawn(process.execPath, [cli, '--port', String(port), '--host', '127.0.0.1', '--createTableMs', '0'], { stdio: 'ignore', env: { ...process.env, NODE_OPTIONS: '' } });
+  process.env.CBK_BENCH_DYNAMODB = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint: process.env.CBK_BENCH_DYNAMODB, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' }, maxAttempts: 20 });
+  for (let i = 0; ; i++) {
+    try {
+      await new DynamoDBStore({ client, tableName: 'cold-start' }).createTable();
+      break;
+    } catch (err) {
+      if (i > 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  client.destroy();
+  return () => child.kill('SIGKILL');
+}
+
 async function main(): Promise<void> {
+  const stopDynamo = await startDynamo();
   // The probes live in the project (so `express` resolves from its node_modules), in a scratch folder.
   const dir = fs.mkdtempSync(path.join(root, 'bench', '.cold-start-'));
   const bodyFile = path.join(dir, 'order.json');
@@ -176,14 +221,15 @@ async function main(): Promise<void> {
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    stopDynamo();
   }
   const floor = median(runs['node -e 0'].map((r) => r.wall));
   const cpuFloor = median(runs['empty script (CPU floor)'].map((r) => r.cpu as number));
   const rows = Object.entries(runs).map(([name, rs]) => {
     const wall = median(rs.map((r) => r.wall));
-    const inside = (k: 'imported' | 'constructed' | 'reply' | 'cpu') => (rs[0][k] === undefined ? NaN : median(rs.map((r) => r[k] as number)));
+    const inside = (k: 'imported' | 'constructed' | 'reply' | 'cpu' | 'sdk') => (rs[0][k] === undefined ? NaN : median(rs.map((r) => r[k] as number)));
     const cpu = inside('cpu');
-    return { name, wall, overFloor: wall - floor, imported: inside('imported'), constructed: inside('constructed'), reply: inside('reply'), cpu, cpuOverFloor: cpu - cpuFloor };
+    return { name, wall, overFloor: wall - floor, imported: inside('imported'), constructed: inside('constructed'), reply: inside('reply'), cpu, cpuOverFloor: cpu - cpuFloor, sdkImport: inside('sdk') };
   });
   const load = os.loadavg();
   process.stdout.write(`cold start, ${RUNS} runs each, medians (ms); node ${process.version}, ${os.cpus().length} CPUs, load average ${load.map((l) => l.toFixed(2)).join(' ')}\n`);
@@ -191,6 +237,7 @@ async function main(): Promise<void> {
   for (const r of rows) {
     process.stdout.write(`${r.name.padEnd(30)}${fmt(r.wall, 1).padStart(8)}${fmt(r.overFloor, 1).padStart(11)}${fmt(r.imported, 1).padStart(10)}${fmt(r.constructed, 1).padStart(8)}${fmt(r.reply, 1).padStart(9)}${fmt(r.cpu, 1).padStart(8)}${fmt(r.cpuOverFloor, 1).padStart(16)}\n`);
   }
+  for (const r of rows) if (!Number.isNaN(r.sdkImport)) process.stdout.write(`${r.name}: of its "imported", the import of @aws-sdk/client-dynamodb alone: ${fmt(r.sdkImport, 1)} ms\n`);
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, `${JSON.stringify({ node: process.version, runs: RUNS, loadavg: load, rows }, null, 2)}\n`);
 }
 

@@ -30,6 +30,7 @@ export const KIT_ERROR_CODES = Object.freeze({
   ERR_CBK_PRICE_UNAVAILABLE: 'localPrice cannot price for the country: the browsing data does not know it, the service does not operate it (IsOperatedByGlobalE false), or has no rate from the merchant currency to its currency; the message says which.',
   ERR_CBK_STORE_CONNECTION: 'PostgresStore could not connect or log in (nothing listening, unknown host, database or role, wrong password); the message names the setting to check and the host, port and database tried, never the password. The pg error is `cause`.',
   ERR_CBK_STORE_NOT_MIGRATED: 'PostgresStore\'s tables or functions are not in the database (never migrated, or another schema): run `crossborder-merchant-kit migrate` (or `await store.migrate()`) as a deploy step. The pg error is `cause`.',
+  ERR_CBK_STORE_BUSY: 'DynamoDBStore or RedisStore could not complete a write now: DynamoDB throttled it (ProvisionedThroughputExceeded, ThrottlingException, RequestLimitExceeded) past the SDK\'s own retries, or a conditional write kept losing to concurrent writers; retryable (the kit answers 503 STORE_UNAVAILABLE). The engine\'s error is `cause`.',
 } as const);
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES;
 

@@ -3,6 +3,8 @@
  * (one process) and PostgresStore (any number of processes; you pass the `pg` pool), the `Store`
  * interface and the types its methods take and return, and the fulfilment-hold helpers a custom
  * store uses so its holds follow the same rules as the kit's stores (docs/stores.md#your-own-store).
+ * DynamoDBStore and RedisStore have entry points of their own (`/store/dynamodb`, `/store/redis`:
+ * lib/store/dynamodb/, lib/store/redis/), so that their client libraries load only with them.
  * Everything else in lib/store/ (canonical JSON, the payload hash, key building, SQL) is internal.
  */
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.js';
