@@ -21,6 +21,7 @@ export default {
     '^crossborder-merchant-kit/express$': '<rootDir>/lib/bindings/express/index.ts',
     '^crossborder-merchant-kit/node$': '<rootDir>/lib/bindings/node/index.ts',
     '^crossborder-merchant-kit/store$': '<rootDir>/lib/store/index.ts',
+    '^crossborder-merchant-kit/store/durable-object$': '<rootDir>/lib/store/durable-object.ts',
     '^crossborder-merchant-kit/client$': '<rootDir>/lib/client/index.ts',
     '^crossborder-merchant-kit/customs$': '<rootDir>/lib/customs/index.ts',
     '^crossborder-merchant-kit/fetch$': '<rootDir>/lib/bindings/fetch/index.ts',
