@@ -131,7 +131,8 @@ export class CallbackStoreObject {
    * end the waiter's own timer).
    */
   private async claim(req: Extract<Request, { op: 'claim' }>): Promise<ClaimAnswer> {
-    const deadline = this.now() + req.waitMs;
+    const start = this.now();
+    const deadline = start + req.waitMs;
     for (;;) {
       const tried = await this.step(async (): Promise<ClaimAnswer | number> => {
         const now = this.now();
@@ -143,7 +144,7 @@ export class CallbackStoreObject {
         if (!lock || lock.until <= now) {
           await this.storage.put('lock', { owner: req.owner, until: now + req.leaseMs } satisfies Lock);
           const prefetched = req.prefetch ? await this.prefetch(req.prefetch, req.ttlMs, now) : undefined;
-          return { claimed: true, recovered: lock !== undefined, ...(prefetched ? { prefetched } : {}) };
+          return { claimed: true, recovered: lock !== undefined, waitedMs: now - start, ...(prefetched ? { prefetched } : {}) };
         }
         const left = deadline - now;
         return left <= 0 ? { claimed: false } : Math.min(left, lock.until - now + 1);

@@ -56,7 +56,7 @@ export type Request = { at?: number } & (
 export type ClaimAnswer =
   | { stored: { record: WireRecord | null; payment: WireRecord | null } }
   | { claimed: false }
-  | { claimed: true; recovered: boolean; prefetched?: { record: WireRecord | null; payment: WireRecord | null; latest: WireRecord | null; hold: WireHold | null; attempt?: WireAttemptStart } };
+  | { claimed: true; recovered: boolean; waitedMs: number; prefetched?: { record: WireRecord | null; payment: WireRecord | null; latest: WireRecord | null; hold: WireHold | null; attempt?: WireAttemptStart } };
 
 /** What a hold change answers: the hold, and the state the index is told (versioned: a late message never wins). */
 export interface HoldAnswer {

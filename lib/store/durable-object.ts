@@ -110,7 +110,7 @@ export class DurableObjectStore implements Store {
   private async claim(orderId: string, options: AcquireOptions, replay: boolean): Promise<Claim | null> {
     const owner = randomUUID();
     const name = orderObject(orderId);
-    const leaseEnds = Date.now() + options.leaseMs;
+    const sent = Date.now();
     const p = options.prefetch;
     const req: Request = {
       op: 'claim', owner, leaseMs: options.leaseMs, waitMs: options.waitMs, ttlMs: this.ttlMs, replay,
@@ -132,6 +132,8 @@ export class DurableObjectStore implements Store {
       record: toRecord(w.record), payment: toRecord(w.payment), latest: toRecord(w.latest), hold: toHold(orderId, w.hold),
       ...(w.attempt ? { attempt: toAttempt(w.attempt) } : {}),
     };
+    // The lease ends leaseMs after the object granted it, which is at least waitedMs after this claim was sent.
+    const leaseEnds = sent + answer.waitedMs + options.leaseMs;
     return { lock: this.lockOf(name, owner, leaseEnds, answer.recovered, prefetched) };
   }
 

@@ -4,8 +4,8 @@
  * hands each request to the object its path names (`/<object name>`). The tests' stores run in Node
  * on a namespace whose stubs POST there over loopback HTTP, one connection per request (each
  * `namespace()` a client of its own over the same objects, as a second Worker isolate has).
- * `restart()` stops workerd and starts it again over the same persisted storage (the objects
- * restarted, their storage kept); requests meanwhile fail as an unreachable object's do.
+ * `stop()` and `start()` stop workerd and start it again over the same persisted storage (the
+ * objects restarted, their storage kept); requests meanwhile fail as an unreachable object's do.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -40,8 +40,10 @@ export interface Objects {
    * `space` (default 'default'): the objects of two spaces are apart, as two Workers' namespaces are.
    */
   namespace(space?: string): Promise<DurableObjectNamespaceLike>;
-  /** Stops workerd and starts it again over the same storage; namespaces made before then fail until re-made. */
-  restart(): Promise<void>;
+  /** Stops workerd: every request fails (as an unreachable object's) until start(). */
+  stop(): Promise<void>;
+  /** Starts workerd again over the same storage (the objects restarted, their storage kept). */
+  start(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -78,9 +80,9 @@ export async function startObjects(): Promise<Objects> {
         get: (name: string) => ({ fetch: (_url: string, init: { body: string }) => post(agent, `${space}/${name}`, init.body) }),
       };
     },
-    restart: async () => {
-      await mf.dispose();
-      mf = new Miniflare({ ...options, port: Number(url.port) });
+    stop: () => mf.dispose(),
+    start: async () => {
+      mf = new Miniflare(options);
       url = await mf.ready;
     },
     dispose: async () => {
