@@ -47,12 +47,13 @@ export interface Objects {
   dispose(): Promise<void>;
 }
 
-export async function startObjects(): Promise<Objects> {
+/** `persist: false`: storage in memory (what stop() and start() keep is then lost). */
+export async function startObjects({ persist: onDisk = true }: { persist?: boolean } = {}): Promise<Objects> {
   const persist = fs.mkdtempSync(path.join(os.tmpdir(), 'cbk-do-'));
   const options = {
     modules: [{ type: 'ESModule' as const, path: 'worker.mjs', contents: await workerScript() }],
     compatibilityDate: COMPATIBILITY_DATE, compatibilityFlags: ['nodejs_compat'],
-    durableObjects: { CALLBACK_STORE: 'CallbackStoreObject' }, durableObjectsPersist: persist, host: '127.0.0.1', port: 0,
+    durableObjects: { CALLBACK_STORE: 'CallbackStoreObject' }, ...(onDisk ? { durableObjectsPersist: persist } : {}), host: '127.0.0.1', port: 0,
   };
   let mf = new Miniflare(options);
   let url = await mf.ready;
