@@ -58,7 +58,7 @@ const objects = await startObjects({ persist: process.env.BENCH_DO_PERSIST !== '
 try {
   const stores: [string, () => Promise<Store>][] = [
     ['MemoryStore', async () => new MemoryStore()],
-    ['DurableObjectStore (workerd, Miniflare)', async () => new DurableObjectStore(await objects.namespace(`bench${run++}`))],
+    ['DurableObjectStore (workerd, Miniflare)', async () => new DurableObjectStore(objects.namespace(`bench${run++}`))],
   ];
   // Warm-up: workerd's first objects, the JIT.
   const warm = await stores[1][1]();

@@ -5,21 +5,34 @@
  * names, and the records on the wire (times as ms since the epoch).
  *
  * Objects (docs/stores.md, "DurableObjectStore"):
- * - `o:<key part>`: one per OrderId — its lock, replies, attempts and hold. A reply lives in the
- *   object its key names: the text between the key's first and last ':' (the kit's keys are
- *   `<callback>:<OrderId key part>:<hash>`, so a delivery's reply, attempt and lock share one object);
+ * - `o:<OrderId>`: one per OrderId — its lock, replies, attempts and hold. A reply lives in the
+ *   object its key names (keyObject: the kit's keys name their OrderId, so a delivery's reply,
+ *   attempt and lock share one object, and so do the service client's records of the order);
  * - `m:<merchant order id key part>`: one per merchant order id — the OrderId it was last saved for;
  * - `holds`: the one index of active holds (`countActiveHolds`), told of each hold change.
  */
 import { storeKeyPart } from '../json/canonical.js';
 import type { AttemptOutcome, DocumentRef } from './types.js';
 
-export const orderObject = (orderId: string): string => `o:${storeKeyPart(orderId)}`;
-/** The object of a key: the order's for the kit's keys (`<callback>:<OrderId>:<hash>`), else one named by the key. */
+/**
+ * The object of an OrderId: `o:` and the OrderId, its last ':'-separated part (the OrderId itself,
+ * after any namespacedStore prefixes `<namespace>:`) as the kit's keys write it (`storeKeyPart`).
+ */
+export const orderObject = (orderId: string): string => {
+  const last = orderId.lastIndexOf(':');
+  return `o:${orderId.slice(0, last + 1)}${storeKeyPart(orderId.slice(last + 1))}`;
+};
+/**
+ * The object of a key: its OrderId's for the kit's keys — `[<namespace>:]…<callback>:<OrderId>:<hash>`
+ * and the service client's `[<namespace>:]…~order:<kind>:<OrderId>[:<part>]` — read as OrderIds
+ * without ':' (the service's are letters and digits); a key of another form has an object of its own.
+ */
 export const keyObject = (key: string): string => {
-  const first = key.indexOf(':');
-  const last = key.lastIndexOf(':');
-  return `o:${first >= 0 && last > first ? key.slice(first + 1, last) : key}`;
+  const parts = key.split(':');
+  const action = parts.findIndex((p) => p.startsWith('~'));
+  if (action >= 0 && parts.length > action + 2) return `o:${[...parts.slice(0, action), parts[action + 2]].join(':')}`;
+  if (action < 0 && parts.length >= 3) return `o:${[...parts.slice(0, -3), parts[parts.length - 2]].join(':')}`;
+  return `k:${key}`;
 };
 export const merchantIdObject = (merchantOrderId: string): string => `m:${storeKeyPart(merchantOrderId)}`;
 export const HOLDS_OBJECT = 'holds';

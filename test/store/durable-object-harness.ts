@@ -14,7 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { Miniflare } from 'miniflare';
-import type { DurableObjectNamespaceLike } from 'crossborder-merchant-kit/store/durable-object';
+import { DurableObjectStore, type DurableObjectNamespaceLike } from 'crossborder-merchant-kit/store/durable-object';
+import type { FullStore, StoreFactory } from './harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The runtime matrix's compatibility date (.ci/runtimes/miniflare.mjs). */
@@ -34,12 +35,24 @@ function workerScript(): Promise<string> {
   return bundled;
 }
 
+/** A file's text (latin1), or '' for a directory or a file SQLite removed meanwhile (its -shm, -journal). */
+function readIfThere(file: string): string {
+  try {
+    return fs.statSync(file).isFile() ? fs.readFileSync(file, 'latin1') : '';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
+}
+
 export interface Objects {
   /**
    * A namespace client of its own (a Worker isolate's `env.CALLBACK_STORE`) over the objects of
    * `space` (default 'default'): the objects of two spaces are apart, as two Workers' namespaces are.
    */
-  namespace(space?: string): Promise<DurableObjectNamespaceLike>;
+  namespace(space?: string): DurableObjectNamespaceLike;
+  /** Everything the objects stored (the persisted files, as text; '' with `persist: false`), to search for leaked values. */
+  scan(): string;
   /** Stops workerd: every request fails (as an unreachable object's) until start(). */
   stop(): Promise<void>;
   /** Starts workerd again over the same storage (the objects restarted, their storage kept). */
@@ -73,7 +86,7 @@ export async function startObjects({ persist: onDisk = true }: { persist?: boole
     req.end(body);
   });
   return {
-    namespace: async (space = 'default') => {
+    namespace: (space = 'default') => {
       const agent = new http.Agent({ keepAlive: true });
       agents.push(agent);
       return {
@@ -81,6 +94,8 @@ export async function startObjects({ persist: onDisk = true }: { persist?: boole
         get: (name: string) => ({ fetch: (_url: string, init: { body: string }) => post(agent, `${space}/${name}`, init.body) }),
       };
     },
+    scan: () => (fs.readdirSync(persist, { recursive: true, encoding: 'utf8' }) as string[])
+      .map((f) => readIfThere(path.join(persist, f))).join('\n'),
     stop: () => mf.dispose(),
     start: async () => {
       mf = new Miniflare(options);
@@ -93,3 +108,10 @@ export async function startObjects({ persist: onDisk = true }: { persist?: boole
     },
   };
 }
+
+/** A StoreFactory (harness.ts) of DurableObjectStores: each store a space of objects of its own; its twin a second namespace client. */
+export const durableObjectFactory = (objects: Objects): StoreFactory => async () => {
+  const space = Math.random().toString(36).slice(2, 10);
+  const make = (ttl?: number) => new DurableObjectStore(objects.namespace(space), ttl === undefined ? {} : { ttl }) as unknown as FullStore;
+  return { store: make(), twin: () => make(), scan: async () => objects.scan(), withTtl: (ms) => make(ms) };
+};

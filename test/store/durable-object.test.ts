@@ -42,7 +42,7 @@ describe('DurableObjectStore in workerd', () => {
     const s = space();
     let runs = 0;
     const answers = { sendOrderToMerchant: async () => { runs++; await sleep(50); return { InternalOrderId: `INT-${runs}`, OrderId: '1001' }; } };
-    const kits = [0, 1].map(async () => testKit({ store: new DurableObjectStore(await objects.namespace(s)), answers }));
+    const kits = [0, 1].map(async () => testKit({ store: new DurableObjectStore(objects.namespace(s)), answers }));
     const [a, b] = await Promise.all(kits);
     const body = order({ OrderId: 'DO-RACE-1' });
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).deliver('sendOrderToMerchant', body)));
@@ -55,13 +55,13 @@ describe('DurableObjectStore in workerd', () => {
     // Later deliveries on either handler replay it; the order is found by its merchant ids.
     for (const kit of [a, b]) expect(await kit.deliver('sendOrderToMerchant', body)).toMatchObject({ status: 200, body: { InternalOrderId: 'INT-1' } });
     expect(runs).toBe(1);
-    expect(await new DurableObjectStore(await objects.namespace(s)).findOrderId('INT-1')).toBe('DO-RACE-1');
+    expect(await new DurableObjectStore(objects.namespace(s)).findOrderId('INT-1')).toBe('DO-RACE-1');
   });
 
   test('a save whose lease was taken over, or ended with no one waiting, fails with ERR_CBK_LEASE_LOST and stores nothing; the new holder keeps its lock', async () => {
     const s = space();
-    const a = new DurableObjectStore(await objects.namespace(s));
-    const b = new DurableObjectStore(await objects.namespace(s));
+    const a = new DurableObjectStore(objects.namespace(s));
+    const b = new DurableObjectStore(objects.namespace(s));
     const lockA = (await a.acquire('O-1', { waitMs: 1000, leaseMs: 150 }))!;
     const lockB = (await b.acquire('O-1', { waitMs: 3000, leaseMs: 10_000 }))!; // waits for A's lease to end
     expect(lockB.recovered).toBe(true);
@@ -82,7 +82,7 @@ describe('DurableObjectStore in workerd', () => {
   });
 
   test('the fence is the object\'s own: a save naming an owner that is not the lease\'s is refused and keeps nothing', async () => {
-    const ns = await objects.namespace(space());
+    const ns = objects.namespace(space());
     const store = new DurableObjectStore(ns);
     const lock = (await store.acquire('O-3', { waitMs: 1000, leaseMs: 10_000 }))!;
     const res = await ns.get(ns.idFromName('o:O-3')).fetch('https://x/', {
@@ -96,7 +96,7 @@ describe('DurableObjectStore in workerd', () => {
   test('two handlers, a save stalled past the lease: one adapter call\'s reply is stored and replayed; the stalled one is refused by the object, never answered, and reported', async () => {
     const s = space();
     const STALL_MS = 2_500;
-    const plain = await objects.namespace(s);
+    const plain = objects.namespace(s);
     // Handler A's saves naming INT-A reach the object only after STALL_MS (a stalled isolate or network).
     const stalling: DurableObjectNamespaceLike = {
       idFromName: (name) => plain.idFromName(name),
@@ -109,7 +109,7 @@ describe('DurableObjectStore in workerd', () => {
     };
     const options = { leaseMs: 1_500, adapterTimeoutMs: 300, inFlightWaitMs: 4_000 };
     const kitA = testKit({ store: new DurableObjectStore(stalling), answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-A' }) }, ...options });
-    const kitB = testKit({ store: new DurableObjectStore(await objects.namespace(s)), answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-B' }) }, ...options });
+    const kitB = testKit({ store: new DurableObjectStore(objects.namespace(s)), answers: { sendOrderToMerchant: () => ({ InternalOrderId: 'INT-B' }) }, ...options });
     const body = order({ OrderId: 'DO-FENCE-1' });
     const first = kitA.deliver('sendOrderToMerchant', body);
     while (kitA.calls('sendOrderToMerchant').length === 0) await sleep(5);
@@ -139,8 +139,8 @@ describe('DurableObjectStore in workerd', () => {
       },
     };
     const options = { leaseMs: 30_000, adapterTimeoutMs: 5_000 };
-    const a = testKit({ store: new DurableObjectStore(await objects.namespace(s)), answers, ...options });
-    const b = testKit({ store: new DurableObjectStore(await objects.namespace(s)), answers, ...options });
+    const a = testKit({ store: new DurableObjectStore(objects.namespace(s)), answers, ...options });
+    const b = testKit({ store: new DurableObjectStore(objects.namespace(s)), answers, ...options });
     const body = order({ OrderId: 'DO-DOWN-1' });
     // Its save failed: the reply is answered from memory and its save retried, under the lock, in the background.
     expect(await a.deliver('sendOrderToMerchant', body)).toMatchObject({ status: 200, body: { InternalOrderId: 'INT-DO-DOWN-1' } });
