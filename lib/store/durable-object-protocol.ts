@@ -28,12 +28,22 @@ export const orderObject = (orderId: string): string => {
  * without ':' (the service's are letters and digits); a key of another form has an object of its own.
  */
 export const keyObject = (key: string): string => {
-  const parts = key.split(':');
+  const parts = partsOf(key);
   const action = parts.findIndex((p) => p.startsWith('~'));
   if (action >= 0 && parts.length > action + 2) return `o:${[...parts.slice(0, action), parts[action + 2]].join(':')}`;
   if (action < 0 && parts.length >= 3) return `o:${[...parts.slice(0, -3), parts[parts.length - 2]].join(':')}`;
   return `k:${key}`;
 };
+/** A key's ':'-separated parts, a hashed key part (`sha256:<hex>`, storeKeyPart's form of a long id) kept as one. */
+function partsOf(key: string): string[] {
+  const parts: string[] = [];
+  for (const part of key.split(':')) {
+    const previous = parts.length - 1;
+    if (previous >= 0 && parts[previous] === 'sha256' && /^[0-9a-f]{64}$/.test(part)) parts[previous] = `sha256:${part}`;
+    else parts.push(part);
+  }
+  return parts;
+}
 export const merchantIdObject = (merchantOrderId: string): string => `m:${storeKeyPart(merchantOrderId)}`;
 export const HOLDS_OBJECT = 'holds';
 
