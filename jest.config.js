@@ -24,6 +24,7 @@ export default {
     '^crossborder-merchant-kit/store/durable-object$': '<rootDir>/lib/store/durable-object.ts',
     '^crossborder-merchant-kit/client$': '<rootDir>/lib/client/index.ts',
     '^crossborder-merchant-kit/customs$': '<rootDir>/lib/customs/index.ts',
+    '^crossborder-merchant-kit/prices$': '<rootDir>/lib/prices/index.ts',
     '^crossborder-merchant-kit/fetch$': '<rootDir>/lib/bindings/fetch/index.ts',
     '^crossborder-merchant-kit/fastify$': '<rootDir>/lib/bindings/fastify/index.ts',
     '^crossborder-merchant-kit/lambda$': '<rootDir>/lib/bindings/lambda/index.ts',

@@ -10,7 +10,7 @@
  *   points a program imports.
  * - The delivery core (the modules the /lambda, /fetch and /node entries import statically, except
  *   those that reach Node's http/net or a framework) is marked as reached by every entry point but
- *   /customs (a bare import of it appended to each entry; nothing is evaluated through it): esbuild
+ *   /customs and /prices (a bare import of it appended to each entry; nothing is evaluated through it): esbuild
  *   splits by which entry points reach a module, so without this the core falls into ~12 chunks,
  *   each a file Node opens, compiles and links (~15 ms of a cold start); with it, one.
  * - What is loaded lazily stays lazy (`import()`: each generated validator module, jose, ...).
@@ -41,7 +41,7 @@ const entries = [
 /** The entry points whose static graph is the delivery core. */
 const HOT = ['./dist/bindings/lambda/index.js', './dist/bindings/fetch/index.js', './dist/bindings/node/index.js'].map((p) => path.posix.normalize(p));
 /** Entry points that do not import the core (it is no part of what they do). */
-const WITHOUT_CORE = new Set([path.posix.normalize('./dist/customs/index.js')]);
+const WITHOUT_CORE = new Set(['./dist/customs/index.js', './dist/prices/index.js'].map((p) => path.posix.normalize(p)));
 /** Bare imports a core module must not reach (the fetch binding runs without them; frameworks are peers). */
 const NOT_IN_CORE = /^(node:)?(http|https|net)$|^(express|fastify|pg)(\/|$)/;
 /** Dependencies bundled (the rest stays external). */

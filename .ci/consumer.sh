@@ -29,7 +29,7 @@ TGZ="$WORK/$(tail -1 "$WORK/pack.out")"
 [ -f "$TGZ" ] || { echo "consumer.sh: npm pack produced no tarball" >&2; exit 1; }
 CONTENTS=$(tar -tzf "$TGZ")
 for want in package/dist/index.js package/dist/index.d.ts package/dist/bindings/express/index.js package/dist/bindings/node/index.js \
-            package/dist/store/index.js package/dist/client/index.js package/dist/customs/index.js package/dist/store/index.d.ts \
+            package/dist/store/index.js package/dist/client/index.js package/dist/customs/index.js package/dist/prices/index.js package/dist/prices/index.d.ts package/dist/store/index.d.ts \
             package/dist/bindings/fetch/index.js package/dist/bindings/fetch/index.d.ts package/dist/bindings/fastify/index.js package/dist/bindings/fastify/index.d.ts \
             package/dist/bindings/lambda/index.js package/dist/bindings/lambda/index.d.ts \
             package/dist/testing/index.js package/dist/tools/cli/bin.js package/schemas/common.schema.json \

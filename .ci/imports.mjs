@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
  */
 const BINDINGS = ['bindings/http', 'bindings/express', 'bindings/node', 'bindings/fetch', 'bindings/fastify', 'bindings/lambda'];
 const TOOLS = ['tools/sandbox', 'tools/conformance', 'tools/cli'];
-const PARTS_ABOVE = ['core', ...BINDINGS, 'client', 'customs', ...TOOLS, 'testing', 'index.ts'];
+const PARTS_ABOVE = ['core', ...BINDINGS, 'client', 'customs', 'prices', ...TOOLS, 'testing', 'index.ts'];
 const siblingsOf = (b) => BINDINGS.filter((x) => x !== b && x !== 'bindings/http');
 export const FORBIDDEN = {
   shared: ['*'], // shared/ imports nothing of the kit but itself
@@ -28,18 +28,20 @@ export const FORBIDDEN = {
   validation: [...PARTS_ABOVE, 'auth', 'store', 'telemetry'],
   // telemetry/ is called by core/ and client/; it stands on shared/ alone.
   telemetry: [...PARTS_ABOVE, 'auth', 'store', 'validation'],
-  core: [...BINDINGS, 'client', 'customs', ...TOOLS, 'testing', 'index.ts'],
+  core: [...BINDINGS, 'client', 'customs', 'prices', ...TOOLS, 'testing', 'index.ts'],
   // bindings/http is the glue every binding shares; each binding stands on it and core/ alone.
-  'bindings/http': [...siblingsOf('bindings/http'), 'client', 'customs', ...TOOLS, 'testing'],
-  ...Object.fromEntries(BINDINGS.filter((b) => b !== 'bindings/http').map((b) => [b, [...siblingsOf(b), 'client', 'customs', ...TOOLS, 'testing']])),
-  client: ['core', ...BINDINGS, ...TOOLS, 'testing'],
-  customs: ['core', ...BINDINGS, 'client', ...TOOLS, 'testing', 'telemetry'],
+  'bindings/http': [...siblingsOf('bindings/http'), 'client', 'customs', 'prices', ...TOOLS, 'testing'],
+  ...Object.fromEntries(BINDINGS.filter((b) => b !== 'bindings/http').map((b) => [b, [...siblingsOf(b), 'client', 'customs', 'prices', ...TOOLS, 'testing']])),
+  client: ['core', ...BINDINGS, 'prices', ...TOOLS, 'testing'],
+  customs: ['core', ...BINDINGS, 'client', 'prices', ...TOOLS, 'testing', 'telemetry'],
+  // local prices: the foundations and the payload types; the client is handed in (an option), never imported.
+  prices: ['core', ...BINDINGS, 'client', 'customs', ...TOOLS, 'testing', 'telemetry', 'auth', 'store', 'validation'],
   testing: [...TOOLS],
   // the tools stand on the kit; nothing of the kit stands on them (cli > sandbox > conformance).
   'tools/conformance': ['tools/sandbox', 'tools/cli'],
   'tools/sandbox': ['tools/cli'],
   // the root export: the kit, errors, auth and validation; no binding, store, client, customs or tool
-  'index.ts': [...BINDINGS, ...TOOLS, 'client', 'customs', 'testing'],
+  'index.ts': [...BINDINGS, ...TOOLS, 'client', 'customs', 'prices', 'testing'],
   'payloads.ts': ['*'],
   generated: ['*'],
 };

@@ -77,12 +77,29 @@ export const AREAS = {
   },
   'parse-step': {
     // The parse step: JSON only, limits, pollution keys, the exactly-once id, the secrets walk, the card digest.
-    mutate: ['lib/core/stages/parse.ts'],
+    // With the repeated-member refusal of payload-rules.ts (issue 47 item 6: a credential or key member given twice).
+    mutate: [
+      'lib/core/stages/parse.ts',
+      functionRange('lib/core/delivery/payload-rules.ts', 'export function repeatedMember('),
+      functionRange('lib/core/delivery/payload-rules.ts', 'function quotedNames('),
+      functionRange('lib/core/delivery/payload-rules.ts', 'function escapedQuote('),
+      functionRange('lib/core/delivery/payload-rules.ts', 'function scanKeys('),
+    ],
     tests: [
       'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
       'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
-      'test/core/stages/parse.test.ts', 'test/core/body.test.ts',
+      'test/core/stages/parse.test.ts', 'test/core/body.test.ts', 'test/core/delivery/payload-rules.test.ts',
     ],
+  },
+  'key-fields': {
+    // The idempotency key's fields (issue 47 item 4): each registry keyFields entry required, a number beyond 2^53 refused.
+    mutate: [functionRange('lib/core/stages/key.ts', 'function keyOf(')],
+    tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts'],
+  },
+  'lambda-headers': {
+    // The Lambda binding's headers (issue 47 item 5): spellings of one name joined, so a duplicated credential is refused.
+    mutate: [functionRange('lib/bindings/lambda/handler.ts', 'function headerMap(')],
+    tests: ['test/bindings/lambda/handler.test.ts'],
   },
   'client-hold-guard': {
     // the fulfilment-hold guard of the client: dispatch V1/V2, getShippingDocuments (no label for a held

@@ -3,7 +3,7 @@
  * sends text (a number is turned into the text it prints as) and adds and compares amounts exactly
  * (customs/decimal.ts), never in binary floating point.
  */
-import { add, compare, ZERO, type Decimal } from '../customs/decimal.js';
+import { add, compare, ZERO, type Decimal } from '../shared/decimal.js';
 
 const DECIMAL_TEXT = /^(\d{1,15})(?:\.(\d{1,6}))?$/;
 

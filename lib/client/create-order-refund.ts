@@ -14,7 +14,7 @@
  * Refunds of one order by this client run one at a time (the guard's sum stays true).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Decimal } from '../customs/decimal.js';
+import type { Decimal } from '../shared/decimal.js';
 import type { RefundDetailsResponse } from '../payloads.js';
 import { isObject } from '../shared/options.js';
 import { paymentKey } from '../store/capabilities.js';

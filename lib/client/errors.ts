@@ -17,6 +17,7 @@ export const SERVICE_ERROR_CODES = {
   REFUND_EXCEEDS_PAID: 'The refund, with the refunds already accepted for the order, is more than the order\'s paid total known to the store (or the order was fully refunded); nothing was sent. Pass { force: true } to override.',
   DUPLICATE_REFUND: 'A refund with this externalReference was already accepted for the order (the store records it, or GetRefundDetails lists it); nothing was sent.',
   REFUND_OUTCOME_UNKNOWN: 'CreateOrderRefund failed after the request may have reached the service (time-out, connection reset, 5xx, 408, 429, an unreadable 2xx): it was not sent again. Check getRefundDetails before refunding again; with an ExternalReference the client checks it itself.',
+  RATE_LIMITED: 'The operation\'s documented rate (GetTrackingEvents: 10 requests a minute) is used up for longer than retry.maxDelayMs; nothing was sent. `retryAfterMs` says when the next may go.',
   'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
 } as const;
 
@@ -27,7 +28,9 @@ export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<
 export type ServiceOperation =
   | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
   | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
-  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
+  | 'getAppSettings' | 'getCountries' | 'getCurrencies' | 'getCurrencyRates' | 'getCountryCoefficients' | 'getRoundingRules'
+  | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture' | 'getShippingDetails';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

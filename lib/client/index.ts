@@ -24,8 +24,12 @@ import { dispatchOrders, type DispatchOrdersInput, type DispatchOrdersOptions } 
 import type { ShippingDocumentsResult } from './shipping-documents-answer.js';
 import { getOrdersDetails } from './orders-details.js';
 import { voidParcel, type VoidParcelInput, type VoidParcelOptions } from './void-parcel.js';
+import type { BrowsingApi } from './browsing.js';
+import { browsingApi } from './browsing.js';
+import { catalogApi, type CatalogApi } from './catalog.js';
+import { returnsTrackingApi, type ReturnsTrackingApi } from './returns-tracking.js';
 
-export interface ServiceClient {
+export interface ServiceClient extends BrowsingApi, CatalogApi, ReturnsTrackingApi {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
   getShipmentInformation(trackingNumber: string): Promise<ShipmentInformation>;
   /** POST {merchantApiBaseUrl}/additional-required-documents; the documents arrive later through the documents webhook. */
@@ -87,6 +91,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     dispatchOrders: async (request, opts) => dispatchOrders(o, request, callOptions('dispatchOrders', opts, ['force', 'retry'])),
     getOrdersDetails: (orderIds) => getOrdersDetails(o, orderIds),
     voidParcel: async (request, opts) => voidParcel(o, request, callOptions('voidParcel', opts, ['retry'])),
+    ...browsingApi(o),
+    ...catalogApi(o),
+    ...returnsTrackingApi(o),
   };
 }
 
@@ -105,3 +112,6 @@ export type { DispatchOrdersInput, DispatchOrdersOptions } from './dispatch-orde
 export { DOCUMENT_TYPES, type ShippingDocumentsResult, type DecodedShippingDocument, type DocumentFormat } from './shipping-documents-answer.js';
 export { SHIPPING_DOCUMENTS_CODES, DISPATCH_ORDERS_CODES, VOID_PARCEL_CODES } from './service-codes.js';
 export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';
+export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter, ProductRestrictionsPage } from './browsing.js';
+export type { CatalogApi, CatalogPricesInput, CatalogPriceProduct, ProductsListSaved, ProductsSaved, SaveProductsBulkOptions, SaveProductsListOptions, BatchReport } from './catalog.js';
+export type { ReturnsTrackingApi, TrackingEventsInput, RmaUpdateInput } from './returns-tracking.js';

@@ -5,7 +5,7 @@
  */
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
 import { KitError } from '../shared/errors.js';
-import { compare, roundTo, sum, times, toDecimal, toNumber, type Decimal } from './decimal.js';
+import { compare, roundTo, sum, times, toDecimal, toNumber, type Decimal } from '../shared/decimal.js';
 import { customsTerritoryStatus, type TerritoryStatus } from './territory.js';
 
 /** The free-circulation threshold, in EUR. */

@@ -5,7 +5,7 @@
  */
 import { KitError } from '../shared/errors.js';
 import type { ShipmentInformation } from '../payloads.js';
-import { compare, sum, times, toDecimal, toNumber, type Decimal } from './decimal.js';
+import { compare, sum, times, toDecimal, toNumber, type Decimal } from '../shared/decimal.js';
 import { exportDeclarationRequired, type ExportDeclarationDecision } from './rule.js';
 
 export interface ShipmentDeclarationOptions {

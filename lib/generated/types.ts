@@ -1677,6 +1677,18 @@ export interface AdditionalDocumentsResponse {
   [k: string]: unknown;
 }
 /**
+ * The merchant's settings (POST /Browsing/AppSettings; docs.global-e.com browsing-support-methods.html): ClientSettings go to the service's client SDK as received.
+ */
+export interface AppSettings {
+  ClientSettings?: {
+    [k: string]: unknown;
+  };
+  ServerSettings?: {
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
  * Body of /Authentication/GetAuthenticationToken: the user name and password the service gave the merchant.
  */
 export interface AuthenticationTokenRequest {
@@ -1689,6 +1701,44 @@ export interface AuthenticationTokenRequest {
  */
 export interface AuthenticationTokenResponse {
   Token: string;
+  [k: string]: unknown;
+}
+/**
+ * GetCatalogPrices' request body (FullProductCatalogRequest; the page's sample): the countries and the products with their prices in the merchant's currency.
+ */
+export interface CatalogPricesRequest {
+  Countries: {
+    CountryCode: string;
+    [k: string]: unknown;
+  }[];
+  Products: {
+    ProductCode: string;
+    OriginalCurrencyCode?: string | null;
+    OriginalSalePrice: number | string;
+    VATRate?: number | string | null;
+    ProductClassCode?: string | null;
+    IsPriceIncludeVAT?: boolean | null;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * GetCatalogPrices' answer (docs.global-e.com getcatalogprices-method-copy-1.html, international-prices.html): each product's price per requested country, in the country's currency.
+ */
+export interface CatalogPricesResponse {
+  Products: {
+    ProductCode: string;
+    Countries: {
+      CountryCode: string;
+      Currency: {
+        CurrencyCode: string;
+        Price: number | string;
+        [k: string]: unknown;
+      };
+      [k: string]: unknown;
+    }[];
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**
@@ -1707,6 +1757,95 @@ export interface CommercialInvoice {
    * Goods-only commercial-invoice total in the declaration currency, summed over all parcels.
    */
   totalValue: number;
+  [k: string]: unknown;
+}
+/**
+ * A pricing adjustment (POST /Browsing/CountryCoefficients; docs.global-e.com countrycoefficient.html): a country-level record (no ProductClassCode, with IncludeVAT) or a product-class record (ProductClassCode, no IncludeVAT).
+ */
+export interface CountryCoefficient {
+  CountryCode: string;
+  /**
+   * Every price shown to a customer shipping to the country is multiplied by it.
+   */
+  Rate: number;
+  /**
+   * IncludeVATOptions: 0 hide VAT, 2 show VAT, 4 pocket VAT, 6 force VAT, 8 force and hide VAT. null when none (the service writes null; the client reads it as absent).
+   */
+  IncludeVAT?: 0 | 2 | 4 | 6 | 8 | null;
+  /**
+   * The product class this rate replaces the country's rate for. null when none (the service writes null; the client reads it as absent).
+   */
+  ProductClassCode?: string | null;
+  CoefficientWithVATType?: number;
+  [k: string]: unknown;
+}
+/**
+ * A country the merchant ships to (POST /Browsing/Countries; docs.global-e.com country.html). Nulls the service sends are read as absent.
+ */
+export interface BrowsingCountry {
+  /**
+   * 2-char ISO country code.
+   */
+  Code: string;
+  Name?: string;
+  /**
+   * 3-char ISO currency code: the currency local prices are shown in.
+   */
+  DefaultCurrencyCode: string;
+  /**
+   * The country's most widely used VAT rate type (its Rate applies when UseCountryVAT). null when none (the service writes null; the client reads it as absent).
+   */
+  DefaultVATRateType?: VATRateType | null;
+  /**
+   * False: the service's functionality is disabled for the country (no local price).
+   */
+  IsOperatedByGlobalE?: boolean;
+  IsStateMandatory?: boolean;
+  /**
+   * null when none (the service writes null; the client reads it as absent).
+   */
+  SiteURL?: string | null;
+  /**
+   * Fixed prices are allowed, in the country's DefaultCurrencyCode only.
+   */
+  SupportsFixedPrices?: boolean;
+  /**
+   * The country's VAT rate applies to product prices (EEA trade agreements).
+   */
+  UseCountryVAT?: boolean;
+  [k: string]: unknown;
+}
+/**
+ * A country's default culture (POST /Browsing/LocationDefaultCulture?countryCode=…; the PHP SDK's LocationDefaultCulture and its stub).
+ */
+export interface Culture {
+  /**
+   * ISO culture code (en-GB).
+   */
+  Code: string;
+  Name?: string | null;
+  LocalizedName?: string | null;
+  IsRTL?: boolean | null;
+  [k: string]: unknown;
+}
+/**
+ * A conversion rate (POST /Browsing/CurrencyRates; the PHP SDK's Response/CurrencyRate.php): a price in SourceCurrencyCode times Rate is the price in TargetCurrencyCode. RateData is opaque, sent back in SendCart.
+ */
+export interface CurrencyRate {
+  SourceCurrencyCode: string;
+  TargetCurrencyCode: string;
+  Rate: number;
+  RateData?: string;
+  [k: string]: unknown;
+}
+/**
+ * A currency (POST /Browsing/Currencies; the PHP SDK's Response/Currency.php). MaxDecimalPlaces is its minor unit (JPY 0, USD 2, BHD 3).
+ */
+export interface BrowsingCurrency {
+  Code: string;
+  Name?: string;
+  Symbol?: string;
+  MaxDecimalPlaces?: number;
   [k: string]: unknown;
 }
 /**
@@ -1856,6 +1995,36 @@ export interface HubDetails {
   [k: string]: unknown;
 }
 /**
+ * LocationByIP's answer (docs.global-e.com replacing-the-global-e-country-switcher.html, its example response): the country, region and city of an IP address.
+ */
+export interface IpLocation {
+  Country: {
+    Code?: string | null;
+    Name?: string | null;
+    DefaultCurrencyCode?: string | null;
+    DefaultCultureCode?: string | null;
+    [k: string]: unknown;
+  };
+  Region?: {
+    Code?: string | null;
+    Name?: string | null;
+    CountryCode?: string | null;
+    [k: string]: unknown;
+  } | null;
+  City?: {
+    Code?: string | null;
+    Name?: string | null;
+    [k: string]: unknown;
+  } | null;
+  IPRange?: {
+    From?: number;
+    To?: number;
+    Type?: string | null;
+    [k: string]: unknown;
+  } | null;
+  [k: string]: unknown;
+}
+/**
  * The order part of CreateOrderRefund (OrderRefundDetails, docs.global-e.com "Implementation").
  */
 export interface OrderRefundDetails {
@@ -1964,6 +2133,30 @@ export interface OrdersDetailsFilter {
   [k: string]: unknown;
 }
 /**
+ * A product's restrictions in one shipping country (SaveProductsList's answer; docs.global-e.com productcountry.html).
+ */
+export interface ProductCountry {
+  ProductCode: string;
+  CountryCode: string;
+  IsForbidden?: boolean;
+  ForbiddanceMessage?: string | null;
+  IsRestricted?: boolean;
+  RestrictionMessage?: string | null;
+  IsVerified?: boolean;
+  TTL?: number;
+  UploadedViaCatalog?: boolean;
+  VATRateType?: VATRateType | null;
+  [k: string]: unknown;
+}
+/**
+ * RecentProductCountryS' answer (docs.global-e.com recentproductcountrys.html; the service's cartridge reads RecentProductCountries and RequestId): the product restrictions changed since requestId, and the requestId of the next call.
+ */
+export interface RecentProductCountries {
+  RecentProductCountries?: ProductCountry[] | null;
+  RequestId?: number | null;
+  [k: string]: unknown;
+}
+/**
  * The answer of GetRefundDetails (GET {base_url}/v1/orders/{orderId}/refunds; docs.global-e.com "Refunds Details API (M to GE)"): the order's refunds, amounts as text.
  */
 export interface RefundDetailsResponse {
@@ -2023,6 +2216,36 @@ export interface RefundDetailsResponse {
       | null;
     [k: string]: unknown;
   }[];
+  [k: string]: unknown;
+}
+/**
+ * One range of a rounding rule (docs.global-e.com roundingrange.html): From exclusive, To inclusive; RangeBehavior 1 absolute, 2 relative decimal, 3 relative whole, 4 nearest target.
+ */
+export interface RoundingRange {
+  From: number;
+  To: number;
+  Threshold: number;
+  LowerTarget: number;
+  UpperTarget: number;
+  RangeBehavior: 1 | 2 | 3 | 4;
+  TargetBehaviorHelperValue?: number;
+  RoundingExceptions?: {
+    ExceptionValue: number;
+    [k: string]: unknown;
+  }[];
+  [k: string]: unknown;
+}
+/**
+ * A rounding rule (POST /Browsing/RoundingRules; docs.global-e.com roundingrule.html): for a currency, in one country or (CountryCode absent) everywhere.
+ */
+export interface RoundingRule {
+  RoundingRuleId?: number;
+  CurrencyCode: string;
+  /**
+   * null when none (the service writes null; the client reads it as absent).
+   */
+  CountryCode?: string | null;
+  RoundingRanges: RoundingRange[];
   [k: string]: unknown;
 }
 /**
@@ -2174,6 +2397,39 @@ export interface ShippingAddressRequest {
   [k: string]: unknown;
 }
 /**
+ * GetShippingDetails' request body (the page's table and example).
+ */
+export interface ShippingDetailsRequest {
+  /**
+   * ISO-2 or ISO-3; empty: every configured country.
+   */
+  destinationCountry?: string;
+  currencyCode: string;
+  amount: number | string;
+  productCodes?: string[];
+  [k: string]: unknown;
+}
+/**
+ * One destination of GetShippingDetails' answer (docs.global-e.com shipping-options-api.html, getshippingdetails-437366.html and the preview page's example): the cheapest shipping rate for the amount and, where it applies, the free-shipping range.
+ */
+export interface ShippingDetails {
+  destinationCountry: string;
+  status?: string | null;
+  shippingRates?:
+    | {
+        minOrderSubtotal?: number | null;
+        maxOrderSubtotal?: number | null;
+        shippingCost?: number | null;
+        shippingCostCurrency?: string | null;
+        shippingPriority?: string | null;
+        estimatedDeliveryDays?: string | null;
+        specialOfferExpiryDate?: string | null;
+        [k: string]: unknown;
+      }[]
+    | null;
+  [k: string]: unknown;
+}
+/**
  * OrderDocument as GetShippingDocuments and DispatchOrders answer it (docs.global-e.com `orderdocument`): the document as a base64 byte array and a URL for printing. Unlike the documents webhook, nulls and any case of the extension are tolerated (the client normalises them).
  */
 export interface ShippingDocument {
@@ -2238,6 +2494,54 @@ export interface ShippingDocumentsResponse {
         [k: string]: unknown;
       }[]
     | null;
+  [k: string]: unknown;
+}
+/**
+ * GetTrackingEvents' request (docs.global-e.com tracking-events-api.html): one direction, up to 100 order ids and/or 100 tracking numbers.
+ */
+export interface TrackingEventsRequest {
+  Type: "inbound" | "outbound";
+  /**
+   * @maxItems 100
+   */
+  OrderIds?: string[];
+  /**
+   * @maxItems 100
+   */
+  TrackingNumbers?: string[];
+  /**
+   * RFC 2822 date (Fri, 8 Aug 2014 17:13:07 +0000).
+   */
+  EventSinceInUTC?: string;
+  [k: string]: unknown;
+}
+/**
+ * GetTrackingEvents' answer (docs.global-e.com tracking-events-api.html, successfultrackingnumbers.html): the tracked shipments with their events, and the ids the service could not track.
+ */
+export interface TrackingEventsResponse {
+  IsSuccess?: boolean | null;
+  SuccessfulTrackingNumbers?: {
+    GlobaleOrderID?: string | null;
+    GlobaleParcelCode?: string | null;
+    GlobaleRMANumber?: string | null;
+    IsTrackingNumberActive?: boolean | null;
+    MerchantOrderID?: string | null;
+    MerchantRMANumber?: string | null;
+    ShipperName?: string | null;
+    /**
+     * The events, ordered by their time (ascending); their shape is not printed completely on the page.
+     */
+    TrackingEvents?: {
+      [k: string]: unknown;
+    };
+    TrackingNumber?: string | null;
+    TrackingURL?: string | null;
+    Type?: string | null;
+    [k: string]: unknown;
+  }[];
+  FailedTrackingNumbers?: {
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**

@@ -7,7 +7,7 @@
  * StoreHealthError whose `code` names the check and `detail` the objects (never a message of the
  * database, never a value).
  */
-import { functionObjects, presenceQuery, schemaObjects, SCHEMA_VERSION } from './postgres-migrate.js';
+import { functionObjects, nameLiteral as lit, presenceQuery, schemaObjects, SCHEMA_VERSION } from './postgres-migrate.js';
 import type { Tables } from './postgres-tables.js';
 
 export type HealthCheckCode = 'READ_ONLY' | 'IN_RECOVERY' | 'SCHEMA_MISSING' | 'SCHEMA_OUTDATED' | 'PRIVILEGES' | 'LOCK_TIMEOUT' | 'NOT_WRITABLE';
@@ -20,7 +20,6 @@ export class StoreHealthError extends Error {
   }
 }
 
-const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
  * The tables the store's statements use and the privileges they need: cbk_meta is only read (by this

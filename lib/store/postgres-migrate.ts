@@ -30,7 +30,12 @@ export interface SchemaObject {
   createFresh?: string[];
 }
 
-const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
+/** An object's name as a string constant: only the kit's own names (a checked schema, fixed table names), never a value. */
+export const nameLiteral = (name: string): string => {
+  if (!/^[\w".(), [\]]+$/.test(name)) throw new TypeError(`not an object name: ${name}`);
+  return `'${name}'`;
+};
+const lit = nameLiteral;
 
 /** The objects of version 9, in creation order. */
 export function schemaObjects(t: Tables): SchemaObject[] {

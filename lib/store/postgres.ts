@@ -23,7 +23,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS, resolvePostgresOptions, type PgPoolLike, type 
 export type { PgClientLike, PgPoolLike, PgQuery, PostgresStoreOptions } from './postgres-options.js';
 import { createHash } from 'node:crypto';
 import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
-import { inlineValues } from './postgres-inline.js';
+import { loadBoundedQueryMaker } from './postgres-pipeline.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from '../json/canonical.js';
 import { KeyedMutex } from './mutex.js';
@@ -208,18 +208,19 @@ export class PostgresStore implements Store {
 
   /**
    * One statement in a transaction of its own whose `statement_timeout` is `bound` ms and whose
-   * `lock_timeout` the store's (SET LOCAL: this transaction only), in one round trip: the saves,
-   * bounded by what is left of their lease, so a save that stalls (a slow trigger, I/O) is cancelled
-   * and rolled back by PostgreSQL before anyone may take its lease over. Sent as one simple-protocol
-   * query (the values written in as literals: postgres-inline.ts), named by a leading comment.
+   * `lock_timeout` the store's (local to that transaction), in one round trip: the saves, bounded
+   * by what is left of their lease, so a save that stalls (a slow trigger, I/O) is cancelled and
+   * rolled back by PostgreSQL before anyone may take its lease over. The values go only as bound
+   * parameters (postgres-pipeline.ts: the settings and the save pipelined before one Sync); the
+   * text is named by a leading comment.
    */
   private async bounded(name: StatementName, values: unknown[], bound: number): Promise<Record<string, any>[]> {
     await this.ensure();
     const ms = Math.max(1, Math.floor(bound));
-    const lock = this.lockTimeoutMs > 0 ? ` SET LOCAL lock_timeout = '${Math.max(1, Math.floor(this.lockTimeoutMs))}ms';` : '';
-    const text = `/* ${this.names[name]} */ SET LOCAL statement_timeout = '${ms}ms';${lock} ${inlineValues(this.sql[name], values)}`;
+    const make = await loadBoundedQueryMaker();
+    const query = make(`/* ${this.names[name]} */ ${this.sql[name]}`, values, ms, this.lockTimeoutMs > 0 ? Math.max(1, Math.floor(this.lockTimeoutMs)) : 0);
     try {
-      const results = await withTimeLimit(this.pool.query(text) as Promise<unknown>, ms + CLIENT_SLACK_MS);
+      const results = await withTimeLimit(this.pool.query(query) as Promise<unknown>, ms + CLIENT_SLACK_MS);
       const last = (Array.isArray(results) ? results[results.length - 1] : results) as { rows: Record<string, any>[] };
       return last.rows;
     } catch (err) {

@@ -79,10 +79,11 @@ test('/store, /store/durable-object, /client and /customs give their room, and n
   expect(importNames('crossborder-merchant-kit/client')).toEqual(['DISPATCH_ORDERS_CODES', 'DOCUMENT_TYPES', 'SERVICE_ERROR_CODES', 'SHIPPING_DOCUMENTS_CODES', 'ServiceError', 'VOID_PARCEL_CODES', 'createServiceClient']);
   expect(importNames('crossborder-merchant-kit/customs')).toEqual(['CUSTOMS_TERRITORY', 'EXPORT_DECLARATION_THRESHOLD_EUR',
     'customsTerritoryStatus', 'exportDeclarationForShipment', 'exportDeclarationRequired', 'normalisePostalCode']);
+  expect(importNames('crossborder-merchant-kit/prices')).toEqual(['DEFAULT_REFRESH_MS', 'createLocalPrices']);
 });
 
 test('every entry point of "exports" has its types and code in dist/, and resolves in jest and tsc as in Node', () => {
-  expect(entryPoints).toEqual(expect.arrayContaining(['.', './express', './node', './store', './client', './customs', './testing']));
+  expect(entryPoints).toEqual(expect.arrayContaining(['.', './express', './node', './store', './client', './customs', './prices', './testing']));
   const jestConfig = readFileSync(path.join(root, 'jest.config.js'), 'utf8');
   const tsPaths = JSON.parse(readFileSync(path.join(root, 'tsconfig.json'), 'utf8')).compilerOptions.paths as Record<string, string[]>;
   for (const entry of entryPoints) {

@@ -13,8 +13,8 @@ export type CountingPool = PgPoolLike & { count: number; sent: Sent[]; readonly 
 export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {}, code?: string): CountingPool {
   const record = (q: PgQuery, v?: unknown[]) => {
     counted.count++;
-    const name = typeof q === 'string' ? statementName(q) : q.name ?? q.text;
-    counted.sent.push({ name, values: (typeof q === 'string' ? v : q.values ?? v) ?? [], ...(typeof q === 'string' ? { text: q } : {}) });
+    const name = typeof q === 'string' ? statementName(q) : q.name ?? statementName(q.text);
+    counted.sent.push({ name, values: (typeof q === 'string' ? v : q.values ?? v) ?? [], ...(typeof q === 'string' || !q.name ? { text: typeof q === 'string' ? q : q.text } : {}) });
     return name;
   };
   const counted: CountingPool = {
@@ -44,18 +44,14 @@ export function countingPool(pool: pg.Pool, failOnce: Record<string, number> = {
   return counted;
 }
 
-/** A statement sent as text: the name in its leading comment (the store's bounded saves), else the text. */
+/** A statement's name: the one in its leading comment (the store's bounded saves), else the text. */
 const statementName = (text: string): string => /^\/\* (cbk_\w+) \*\//.exec(text)?.[1] ?? text;
 
-/** The OrderIds a save statement (saveAndRelease or saveBatch, sent with its values written in) stores. */
+/** The OrderIds a save statement (saveAndRelease: its third value; saveBatch: its items' `o`) stores. */
 export function savedOrderIds(sent: Sent): string[] {
-  const q = sent.text ?? '';
-  const batch = /json_array_elements\(E'((?:[^']|'')*)'::json\)/.exec(q);
-  if (batch) return (JSON.parse(unquote(batch[1])) as Array<{ o: string }>).map((i) => i.o);
-  const single = /\(E'(?:[^']|'')*', E'(?:[^']|'')*', E'((?:[^']|'')*)'/.exec(q);
-  return single ? [unquote(single[1])] : [];
+  if (statementName(sent.text ?? '').startsWith('cbk_saveBatch')) return (JSON.parse(sent.values[0] as string) as Array<{ o: string }>).map((i) => i.o);
+  return statementName(sent.text ?? '').startsWith('cbk_saveAndRelease') ? [sent.values[2] as string] : [];
 }
-const unquote = (literal: string) => literal.replace(/''/g, "'").replace(/\\\\/g, '\\');
 
 /**
  * A pool whose save-and-release statement runs inside a transaction on `client`, left open until
@@ -64,9 +60,10 @@ const unquote = (literal: string) => literal.replace(/''/g, "'").replace(/\\\\/g
 export function heldSaveAndReleasePool(pool: pg.Pool, client: pg.PoolClient): PgPoolLike {
   return {
     query: async (q: any, v?: unknown[]) => {
-      if (typeof q === 'string' && statementName(q).startsWith('cbk_saveAndRelease')) {
+      if (typeof q?.text === 'string' && statementName(q.text).startsWith('cbk_saveAndRelease')) {
         await client.query('BEGIN');
-        return client.query(q);
+        // The save is pg's custom query (lib/store/postgres-pipeline.ts): its result comes through a callback.
+        return new Promise((resolve, reject) => { client.query(q, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))); });
       }
       return pool.query(q, v);
     },

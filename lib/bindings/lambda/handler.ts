@@ -49,16 +49,22 @@ export interface LambdaHttpResult {
 
 export type LambdaHandler = (event: LambdaHttpEvent) => Promise<LambdaHttpResult>;
 
+/**
+ * The request's headers, names in lower case. Spellings of one name (`MerchantGUID` and
+ * `merchantguid`, which API Gateway keeps as two entries) are joined as Node joins a repeated header,
+ * so a duplicated credential is refused as on every other binding, never decided by the last entry.
+ */
 function headerMap(event: LambdaHttpEvent): HeaderMap {
   const map: HeaderMap = Object.create(null);
-  // 1.0 events carry every header here too, repeated ones whole: joined as Node joins them.
-  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (values && values.length > 0) map[name.toLowerCase()] = values.join(', ');
-  }
-  for (const [name, value] of Object.entries(event.headers ?? {})) {
+  const add = (name: string, value: string) => {
     const key = name.toLowerCase();
-    if (value !== undefined && map[key] === undefined) map[key] = value;
-  }
+    map[key] = map[key] === undefined ? value : `${map[key]}, ${value}`;
+  };
+  // 1.0 events carry every header here too, repeated ones whole: joined as Node joins them.
+  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) if (values && values.length > 0) add(name, values.join(', '));
+  // 2.0 events carry them here, one entry a spelling (1.0 ones the last value of each, already read whole above).
+  const whole = new Set(Object.keys(map));
+  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined && !whole.has(name.toLowerCase())) add(name, value);
   if (event.cookies?.length) map.cookie = event.cookies.join('; ');
   return map;
 }

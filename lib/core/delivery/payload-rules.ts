@@ -79,3 +79,74 @@ export function readOrderId(value: unknown, field: string): string | undefined {
   if (problem) throw invalid(`${field} has ${problem}`, `${field} must be well-formed text without NUL characters`);
   return value;
 }
+
+/**
+ * The first of `names` that one object of the JSON `text` has twice, or undefined. JSON.parse keeps
+ * the last of repeated members, so a body with a wrong MerchantGUID and then the right one, or two
+ * OrderIds, would be read as the last one says while a log, a proxy or the service read the first.
+ * Hot path: no `\u` escape (a key may be spelt with one) and each name's quoted form found at most
+ * once: one regex pass (about 8 µs for an 18 kB order, a few % of its JSON.parse). Otherwise one
+ * scan of the keys (no second parse; about a JSON.parse's time): a body with escapes, or with the
+ * name as a value or in two objects (an envelope), none of which the real-world fixtures have.
+ * `text` is JSON that JSON.parse accepted.
+ */
+export function repeatedMember(text: string, names: readonly string[]): string | undefined {
+  if (text.includes('\\u')) return scanKeys(text, names);
+  // One pass for every name (a regex of the quoted names): a second hit of one name calls for the key scan.
+  const find = quotedNames(names);
+  find.lastIndex = 0;
+  let hits = 0;
+  for (let m = find.exec(text); m !== null; m = find.exec(text)) {
+    const bit = 1 << names.indexOf(m[1]);
+    if (hits & bit) return scanKeys(text, names);
+    hits |= bit;
+  }
+  return undefined;
+}
+
+/** The regex finding `"name"` for each of `names`, made once per list (the parse stage keeps one list per registry entry). */
+const finders = new WeakMap<readonly string[], RegExp>();
+function quotedNames(names: readonly string[]): RegExp {
+  let re = finders.get(names);
+  if (!re) finders.set(names, re = new RegExp(`"(${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})"`, 'g'));
+  return re;
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Whether the quote at `at` is escaped (an odd run of backslashes before it). */
+function escapedQuote(text: string, at: number): boolean {
+  let n = 0;
+  while (text.charCodeAt(at - 1 - n) === 0x5c) n++;
+  return n % 2 === 1;
+}
+
+const STRUCTURE = /[{}"]/g;
+
+/** One pass over valid JSON text: each object's members named in `names`, the first one seen twice in one object. */
+function scanKeys(text: string, names: readonly string[]): string | undefined {
+  const backslashes = text.includes('\\');
+  // One entry per open object: the names it has had (null until one comes).
+  const objects: Array<string[] | null> = [];
+  STRUCTURE.lastIndex = 0;
+  for (let m = STRUCTURE.exec(text); m !== null; m = STRUCTURE.exec(text)) {
+    const start = m.index;
+    const c = text.charCodeAt(start);
+    if (c === 0x7b) { objects.push(null); continue; }
+    if (c === 0x7d) { objects.pop(); continue; }
+    let end = text.indexOf('"', start + 1);
+    while (backslashes && escapedQuote(text, end)) end = text.indexOf('"', end + 1);
+    if (end < 0) break; // not JSON (JSON.parse accepted it, so never): no endless rescan
+    STRUCTURE.lastIndex = end + 1;
+    let next = end + 1;
+    while (isSpace(text.charCodeAt(next))) next++;
+    if (text.charCodeAt(next) !== 0x3a) continue; // a value, not a member name
+    const raw = text.slice(start + 1, end);
+    const key = backslashes && raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+    if (!names.includes(key)) continue;
+    const seen = objects[objects.length - 1] ?? (objects[objects.length - 1] = []);
+    if (seen.includes(key)) return key;
+    seen.push(key);
+  }
+  return undefined;
+}

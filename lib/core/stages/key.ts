@@ -13,11 +13,18 @@ import { idempotencyKey, payloadHash, PayloadTooDeep } from '../../json/canonica
 import { paymentExpected } from './adapter-reply.js';
 import type { Keyed, Validated } from './types.js';
 
-/** The key fields of an input as text (a number and its decimal text are the same event); 400 when one is missing. */
+/**
+ * The key fields of an input as text (a number and its decimal text are the same event); 400 when
+ * one is missing, or is a number JSON cannot carry exactly (beyond 2^53: 12345678901234567890 and
+ * …891 parse to one number, so two returns would get one key), as an unsafe-integer OrderId is.
+ */
 function keyOf(input: unknown, fields: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const field of fields) {
     const value = isObject(input) ? input[field] : undefined;
+    if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      throw new PipelineFailure('INVALID_REQUEST', `${field} is a number JSON cannot carry exactly`, `${field} must be a string (or an integer up to 2^53 - 1)`);
+    }
     const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
     if (text === '' || text.length > 200) {
       throw new PipelineFailure('INVALID_REQUEST', `${field} missing or not a string`, `${field} is required (a non-empty string of at most 200 characters)`);

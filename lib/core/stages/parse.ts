@@ -18,7 +18,7 @@ import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../json/canonical.js';
 import { createCardDigester } from '../delivery/card-digest.js';
 import { createCardMask } from '../delivery/card-mask.js';
-import { payloadProblem, readOrderId, textMayHaveProblem } from '../delivery/payload-rules.js';
+import { payloadProblem, readOrderId, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);
@@ -51,7 +51,15 @@ interface Found { secrets: string[]; cards: string[]; cvvs: string[] }
 /** A parsed body, and what the secrets walk noticed of it (KEY_SEEN, CUT, NULL_SEEN). */
 interface Body { value: Record<string, unknown>; flags: number }
 
-function parseJson(request: CallbackRequest, body: RequestBody | undefined, limit: number, found: Found): Body {
+/** The members a body may not repeat: the credential, and what keys the delivery (its idField, its keyFields); per entry, made once. */
+const guardedNames = new WeakMap<CallbackEntry, readonly string[]>();
+function guarded(entry: CallbackEntry): readonly string[] {
+  let names = guardedNames.get(entry);
+  if (!names) guardedNames.set(entry, names = [...new Set(['MerchantGUID', entry.idField, ...(entry.keyFields ?? [])])]);
+  return names;
+}
+
+function parseJson(request: CallbackRequest, body: RequestBody | undefined, limit: number, found: Found, names: readonly string[]): Body {
   if (!isJsonContentType(header(request, 'content-type'))) {
     const sent = header(request, 'content-type');
     const quoted = sent === undefined ? 'null' : JSON.stringify(cutText(sent, MAX_LOGGED_HEADER));
@@ -78,6 +86,9 @@ function parseJson(request: CallbackRequest, body: RequestBody | undefined, limi
     } catch {
       throw invalid('malformed JSON', 'The request body is not valid JSON');
     }
+    // JSON.parse kept the last of a repeated member: a credential or key member given twice is refused, by name.
+    const repeated = repeatedMember(text, names);
+    if (repeated !== undefined) throw invalid(`body has the member ${repeated} twice`, `The request body has the member ${repeated} twice in one object; send it once`);
   }
   if (!isObject(value)) throw invalid('body is not a JSON object', 'The request body must be a JSON object');
   // One walk collects the secrets and notes every `__proto__` or `constructor` key (its flags).
@@ -115,7 +126,7 @@ export function createParser(options: ResolvedOptions): Parser {
 export function parse(parser: Parser, delivery: Started): Parsed {
   const { entry, request } = delivery;
   const found: Found = { secrets: [], cards: [], cvvs: [] };
-  const body = request.method === 'POST' ? parseJson(request, delivery.body, parser.options[entry.bodyLimit], found) : undefined;
+  const body = request.method === 'POST' ? parseJson(request, delivery.body, parser.options[entry.bodyLimit], found, guarded(entry)) : undefined;
   const payload = body?.value;
   const { input, envelope } = entry.input(request, payload, parser.options);
   const cardMask = createCardMask(found.cards, found.cvvs);

@@ -9557,10 +9557,10 @@ return errors === 0;
 validate227.evaluated = {"props":{"Success":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v52 = validate228;
-const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
+const schema97 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/app-settings.schema.json","type":"object","properties":{"ClientSettings":{"type":"object"},"ServerSettings":{"type":"object"}}};
 
 function validate228(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/app-settings.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate228.evaluated;
@@ -9572,9 +9572,62 @@ evaluated0.items = undefined;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.ClientSettings !== undefined){
+let data0 = data.ClientSettings;
+const _errs1 = errors;
+if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+validate228.errors = [{instancePath:instancePath+"/ClientSettings",schemaPath:"#/properties/ClientSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ServerSettings !== undefined){
+let data1 = data.ServerSettings;
+const _errs3 = errors;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+validate228.errors = [{instancePath:instancePath+"/ServerSettings",schemaPath:"#/properties/ServerSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate228.errors = vErrors;
+return errors === 0;
+}
+validate228.evaluated = {"props":{"ClientSettings":true,"ServerSettings":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v53 = validate229;
+const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
+
+function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate229.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.UserName === undefined) && (missing0 = "UserName")) || ((data.Password === undefined) && (missing0 = "Password"))){
-validate228.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -9584,12 +9637,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate228.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate229.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate228.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9605,12 +9658,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate228.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate229.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate228.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate229.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9618,56 +9671,6 @@ var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-else {
-validate228.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate228.errors = vErrors;
-return errors === 0;
-}
-validate228.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v53 = validate229;
-const schema98 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
-
-function validate229(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate229.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Token === undefined) && (missing0 = "Token")){
-validate229.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.Token !== undefined){
-let data0 = data.Token;
-const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate229.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-else {
-validate229.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 }
 }
@@ -9680,72 +9683,13 @@ return false;
 validate229.errors = vErrors;
 return errors === 0;
 }
-validate229.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
+validate229.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v54 = validate230;
-const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
-
-function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate231.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.validate(data))){
-validate231.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-else {
-validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-validate231.errors = vErrors;
-return errors === 0;
-}
-validate231.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema101 = {"type":"number","minimum":0};
-
-function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate233.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate233.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-validate233.errors = vErrors;
-return errors === 0;
-}
-validate233.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+const schema99 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
 
 function validate230(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate230.evaluated;
@@ -9758,54 +9702,24 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
+if((data.Token === undefined) && (missing0 = "Token")){
 validate230.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.number !== undefined){
-let data0 = data.number;
+if(data.Token !== undefined){
+let data0 = data.Token;
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
-if(func1(data0) > 20){
-validate230.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+if(func1(data0) < 1){
+validate230.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate230.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate230.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.date !== undefined){
-const _errs3 = errors;
-if(!(validate231(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate231.errors : vErrors.concat(validate231.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.totalValue !== undefined){
-const _errs4 = errors;
-if(!(validate233(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -9819,10 +9733,432 @@ return false;
 validate230.errors = vErrors;
 return errors === 0;
 }
-validate230.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+validate230.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v55 = validate235;
-const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+export const v55 = validate231;
+const schema100 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json","type":"object","required":["Countries","Products"],"properties":{"Countries":{"type":"array","items":{"type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"}}}},"Products":{"type":"array","items":{"type":"object","required":["ProductCode","OriginalSalePrice"],"properties":{"ProductCode":{"type":"string"},"OriginalCurrencyCode":{"type":["string","null"]},"OriginalSalePrice":{"type":["number","string"]},"VATRate":{"type":["number","string","null"]},"ProductClassCode":{"type":["string","null"]},"IsPriceIncludeVAT":{"type":["boolean","null"]}}}}}};
+
+function validate231(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate231.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.Countries === undefined) && (missing0 = "Countries")) || ((data.Products === undefined) && (missing0 = "Products"))){
+validate231.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Countries !== undefined){
+let data0 = data.Countries;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if((data1.CountryCode === undefined) && (missing1 = "CountryCode")){
+validate231.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data1.CountryCode !== undefined){
+if(typeof data1.CountryCode !== "string"){
+validate231.errors = [{instancePath:instancePath+"/Countries/" + i0+"/CountryCode",schemaPath:"#/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate231.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate231.errors = [{instancePath:instancePath+"/Countries",schemaPath:"#/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Products !== undefined){
+let data3 = data.Products;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid3 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs9 = errors;
+if(errors === _errs9){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing2;
+if(((data4.ProductCode === undefined) && (missing2 = "ProductCode")) || ((data4.OriginalSalePrice === undefined) && (missing2 = "OriginalSalePrice"))){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data4.ProductCode !== undefined){
+const _errs11 = errors;
+if(typeof data4.ProductCode !== "string"){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data4.OriginalCurrencyCode !== undefined){
+let data6 = data4.OriginalCurrencyCode;
+const _errs13 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalCurrencyCode",schemaPath:"#/properties/Products/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+return false;
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data4.OriginalSalePrice !== undefined){
+let data7 = data4.OriginalSalePrice;
+const _errs15 = errors;
+if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalSalePrice",schemaPath:"#/properties/Products/items/properties/OriginalSalePrice/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.OriginalSalePrice.type},message:"must be number,string"}];
+return false;
+}
+var valid4 = _errs15 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data4.VATRate !== undefined){
+let data8 = data4.VATRate;
+const _errs17 = errors;
+if(((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")) && (data8 !== null)){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/VATRate",schemaPath:"#/properties/Products/items/properties/VATRate/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.VATRate.type},message:"must be number,string,null"}];
+return false;
+}
+var valid4 = _errs17 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data4.ProductClassCode !== undefined){
+let data9 = data4.ProductClassCode;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductClassCode",schemaPath:"#/properties/Products/items/properties/ProductClassCode/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.ProductClassCode.type},message:"must be string,null"}];
+return false;
+}
+var valid4 = _errs19 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data4.IsPriceIncludeVAT !== undefined){
+let data10 = data4.IsPriceIncludeVAT;
+const _errs21 = errors;
+if((typeof data10 !== "boolean") && (data10 !== null)){
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1+"/IsPriceIncludeVAT",schemaPath:"#/properties/Products/items/properties/IsPriceIncludeVAT/type",keyword:"type",params:{type: schema100.properties.Products.items.properties.IsPriceIncludeVAT.type},message:"must be boolean,null"}];
+return false;
+}
+var valid4 = _errs21 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate231.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs9 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate231.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate231.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate231.errors = vErrors;
+return errors === 0;
+}
+validate231.evaluated = {"props":{"Countries":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v56 = validate232;
+const schema101 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json","type":"object","required":["Products"],"properties":{"Products":{"type":"array","items":{"type":"object","required":["ProductCode","Countries"],"properties":{"ProductCode":{"type":"string"},"Countries":{"type":"array","items":{"type":"object","required":["CountryCode","Currency"],"properties":{"CountryCode":{"type":"string"},"Currency":{"type":"object","required":["CurrencyCode","Price"],"properties":{"CurrencyCode":{"type":"string"},"Price":{"type":["number","string"]}}}}}}}}}}};
+
+function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate232.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Products === undefined) && (missing0 = "Products")){
+validate232.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Products !== undefined){
+let data0 = data.Products;
+const _errs1 = errors;
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if(((data1.ProductCode === undefined) && (missing1 = "ProductCode")) || ((data1.Countries === undefined) && (missing1 = "Countries"))){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data1.ProductCode !== undefined){
+const _errs5 = errors;
+if(typeof data1.ProductCode !== "string"){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs5 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.Countries !== undefined){
+let data3 = data1.Countries;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid3 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+let data4 = data3[i1];
+const _errs9 = errors;
+if(errors === _errs9){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing2;
+if(((data4.CountryCode === undefined) && (missing2 = "CountryCode")) || ((data4.Currency === undefined) && (missing2 = "Currency"))){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+if(data4.CountryCode !== undefined){
+const _errs11 = errors;
+if(typeof data4.CountryCode !== "string"){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/CountryCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid4 = _errs11 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data4.Currency !== undefined){
+let data6 = data4.Currency;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+let missing3;
+if(((data6.CurrencyCode === undefined) && (missing3 = "CurrencyCode")) || ((data6.Price === undefined) && (missing3 = "Price"))){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+if(data6.CurrencyCode !== undefined){
+const _errs15 = errors;
+if(typeof data6.CurrencyCode !== "string"){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/CurrencyCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid5 = _errs15 === errors;
+}
+else {
+var valid5 = true;
+}
+if(valid5){
+if(data6.Price !== undefined){
+let data8 = data6.Price;
+const _errs17 = errors;
+if((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")){
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/Price",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/Price/type",keyword:"type",params:{type: schema101.properties.Products.items.properties.Countries.items.properties.Currency.properties.Price.type},message:"must be number,string"}];
+return false;
+}
+var valid5 = _errs17 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+else {
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid4 = _errs13 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+else {
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs9 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries",schemaPath:"#/properties/Products/items/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate232.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate232.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate232.errors = vErrors;
+return errors === 0;
+}
+validate232.evaluated = {"props":{"Products":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v57 = validate233;
+const schema102 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+
+function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate234.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(errors === 0){
+if(typeof data === "string"){
+if(!(formats0.validate(data))){
+validate234.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+else {
+validate234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+validate234.errors = vErrors;
+return errors === 0;
+}
+validate234.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema104 = {"type":"number","minimum":0};
 
 function validate236(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9835,17 +10171,15 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.validate(data))){
-validate236.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate236.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate236.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
-}
 }
 }
 validate236.errors = vErrors;
@@ -9854,11 +10188,711 @@ return errors === 0;
 validate236.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate235(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate233(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate233.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
+validate233.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.number !== undefined){
+let data0 = data.number;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func1(data0) > 20){
+validate233.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate233.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.date !== undefined){
+const _errs3 = errors;
+if(!(validate234(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalValue !== undefined){
+const _errs4 = errors;
+if(!(validate236(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate233.errors = vErrors;
+return errors === 0;
+}
+validate233.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v58 = validate238;
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":["number","null"],"enum":[0,2,4,6,8,null]},"ProductClassCode":{"type":["string","null"]},"CoefficientWithVATType":{"type":"number"}}};
+
+function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate238.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.CountryCode === undefined) && (missing0 = "CountryCode")) || ((data.Rate === undefined) && (missing0 = "Rate"))){
+validate238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.CountryCode !== undefined){
+const _errs1 = errors;
+if(typeof data.CountryCode !== "string"){
+validate238.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Rate !== undefined){
+let data1 = data.Rate;
+const _errs3 = errors;
+if(errors === _errs3){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 <= 0 || isNaN(data1)){
+validate238.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+return false;
+}
+}
+else {
+validate238.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IncludeVAT !== undefined){
+let data2 = data.IncludeVAT;
+const _errs5 = errors;
+if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
+validate238.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: schema105.properties.IncludeVAT.type},message:"must be number,null"}];
+return false;
+}
+if(!((((((data2 === 0) || (data2 === 2)) || (data2 === 4)) || (data2 === 6)) || (data2 === 8)) || (data2 === null))){
+validate238.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/enum",keyword:"enum",params:{allowedValues: schema105.properties.IncludeVAT.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ProductClassCode !== undefined){
+let data3 = data.ProductClassCode;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate238.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: schema105.properties.ProductClassCode.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CoefficientWithVATType !== undefined){
+let data4 = data.CoefficientWithVATType;
+const _errs9 = errors;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+validate238.errors = [{instancePath:instancePath+"/CoefficientWithVATType",schemaPath:"#/properties/CoefficientWithVATType/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate238.errors = vErrors;
+return errors === 0;
+}
+validate238.evaluated = {"props":{"CountryCode":true,"Rate":true,"IncludeVAT":true,"ProductClassCode":true,"CoefficientWithVATType":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v59 = validate239;
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":["string","null"]},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
+
+function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate239.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.Code === undefined) && (missing0 = "Code")) || ((data.DefaultCurrencyCode === undefined) && (missing0 = "DefaultCurrencyCode"))){
+validate239.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Code !== undefined){
+const _errs1 = errors;
+if(typeof data.Code !== "string"){
+validate239.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Name !== undefined){
+const _errs3 = errors;
+if(typeof data.Name !== "string"){
+validate239.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.DefaultCurrencyCode !== undefined){
+const _errs5 = errors;
+if(typeof data.DefaultCurrencyCode !== "string"){
+validate239.errors = [{instancePath:instancePath+"/DefaultCurrencyCode",schemaPath:"#/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.DefaultVATRateType !== undefined){
+let data3 = data.DefaultVATRateType;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid1 = false;
+const _errs9 = errors;
+if(!(validate84(data3, {instancePath:instancePath+"/DefaultVATRateType",parentData:data,parentDataProperty:"DefaultVATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.Name = true;
+props0.Rate = true;
+props0.VATRateTypeCode = true;
+}
+const _errs10 = errors;
+if(data3 !== null){
+const err0 = {instancePath:instancePath+"/DefaultVATRateType",schemaPath:"#/properties/DefaultVATRateType/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/DefaultVATRateType",schemaPath:"#/properties/DefaultVATRateType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate239.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IsOperatedByGlobalE !== undefined){
+const _errs12 = errors;
+if(typeof data.IsOperatedByGlobalE !== "boolean"){
+validate239.errors = [{instancePath:instancePath+"/IsOperatedByGlobalE",schemaPath:"#/properties/IsOperatedByGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IsStateMandatory !== undefined){
+const _errs14 = errors;
+if(typeof data.IsStateMandatory !== "boolean"){
+validate239.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SiteURL !== undefined){
+let data6 = data.SiteURL;
+const _errs16 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate239.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: schema106.properties.SiteURL.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SupportsFixedPrices !== undefined){
+const _errs18 = errors;
+if(typeof data.SupportsFixedPrices !== "boolean"){
+validate239.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.UseCountryVAT !== undefined){
+const _errs20 = errors;
+if(typeof data.UseCountryVAT !== "boolean"){
+validate239.errors = [{instancePath:instancePath+"/UseCountryVAT",schemaPath:"#/properties/UseCountryVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate239.errors = vErrors;
+return errors === 0;
+}
+validate239.evaluated = {"props":{"Code":true,"Name":true,"DefaultCurrencyCode":true,"DefaultVATRateType":true,"IsOperatedByGlobalE":true,"IsStateMandatory":true,"SiteURL":true,"SupportsFixedPrices":true,"UseCountryVAT":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v60 = validate241;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":["string","null"]},"LocalizedName":{"type":["string","null"]},"IsRTL":{"type":["boolean","null"]}}};
+
+function validate241(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate241.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Code === undefined) && (missing0 = "Code")){
+validate241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Code !== undefined){
+const _errs1 = errors;
+if(typeof data.Code !== "string"){
+validate241.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Name !== undefined){
+let data1 = data.Name;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate241.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: schema107.properties.Name.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.LocalizedName !== undefined){
+let data2 = data.LocalizedName;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate241.errors = [{instancePath:instancePath+"/LocalizedName",schemaPath:"#/properties/LocalizedName/type",keyword:"type",params:{type: schema107.properties.LocalizedName.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IsRTL !== undefined){
+let data3 = data.IsRTL;
+const _errs7 = errors;
+if((typeof data3 !== "boolean") && (data3 !== null)){
+validate241.errors = [{instancePath:instancePath+"/IsRTL",schemaPath:"#/properties/IsRTL/type",keyword:"type",params:{type: schema107.properties.IsRTL.type},message:"must be boolean,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate241.errors = vErrors;
+return errors === 0;
+}
+validate241.evaluated = {"props":{"Code":true,"Name":true,"LocalizedName":true,"IsRTL":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v61 = validate242;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json","type":"object","required":["SourceCurrencyCode","TargetCurrencyCode","Rate"],"properties":{"SourceCurrencyCode":{"type":"string"},"TargetCurrencyCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"RateData":{"type":"string"}}};
+
+function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate242.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.SourceCurrencyCode === undefined) && (missing0 = "SourceCurrencyCode")) || ((data.TargetCurrencyCode === undefined) && (missing0 = "TargetCurrencyCode"))) || ((data.Rate === undefined) && (missing0 = "Rate"))){
+validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.SourceCurrencyCode !== undefined){
+const _errs1 = errors;
+if(typeof data.SourceCurrencyCode !== "string"){
+validate242.errors = [{instancePath:instancePath+"/SourceCurrencyCode",schemaPath:"#/properties/SourceCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.TargetCurrencyCode !== undefined){
+const _errs3 = errors;
+if(typeof data.TargetCurrencyCode !== "string"){
+validate242.errors = [{instancePath:instancePath+"/TargetCurrencyCode",schemaPath:"#/properties/TargetCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Rate !== undefined){
+let data2 = data.Rate;
+const _errs5 = errors;
+if(errors === _errs5){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+validate242.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+return false;
+}
+}
+else {
+validate242.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RateData !== undefined){
+const _errs7 = errors;
+if(typeof data.RateData !== "string"){
+validate242.errors = [{instancePath:instancePath+"/RateData",schemaPath:"#/properties/RateData/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate242.errors = vErrors;
+return errors === 0;
+}
+validate242.evaluated = {"props":{"SourceCurrencyCode":true,"TargetCurrencyCode":true,"Rate":true,"RateData":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v62 = validate243;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"Symbol":{"type":"string"},"MaxDecimalPlaces":{"type":"integer","minimum":0,"maximum":8}}};
+
+function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate243.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Code === undefined) && (missing0 = "Code")){
+validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Code !== undefined){
+const _errs1 = errors;
+if(typeof data.Code !== "string"){
+validate243.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Name !== undefined){
+const _errs3 = errors;
+if(typeof data.Name !== "string"){
+validate243.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Symbol !== undefined){
+const _errs5 = errors;
+if(typeof data.Symbol !== "string"){
+validate243.errors = [{instancePath:instancePath+"/Symbol",schemaPath:"#/properties/Symbol/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MaxDecimalPlaces !== undefined){
+let data3 = data.MaxDecimalPlaces;
+const _errs7 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate243.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 8 || isNaN(data3)){
+validate243.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8},message:"must be <= 8"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate243.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate243.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate243.errors = vErrors;
+return errors === 0;
+}
+validate243.evaluated = {"props":{"Code":true,"Name":true,"Symbol":true,"MaxDecimalPlaces":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v63 = validate244;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+
+function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate245.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(errors === 0){
+if(typeof data === "string"){
+if(!(formats0.validate(data))){
+validate245.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+else {
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+validate245.errors = vErrors;
+return errors === 0;
+}
+validate245.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate235.evaluated;
+const evaluated0 = validate244.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9923,7 +10957,7 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.Quantity === undefined) && (missing1 = "Quantity")){
-validate235.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate244.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 }
@@ -9944,7 +10978,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate235.errors = vErrors;
+validate244.errors = vErrors;
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10007,7 +11041,7 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ExpectedFulfilmentDate === undefined) && (missing3 = "ExpectedFulfilmentDate")){
-validate235.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate244.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 }
@@ -10028,7 +11062,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate235.errors = vErrors;
+validate244.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10057,7 +11091,7 @@ props0.ExpectedFulfilmentDate = true;
 if(data.CartItemId !== undefined){
 const _errs13 = errors;
 if(typeof data.CartItemId !== "string"){
-validate235.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs13 === errors;
@@ -10069,7 +11103,7 @@ if(valid5){
 if(data.ProductCode !== undefined){
 const _errs15 = errors;
 if(typeof data.ProductCode !== "string"){
-validate235.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -10082,7 +11116,7 @@ if(data.ExceptionType !== undefined){
 let data4 = data.ExceptionType;
 const _errs17 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate235.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate244.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -10095,7 +11129,7 @@ if(data.Quantity !== undefined){
 let data5 = data.Quantity;
 const _errs19 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate235.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate244.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -10106,8 +11140,8 @@ var valid5 = true;
 if(valid5){
 if(data.ExpectedFulfilmentDate !== undefined){
 const _errs21 = errors;
-if(!(validate236(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate236.errors : vErrors.concat(validate236.errors);
+if(!(validate245(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate245.errors : vErrors.concat(validate245.errors);
 errors = vErrors.length;
 }
 var valid5 = _errs21 === errors;
@@ -10121,24 +11155,24 @@ var valid5 = true;
 }
 }
 else {
-validate235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate235.errors = vErrors;
+validate244.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate235.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate244.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v56 = validate238;
-const schema104 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
+export const v64 = validate247;
+const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]}]};
 
-function validate238(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate238.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10188,7 +11222,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate238.errors = vErrors;
+validate247.errors = vErrors;
 return false;
 }
 else {
@@ -10210,7 +11244,7 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate238.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate247.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10222,12 +11256,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate238.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate247.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10239,7 +11273,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate247.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10255,7 +11289,7 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(Array.isArray(data2)){
 if(data2.length < 1){
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -10267,12 +11301,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10284,7 +11318,7 @@ break;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate247.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10300,12 +11334,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func1(data4) < 1){
-validate238.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate247.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10321,12 +11355,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if((typeof data5 == "number") && (isFinite(data5))){
 if(data5 <= 0 || isNaN(data5)){
-validate238.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate247.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate238.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate247.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10340,24 +11374,24 @@ var valid1 = true;
 }
 }
 else {
-validate238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate238.errors = vErrors;
+validate247.errors = vErrors;
 return errors === 0;
 }
-validate238.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v57 = validate239;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
+export const v65 = validate248;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
 
-function validate240(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate240.evaluated;
+const evaluated0 = validate249.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10370,7 +11404,7 @@ if(data.DeliveryQuantity !== undefined){
 let data0 = data.DeliveryQuantity;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate240.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate249.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10382,7 +11416,7 @@ if(valid0){
 if(data.CartItemId !== undefined){
 const _errs3 = errors;
 if(typeof data.CartItemId !== "string"){
-validate240.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10394,7 +11428,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data.ProductCode !== "string"){
-validate240.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate249.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10406,22 +11440,22 @@ var valid0 = true;
 }
 }
 else {
-validate240.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate240.errors = vErrors;
+validate249.errors = vErrors;
 return errors === 0;
 }
-validate240.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
+validate249.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
 
-function validate242(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate242.evaluated;
+const evaluated0 = validate251.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10432,7 +11466,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.TrackingNumber === undefined) && (missing0 = "TrackingNumber")){
-validate242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10442,12 +11476,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate242.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate251.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate242.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate251.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10460,7 +11494,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs3 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate242.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate251.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10472,7 +11506,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs5 = errors;
 if(typeof data.ShipperName !== "string"){
-validate242.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate251.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10485,21 +11519,21 @@ var valid0 = true;
 }
 }
 else {
-validate242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate242.errors = vErrors;
+validate251.errors = vErrors;
 return errors === 0;
 }
-validate242.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
+validate251.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate239(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate239.evaluated;
+const evaluated0 = validate248.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10511,7 +11545,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ParcelCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ParcelCode !== "string"){
-validate239.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate248.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10529,8 +11563,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate240(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate240.errors : vErrors.concat(validate240.errors);
+if(!(validate249(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -10540,7 +11574,7 @@ break;
 }
 }
 else {
-validate239.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate248.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10556,8 +11590,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate242(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate251(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -10590,7 +11624,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate239.errors = vErrors;
+validate248.errors = vErrors;
 return false;
 }
 else {
@@ -10613,25 +11647,25 @@ var valid0 = true;
 }
 }
 else {
-validate239.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate239.errors = vErrors;
+validate248.errors = vErrors;
 return errors === 0;
 }
-validate239.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate248.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v58 = validate240;
+export const v66 = validate249;
 
-export const v59 = validate244;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v67 = validate253;
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate244.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10681,7 +11715,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate244.errors = vErrors;
+validate253.errors = vErrors;
 return false;
 }
 else {
@@ -10700,7 +11734,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs4 = errors;
 if(typeof data.OrderId !== "string"){
-validate244.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -10712,7 +11746,7 @@ if(valid1){
 if(data.MerchantOrderId !== undefined){
 const _errs6 = errors;
 if(typeof data.MerchantOrderId !== "string"){
-validate244.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -10724,7 +11758,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate244.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -10736,7 +11770,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate244.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate253.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -10754,8 +11788,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate239(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate248(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -10765,7 +11799,7 @@ break;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate253.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10779,7 +11813,7 @@ if(data.Exceptions !== undefined){
 let data6 = data.Exceptions;
 const _errs15 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate244.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema108.properties.Exceptions.type},message:"must be array,null"}];
+validate253.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema116.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs15){
@@ -10788,8 +11822,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate235(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate244(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -10811,23 +11845,23 @@ var valid1 = true;
 }
 }
 else {
-validate244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate244.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v60 = validate247;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
+export const v68 = validate256;
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
+const evaluated0 = validate256.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10916,7 +11950,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate247.errors = vErrors;
+validate256.errors = vErrors;
 return false;
 }
 else {
@@ -11014,7 +12048,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate247.errors = vErrors;
+validate256.errors = vErrors;
 return false;
 }
 else {
@@ -11058,7 +12092,7 @@ if(data.OrderId !== undefined){
 let data4 = data.OrderId;
 const _errs17 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate247.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema109.properties.OrderId.type},message:"must be string,null"}];
+validate256.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema117.properties.OrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs17 === errors;
@@ -11071,7 +12105,7 @@ if(data.MerchantOrderID !== undefined){
 let data5 = data.MerchantOrderID;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema109.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate256.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema117.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs19 === errors;
@@ -11084,7 +12118,7 @@ if(data.MerchantOrderId !== undefined){
 let data6 = data.MerchantOrderId;
 const _errs21 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate247.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema109.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate256.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema117.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs21 === errors;
@@ -11097,7 +12131,7 @@ if(data.DeliveryReferenceNumber !== undefined){
 let data7 = data.DeliveryReferenceNumber;
 const _errs23 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate247.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema109.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
+validate256.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema117.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs23 === errors;
@@ -11110,7 +12144,7 @@ if(data.IsCompleted !== undefined){
 let data8 = data.IsCompleted;
 const _errs25 = errors;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-validate247.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema109.properties.IsCompleted.type},message:"must be boolean,null"}];
+validate256.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema117.properties.IsCompleted.type},message:"must be boolean,null"}];
 return false;
 }
 var valid7 = _errs25 === errors;
@@ -11123,7 +12157,7 @@ if(data.Parcels !== undefined){
 let data9 = data.Parcels;
 const _errs27 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate247.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema109.properties.Parcels.type},message:"must be array,null"}];
+validate256.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema117.properties.Parcels.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -11132,8 +12166,8 @@ var valid8 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
-if(!(validate239(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate248(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs29 === errors;
@@ -11153,7 +12187,7 @@ if(data.Exceptions !== undefined){
 let data11 = data.Exceptions;
 const _errs30 = errors;
 if((!(Array.isArray(data11))) && (data11 !== null)){
-validate247.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema109.properties.Exceptions.type},message:"must be array,null"}];
+validate256.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema117.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs30){
@@ -11162,8 +12196,8 @@ var valid9 = true;
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate235(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate244(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs32 === errors;
@@ -11185,8 +12219,8 @@ const _errs33 = errors;
 const _errs34 = errors;
 let valid10 = false;
 const _errs35 = errors;
-if(!(validate242(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate251(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs35 === errors;
@@ -11219,7 +12253,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate247.errors = vErrors;
+validate256.errors = vErrors;
 return false;
 }
 else {
@@ -11247,24 +12281,24 @@ var valid7 = true;
 }
 }
 else {
-validate247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate247.errors = vErrors;
+validate256.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate247.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate256.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v61 = validate251;
-const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
+export const v69 = validate260;
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11275,14 +12309,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Success === undefined) && (missing0 = "Success")){
-validate251.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate260.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Success !== undefined){
 const _errs1 = errors;
 if(typeof data.Success !== "boolean"){
-validate251.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate260.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11294,7 +12328,7 @@ if(valid0){
 if(data.Reason !== undefined){
 const _errs3 = errors;
 if(typeof data.Reason !== "string"){
-validate251.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate260.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11306,23 +12340,23 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate251.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v62 = validate252;
-const schema111 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
+export const v70 = validate261;
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate261.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11333,7 +12367,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -11341,11 +12375,11 @@ if(data.Code !== undefined){
 let data0 = data.Code;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate252.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
-validate252.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema111.properties.Code.enum},message:"must be equal to one of the allowed values"}];
+validate261.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema119.properties.Code.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11357,7 +12391,7 @@ if(valid0){
 if(data.Error !== undefined){
 const _errs3 = errors;
 if(typeof data.Error !== "string"){
-validate252.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11369,7 +12403,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate252.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate261.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11382,22 +12416,22 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate252.errors = vErrors;
+validate261.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate261.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v63 = validate253;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
+export const v71 = validate262;
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
 
-function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate254.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11407,25 +12441,25 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate254.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate263.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate254.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate254.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate257.evaluated;
+const evaluated0 = validate266.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11435,26 +12469,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate257.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate266.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate257.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
 
-function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate260.evaluated;
+const evaluated0 = validate269.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11464,26 +12498,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate260.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate269.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate260.errors = vErrors;
+validate269.errors = vErrors;
 return errors === 0;
 }
-validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate269.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11494,14 +12528,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.name === undefined) && (missing0 = "name")) || ((data.eoriNumber === undefined) && (missing0 = "eoriNumber"))) || ((data.address1 === undefined) && (missing0 = "address1"))) || ((data.city === undefined) && (missing0 = "city"))) || ((data.postalCode === undefined) && (missing0 = "postalCode"))) || ((data.countryCode === undefined) && (missing0 = "countryCode"))){
-validate259.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate268.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate259.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11516,12 +12550,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 50){
-validate259.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate268.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11537,12 +12571,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 50){
-validate259.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate268.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11555,7 +12589,7 @@ if(valid0){
 if(data.address1 !== undefined){
 const _errs7 = errors;
 if(typeof data.address1 !== "string"){
-validate259.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11567,7 +12601,7 @@ if(valid0){
 if(data.address2 !== undefined){
 const _errs9 = errors;
 if(typeof data.address2 !== "string"){
-validate259.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11582,12 +12616,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func1(data5) > 100){
-validate259.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate268.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11603,12 +12637,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func1(data6) > 50){
-validate259.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate268.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11620,8 +12654,8 @@ var valid0 = true;
 if(valid0){
 if(data.countryCode !== undefined){
 const _errs15 = errors;
-if(!(validate260(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
+if(!(validate269(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -11639,21 +12673,21 @@ var valid0 = true;
 }
 }
 else {
-validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate259.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11664,14 +12698,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.dispatchCountryCode === undefined) && (missing0 = "dispatchCountryCode")) || ((data.destinationCountryCode === undefined) && (missing0 = "destinationCountryCode"))) || ((data.currencyCode === undefined) && (missing0 = "currencyCode"))) || ((data.incoterm === undefined) && (missing0 = "incoterm"))) || ((data.exporter === undefined) && (missing0 = "exporter"))) || ((data.commercialInvoice === undefined) && (missing0 = "commercialInvoice"))){
-validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate262.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.dispatchCountryCode !== undefined){
 const _errs1 = errors;
-if(!(validate254(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+if(!(validate263(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -11682,8 +12716,8 @@ var valid0 = true;
 if(valid0){
 if(data.destinationCountryCode !== undefined){
 const _errs2 = errors;
-if(!(validate254(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate254.errors : vErrors.concat(validate254.errors);
+if(!(validate263(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -11694,8 +12728,8 @@ var valid0 = true;
 if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
-if(!(validate257(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate257.errors : vErrors.concat(validate257.errors);
+if(!(validate266(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -11708,11 +12742,11 @@ if(data.incoterm !== undefined){
 let data3 = data.incoterm;
 const _errs4 = errors;
 if(typeof data3 !== "string"){
-validate253.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "DDP") || (data3 === "DAP"))){
-validate253.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema112.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
+validate262.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema120.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -11723,8 +12757,8 @@ var valid0 = true;
 if(valid0){
 if(data.exporter !== undefined){
 const _errs6 = errors;
-if(!(validate259(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+if(!(validate268(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -11735,8 +12769,8 @@ var valid0 = true;
 if(valid0){
 if(data.commercialInvoice !== undefined){
 const _errs7 = errors;
-if(!(validate230(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate230.errors : vErrors.concat(validate230.errors);
+if(!(validate233(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate233.errors : vErrors.concat(validate233.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -11752,25 +12786,25 @@ var valid0 = true;
 }
 }
 else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate253.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v64 = validate259;
+export const v72 = validate268;
 
-export const v65 = validate264;
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
+export const v73 = validate273;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
 
-function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate264.evaluated;
+const evaluated0 = validate273.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11782,7 +12816,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Address1 !== undefined){
 const _errs1 = errors;
 if(typeof data.Address1 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11794,7 +12828,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs3 = errors;
 if(typeof data.Address2 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11806,7 +12840,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs5 = errors;
 if(typeof data.City !== "string"){
-validate264.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -11818,7 +12852,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs7 = errors;
 if(typeof data.CountryCode !== "string"){
-validate264.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11830,7 +12864,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs9 = errors;
 if(typeof data.CountryName !== "string"){
-validate264.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -11842,7 +12876,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs11 = errors;
 if(typeof data.Email !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -11854,7 +12888,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs13 = errors;
 if(typeof data.Fax !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -11866,7 +12900,7 @@ if(valid0){
 if(data.HubName !== undefined){
 const _errs15 = errors;
 if(typeof data.HubName !== "string"){
-validate264.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -11878,7 +12912,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs17 = errors;
 if(typeof data.Phone1 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -11890,7 +12924,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs19 = errors;
 if(typeof data.Phone2 !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -11902,7 +12936,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs21 = errors;
 if(typeof data.StateCode !== "string"){
-validate264.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -11914,7 +12948,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs23 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate264.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -11926,7 +12960,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs25 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate264.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -11938,7 +12972,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs27 = errors;
 if(typeof data.Zip !== "string"){
-validate264.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate273.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -11951,7 +12985,7 @@ if(data.HubId !== undefined){
 let data14 = data.HubId;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate264.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate273.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -11975,24 +13009,288 @@ var valid0 = true;
 }
 }
 else {
-validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate264.errors = vErrors;
+validate273.errors = vErrors;
 return errors === 0;
 }
-validate264.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
+validate273.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v66 = validate225;
+export const v74 = validate274;
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json","type":"object","required":["Country"],"properties":{"Country":{"type":"object","properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"DefaultCurrencyCode":{"type":["string","null"]},"DefaultCultureCode":{"type":["string","null"]}}},"Region":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"CountryCode":{"type":["string","null"]}}},"City":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]}}},"IPRange":{"type":["object","null"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Type":{"type":["string","null"]}}}}};
 
-export const v67 = validate265;
-const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
-
-function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate266.evaluated;
+const evaluated0 = validate274.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Country === undefined) && (missing0 = "Country")){
+validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Country !== undefined){
+let data0 = data.Country;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.Code !== undefined){
+let data1 = data0.Code;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Country/Code",schemaPath:"#/properties/Country/properties/Code/type",keyword:"type",params:{type: schema126.properties.Country.properties.Code.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.Name !== undefined){
+let data2 = data0.Name;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Country/Name",schemaPath:"#/properties/Country/properties/Name/type",keyword:"type",params:{type: schema126.properties.Country.properties.Name.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.DefaultCurrencyCode !== undefined){
+let data3 = data0.DefaultCurrencyCode;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Country/DefaultCurrencyCode",schemaPath:"#/properties/Country/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: schema126.properties.Country.properties.DefaultCurrencyCode.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.DefaultCultureCode !== undefined){
+let data4 = data0.DefaultCultureCode;
+const _errs9 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Country/DefaultCultureCode",schemaPath:"#/properties/Country/properties/DefaultCultureCode/type",keyword:"type",params:{type: schema126.properties.Country.properties.DefaultCultureCode.type},message:"must be string,null"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate274.errors = [{instancePath:instancePath+"/Country",schemaPath:"#/properties/Country/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Region !== undefined){
+let data5 = data.Region;
+const _errs11 = errors;
+if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Region",schemaPath:"#/properties/Region/type",keyword:"type",params:{type: schema126.properties.Region.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs11){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.Code !== undefined){
+let data6 = data5.Code;
+const _errs13 = errors;
+if((typeof data6 !== "string") && (data6 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Region/Code",schemaPath:"#/properties/Region/properties/Code/type",keyword:"type",params:{type: schema126.properties.Region.properties.Code.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.Name !== undefined){
+let data7 = data5.Name;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Region/Name",schemaPath:"#/properties/Region/properties/Name/type",keyword:"type",params:{type: schema126.properties.Region.properties.Name.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.CountryCode !== undefined){
+let data8 = data5.CountryCode;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate274.errors = [{instancePath:instancePath+"/Region/CountryCode",schemaPath:"#/properties/Region/properties/CountryCode/type",keyword:"type",params:{type: schema126.properties.Region.properties.CountryCode.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.City !== undefined){
+let data9 = data.City;
+const _errs19 = errors;
+if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
+validate274.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: schema126.properties.City.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs19){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.Code !== undefined){
+let data10 = data9.Code;
+const _errs21 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate274.errors = [{instancePath:instancePath+"/City/Code",schemaPath:"#/properties/City/properties/Code/type",keyword:"type",params:{type: schema126.properties.City.properties.Code.type},message:"must be string,null"}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data9.Name !== undefined){
+let data11 = data9.Name;
+const _errs23 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate274.errors = [{instancePath:instancePath+"/City/Name",schemaPath:"#/properties/City/properties/Name/type",keyword:"type",params:{type: schema126.properties.City.properties.Name.type},message:"must be string,null"}];
+return false;
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IPRange !== undefined){
+let data12 = data.IPRange;
+const _errs25 = errors;
+if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
+validate274.errors = [{instancePath:instancePath+"/IPRange",schemaPath:"#/properties/IPRange/type",keyword:"type",params:{type: schema126.properties.IPRange.type},message:"must be object,null"}];
+return false;
+}
+if(errors === _errs25){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.From !== undefined){
+let data13 = data12.From;
+const _errs27 = errors;
+if(!((typeof data13 == "number") && (isFinite(data13)))){
+validate274.errors = [{instancePath:instancePath+"/IPRange/From",schemaPath:"#/properties/IPRange/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid4 = _errs27 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data12.To !== undefined){
+let data14 = data12.To;
+const _errs29 = errors;
+if(!((typeof data14 == "number") && (isFinite(data14)))){
+validate274.errors = [{instancePath:instancePath+"/IPRange/To",schemaPath:"#/properties/IPRange/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid4 = _errs29 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data12.Type !== undefined){
+let data15 = data12.Type;
+const _errs31 = errors;
+if((typeof data15 !== "string") && (data15 !== null)){
+validate274.errors = [{instancePath:instancePath+"/IPRange/Type",schemaPath:"#/properties/IPRange/properties/Type/type",keyword:"type",params:{type: schema126.properties.IPRange.properties.Type.type},message:"must be string,null"}];
+return false;
+}
+var valid4 = _errs31 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate274.errors = vErrors;
+return errors === 0;
+}
+validate274.evaluated = {"props":{"Country":true,"Region":true,"City":true,"IPRange":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v75 = validate225;
+
+export const v76 = validate275;
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate276.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12000,20 +13298,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate266.errors = vErrors;
+validate276.errors = vErrors;
 return errors === 0;
 }
-validate266.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate276.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate275.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12024,14 +13322,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate275.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate266(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
+if(!(validate276(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12043,7 +13341,7 @@ if(valid0){
 if(data.FullRefund !== undefined){
 const _errs2 = errors;
 if(typeof data.FullRefund !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate275.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12056,7 +13354,7 @@ if(data.TotalRefundAmount !== undefined){
 let data2 = data.TotalRefundAmount;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate265.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema118.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12069,7 +13367,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data3 = data.OriginalTotalRefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate265.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema118.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12081,7 +13379,7 @@ if(valid0){
 if(data.ProductsDutiesRefund !== undefined){
 const _errs8 = errors;
 if(typeof data.ProductsDutiesRefund !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate275.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12093,7 +13391,7 @@ if(valid0){
 if(data.ShippingRefund !== undefined){
 const _errs10 = errors;
 if(typeof data.ShippingRefund !== "boolean"){
-validate265.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate275.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12118,7 +13416,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data7 = data.ServiceGestureAmount;
 const _errs13 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate265.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema118.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema127.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -12131,7 +13429,7 @@ if(data.ShippingAmount !== undefined){
 let data8 = data.ShippingAmount;
 const _errs15 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate265.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema118.properties.ShippingAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema127.properties.ShippingAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -12144,7 +13442,7 @@ if(data.DutiesAmount !== undefined){
 let data9 = data.DutiesAmount;
 const _errs17 = errors;
 if((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))){
-validate265.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema118.properties.DutiesAmount.type},message:"must be string,number"}];
+validate275.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema127.properties.DutiesAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -12156,7 +13454,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs19 = errors;
 if(typeof data.RefundComments !== "string"){
-validate265.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -12171,12 +13469,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data11 === "string"){
 if(func1(data11) > 255){
-validate265.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate275.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate275.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12199,22 +13497,22 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate275.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate265.errors = vErrors;
+validate275.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v68 = validate269;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v77 = validate279;
+const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate280.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12222,20 +13520,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate270.errors = vErrors;
+validate280.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate269(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate279(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate269.evaluated;
+const evaluated0 = validate279.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12246,8 +13544,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate270(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
+if(!(validate280(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12259,7 +13557,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs2 = errors;
 if(typeof data.ProductCode !== "string"){
-validate269.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate279.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12272,7 +13570,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate269.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema120.properties.RefundQuantity.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema129.properties.RefundQuantity.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12285,7 +13583,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate269.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema120.properties.RefundAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema129.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12298,7 +13596,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate269.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema120.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate279.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema129.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12322,7 +13620,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate269.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate279.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -12338,23 +13636,23 @@ var valid0 = true;
 }
 }
 else {
-validate269.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate279.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate269.errors = vErrors;
+validate279.errors = vErrors;
 return errors === 0;
 }
-validate269.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate279.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v69 = validate273;
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
+export const v78 = validate283;
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
+const evaluated0 = validate283.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12365,14 +13663,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.orderRefund === undefined) && (missing0 = "orderRefund")){
-validate273.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderRefund !== undefined){
 const _errs1 = errors;
-if(!(validate265(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate275(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate275.errors : vErrors.concat(validate275.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12390,8 +13688,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate269(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate269.errors : vErrors.concat(validate269.errors);
+if(!(validate279(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate279.errors : vErrors.concat(validate279.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -12401,7 +13699,7 @@ break;
 }
 }
 else {
-validate273.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate283.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12414,22 +13712,22 @@ var valid0 = true;
 }
 }
 else {
-validate273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate273.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v70 = validate276;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
+export const v79 = validate286;
+const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate287.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12437,20 +13735,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate277.errors = vErrors;
+validate287.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate287.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate286.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12461,14 +13759,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate286.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate277(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate287(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12484,14 +13782,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.OrderStatusCode === undefined) && (missing1 = "OrderStatusCode")){
-validate276.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate286.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.OrderStatusCode !== undefined){
 const _errs4 = errors;
 if(typeof data1.OrderStatusCode !== "string"){
-validate276.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate286.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -12503,7 +13801,7 @@ if(valid1){
 if(data1.Name !== undefined){
 const _errs6 = errors;
 if(typeof data1.Name !== "string"){
-validate276.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate286.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -12515,7 +13813,7 @@ var valid1 = true;
 }
 }
 else {
-validate276.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate286.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -12540,7 +13838,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs9 = errors;
 if(typeof data.StatusCode !== "string"){
-validate276.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate286.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -12554,23 +13852,23 @@ var valid0 = true;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate276.errors = vErrors;
+validate286.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
+validate286.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v71 = validate280;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
+export const v80 = validate290;
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate290.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12581,7 +13879,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderIds === undefined) && (missing0 = "OrderIds")){
-validate280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -12591,7 +13889,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate280.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate290.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -12603,12 +13901,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate280.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate290.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate280.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate290.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12620,7 +13918,7 @@ break;
 }
 }
 else {
-validate280.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate290.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12628,23 +13926,23 @@ return false;
 }
 }
 else {
-validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate280.errors = vErrors;
+validate290.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v72 = validate281;
-const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
+export const v81 = validate291;
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
 
-function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate281.evaluated;
+const evaluated0 = validate291.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12668,22 +13966,305 @@ break;
 }
 }
 else {
-validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate281.errors = vErrors;
+validate291.errors = vErrors;
 return errors === 0;
 }
-validate281.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate291.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v73 = validate283;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+export const v82 = validate293;
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
 
-function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate284.evaluated;
+const evaluated0 = validate293.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.ProductCode === undefined) && (missing0 = "ProductCode")) || ((data.CountryCode === undefined) && (missing0 = "CountryCode"))){
+validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.ProductCode !== undefined){
+const _errs1 = errors;
+if(typeof data.ProductCode !== "string"){
+validate293.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CountryCode !== undefined){
+const _errs3 = errors;
+if(typeof data.CountryCode !== "string"){
+validate293.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IsForbidden !== undefined){
+const _errs5 = errors;
+if(typeof data.IsForbidden !== "boolean"){
+validate293.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ForbiddanceMessage !== undefined){
+let data3 = data.ForbiddanceMessage;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate293.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema136.properties.ForbiddanceMessage.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IsRestricted !== undefined){
+const _errs9 = errors;
+if(typeof data.IsRestricted !== "boolean"){
+validate293.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RestrictionMessage !== undefined){
+let data5 = data.RestrictionMessage;
+const _errs11 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate293.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema136.properties.RestrictionMessage.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.IsVerified !== undefined){
+const _errs13 = errors;
+if(typeof data.IsVerified !== "boolean"){
+validate293.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.TTL !== undefined){
+let data7 = data.TTL;
+const _errs15 = errors;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+validate293.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.UploadedViaCatalog !== undefined){
+const _errs17 = errors;
+if(typeof data.UploadedViaCatalog !== "boolean"){
+validate293.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.VATRateType !== undefined){
+let data9 = data.VATRateType;
+const _errs19 = errors;
+const _errs20 = errors;
+let valid1 = false;
+const _errs21 = errors;
+if(!(validate84(data9, {instancePath:instancePath+"/VATRateType",parentData:data,parentDataProperty:"VATRateType",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs21 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.Name = true;
+props0.Rate = true;
+props0.VATRateTypeCode = true;
+}
+const _errs22 = errors;
+if(data9 !== null){
+const err0 = {instancePath:instancePath+"/VATRateType",schemaPath:"#/properties/VATRateType/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs22 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/VATRateType",schemaPath:"#/properties/VATRateType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate293.errors = vErrors;
+return false;
+}
+else {
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate293.errors = vErrors;
+return errors === 0;
+}
+validate293.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v83 = validate295;
+const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
+
+function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate295.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.RecentProductCountries !== undefined){
+let data0 = data.RecentProductCountries;
+const _errs1 = errors;
+if((!(Array.isArray(data0))) && (data0 !== null)){
+validate295.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema137.properties.RecentProductCountries.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs1){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs3 = errors;
+if(!(validate293(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs3 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RequestId !== undefined){
+let data2 = data.RequestId;
+const _errs4 = errors;
+if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
+validate295.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema137.properties.RequestId.type},message:"must be number,null"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate295.errors = vErrors;
+return errors === 0;
+}
+validate295.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v84 = validate297;
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+
+function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate298.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12691,20 +14272,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate284.errors = vErrors;
+validate298.errors = vErrors;
 return errors === 0;
 }
-validate284.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate298.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12715,14 +14296,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Refunds === undefined) && (missing0 = "Refunds")){
-validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate284(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
+if(!(validate298(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate298.errors : vErrors.concat(validate298.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -12735,7 +14316,7 @@ if(data.MerchantOrderId !== undefined){
 let data1 = data.MerchantOrderId;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate283.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema127.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema138.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12748,7 +14329,7 @@ if(data.MerchantInternalOrderId !== undefined){
 let data2 = data.MerchantInternalOrderId;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate283.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema127.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema138.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -12761,7 +14342,7 @@ if(data.WebStoreCode !== undefined){
 let data3 = data.WebStoreCode;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate283.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema127.properties.WebStoreCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema138.properties.WebStoreCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12774,7 +14355,7 @@ if(data.WebStoreInstanceCode !== undefined){
 let data4 = data.WebStoreInstanceCode;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate283.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema127.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema138.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12787,7 +14368,7 @@ if(data.RefundableAmount !== undefined){
 let data5 = data.RefundableAmount;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate283.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema127.properties.RefundableAmount.type},message:"must be object,null"}];
+validate297.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema138.properties.RefundableAmount.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -12812,7 +14393,7 @@ if(data7.RefundID !== undefined){
 let data8 = data7.RefundID;
 const _errs16 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (data8 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -12825,7 +14406,7 @@ if(data7.RMANumber !== undefined){
 let data9 = data7.RMANumber;
 const _errs18 = errors;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (data9 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -12838,7 +14419,7 @@ if(data7.MerchantRMANumber !== undefined){
 let data10 = data7.MerchantRMANumber;
 const _errs20 = errors;
 if(((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (data10 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -12851,7 +14432,7 @@ if(data7.FullRefund !== undefined){
 let data11 = data7.FullRefund;
 const _errs22 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -12864,7 +14445,7 @@ if(data7.ProductsDutiesRefund !== undefined){
 let data12 = data7.ProductsDutiesRefund;
 const _errs24 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -12877,7 +14458,7 @@ if(data7.ShippingRefund !== undefined){
 let data13 = data7.ShippingRefund;
 const _errs26 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -12890,7 +14471,7 @@ if(data7.TotalRefundAmount !== undefined){
 let data14 = data7.TotalRefundAmount;
 const _errs28 = errors;
 if(((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (data14 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -12903,7 +14484,7 @@ if(data7.OriginalTotalRefundAmount !== undefined){
 let data15 = data7.OriginalTotalRefundAmount;
 const _errs30 = errors;
 if(((typeof data15 !== "string") && (!((typeof data15 == "number") && (isFinite(data15))))) && (data15 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -12916,7 +14497,7 @@ if(data7.ServiceGestureAmount !== undefined){
 let data16 = data7.ServiceGestureAmount;
 const _errs32 = errors;
 if(((typeof data16 !== "string") && (!((typeof data16 == "number") && (isFinite(data16))))) && (data16 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -12929,7 +14510,7 @@ if(data7.TotalMoneyRefundAmount !== undefined){
 let data17 = data7.TotalMoneyRefundAmount;
 const _errs34 = errors;
 if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (data17 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -12942,7 +14523,7 @@ if(data7.DutiesAmount !== undefined){
 let data18 = data7.DutiesAmount;
 const _errs36 = errors;
 if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (data18 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs36 === errors;
@@ -12955,7 +14536,7 @@ if(data7.ShippingAmount !== undefined){
 let data19 = data7.ShippingAmount;
 const _errs38 = errors;
 if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (data19 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -12968,7 +14549,7 @@ if(data7.ExternalReference !== undefined){
 let data20 = data7.ExternalReference;
 const _errs40 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs40 === errors;
@@ -12981,7 +14562,7 @@ if(data7.InitiatedBy !== undefined){
 let data21 = data7.InitiatedBy;
 const _errs42 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -12994,7 +14575,7 @@ if(data7.CurrencyCode !== undefined){
 let data22 = data7.CurrencyCode;
 const _errs44 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs44 === errors;
@@ -13007,7 +14588,7 @@ if(data7.OriginalCurrencyCode !== undefined){
 let data23 = data7.OriginalCurrencyCode;
 const _errs46 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs46 === errors;
@@ -13020,7 +14601,7 @@ if(data7.RefundReason !== undefined){
 let data24 = data7.RefundReason;
 const _errs48 = errors;
 if((!(data24 && typeof data24 == "object" && !Array.isArray(data24))) && (data24 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
 return false;
 }
 var valid2 = _errs48 === errors;
@@ -13033,7 +14614,7 @@ if(data7.RefundProducts !== undefined){
 let data25 = data7.RefundProducts;
 const _errs50 = errors;
 if((!(Array.isArray(data25))) && (data25 !== null)){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema127.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema138.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs50){
@@ -13044,7 +14625,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 const _errs52 = errors;
 if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs52 === errors;
@@ -13078,7 +14659,7 @@ var valid2 = true;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13089,7 +14670,7 @@ break;
 }
 }
 else {
-validate283.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate297.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13107,22 +14688,310 @@ var valid0 = true;
 }
 }
 else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate283.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v74 = validate286;
-const schema129 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+export const v85 = validate300;
+const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate300.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((data.From === undefined) && (missing0 = "From")) || ((data.To === undefined) && (missing0 = "To"))) || ((data.Threshold === undefined) && (missing0 = "Threshold"))) || ((data.LowerTarget === undefined) && (missing0 = "LowerTarget"))) || ((data.UpperTarget === undefined) && (missing0 = "UpperTarget"))) || ((data.RangeBehavior === undefined) && (missing0 = "RangeBehavior"))){
+validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.From !== undefined){
+let data0 = data.From;
+const _errs1 = errors;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
+validate300.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.To !== undefined){
+let data1 = data.To;
+const _errs3 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+validate300.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Threshold !== undefined){
+let data2 = data.Threshold;
+const _errs5 = errors;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+validate300.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.LowerTarget !== undefined){
+let data3 = data.LowerTarget;
+const _errs7 = errors;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+validate300.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.UpperTarget !== undefined){
+let data4 = data.UpperTarget;
+const _errs9 = errors;
+if(!((typeof data4 == "number") && (isFinite(data4)))){
+validate300.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RangeBehavior !== undefined){
+let data5 = data.RangeBehavior;
+const _errs11 = errors;
+if(!((typeof data5 == "number") && (isFinite(data5)))){
+validate300.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+if(!((((data5 === 1) || (data5 === 2)) || (data5 === 3)) || (data5 === 4))){
+validate300.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema140.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.TargetBehaviorHelperValue !== undefined){
+let data6 = data.TargetBehaviorHelperValue;
+const _errs13 = errors;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+validate300.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RoundingExceptions !== undefined){
+let data7 = data.RoundingExceptions;
+const _errs15 = errors;
+if(errors === _errs15){
+if(Array.isArray(data7)){
+var valid1 = true;
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+const _errs17 = errors;
+if(errors === _errs17){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((data8.ExceptionValue === undefined) && (missing1 = "ExceptionValue")){
+validate300.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data8.ExceptionValue !== undefined){
+let data9 = data8.ExceptionValue;
+if(!((typeof data9 == "number") && (isFinite(data9)))){
+validate300.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate300.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate300.errors = vErrors;
+return errors === 0;
+}
+validate300.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v86 = validate301;
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
+
+function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate301.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.CurrencyCode === undefined) && (missing0 = "CurrencyCode")) || ((data.RoundingRanges === undefined) && (missing0 = "RoundingRanges"))){
+validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.RoundingRuleId !== undefined){
+let data0 = data.RoundingRuleId;
+const _errs1 = errors;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
+validate301.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CurrencyCode !== undefined){
+const _errs3 = errors;
+if(typeof data.CurrencyCode !== "string"){
+validate301.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CountryCode !== undefined){
+let data2 = data.CountryCode;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate301.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema141.properties.CountryCode.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RoundingRanges !== undefined){
+let data3 = data.RoundingRanges;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs9 = errors;
+if(!(validate300(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate301.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate301.errors = vErrors;
+return errors === 0;
+}
+validate301.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v87 = validate303;
+const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13130,20 +14999,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate287.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13156,7 +15025,7 @@ if(data.Success !== undefined){
 let data0 = data.Success;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (typeof data0 !== "string")){
-validate286.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema129.properties.Success.type},message:"must be boolean,string"}];
+validate303.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema142.properties.Success.type},message:"must be boolean,string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13168,7 +15037,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate286.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13180,7 +15049,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate286.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13191,8 +15060,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundId !== undefined){
 const _errs7 = errors;
-if(!(validate287(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
+if(!(validate304(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13205,23 +15074,23 @@ var valid0 = true;
 }
 }
 else {
-validate286.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate286.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v75 = validate289;
-const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
+export const v88 = validate306;
+const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
 
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate291.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13231,26 +15100,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate291.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate308.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate291.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate311.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13260,26 +15129,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate294.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate311.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate294.errors = vErrors;
+validate311.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate311.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate314.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13289,25 +15158,25 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate297.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate314.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate297.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate314.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate299(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate299.evaluated;
+const evaluated0 = validate316.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13317,26 +15186,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate299.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate316.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate299.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate299.errors = vErrors;
+validate316.errors = vErrors;
 return errors === 0;
 }
-validate299.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate316.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
+const evaluated0 = validate313.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13347,14 +15216,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.productCode === undefined) && (missing0 = "productCode")) || ((data.productName === undefined) && (missing0 = "productName"))) || ((data.originCountryCode === undefined) && (missing0 = "originCountryCode"))) || ((data.quantity === undefined) && (missing0 = "quantity"))) || ((data.productNetWeight === undefined) && (missing0 = "productNetWeight"))) || ((data.productWeight === undefined) && (missing0 = "productWeight"))) || ((data.exportHsCode === undefined) && (missing0 = "exportHsCode"))) || ((data.importHsCode === undefined) && (missing0 = "importHsCode"))) || ((data.discountedPriceForCustomsInClearanceCurrency === undefined) && (missing0 = "discountedPriceForCustomsInClearanceCurrency"))){
-validate296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate313.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.productCode !== undefined){
 const _errs1 = errors;
 if(typeof data.productCode !== "string"){
-validate296.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13366,7 +15235,7 @@ if(valid0){
 if(data.productName !== undefined){
 const _errs3 = errors;
 if(typeof data.productName !== "string"){
-validate296.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13377,8 +15246,8 @@ var valid0 = true;
 if(valid0){
 if(data.originCountryCode !== undefined){
 const _errs5 = errors;
-if(!(validate297(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
+if(!(validate314(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13391,13 +15260,13 @@ if(data.quantity !== undefined){
 let data3 = data.quantity;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate296.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate313.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate296.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate313.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -13410,8 +15279,8 @@ var valid0 = true;
 if(valid0){
 if(data.productNetWeight !== undefined){
 const _errs8 = errors;
-if(!(validate299(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate316(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -13422,8 +15291,8 @@ var valid0 = true;
 if(valid0){
 if(data.productWeight !== undefined){
 const _errs9 = errors;
-if(!(validate299(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate316(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -13438,12 +15307,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data6 === "string"){
 if(func1(data6) > 8){
-validate296.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
+validate313.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
 return false;
 }
 }
 else {
-validate296.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13456,7 +15325,7 @@ if(valid0){
 if(data.importHsCode !== undefined){
 const _errs12 = errors;
 if(typeof data.importHsCode !== "string"){
-validate296.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate313.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -13467,8 +15336,8 @@ var valid0 = true;
 if(valid0){
 if(data.discountedPriceForCustomsInClearanceCurrency !== undefined){
 const _errs14 = errors;
-if(!(validate299(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate299.errors : vErrors.concat(validate299.errors);
+if(!(validate316(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate316.errors : vErrors.concat(validate316.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -13487,21 +15356,21 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate296.errors = vErrors;
+validate313.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
+validate313.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13512,7 +15381,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.orderId === undefined) && (missing0 = "orderId")) || ((data.parcelWeight === undefined) && (missing0 = "parcelWeight"))) || ((data.products === undefined) && (missing0 = "products"))){
-validate293.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13522,12 +15391,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate293.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate310.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13543,12 +15412,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 20){
-validate293.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate310.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13560,8 +15429,8 @@ var valid0 = true;
 if(valid0){
 if(data.parcelWeight !== undefined){
 const _errs5 = errors;
-if(!(validate294(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate311(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate311.errors : vErrors.concat(validate311.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13576,7 +15445,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate293.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate310.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -13584,8 +15453,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate296(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
+if(!(validate313(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13596,7 +15465,7 @@ break;
 }
 }
 else {
-validate293.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate310.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13611,21 +15480,21 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate293.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
+const evaluated0 = validate307.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13636,7 +15505,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.trackingNumber === undefined) && (missing0 = "trackingNumber")) || ((data.weightUnit === undefined) && (missing0 = "weightUnit"))) || ((data.totalWeight === undefined) && (missing0 = "totalWeight"))) || ((data.parcels === undefined) && (missing0 = "parcels"))){
-validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13646,18 +15515,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate290.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate307.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate290.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate307.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13673,12 +15542,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate290.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate307.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13690,8 +15559,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalWeight !== undefined){
 const _errs5 = errors;
-if(!(validate291(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(!(validate308(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -13706,7 +15575,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate290.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate307.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -13714,8 +15583,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate293(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate310(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -13726,7 +15595,7 @@ break;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate307.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -13741,21 +15610,21 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate290.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate307.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate306.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13766,14 +15635,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shipment === undefined) && (missing0 = "shipment")) || ((data.exportDeclaration === undefined) && (missing0 = "exportDeclaration"))){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.shipment !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate307(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13784,8 +15653,8 @@ var valid0 = true;
 if(valid0){
 if(data.exportDeclaration !== undefined){
 const _errs2 = errors;
-if(!(validate253(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate253.errors : vErrors.concat(validate253.errors);
+if(!(validate262(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13797,28 +15666,28 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate289.errors = vErrors;
+validate306.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate306.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v76 = validate293;
+export const v89 = validate310;
 
-export const v77 = validate296;
+export const v90 = validate313;
 
-export const v78 = validate290;
+export const v91 = validate307;
 
-export const v79 = validate307;
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
+export const v92 = validate324;
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13826,20 +15695,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate308.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate324.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13850,14 +15719,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.orderId === undefined) && (missing0 = "orderId")) || ((data.primaryShipping === undefined) && (missing0 = "primaryShipping"))){
-validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderId !== undefined){
 const _errs1 = errors;
-if(!(validate308(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+if(!(validate325(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13874,7 +15743,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.firstName !== undefined){
 const _errs4 = errors;
 if(typeof data1.firstName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -13886,7 +15755,7 @@ if(valid1){
 if(data1.lastName !== undefined){
 const _errs6 = errors;
 if(typeof data1.lastName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -13898,7 +15767,7 @@ if(valid1){
 if(data1.middleName !== undefined){
 const _errs8 = errors;
 if(typeof data1.middleName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -13910,7 +15779,7 @@ if(valid1){
 if(data1.salutation !== undefined){
 const _errs10 = errors;
 if(typeof data1.salutation !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -13922,7 +15791,7 @@ if(valid1){
 if(data1.company !== undefined){
 const _errs12 = errors;
 if(typeof data1.company !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -13934,7 +15803,7 @@ if(valid1){
 if(data1.shippingAddress1 !== undefined){
 const _errs14 = errors;
 if(typeof data1.shippingAddress1 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -13946,7 +15815,7 @@ if(valid1){
 if(data1.shippingAddress2 !== undefined){
 const _errs16 = errors;
 if(typeof data1.shippingAddress2 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -13958,7 +15827,7 @@ if(valid1){
 if(data1.city !== undefined){
 const _errs18 = errors;
 if(typeof data1.city !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -13970,7 +15839,7 @@ if(valid1){
 if(data1.stateOrProvince !== undefined){
 const _errs20 = errors;
 if(typeof data1.stateOrProvince !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -13982,7 +15851,7 @@ if(valid1){
 if(data1.stateCode !== undefined){
 const _errs22 = errors;
 if(typeof data1.stateCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -13994,7 +15863,7 @@ if(valid1){
 if(data1.zipCode !== undefined){
 const _errs24 = errors;
 if(typeof data1.zipCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs24 === errors;
@@ -14006,7 +15875,7 @@ if(valid1){
 if(data1.countryName !== undefined){
 const _errs26 = errors;
 if(typeof data1.countryName !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs26 === errors;
@@ -14018,7 +15887,7 @@ if(valid1){
 if(data1.countryCode !== undefined){
 const _errs28 = errors;
 if(typeof data1.countryCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -14030,7 +15899,7 @@ if(valid1){
 if(data1.email !== undefined){
 const _errs30 = errors;
 if(typeof data1.email !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs30 === errors;
@@ -14042,7 +15911,7 @@ if(valid1){
 if(data1.phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data1.phone1 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs32 === errors;
@@ -14054,7 +15923,7 @@ if(valid1){
 if(data1.phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data1.phone2 !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs34 === errors;
@@ -14066,7 +15935,7 @@ if(valid1){
 if(data1.fax !== undefined){
 const _errs36 = errors;
 if(typeof data1.fax !== "string"){
-validate307.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs36 === errors;
@@ -14092,7 +15961,7 @@ var valid1 = true;
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14109,13 +15978,13 @@ if(errors === _errs38){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.customerComments !== undefined){
 if(typeof data19.customerComments !== "string"){
-validate307.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate324.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate307.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14129,23 +15998,317 @@ var valid0 = true;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate307.errors = vErrors;
+validate324.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate324.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v80 = validate310;
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+export const v93 = validate327;
+const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate327.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.currencyCode === undefined) && (missing0 = "currencyCode")) || ((data.amount === undefined) && (missing0 = "amount"))){
+validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.destinationCountry !== undefined){
+const _errs1 = errors;
+if(typeof data.destinationCountry !== "string"){
+validate327.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currencyCode !== undefined){
+const _errs3 = errors;
+if(typeof data.currencyCode !== "string"){
+validate327.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.amount !== undefined){
+let data2 = data.amount;
+const _errs5 = errors;
+if((!((typeof data2 == "number") && (isFinite(data2)))) && (typeof data2 !== "string")){
+validate327.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema154.properties.amount.type},message:"must be number,string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.productCodes !== undefined){
+let data3 = data.productCodes;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+var valid1 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+const _errs9 = errors;
+if(typeof data3[i0] !== "string"){
+validate327.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate327.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate327.errors = vErrors;
+return errors === 0;
+}
+validate327.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v94 = validate328;
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
+
+function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate328.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.destinationCountry === undefined) && (missing0 = "destinationCountry")){
+validate328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.destinationCountry !== undefined){
+const _errs1 = errors;
+if(typeof data.destinationCountry !== "string"){
+validate328.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+let data1 = data.status;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate328.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema155.properties.status.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.shippingRates !== undefined){
+let data2 = data.shippingRates;
+const _errs5 = errors;
+if((!(Array.isArray(data2))) && (data2 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema155.properties.shippingRates.type},message:"must be array,null"}];
+return false;
+}
+if(errors === _errs5){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs7 = errors;
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.minOrderSubtotal !== undefined){
+let data4 = data3.minOrderSubtotal;
+const _errs9 = errors;
+if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.maxOrderSubtotal !== undefined){
+let data5 = data3.maxOrderSubtotal;
+const _errs11 = errors;
+if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.shippingCost !== undefined){
+let data6 = data3.shippingCost;
+const _errs13 = errors;
+if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.shippingCostCurrency !== undefined){
+let data7 = data3.shippingCostCurrency;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.shippingPriority !== undefined){
+let data8 = data3.shippingPriority;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.estimatedDeliveryDays !== undefined){
+let data9 = data3.estimatedDeliveryDays;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.specialOfferExpiryDate !== undefined){
+let data10 = data3.specialOfferExpiryDate;
+const _errs21 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema155.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate328.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate328.errors = vErrors;
+return errors === 0;
+}
+validate328.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v95 = validate329;
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14158,7 +16321,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema141.properties.DocumentData.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema156.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14171,7 +16334,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema141.properties.DocumentExtension.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema156.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14184,7 +16347,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema141.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema156.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14197,7 +16360,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema141.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema156.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14210,7 +16373,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate310.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema141.properties.URL.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema156.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14223,7 +16386,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate310.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema141.properties.ParcelCode.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema156.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14236,7 +16399,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate310.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema141.properties.TrackingNumber.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema156.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14249,7 +16412,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate310.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema141.properties.DocumentReference.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema156.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14262,7 +16425,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate310.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema141.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema156.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14275,7 +16438,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate310.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema141.properties.CreationDateTime.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema156.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -14288,7 +16451,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate310.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema141.properties.ErrorMessage.type},message:"must be string,null"}];
+validate329.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema156.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -14308,23 +16471,23 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate310.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v81 = validate311;
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v96 = validate330;
+const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14374,7 +16537,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate311.errors = vErrors;
+validate330.errors = vErrors;
 return false;
 }
 else {
@@ -14396,12 +16559,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate311.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate330.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14417,12 +16580,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate311.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate330.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14435,7 +16598,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate311.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -14447,7 +16610,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate311.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate330.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -14465,8 +16628,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate239(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate239.errors : vErrors.concat(validate239.errors);
+if(!(validate248(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -14476,7 +16639,7 @@ break;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate330.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14495,8 +16658,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate235(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate235.errors : vErrors.concat(validate235.errors);
+if(!(validate244(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate244.errors : vErrors.concat(validate244.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -14506,7 +16669,7 @@ break;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate330.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14519,7 +16682,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate311.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -14531,7 +16694,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate311.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -14543,7 +16706,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate311.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate330.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -14554,8 +16717,8 @@ var valid1 = true;
 if(valid1){
 if(data.TrackingDetails !== undefined){
 const _errs24 = errors;
-if(!(validate242(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate242.errors : vErrors.concat(validate242.errors);
+if(!(validate251(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs24 === errors;
@@ -14574,23 +16737,23 @@ var valid1 = true;
 }
 }
 else {
-validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate311.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v82 = validate315;
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v97 = validate334;
+const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate334(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate334.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14603,7 +16766,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate315.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema143.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate334.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema158.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14616,7 +16779,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate315.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema143.properties.ErrorText.type},message:"must be string,null"}];
+validate334.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema158.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14629,7 +16792,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate315.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema143.properties.Documents.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema158.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -14638,8 +16801,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate310(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate329(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -14659,7 +16822,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate315.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema143.properties.ShipperManifests.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema158.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -14668,8 +16831,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate310(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
+if(!(validate329(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -14689,7 +16852,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate315.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema143.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema158.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -14700,7 +16863,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate315.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -14719,7 +16882,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate315.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema143.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate334.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema158.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14732,7 +16895,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate315.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema143.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate334.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema158.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -14743,7 +16906,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate315.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -14766,25 +16929,416 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate315.errors = vErrors;
+validate334.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate334.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v83 = validate242;
+export const v98 = validate251;
 
-export const v84 = validate318;
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v99 = validate337;
+const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate337(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate337.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Type === undefined) && (missing0 = "Type")){
+validate337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Type !== undefined){
+let data0 = data.Type;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate337.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "inbound") || (data0 === "outbound"))){
+validate337.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema159.properties.Type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.OrderIds !== undefined){
+let data1 = data.OrderIds;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+if(data1.length > 100){
+validate337.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func1(data2) > 100){
+validate337.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+return false;
+}
+}
+else {
+validate337.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate337.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.TrackingNumbers !== undefined){
+let data3 = data.TrackingNumbers;
+const _errs7 = errors;
+if(errors === _errs7){
+if(Array.isArray(data3)){
+if(data3.length > 100){
+validate337.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data3.length;
+for(let i1=0; i1<len1; i1++){
+const _errs9 = errors;
+if(typeof data3[i1] !== "string"){
+validate337.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate337.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.EventSinceInUTC !== undefined){
+const _errs11 = errors;
+if(typeof data.EventSinceInUTC !== "string"){
+validate337.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate337.errors = vErrors;
+return errors === 0;
+}
+validate337.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v100 = validate338;
+const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
+
+function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate338.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.IsSuccess !== undefined){
+let data0 = data.IsSuccess;
+const _errs1 = errors;
+if((typeof data0 !== "boolean") && (data0 !== null)){
+validate338.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema160.properties.IsSuccess.type},message:"must be boolean,null"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.SuccessfulTrackingNumbers !== undefined){
+let data1 = data.SuccessfulTrackingNumbers;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+let data2 = data1[i0];
+const _errs5 = errors;
+if(errors === _errs5){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.GlobaleOrderID !== undefined){
+let data3 = data2.GlobaleOrderID;
+const _errs7 = errors;
+if((typeof data3 !== "string") && (data3 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.GlobaleParcelCode !== undefined){
+let data4 = data2.GlobaleParcelCode;
+const _errs9 = errors;
+if((typeof data4 !== "string") && (data4 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.GlobaleRMANumber !== undefined){
+let data5 = data2.GlobaleRMANumber;
+const _errs11 = errors;
+if((typeof data5 !== "string") && (data5 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.IsTrackingNumberActive !== undefined){
+let data6 = data2.IsTrackingNumberActive;
+const _errs13 = errors;
+if((typeof data6 !== "boolean") && (data6 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.MerchantOrderID !== undefined){
+let data7 = data2.MerchantOrderID;
+const _errs15 = errors;
+if((typeof data7 !== "string") && (data7 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.MerchantRMANumber !== undefined){
+let data8 = data2.MerchantRMANumber;
+const _errs17 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.ShipperName !== undefined){
+let data9 = data2.ShipperName;
+const _errs19 = errors;
+if((typeof data9 !== "string") && (data9 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.TrackingNumber !== undefined){
+let data10 = data2.TrackingNumber;
+const _errs21 = errors;
+if((typeof data10 !== "string") && (data10 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.TrackingURL !== undefined){
+let data11 = data2.TrackingURL;
+const _errs23 = errors;
+if((typeof data11 !== "string") && (data11 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data2.Type !== undefined){
+let data12 = data2.Type;
+const _errs25 = errors;
+if((typeof data12 !== "string") && (data12 !== null)){
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema160.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
+return false;
+}
+var valid2 = _errs25 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate338.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.FailedTrackingNumbers !== undefined){
+let data13 = data.FailedTrackingNumbers;
+const _errs27 = errors;
+if(errors === _errs27){
+if(Array.isArray(data13)){
+var valid3 = true;
+const len1 = data13.length;
+for(let i1=0; i1<len1; i1++){
+let data14 = data13[i1];
+const _errs29 = errors;
+if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
+validate338.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+var valid3 = _errs29 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate338.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate338.errors = vErrors;
+return errors === 0;
+}
+validate338.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v101 = validate339;
+const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+
+function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate339.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14850,7 +17404,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate318.errors = vErrors;
+validate339.errors = vErrors;
 return false;
 }
 else {
@@ -14868,7 +17422,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate339.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -14878,12 +17432,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate318.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14899,12 +17453,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate318.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14920,12 +17474,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate318.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14941,12 +17495,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate318.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate339.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate339.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14961,23 +17515,23 @@ var valid1 = true;
 }
 }
 else {
-validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate318.errors = vErrors;
+validate339.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate339.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v85 = validate319;
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v102 = validate340;
+const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate340(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate340.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14988,14 +17542,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate319.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate340.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15008,7 +17562,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate319.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema145.properties.Errors.type},message:"must be array,null"}];
+validate340.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema162.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -15019,7 +17573,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate319.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema145.properties.Errors.items.type},message:"must be object,string"}];
+validate340.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema162.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -15038,14 +17592,14 @@ var valid0 = true;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate319.errors = vErrors;
+validate340.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate340.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -15102,38 +17656,55 @@ export const VALIDATORS = {
   "service/additional-documents-error.schema.json": v49,
   "service/additional-documents-request.schema.json": v50,
   "service/additional-documents-response.schema.json": v51,
-  "service/authentication-token-request.schema.json": v52,
-  "service/authentication-token-response.schema.json": v53,
-  "service/commercial-invoice.schema.json": v54,
-  "service/dispatch-exception.schema.json": v55,
-  "service/dispatch-orders-request.schema.json": v56,
-  "service/dispatch-parcel.schema.json": v57,
-  "service/dispatch-product.schema.json": v58,
-  "service/dispatch-request-v1.schema.json": v59,
-  "service/dispatch-request-v2.schema.json": v60,
-  "service/dispatch-response.schema.json": v61,
-  "service/error-response.schema.json": v62,
-  "service/export-declaration.schema.json": v63,
-  "service/exporter.schema.json": v64,
-  "service/hub-details.schema.json": v65,
-  "service/order-info-for-additional-documents.schema.json": v66,
-  "service/order-refund-details.schema.json": v67,
-  "service/order-refund-product.schema.json": v68,
-  "service/order-refund-request.schema.json": v69,
-  "service/order-status-details.schema.json": v70,
-  "service/orders-details-request.schema.json": v71,
-  "service/orders-details-response.schema.json": v72,
-  "service/refund-details-response.schema.json": v73,
-  "service/service-response-info.schema.json": v74,
-  "service/shipment-information.schema.json": v75,
-  "service/shipment-parcel.schema.json": v76,
-  "service/shipment-product.schema.json": v77,
-  "service/shipment.schema.json": v78,
-  "service/shipping-address-request.schema.json": v79,
-  "service/shipping-document.schema.json": v80,
-  "service/shipping-documents-request.schema.json": v81,
-  "service/shipping-documents-response.schema.json": v82,
-  "service/tracking-details.schema.json": v83,
-  "service/void-parcel-request.schema.json": v84,
-  "service/void-parcel-response.schema.json": v85,
+  "service/app-settings.schema.json": v52,
+  "service/authentication-token-request.schema.json": v53,
+  "service/authentication-token-response.schema.json": v54,
+  "service/catalog-prices-request.schema.json": v55,
+  "service/catalog-prices-response.schema.json": v56,
+  "service/commercial-invoice.schema.json": v57,
+  "service/country-coefficient.schema.json": v58,
+  "service/country.schema.json": v59,
+  "service/culture.schema.json": v60,
+  "service/currency-rate.schema.json": v61,
+  "service/currency.schema.json": v62,
+  "service/dispatch-exception.schema.json": v63,
+  "service/dispatch-orders-request.schema.json": v64,
+  "service/dispatch-parcel.schema.json": v65,
+  "service/dispatch-product.schema.json": v66,
+  "service/dispatch-request-v1.schema.json": v67,
+  "service/dispatch-request-v2.schema.json": v68,
+  "service/dispatch-response.schema.json": v69,
+  "service/error-response.schema.json": v70,
+  "service/export-declaration.schema.json": v71,
+  "service/exporter.schema.json": v72,
+  "service/hub-details.schema.json": v73,
+  "service/location-by-ip.schema.json": v74,
+  "service/order-info-for-additional-documents.schema.json": v75,
+  "service/order-refund-details.schema.json": v76,
+  "service/order-refund-product.schema.json": v77,
+  "service/order-refund-request.schema.json": v78,
+  "service/order-status-details.schema.json": v79,
+  "service/orders-details-request.schema.json": v80,
+  "service/orders-details-response.schema.json": v81,
+  "service/product-country.schema.json": v82,
+  "service/recent-product-countries.schema.json": v83,
+  "service/refund-details-response.schema.json": v84,
+  "service/rounding-range.schema.json": v85,
+  "service/rounding-rule.schema.json": v86,
+  "service/service-response-info.schema.json": v87,
+  "service/shipment-information.schema.json": v88,
+  "service/shipment-parcel.schema.json": v89,
+  "service/shipment-product.schema.json": v90,
+  "service/shipment.schema.json": v91,
+  "service/shipping-address-request.schema.json": v92,
+  "service/shipping-details-request.schema.json": v93,
+  "service/shipping-details.schema.json": v94,
+  "service/shipping-document.schema.json": v95,
+  "service/shipping-documents-request.schema.json": v96,
+  "service/shipping-documents-response.schema.json": v97,
+  "service/tracking-details.schema.json": v98,
+  "service/tracking-events-request.schema.json": v99,
+  "service/tracking-events-response.schema.json": v100,
+  "service/void-parcel-request.schema.json": v101,
+  "service/void-parcel-response.schema.json": v102,
 };

@@ -18,7 +18,8 @@ export type ExchangeKind =
   | 'getShipmentInformation' | 'createAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch'
   | 'activeHubDetails' | 'documentDownload' | 'unknown'
   | 'updateOrderStatusFromMerchant' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
-  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel';
+  | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
+  | 'browsing' | 'saveProducts' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma';
 
 /** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */
 export interface Exchange extends ExchangeRecord {

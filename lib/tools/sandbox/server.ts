@@ -23,6 +23,7 @@ import { runScenario, type ScenarioResult } from './scenarios.js';
 import { defaultSeed, loadSeedFile, mergeSeed, shipmentForOrder, type SeedData } from './seed.js';
 import { createServiceApiHandler } from './service-api.js';
 import { createFulfilment } from './fulfilment.js';
+import { createCatalogue, type Catalogue } from './catalogue.js';
 import { createShippingInfoNotifier } from './shipping-info.js';
 
 /** Another request handler on the sandbox's server (resolve true when it answered). */
@@ -34,6 +35,8 @@ export interface Sandbox {
   readonly orders: OrderBook;
   readonly seed: SeedData;
   readonly server: Server;
+  /** The browsing data, the saved catalogue and the price preview (catalogue.ts; docs/prices.md). */
+  readonly catalogue: Catalogue;
   /** http://host:port once listening. */
   readonly url: string | undefined;
   listen(): Promise<string>;
@@ -155,13 +158,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const followUps = createFollowUps({ resolved, log, orders, target, track });
   const shipped = createShippingInfoNotifier({ resolved, log, orders, target, track });
   const fulfilment = createFulfilment({ orders, seed, settings: resolved, baseUrl: () => url, shipped });
+  const catalogue = createCatalogue();
   const api = createServiceApiHandler({
     seed, orders, log, accessToken: resolved.accessToken, latencyMs: resolved.latencyMs, deliverDocuments: documents.deliver, followUp: followUps.schedule, fulfilment,
+    catalogue,
   });
   const server = createServer(requestListener(resolved, routes, api));
 
   const sandbox: Sandbox = {
-    options: resolved, log, orders, seed, server,
+    options: resolved, log, orders, seed, server, catalogue,
     get url() { return url; },
     listen() {
       return listenOn(server, resolved).then((u) => (url = u));

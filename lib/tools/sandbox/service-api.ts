@@ -13,6 +13,7 @@ import type { SeedData, SeedMerchant } from './seed.js';
 import { readShipment } from './shipments.js';
 import { changeAddress, createRefund, merchantUpdateStatus, refundDetails, type FollowUp, type LifeReply, type SeenKeys } from './order-life.js';
 import type { Fulfilment, JwtCaller } from './fulfilment.js';
+import type { Catalogue } from './catalogue.js';
 
 export interface ServiceApiContext {
   seed: SeedData;
@@ -27,6 +28,8 @@ export interface ServiceApiContext {
   followUp?(followUp: FollowUp): void;
   /** Shipping documents, DispatchOrders, GetOrdersDetails, VoidParcel and the JWT (fulfilment.ts). */
   fulfilment?: Fulfilment;
+  /** The browsing data, the saved catalogue, GetCatalogPrices, tracking events, UpdateRMA (catalogue.ts). */
+  catalogue?: Catalogue;
 }
 
 interface Reply {
@@ -190,6 +193,11 @@ async function route(
   };
   const lifeReply = orderLife(ctx, req, caller, path, query, body, bodyError);
   if (lifeReply) return lifeReply;
+  if (ctx.catalogue && !bodyError) {
+    const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;
+    const reply = ctx.catalogue.route(method, path, body, query, authenticated);
+    if (reply) return reply;
+  }
   if (shipment) {
     if (method !== 'GET') return { ...shipmentError(405, 'INVALID_REQUEST', 'MethodNotAllowed', 'Use GET.'), headers: { allow: 'GET' } };
     return getShipment(ctx, caller, shipment[1]);

@@ -5,7 +5,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createLambdaHandler, type LambdaHandlerOptions } from 'crossborder-merchant-kit/lambda';
-import { MERCHANT_GUID, order } from '../../helpers/orders.js';
+import { MERCHANT_GUID, OTHER_GUID, order } from '../../helpers/orders.js';
 import { recordingAdapter } from '../../helpers/recording.js';
 
 const base = (extra: Partial<LambdaHandlerOptions> = {}): LambdaHandlerOptions =>
@@ -91,6 +91,59 @@ describe('createLambdaHandler', () => {
     }));
     expect(result.statusCode).toBe(200);
     expect(adapter.calls[0].context.headers['x-trace']).toBe('a, b');
+  });
+
+  describe('a credential given twice (a wrong one, then the right one) is refused 401, as on every other binding', () => {
+    const post = { httpMethod: 'POST', path: '/SendOrderToMerchant', body: JSON.stringify(order({ MerchantGUID: undefined })) };
+    test('REST API (1.0): two header spellings, MerchantGUID and merchantguid, each whole in multiValueHeaders', async () => {
+      const adapter = recordingAdapter();
+      const result = await createLambdaHandler(base({ adapter }))(v1({
+        ...post,
+        headers: { 'Content-Type': 'application/json', MerchantGUID: OTHER_GUID, merchantguid: MERCHANT_GUID },
+        multiValueHeaders: { 'Content-Type': ['application/json'], MerchantGUID: [OTHER_GUID], merchantguid: [MERCHANT_GUID] },
+        queryStringParameters: null, multiValueQueryStringParameters: null,
+      }));
+      expect(result.statusCode).toBe(401);
+      expect(adapter.calls).toHaveLength(0);
+    });
+    test('REST API (1.0) without multiValueHeaders, and HTTP API (2.0): two spellings in headers', async () => {
+      const headers = { 'content-type': 'application/json', MerchantGUID: OTHER_GUID, merchantguid: MERCHANT_GUID };
+      const adapter = recordingAdapter();
+      const handler = createLambdaHandler(base({ adapter }));
+      expect((await handler(v1({ ...post, headers, multiValueHeaders: undefined as never, queryStringParameters: null, multiValueQueryStringParameters: null }))).statusCode).toBe(401);
+      expect((await createLambdaHandler(base({ adapter, basePath: '/prod' }))(v2({ headers, body: post.body }))).statusCode).toBe(401);
+      expect(adapter.calls).toHaveLength(0);
+    });
+    test('REST API (1.0): the query parameter twice (queryStringParameters keeps only the last), read from multiValueQueryStringParameters', async () => {
+      const adapter = recordingAdapter();
+      const result = await createLambdaHandler(base({ adapter }))(v1({
+        ...post, headers: { 'Content-Type': 'application/json' }, multiValueHeaders: { 'Content-Type': ['application/json'] },
+        queryStringParameters: { MerchantGUID: MERCHANT_GUID }, multiValueQueryStringParameters: { MerchantGUID: [OTHER_GUID, MERCHANT_GUID] },
+      }));
+      expect(result.statusCode).toBe(401);
+      expect(adapter.calls).toHaveLength(0);
+    });
+    test('spellings of any header are joined in order; empty and missing entries are no header', async () => {
+      const adapter = recordingAdapter();
+      const handler = createLambdaHandler(base({ adapter }));
+      let n = 0;
+      const event = (over: Partial<APIGatewayProxyEvent>) => v1({ ...post, body: JSON.stringify(order({ OrderId: `GE-HDR-${++n}` })), queryStringParameters: null, multiValueQueryStringParameters: null, ...over });
+      expect((await handler(event({
+        headers: { 'Content-Type': 'application/json', 'X-Trace': 'a', 'x-trace': 'b', 'X-Gone': undefined } as never,
+        multiValueHeaders: { 'Content-Type': ['application/json'], 'X-Trace': ['a'], 'x-trace': ['b', 'c'], 'X-Empty': [], 'X-Gone': undefined } as never,
+      }))).statusCode).toBe(200);
+      expect((await handler(event({
+        headers: { 'content-type': 'application/json', 'X-Trace': 'a', 'x-trace': 'b', 'X-Gone': undefined } as never, multiValueHeaders: undefined as never,
+      }))).statusCode).toBe(200);
+      const seen = adapter.calls.map((c) => c.context.headers);
+      expect(seen.map((h) => h['x-trace'])).toEqual(['a, b, c', 'a, b']);
+      for (const h of seen) expect(['x-empty', 'x-gone'].filter((n) => n in h)).toEqual([]);
+    });
+    test('the right one alone, in either place, is accepted (200)', async () => {
+      const handler = createLambdaHandler(base());
+      expect((await handler(v1({ ...post, headers: { 'Content-Type': 'application/json', MerchantGUID: MERCHANT_GUID },
+        multiValueHeaders: { 'Content-Type': ['application/json'], MerchantGUID: [MERCHANT_GUID] }, queryStringParameters: null, multiValueQueryStringParameters: null }))).statusCode).toBe(200);
+    });
   });
 
   test('a function URL event (2.0, no stage) and case/trailing-slash matching as Express does', async () => {

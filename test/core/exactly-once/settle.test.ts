@@ -452,3 +452,46 @@ describe('a late result when the store failed to record the time-out', () => {
     expect(t.calls('performOrderPayment')).toHaveLength(1);
   });
 });
+
+describe('issue 47 item 9: the two mutants left unasserted', () => {
+  test('a claim answered with an empty stored answer: 503, the error line and the refusal naming the idempotency store', async () => {
+    const store = new MemoryStore();
+    const t = kitWith(faulty(store, { claimOrReplay: async () => ({ stored: { record: null, payment: null } }) } as never));
+    const res = await t.deliver('updateOrderStatus', statusUpdate('processing'));
+    expect(res).toMatchObject({ status: 503, body: { ErrorCode: 'STORE_UNAVAILABLE' } });
+    expect(messages(t.log, 'error')).toEqual(['idempotency store answered a claim with an empty stored answer']);
+    expect(t.log.lines.filter((l) => l.msg === 'callback refused').map((l) => l.obj.reason)).toEqual(['idempotency store failed']);
+    expect(t.adapter.calls).toHaveLength(0);
+  });
+
+  test('a delivery that waited for its identical twin clears its wait timer once the twin settled (no timer left for a process to wait on)', async () => {
+    const WAIT = 45_000;
+    const timers: unknown[] = [];
+    const cleared: unknown[] = [];
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    globalThis.setTimeout = ((fn: () => void, ms?: number, ...a: unknown[]) => {
+      const handle = realSet(fn, ms, ...a);
+      if (ms !== undefined && ms > WAIT - 5_000 && ms <= WAIT) timers.push(handle);
+      return handle;
+    }) as typeof setTimeout;
+    globalThis.clearTimeout = ((h?: Parameters<typeof clearTimeout>[0]) => { cleared.push(h); realClear(h); }) as typeof clearTimeout;
+    try {
+      let release = (): void => {};
+      const gate = new Promise<void>((r) => { release = r; });
+      const t = kitWith(new MemoryStore(), { updateOrderStatus: async () => { await gate; return {}; } }, { inFlightWaitMs: WAIT });
+      const first = t.deliver('updateOrderStatus', statusUpdate('processing'));
+      await sleep(20);
+      const second = t.deliver('updateOrderStatus', statusUpdate('processing'));
+      await sleep(20);
+      release();
+      const [a, b] = await Promise.all([first, second]);
+      expect([a.status, b.status, b.headers['idempotency-replayed']]).toEqual([200, 200, 'true']);
+      expect(timers.length).toBeGreaterThan(0);
+      for (const timer of timers) expect(cleared).toContain(timer);
+    } finally {
+      globalThis.setTimeout = realSet;
+      globalThis.clearTimeout = realClear;
+    }
+  });
+});

@@ -9,6 +9,7 @@ import { SCENARIO_NAMES } from '../scenarios.js';
 import { consoleViews, type ConsoleHost } from './host.js';
 import { messageOf, readJson, sameOrigin, sendJson } from './http.js';
 import { maskForConsole, summarize } from './view.js';
+import { parseDecimal } from '../../../shared/decimal.js';
 
 /** Answers an API path (relative to /_console); resolves false when the path is none of the API's. */
 export type ConsoleApi = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<boolean>;
@@ -29,6 +30,17 @@ export function createConsoleApi(host: ConsoleHost, broadcast: (event: string, d
     return false;
   };
 
+  /** GET /api/prices/preview?price=120[&productClassCode=SHOES]: the local price in every seed country, step by step. */
+  const pricePreview = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    if (!host.catalogue) return sendJson(res, 404, { code: 'NOT_FOUND', message: 'this sandbox has no price data' });
+    const price = url.searchParams.get('price') ?? '';
+    const d = parseDecimal(price);
+    if (!d || d.units < 0n || price.length > 20) return sendJson(res, 400, { code: 'BAD_REQUEST', message: 'price must be a non-negative decimal such as 49.99' });
+    const productClassCode = url.searchParams.get('productClassCode')?.slice(0, 50) || undefined;
+    return sendJson(res, 200, host.catalogue.preview({ price, ...(productClassCode ? { productClassCode } : {}) }));
+  };
+
   const change = async (path: string, scenario: string | undefined, body: unknown): Promise<[number, unknown]> => {
     if (path === '/api/config') {
       host.configure(body as Parameters<ConsoleHost['configure']>[0]);
@@ -43,6 +55,7 @@ export function createConsoleApi(host: ConsoleHost, broadcast: (event: string, d
 
   return async (req, res, path) => {
     const method = req.method ?? 'GET';
+    if (method === 'GET' && path === '/api/prices/preview') return pricePreview(req, res);
     if (method === 'GET' && read(res, path)) return true;
     const scenario = /^\/api\/scenarios\/([a-z-]+)$/.exec(path);
     const writes = path === '/api/config' || path === '/api/check' || scenario !== null;

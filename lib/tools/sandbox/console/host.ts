@@ -3,6 +3,7 @@ import type { ConformanceReport } from '../../conformance/runner.js';
 import type { ExchangeLog, RunResult } from '../exchange-log.js';
 import type { OrderBook, OrderState } from '../orders.js';
 import type { ScenarioResult } from '../scenarios.js';
+import type { Catalogue } from '../catalogue.js';
 import { configView, maskForConsole } from './view.js';
 
 /** What the console needs of a sandbox (createSandbox's object has all of it). */
@@ -16,6 +17,8 @@ export interface ConsoleHost {
   runCheck(): Promise<ConformanceReport>;
   /** The latest result of each scenario and of the check. */
   results(): RunResult[];
+  /** The price preview (absent: the console shows none). */
+  readonly catalogue?: Pick<Catalogue, 'preview'>;
 }
 
 /** The console's views of the host: the MerchantGUID now, an order masked for the page, the configuration as shown. */

@@ -344,7 +344,27 @@
     on('run', (r) => { if (r.state === 'started' && r.name !== 'check') status('run-status', `Running ${r.name}…`); });
   }
 
+  // ---------- price preview ----------
+  async function previewPrices(e) {
+    e.preventDefault();
+    const q = new URLSearchParams({ price: $('price-input').value.trim() });
+    if ($('price-class').value.trim()) q.set('productClassCode', $('price-class').value.trim());
+    try {
+      const rows = await call('GET', `/api/prices/preview?${q}`);
+      status('price-status', '');
+      $('price-result').replaceChildren(el('table', { class: 'prices' },
+        el('thead', null, el('tr', null, el('th', null, 'Country'), el('th', null, 'Local price'), el('th', null, 'Steps'))),
+        el('tbody', null, rows.map((r) => el('tr', null,
+          el('td', null, r.countryCode),
+          el('td', null, r.ok ? `${r.price} ${r.currencyCode}` : '—'),
+          el('td', null, r.ok ? el('ol', { class: 'steps' }, r.steps.map((s) => el('li', null, `${s.step}: ${s.value} — ${s.detail}`))) : r.error))))));
+    } catch (err) {
+      status('price-status', err.message, 'fail');
+    }
+  }
+
   document.addEventListener('DOMContentLoaded', () => {
+    $('price-form').addEventListener('submit', previewPrices);
     $('failed-only').addEventListener('change', (e) => { $('exchange-list').classList.toggle('only-failed', e.target.checked); countExchanges(); });
     $('show-seed').addEventListener('change', renderOrders);
     $('run-check').addEventListener('click', runCheck);
