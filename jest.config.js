@@ -23,6 +23,7 @@ export default {
     '^crossborder-merchant-kit/store$': '<rootDir>/lib/store/index.ts',
     '^crossborder-merchant-kit/store/redis$': '<rootDir>/lib/store/redis/index.ts',
     '^crossborder-merchant-kit/store/dynamodb$': '<rootDir>/lib/store/dynamodb/index.ts',
+    '^crossborder-merchant-kit/store/durable-object$': '<rootDir>/lib/store/durable-object.ts',
     '^crossborder-merchant-kit/client$': '<rootDir>/lib/client/index.ts',
     '^crossborder-merchant-kit/customs$': '<rootDir>/lib/customs/index.ts',
     '^crossborder-merchant-kit/prices$': '<rootDir>/lib/prices/index.ts',

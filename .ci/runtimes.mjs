@@ -14,6 +14,7 @@
  *
  *   npm run test:runtimes                 (packs the package: prepack builds dist/)
  *   RUNTIMES_TARBALL=x.tgz npm run test:runtimes   (an already packed tarball)
+ *   RUNTIMES_ONLY=workerd npm run test:runtimes    (only the rows whose name contains it)
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,7 +26,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const HERE = path.join(ROOT, '.ci', 'runtimes');
 /** Gzipped size (bytes) the Workers + Hono bundle must stay within (docs/performance.md, "Worker bundle"). */
-export const WORKER_GZIP_BUDGET = 130_000;
+export const WORKER_GZIP_BUDGET = 135_000;
 const MERCHANT_GUID = /MERCHANT_GUID = '([^']+)'/.exec(fs.readFileSync(path.join(ROOT, 'examples/runtimes/shop.mjs'), 'utf8'))[1];
 const CART_TOKEN = 'demo-cart';
 const started = Date.now();
@@ -116,7 +117,9 @@ function check(url, nodeFlags = []) {
 }
 
 let failures = 0;
-for (const [name, cmd, args, checkFlags] of ROWS) {
+// RUNTIMES_ONLY=workerd: only the rows whose name contains it (the bundle's size is printed either way).
+const only = process.env.RUNTIMES_ONLY;
+for (const [name, cmd, args, checkFlags] of ROWS.filter(([n]) => !only || n.includes(only))) {
   const t0 = Date.now();
   const server = serve(cmd, args);
   let line;
@@ -140,5 +143,6 @@ for (const [name, cmd, args, checkFlags] of ROWS) {
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
 const overBudget = size.gzipBytes > WORKER_GZIP_BUDGET;
 process.stdout.write(`Worker bundle (Workers + Hono recipe, esbuild --minify): ${kb(size.bytes)} minified, ${kb(size.gzipBytes)} gzipped (budget ${kb(WORKER_GZIP_BUDGET)})${overBudget ? ': OVER BUDGET' : ''}\n`);
-process.stdout.write(`runtimes: ${ROWS.length - failures}/${ROWS.length} runtimes pass, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+const ran = ROWS.filter(([n]) => !only || n.includes(only)).length;
+process.stdout.write(`runtimes: ${ran - failures}/${ran} runtimes pass, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 process.exitCode = failures > 0 || overBudget ? 1 : 0;

@@ -26,6 +26,7 @@ export const KIT_ERROR_CODES = Object.freeze({
   ERR_CBK_OPTION_INVALID: 'An option has a value of the wrong type or out of range.',
   ERR_CBK_UNKNOWN_SCHEMA: 'validatePayload was given a type name that has no schema (see docs/schemas.md for the names).',
   ERR_CBK_INVALID_ARGUMENT: 'A function of the kit (e.g. exportDeclarationRequired) was called with an argument it cannot use; the message says which and why.',
+  ERR_CBK_STORE_OBJECT: 'DurableObjectStore: a CallbackStoreObject failed a request, or answered something that is not its protocol (the binding is not CallbackStoreObject, or of another version); the message names the request. The kit answers such a delivery 503 STORE_UNAVAILABLE (retryable).',
   ERR_CBK_PRICES_NOT_LOADED: 'localPrice was called before the local prices had browsing data (await prices.refresh() once at start-up); nothing was fetched for the call.',
   ERR_CBK_PRICE_UNAVAILABLE: 'localPrice cannot price for the country: the browsing data does not know it, the service does not operate it (IsOperatedByGlobalE false), or has no rate from the merchant currency to its currency; the message says which.',
   ERR_CBK_STORE_CONNECTION: 'PostgresStore could not connect or log in (nothing listening, unknown host, database or role, wrong password); the message names the setting to check and the host, port and database tried, never the password. The pg error is `cause`.',

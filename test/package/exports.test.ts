@@ -72,9 +72,10 @@ test('the root export gives the kit, errors, auth and validation, and no binding
   }
 });
 
-test('/store, /client and /customs give their room, and nothing of another', () => {
+test('/store, /store/durable-object, /client and /customs give their room, and nothing of another', () => {
   expect(importNames('crossborder-merchant-kit/store')).toEqual(
     ['LeaseLostError', 'MemoryStore', 'PostgresStore', 'StoreFullError', 'StoreHealthError', 'StoreSchemaError', 'applyDocuments', 'applyPlace', 'emptyHoldState', 'holdOf', 'namespacedStore']);
+  expect(importNames('crossborder-merchant-kit/store/durable-object')).toEqual(['CallbackStoreObject', 'DurableObjectStore']);
   expect(importNames('crossborder-merchant-kit/client')).toEqual(['DISPATCH_ORDERS_CODES', 'DOCUMENT_TYPES', 'SERVICE_ERROR_CODES', 'SHIPPING_DOCUMENTS_CODES', 'ServiceError', 'VOID_PARCEL_CODES', 'createServiceClient']);
   expect(importNames('crossborder-merchant-kit/customs')).toEqual(['CUSTOMS_TERRITORY', 'EXPORT_DECLARATION_THRESHOLD_EUR',
     'customsTerritoryStatus', 'exportDeclarationForShipment', 'exportDeclarationRequired', 'normalisePostalCode']);
