@@ -62,13 +62,13 @@ export function boundedQueryMaker(Query: QueryClass | undefined): BoundedQueryMa
     new Bounded(text, values, [`${statementMs}ms`, lockMs > 0 ? `${lockMs}ms` : null]) as unknown as BoundedQuery;
 }
 
-let maker: Promise<BoundedQueryMaker> | undefined;
-
-/** The maker over the pg this package resolves (an optional peer dependency), loaded once; without pg, the plain one. */
-export function loadBoundedQueryMaker(): Promise<BoundedQueryMaker> {
-  maker ??= import('pg' as string).then(
-    (m: { default?: { Query?: QueryClass }; Query?: QueryClass }) => boundedQueryMaker(m.default?.Query ?? m.Query),
-    () => plain,
-  );
-  return maker;
+/**
+ * pg's Query class as the pool carries it: a `pg.Pool`'s `Client` is pg's Client, on which pg sets
+ * `Client.Query`. Read from the merchant's own pool, so the package never imports pg (a Worker
+ * bundle of /store never reaches it); any other pool: undefined (the plain query).
+ */
+export function queryClassOf(pool: unknown): QueryClass | undefined {
+  const client = (pool as { Client?: unknown } | null)?.Client;
+  const query = typeof client === 'function' ? (client as { Query?: unknown }).Query : undefined;
+  return typeof query === 'function' ? (query as QueryClass) : undefined;
 }

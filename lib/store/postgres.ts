@@ -23,7 +23,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS, resolvePostgresOptions, type PgPoolLike, type 
 export type { PgClientLike, PgPoolLike, PgQuery, PostgresStoreOptions } from './postgres-options.js';
 import { createHash } from 'node:crypto';
 import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
-import { loadBoundedQueryMaker } from './postgres-pipeline.js';
+import { boundedQueryMaker, queryClassOf, type BoundedQueryMaker } from './postgres-pipeline.js';
 import { applyDocuments, applyPlace, emptyHoldState, holdOf, type HoldState } from './holds.js';
 import { storeKeyPart } from '../json/canonical.js';
 import { KeyedMutex } from './mutex.js';
@@ -75,6 +75,8 @@ export class PostgresStore implements Store {
   readonly ttlMs: number;
   readonly schema?: string;
   private readonly pool: PgPoolLike;
+  /** The bounded saves' query maker, over the pool's own pg (postgres-pipeline.ts). */
+  private readonly makeBounded: BoundedQueryMaker;
   private readonly autoMigrate: boolean;
   private readonly sql: Statements;
   private readonly prepared: boolean;
@@ -117,6 +119,7 @@ export class PostgresStore implements Store {
     this.locking.lockTimeoutMs = this.lockTimeoutMs;
     this.nextPurge = options.purge === false ? Infinity : Date.now() + Math.random() * FIRST_PURGE_JITTER_MS;
     this.pool = explainingPool(options.pool);
+    this.makeBounded = boundedQueryMaker(queryClassOf(options.pool));
     const logger = options.logger ?? stderrLogger;
     this.logger = logger;
     if (typeof options.pool.on === 'function') listenForPoolErrors(options.pool, logger);
@@ -217,8 +220,7 @@ export class PostgresStore implements Store {
   private async bounded(name: StatementName, values: unknown[], bound: number): Promise<Record<string, any>[]> {
     await this.ensure();
     const ms = Math.max(1, Math.floor(bound));
-    const make = await loadBoundedQueryMaker();
-    const query = make(`/* ${this.names[name]} */ ${this.sql[name]}`, values, ms, this.lockTimeoutMs > 0 ? Math.max(1, Math.floor(this.lockTimeoutMs)) : 0);
+    const query = this.makeBounded(`/* ${this.names[name]} */ ${this.sql[name]}`, values, ms, this.lockTimeoutMs > 0 ? Math.max(1, Math.floor(this.lockTimeoutMs)) : 0);
     try {
       const results = await withTimeLimit(this.pool.query(query) as Promise<unknown>, ms + CLIENT_SLACK_MS);
       const last = (Array.isArray(results) ? results[results.length - 1] : results) as { rows: Record<string, any>[] };

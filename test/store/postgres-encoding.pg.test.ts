@@ -62,3 +62,16 @@ describe.each(['SJIS', 'BIG5', 'GBK'])('client_encoding %s', (encoding) => {
     }
   });
 });
+
+describe('the bounded save query is pg\'s own, read from the pool (the package never imports pg)', () => {
+  test('a pg.Pool carries pg\'s Query (Client.Query); another pool gives none, so its saves run as a plain query config', async () => {
+    const { queryClassOf } = await import('../../lib/store/postgres-pipeline.js');
+    const pg = (await import('pg')).default;
+    const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(queryClassOf(pool)).toBe(pg.Query);
+    expect(queryClassOf({ query: () => undefined, connect: () => undefined })).toBeUndefined();
+    expect(queryClassOf({ Client: { Query: pg.Query } })).toBeUndefined();   // not a class: not pg's Client
+    expect(queryClassOf(null)).toBeUndefined();
+    await pool.end();
+  });
+});
