@@ -5,6 +5,7 @@
  */
 import { DynamoDBStore } from 'crossborder-merchant-kit/store/dynamodb';
 import { runStoreConformance } from 'crossborder-merchant-kit/testing';
+import { itCheckingSkips } from '../helpers/conformance-it.js';
 import { startDynalite, type Dynalite } from './engines/dynalite.js';
 
 let db: Dynalite;
@@ -17,7 +18,7 @@ runStoreConformance(async ({ ttlMs }) => {
   await store.createTable();
   return store;
 }, {
-  describe, it, title: 'DynamoDBStore conformance', concurrency: 1,
+  describe, it: itCheckingSkips(['batching']), title: 'DynamoDBStore conformance', concurrency: 1,
   twin: (store) => new DynamoDBStore({ client: db.client(), tableName: (store as DynamoDBStore).tableName, ttl: (store as DynamoDBStore).ttlMs }),
   capabilities: ['payments', 'latest', 'attempts', 'merchantOrderIds', 'manualRelease', 'activeHolds'],
 });
