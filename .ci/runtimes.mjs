@@ -26,7 +26,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 const HERE = path.join(ROOT, '.ci', 'runtimes');
 /** Gzipped size (bytes) the Workers + Hono bundle must stay within (docs/performance.md, "Worker bundle"). */
-export const WORKER_GZIP_BUDGET = 135_000;
+export const WORKER_GZIP_BUDGET = 140_000;
 const MERCHANT_GUID = /MERCHANT_GUID = '([^']+)'/.exec(fs.readFileSync(path.join(ROOT, 'examples/runtimes/shop.mjs'), 'utf8'))[1];
 const CART_TOKEN = 'demo-cart';
 const started = Date.now();
