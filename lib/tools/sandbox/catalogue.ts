@@ -23,8 +23,12 @@ export const CATALOG_PRICES_CAP = 10_000;
 const TRACKING_PER_MINUTE = 10;
 
 export interface Catalogue {
-  /** Answers a catalogue or browsing path (undefined: not one of them). `merchant`: the caller's id, undefined when not authenticated. */
-  route(method: string, path: string, body: unknown, query: URLSearchParams, merchant: string | undefined): CatalogueReply | undefined;
+  /**
+   * Answers a catalogue or browsing path (undefined: not one of them). `merchant`: the caller's id, undefined when not
+   * authenticated; `guidGiven`: whether the request names a MerchantGUID (the `merchantGUID` query parameter or the
+   * `MerchantGUID` header, as the client's `merchantGuidIn` places it).
+   */
+  route(method: string, path: string, body: unknown, query: URLSearchParams, merchant: string | undefined, guidGiven?: boolean): CatalogueReply | undefined;
   /** The saved products of a merchant, by ProductCode. */
   products(merchant: string): ReadonlyMap<string, CartProduct>;
   /** A product's local price in every operated country of the seed, with each step (the console's preview). */
@@ -47,6 +51,13 @@ function localPrice(price: unknown, countryCode: string, productClassCode: unkno
 }
 
 const bad = (kind: ExchangeKind, Description: string): CatalogueReply => ({ status: 400, kind, body: { Code: 'INVALID_REQUEST', Error: 'Invalid request', Description } });
+
+/** The look-ups whose pages and integrations give every parameter in the query (LP-1, location pages): a body is another form. */
+const QUERY_ONLY = /^\/Browsing\/(?:Countries|Currencies|CurrencyRates|CountryCoefficients|RoundingRules|LocationByIP|LocationDefaultCulture|RecentProductCountryS)$/;
+/** The query parameter each look-up cannot do without (the client always sends it). */
+const REQUIRED_QUERY: Record<string, string> = { '/Browsing/LocationByIP': 'IP', '/Browsing/LocationDefaultCulture': 'countryCode', '/Browsing/RecentProductCountryS': 'requestId' };
+/** An absent body, or an empty JSON object (what a generic POST helper writes), is no body. */
+const noBody = (body: unknown) => body === undefined || (isObject(body) && Object.keys(body).length === 0);
 
 function browsing(name: string, query: URLSearchParams): unknown {
   const country = query.get('countryCode')?.toUpperCase();
@@ -174,7 +185,7 @@ export function createCatalogue(): Catalogue {
   };
 
   return {
-    route(method, path, body, query, merchant) {
+    route(method, path, body, query, merchant, guidGiven = true) {
       const browse = /^\/Browsing\/(Countries|Currencies|CurrencyRates|CountryCoefficients|RoundingRules|AppSettings)$/.exec(path);
       const kind: ExchangeKind | undefined = browse ? 'browsing'
         : path === '/Browsing/SaveProductsList' || path === '/Bulk/SaveProductsBulk' ? 'saveProducts'
@@ -186,6 +197,12 @@ export function createCatalogue(): Catalogue {
       if (!kind) return undefined;
       if (method !== 'POST') return { status: 405, kind, headers: { allow: 'POST' }, body: { Code: 'METHOD_NOT_ALLOWED', Message: `Use POST for ${path}` } };
       if (merchant === undefined) return { status: 401, kind, body: { Code: 'UNAUTHORIZED', Message: 'Unauthorized', Description: 'The merchant credential is missing or invalid.' } };
+      // Every source sends the MerchantGUID with these operations (LP-1, LP-15, LP-17; the pages' URLs): without it, refused.
+      if (!guidGiven) return bad(kind, 'The merchantGUID query parameter (or the MerchantGUID header) is required');
+      if (QUERY_ONLY.test(path) && !noBody(body)) return bad(kind, `${path} takes its parameters in the query string, not in a body`);
+      const needed = REQUIRED_QUERY[path];
+      if (needed && !query.get(needed)) return bad(kind, `The ${needed} query parameter is required`);
+      if (path === '/Browsing/RecentProductCountryS' && !/^\d+$/.test(query.get('requestId')!)) return bad(kind, 'requestId must be a whole number (0: from the start)');
       if (browse) return { status: 200, kind, body: browsing(browse[1], query) };
       if (path === '/Browsing/LocationByIP') return location(query.get('IP') ?? '');
       if (path === '/ShippingDetails/GetShippingDetails') return shippingDetails(body);

@@ -199,7 +199,8 @@ async function route(
   if (lifeReply) return lifeReply;
   if (ctx.catalogue && !bodyError) {
     const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;
-    const reply = ctx.catalogue.route(method, path, body, query, authenticated);
+    const guidGiven = (query.get('merchantGUID') ?? '') !== '' || (typeof req.headers.merchantguid === 'string' && req.headers.merchantguid !== '');
+    const reply = ctx.catalogue.route(method, path, body, query, authenticated, guidGiven);
     if (reply) return reply;
   }
   if (shipment) {

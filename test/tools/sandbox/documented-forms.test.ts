@@ -84,3 +84,107 @@ test('DispatchOrders: the fields of B404 (round 4) are read; a request with none
     expect(await raw('POST', '/Order/DispatchOrders', wrong)).toMatchObject({ status: 400, body: { IsSuccess: false, Code: 'B404', ErrorText: b404.ErrorText } });
   }
 });
+
+/** A raw request without the merchantGUID query parameter (nor the MerchantGUID header): the form no source shows. */
+async function withoutGuid(path: string, body?: unknown, query: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const q = new URLSearchParams(query);
+  const res = await fetch(`${url}${path}${q.size > 0 ? `?${q}` : ''}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer any' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+const invalid = { status: 400, body: { Code: 'INVALID_REQUEST' } };
+
+describe('the operations of issue 50 (docs/compatibility.md, LP-1…LP-17): the documented form and the client accepted, another form refused', () => {
+  test('the browsing lists (LP-1): POST, merchantGUID and filters in the query; GET is 405, a missing merchantGUID or the filters as a body INVALID_REQUEST', async () => {
+    expect(await client.getCountries({ countryCode: 'DE' })).toEqual([expect.objectContaining({ Code: 'DE' })]);
+    expect((await client.getCurrencies()).length).toBeGreaterThan(0);
+    expect((await client.getCurrencyRates()).length).toBeGreaterThan(0);
+    expect((await client.getCountryCoefficients({ countryCode: 'DE' })).every((c) => c.CountryCode === 'DE')).toBe(true);
+    expect((await client.getRoundingRules({ currencyCode: 'JPY' })).every((r) => r.CurrencyCode === 'JPY')).toBe(true);
+    for (const name of ['Countries', 'Currencies', 'CurrencyRates', 'CountryCoefficients', 'RoundingRules', 'AppSettings']) {
+      const path = `/Browsing/${name}`;
+      expect(await raw('POST', path)).toMatchObject({ status: 200 });
+      expect((await raw('GET', path)).status).toBe(405);
+      expect(await withoutGuid(path)).toMatchObject(invalid);
+      if (name !== 'AppSettings') expect(await raw('POST', path, { countryCode: 'DE' })).toMatchObject(invalid);
+    }
+    // The MerchantGUID header alone (the client's merchantGuidIn: 'header') names the merchant too.
+    const byHeader = createServiceClient({ baseUrl: url, merchantGuid: SANDBOX_MERCHANT_GUID, merchantGuidIn: 'header', accessToken: 'any', retry: { retries: 0 } });
+    expect(await byHeader.getCountries({ countryCode: 'DE' })).toEqual([expect.objectContaining({ Code: 'DE' })]);
+    // An empty JSON object is no body (what a generic POST helper writes): still the documented form.
+    expect(await raw('POST', '/Browsing/Countries', {}, { countryCode: 'DE' })).toMatchObject({ status: 200, body: [{ Code: 'DE' }] });
+  });
+
+  test('AppSettings (LP-1): the web store\'s codes as the body, the client too', async () => {
+    expect(await client.getAppSettings()).toMatchObject({});
+    expect(await raw('POST', '/Browsing/AppSettings', { WebStoreCode: 'store1', WebStoreInstanceCode: 'inst1' })).toMatchObject({ status: 200 });
+  });
+
+  test('LocationByIP, LocationDefaultCulture, RecentProductCountryS: their parameter in the query; missing, or sent as a body, is INVALID_REQUEST', async () => {
+    expect(await client.getLocationByIp('127.0.0.1')).toMatchObject({ Country: { Code: 'GB' } });
+    expect(await client.getDefaultCulture('DE')).toMatchObject({ Code: 'de-DE' });
+    expect(await client.getProductRestrictions()).toEqual({ productCountries: [], requestId: 0 });
+    const cases: Array<[string, string, string]> = [['/Browsing/LocationByIP', 'IP', '127.0.0.1'], ['/Browsing/LocationDefaultCulture', 'countryCode', 'DE'], ['/Browsing/RecentProductCountryS', 'requestId', '0']];
+    for (const [path, name, value] of cases) {
+      expect(await raw('POST', path, undefined, { [name]: value })).toMatchObject({ status: 200 });
+      expect(await raw('POST', path)).toMatchObject(invalid);
+      expect(await raw('POST', path, { [name]: value })).toMatchObject(invalid);
+      expect(await withoutGuid(path, undefined, { [name]: value })).toMatchObject(invalid);
+      expect((await raw('GET', path, undefined, { [name]: value })).status).toBe(405);
+    }
+    expect(await raw('POST', '/Browsing/RecentProductCountryS', undefined, { requestId: 'latest' })).toMatchObject(invalid);
+  });
+
+  test('GetShippingDetails: the page\'s body { currencyCode, amount } with merchantGUID; the client too; no merchantGUID, no amount, GET refused', async () => {
+    expect(await client.getShippingDetails({ destinationCountry: 'DE', currencyCode: 'EUR', amount: '50' })).toEqual([expect.objectContaining({ destinationCountry: 'DE' })]);
+    const path = '/ShippingDetails/GetShippingDetails';
+    expect(await raw('POST', path, { destinationCountry: 'DEU', currencyCode: 'EUR', amount: 120 })).toMatchObject({ status: 200 });
+    expect(await raw('POST', path, undefined, { currencyCode: 'EUR', amount: '50' })).toMatchObject(invalid);
+    expect(await withoutGuid(path, { currencyCode: 'EUR', amount: 50 })).toMatchObject(invalid);
+    expect((await raw('GET', path)).status).toBe(405);
+  });
+
+  test('SaveProductsList, SaveProductsBulk (LP-13, LP-15): a JSON array of products; the client too; not an array, no ProductCode, no merchantGUID refused', async () => {
+    expect(await client.saveProductsList([{ ProductCode: 'HAT-1', Name: 'Hat' }], { countryCode: 'DE' })).toMatchObject({});
+    await client.saveProductsBulk([{ ProductCode: 'HAT-2', Name: 'Hat' }]);
+    for (const path of ['/Browsing/SaveProductsList', '/Bulk/SaveProductsBulk']) {
+      expect(await raw('POST', path, [{ ProductCode: 'HAT-3', OriginCountryCode: '', OriginalSalePrice: '10.00' }])).toMatchObject({ status: 200 });
+      for (const wrong of [{ ProductCode: 'HAT-4' }, [{ Name: 'no code' }], []]) expect(await raw('POST', path, wrong)).toMatchObject(invalid);
+      expect(await withoutGuid(path, [{ ProductCode: 'HAT-5' }])).toMatchObject(invalid);
+      expect((await raw('GET', path)).status).toBe(405);
+    }
+    expect([...sandbox.catalogue.products('default').keys()]).toEqual(expect.arrayContaining(['HAT-1', 'HAT-2', 'HAT-3']));
+    expect(sandbox.catalogue.products('default').has('HAT-5')).toBe(false);
+  });
+
+  test('GetCatalogPrices (LP-14): { Countries: [{ CountryCode }], Products }; the client too; another shape or no merchantGUID refused', async () => {
+    expect((await client.getCatalogPrices({ products: [{ ProductCode: 'P-1', OriginalSalePrice: '100' }], countryCodes: ['DE'] })).Products).toHaveLength(1);
+    const path = '/Browsing/GetCatalogPrices';
+    expect(await raw('POST', path, { Countries: [{ CountryCode: 'DE' }], Products: [{ ProductCode: 'P-1', OriginalSalePrice: 100 }] })).toMatchObject({ status: 200, body: { Products: [{ ProductCode: 'P-1' }] } });
+    for (const wrong of [{ CountryCodes: ['DE'], Products: [] }, { Countries: ['DE'], Products: [{ ProductCode: 'P-1', OriginalSalePrice: 1 }] }, { Countries: [{ CountryCode: 'DE' }], Products: [{ ProductCode: 'P-1' }] }]) {
+      expect(await raw('POST', path, wrong)).toMatchObject(invalid);
+    }
+    expect(await withoutGuid(path, { Countries: [{ CountryCode: 'DE' }], Products: [] })).toMatchObject(invalid);
+    expect((await raw('GET', path)).status).toBe(405);
+  });
+
+  test('GetTrackingEvents (LP-16): { Type, OrderIds | TrackingNumbers }; the client too; another Type, more than 100 ids, no merchantGUID refused', async () => {
+    expect(await client.getTrackingEvents({ type: 'outbound', orderIds: ['GE100000001SB'] })).toMatchObject({ IsSuccess: true });
+    const path = '/Shipment/GetTrackingEvents';
+    expect(await raw('POST', path, { Type: 'inbound', TrackingNumbers: ['GE100000001SB-T1'] })).toMatchObject({ status: 200, body: { IsSuccess: true } });
+    expect(await raw('POST', path, { Type: 'both', OrderIds: ['GE100000001SB'] })).toMatchObject(invalid);
+    expect(await raw('POST', path, { Type: 'outbound', OrderIds: Array.from({ length: 101 }, (_, i) => `GE${i}`) })).toMatchObject(invalid);
+    expect(await withoutGuid(path, { Type: 'outbound', OrderIds: ['GE100000001SB'] })).toMatchObject(invalid);
+    expect((await raw('GET', path)).status).toBe(405);
+  });
+
+  test('UpdateRMA (LP-17): the merchant\'s payload with an OrderId; the client too; without an OrderId Success false (as the cartridge reads it); no merchantGUID refused', async () => {
+    expect(await client.updateRma({ OrderId: 'GE100000001SB', RMANumber: 'RMA-1' })).toEqual({ Success: true });
+    const path = '/Return/UpdateRMA';
+    expect(await raw('POST', path, { OrderId: 'GE100000001SB', RMANumber: 'RMA-2' })).toMatchObject({ status: 200, body: { Success: true } });
+    expect(await raw('POST', path, { RMANumber: 'RMA-3' })).toMatchObject({ status: 200, body: { Success: false } });
+    expect(await withoutGuid(path, { OrderId: 'GE100000001SB' })).toMatchObject(invalid);
+    expect((await raw('GET', path)).status).toBe(405);
+  });
+});
