@@ -22,7 +22,8 @@ export interface BrowsingCall {
   schema: string;
   /** The property a wrapped answer holds the list in (the docs' Response table). */
   wrapper: string;
-  query?: Record<string, string>;
+  /** Query parameters; a list repeats the name (ProductCountryS' `productCode`). */
+  query?: Record<string, string | readonly string[]>;
   /** A JSON body (SaveProductsList's products). */
   body?: unknown;
 }
