@@ -3,7 +3,7 @@
  * commercial (VAT) invoice of orders, as a PDF. The form the service's own PHP SDK sends
  * (vendor/globale/sdk/src/SDK/API/Processors/GetOrdersVATInvoice.php: path `Order/GetOrdersVATInvoice`,
  * each order id a repeated `orderId` query parameter, no body; the answer is kept as received, never
- * decoded as JSON). No docs page shows it (docs/compatibility.md LP-26). A read: resent on a 5xx.
+ * decoded as JSON). No docs page shows it (docs/compatibility.md LP-18). A read: resent on a 5xx.
  */
 import { invalidArgument, ServiceError } from './errors.js';
 import type { ResolvedClientOptions } from './options.js';

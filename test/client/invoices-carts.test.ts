@@ -2,7 +2,7 @@
  * The commercial invoice download, SendCartV2, AppVersion and ProductCountryS (issue 50) against a
  * recorded fake service — the request line, headers and body each source shows, the documented
  * answers (the PHP SDK's stubs, the SendCartV2 page's example body) — and against the sandbox.
- * Sources: docs/compatibility.md LP-26 … LP-29.
+ * Sources: docs/compatibility.md LP-18 … LP-21.
  */
 import { createServiceClient, PRODUCT_COUNTRIES_PER_CALL, type ServiceClient } from 'crossborder-merchant-kit/client';
 import { createSandbox, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/tools/sandbox/index.js';

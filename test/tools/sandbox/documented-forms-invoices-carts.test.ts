@@ -2,7 +2,7 @@
  * The sandbox accepts only the documented forms (issue 46 item 7) for the commercial invoice,
  * SendCartV2, AppVersion and ProductCountryS (issue 50): the form each source shows and the kit's
  * client are accepted; another form is refused with INVALID_REQUEST. Sources: docs/compatibility.md
- * LP-26 … LP-29 and "What the sandbox accepts".
+ * LP-18 … LP-21 and "What the sandbox accepts".
  */
 import { readFileSync } from 'node:fs';
 import { createServiceClient, type ServiceClient } from 'crossborder-merchant-kit/client';
