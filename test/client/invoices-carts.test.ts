@@ -115,7 +115,7 @@ describe('against the sandbox', () => {
     expect(text.startsWith('%PDF-')).toBe(true);
     expect(text).toContain('GE100000001SB GE100000002SB');
     expect(Buffer.from(await client.getOrdersVatInvoice(['GE100000001SB', 'GE100000002SB'])).equals(Buffer.from(pdf))).toBe(true);
-    expect(await failure(client.getOrdersVatInvoice(['GE999'])).toMatchObject({ code: 'B001', status: 400 });
+    expect(await failure(client.getOrdersVatInvoice(['GE999']))).toMatchObject({ code: 'B001', status: 400 });
   });
 
   test('sendCartV2: the page\'s example cart gets a token; the same cart the same token; an update keeps its token', async () => {
