@@ -118,5 +118,3 @@ export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFi
 export type { CatalogApi, CatalogPricesInput, CatalogPriceProduct, ProductsListSaved, ProductsSaved, SaveProductsBulkOptions, SaveProductsListOptions, BatchReport } from './catalog.js';
 export type { ReturnsTrackingApi, TrackingEventsInput, RmaUpdateInput } from './returns-tracking.js';
 export type { CheckoutInvoicesApi, ProductCountriesInput } from './checkout-invoices.js';
-export { VAT_INVOICE_MAX_ORDERS } from './orders-vat-invoice.js';
-export { PRODUCT_COUNTRIES_PER_CALL } from './product-countries.js';

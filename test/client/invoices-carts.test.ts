@@ -4,7 +4,8 @@
  * answers (the PHP SDK's stubs, the SendCartV2 page's example body) — and against the sandbox.
  * Sources: docs/compatibility.md LP-18 … LP-21.
  */
-import { createServiceClient, PRODUCT_COUNTRIES_PER_CALL, type ServiceClient } from 'crossborder-merchant-kit/client';
+import { createServiceClient, type ServiceClient } from 'crossborder-merchant-kit/client';
+import { PRODUCT_COUNTRIES_PER_CALL } from '../../lib/client/product-countries.js';
 import { createSandbox, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/tools/sandbox/index.js';
 import { fakeService, type FakeService } from './fake-service.js';
 import { clientFor, failure, fixture, GUID, TOKEN } from './setup.js';
