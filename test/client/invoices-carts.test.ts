@@ -4,6 +4,7 @@
  * answers (the PHP SDK's stubs, the SendCartV2 page's example body) — and against the sandbox.
  * Sources: docs/compatibility.md LP-18 … LP-21.
  */
+import diagnostics from 'node:diagnostics_channel';
 import { createServiceClient, type ServiceClient } from 'crossborder-merchant-kit/client';
 import { PRODUCT_COUNTRIES_PER_CALL } from '../../lib/client/product-countries.js';
 import { createSandbox, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../lib/tools/sandbox/index.js';
@@ -28,6 +29,25 @@ describe('against a recorded fake service', () => {
     expect(r.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(r.headers.accept).toBe('application/pdf, application/json');
     expect(r.headers['content-type']).toBeUndefined();
+  });
+
+  test('getOrdersVatInvoice: the client channel publishes the PDF\'s size, not its bytes; an error answer\'s body as usual (masked)', async () => {
+    const channel = diagnostics.tracingChannel('crossborder-merchant-kit:client');
+    const results: unknown[] = [];
+    const handlers = { start() {}, end() {}, asyncStart() {}, error() {}, asyncEnd: (m: unknown) => { results.push((m as { result?: unknown }).result); } };
+    channel.subscribe(handlers);
+    try {
+      svc.answer(() => ({ status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } }));
+      const { client } = clientFor(svc);
+      await client.getOrdersVatInvoice(['GE1']);
+      svc.answer(() => ({ status: 400, body: { Code: 'B001', Error: `Order not found for ${GUID}` } }));
+      await failure(client.getOrdersVatInvoice(['GE2']));
+    } finally {
+      channel.unsubscribe(handlers);
+    }
+    expect(results[0]).toMatchObject({ status: 200, body: `[${Buffer.byteLength(PDF)} bytes]` });
+    expect(JSON.stringify(results)).not.toContain('%PDF');
+    expect(JSON.stringify(results).toLowerCase()).not.toContain(GUID.toLowerCase());
   });
 
   test('getOrdersVatInvoice: an answer that is not a PDF is INVALID_RESPONSE; the service\'s { Code, Error } in a 2xx is its error; ids checked before sending', async () => {
