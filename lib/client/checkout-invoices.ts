@@ -1,16 +1,17 @@
 /**
  * The rest of issue 50's operations, gathered (one file per operation beside this one;
  * docs/client.md#invoices-carts-and-product-countries): the commercial invoice download, SendCartV2,
- * AppVersion and ProductCountryS.
+ * AppVersion, ProductCountryS and LocationsDefaultCulturesList.
  */
-import type { AppVersion, ProductCountry, SendCartData, SendCartResult } from '../payloads.js';
+import type { AppVersion, LocationDefaultCulture, ProductCountry, SendCartData, SendCartResult } from '../payloads.js';
 import { getAppVersion } from './app-version.js';
+import { getDefaultCultures } from './default-cultures.js';
 import type { ResolvedClientOptions } from './options.js';
 import { getOrdersVatInvoice } from './orders-vat-invoice.js';
 import { getProductCountries, type ProductCountriesInput } from './product-countries.js';
 import { sendCartV2 } from './send-cart-v2.js';
 
-/** The commercial invoice download, the cart push and two browsing look-ups (AppVersion, ProductCountryS). */
+/** The commercial invoice download, the cart push and three browsing look-ups (AppVersion, ProductCountryS, LocationsDefaultCulturesList). */
 export interface CheckoutInvoicesApi {
   /**
    * POST {baseUrl}/Order/GetOrdersVATInvoice?orderId=…&orderId=…: the orders' international commercial
@@ -26,6 +27,8 @@ export interface CheckoutInvoicesApi {
    * rate type in one shipping country (100 codes per call, more are split and merged).
    */
   getProductCountries(request: ProductCountriesInput): Promise<ProductCountry[]>;
+  /** POST {baseUrl}/Browsing/LocationsDefaultCulturesList: every location's default culture (the cartridge's Cultures job). */
+  getDefaultCultures(): Promise<LocationDefaultCulture[]>;
 }
 
 /** The operations above, bound to one client's resolved options. */
@@ -35,6 +38,7 @@ export function checkoutInvoicesApi(o: ResolvedClientOptions): CheckoutInvoicesA
     sendCartV2: async (cart) => sendCartV2(o, cart),
     getAppVersion: () => getAppVersion(o),
     getProductCountries: async (request) => getProductCountries(o, request),
+    getDefaultCultures: () => getDefaultCultures(o),
   };
 }
 

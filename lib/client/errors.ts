@@ -32,7 +32,7 @@ export type ServiceOperation =
   | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
   | 'getAppSettings' | 'getCountries' | 'getCurrencies' | 'getCurrencyRates' | 'getCountryCoefficients' | 'getRoundingRules'
   | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture' | 'getShippingDetails'
-  | 'getOrdersVatInvoice' | 'sendCartV2' | 'getAppVersion' | 'getProductCountries';
+  | 'getOrdersVatInvoice' | 'sendCartV2' | 'getAppVersion' | 'getProductCountries' | 'getDefaultCultures';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

@@ -2172,6 +2172,19 @@ export interface IpLocation {
   [k: string]: unknown;
 }
 /**
+ * One location's default culture, an element of POST /Browsing/LocationsDefaultCulturesList's list (no docs page; the fields the service's commerce-cloud cartridge reads, CulturesOperation.js).
+ */
+export interface LocationDefaultCulture {
+  /**
+   * 2-char ISO country code.
+   */
+  CountryCode: string;
+  RegionCode?: string | null;
+  CityCode?: string | null;
+  Culture?: Culture | null;
+  [k: string]: unknown;
+}
+/**
  * The order part of CreateOrderRefund (OrderRefundDetails, docs.global-e.com "Implementation").
  */
 export interface OrderRefundDetails {

@@ -1,6 +1,6 @@
 /**
  * The hostile-service suite for the operations of issue 50 (browsing data, catalogue, tracking
- * events, UpdateRMA, the commercial invoice, SendCartV2, AppVersion, ProductCountryS): each is bounded by maxResponseBytes and timeoutMs, never follows a redirect,
+ * events, UpdateRMA, the commercial invoice, SendCartV2, AppVersion, ProductCountryS, LocationsDefaultCulturesList): each is bounded by maxResponseBytes and timeoutMs, never follows a redirect,
  * is resent only when it is a read, and no error or log line carries the token or the MerchantGUID —
  * even when the service echoes them back.
  */
@@ -47,6 +47,7 @@ const OPS: Op[] = [
   ['sendCartV2', (c) => c.sendCartV2({ CountryCode: 'DE', Products: [{ ProductCode: 'SKU-1' }] }), true],
   ['getAppVersion', (c) => c.getAppVersion(), true],
   ['getProductCountries', (c) => c.getProductCountries({ productCodes: ['SKU-1'], countryCode: 'DE' }), true],
+  ['getDefaultCultures', (c) => c.getDefaultCultures(), true],
 ];
 
 describe.each(OPS)('%s', (name, call, read) => {

@@ -1,8 +1,8 @@
 /**
- * The commercial invoice download, SendCartV2, AppVersion and ProductCountryS (issue 50) against a
+ * The commercial invoice download, SendCartV2, AppVersion, ProductCountryS and LocationsDefaultCulturesList (issue 50) against a
  * recorded fake service — the request line, headers and body each source shows, the documented
  * answers (the PHP SDK's stubs, the SendCartV2 page's example body) — and against the sandbox.
- * Sources: docs/compatibility.md LP-18 … LP-21.
+ * Sources: docs/compatibility.md LP-18 … LP-22.
  */
 import diagnostics from 'node:diagnostics_channel';
 import { createServiceClient, type ServiceClient } from 'crossborder-merchant-kit/client';
@@ -106,6 +106,20 @@ describe('against a recorded fake service', () => {
     expect([...r.query.entries()]).toEqual([['merchantGUID', GUID], ['countryCode', 'DE'], ['cultureCode', 'de-DE'], ['productCode', 'acj0006s'], ['productCode', 'msj013']]);
   });
 
+  test('getDefaultCultures: POST /Browsing/LocationsDefaultCulturesList?merchantGUID=… (the cartridge\'s form), no body; the records its Cultures job reads, nulls as absent', async () => {
+    svc.answer(() => ({ status: 200, body: fixture('location-default-cultures') }));
+    const { client } = clientFor(svc);
+    const cultures = await client.getDefaultCultures();
+    const r = svc.received[0];
+    expect([r.method, r.path, Object.fromEntries(r.query), r.body]).toEqual(['POST', '/Browsing/LocationsDefaultCulturesList', { merchantGUID: GUID }, '']);
+    expect(cultures.map((c) => [c.CountryCode, c.Culture?.Code, c.Culture?.IsRTL])).toEqual([['DE', 'de-DE', false], ['IL', 'he-IL', true]]);
+    expect(cultures[0]).not.toHaveProperty('RegionCode');
+    svc.answer(() => ({ status: 200, body: [{ Culture: { Code: 'en-GB' } }] }));
+    expect(await failure(client.getDefaultCultures())).toMatchObject({ code: 'INVALID_RESPONSE' });
+    svc.answer(() => ({ status: 200, body: { Code: 'E1', Error: 'Merchant not found' } }));
+    expect(await failure(client.getDefaultCultures())).toMatchObject({ code: 'E1' });
+  });
+
   test(`getProductCountries: ${PRODUCT_COUNTRIES_PER_CALL} codes per call exactly — one more is a second call, the answers merged in order`, async () => {
     svc.answer((req) => ({ status: 200, body: req.query.getAll('productCode').map((ProductCode) => ({ ProductCode, CountryCode: 'DE', IsRestricted: false })) }));
     const { client } = clientFor(svc);
@@ -154,5 +168,12 @@ describe('against the sandbox', () => {
     expect(au.map((r) => [r.ProductCode, r.CountryCode, r.IsRestricted])).toEqual([['CHAIR-1', 'AU', true], ['SOCK-1', 'AU', false]]);
     const de = await client.getProductCountries({ productCodes: ['CHAIR-1'], countryCode: 'DE' });
     expect(de[0]).toMatchObject({ IsRestricted: false, VATRateType: { Rate: 19 } });
+  });
+
+  test('getDefaultCultures: every seed country with the culture getDefaultCulture gives it', async () => {
+    const cultures = await client.getDefaultCultures();
+    expect(cultures.length).toBeGreaterThan(3);
+    for (const c of cultures) expect(c.Culture).toEqual(await client.getDefaultCulture(c.CountryCode));
+    expect(cultures.find((c) => c.CountryCode === 'BH')?.Culture).toMatchObject({ Code: 'ar-BH', IsRTL: true });
   });
 });

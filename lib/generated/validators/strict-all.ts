@@ -13921,33 +13921,11 @@ return errors === 0;
 }
 validate289.evaluated = {"props":{"Country":true,"Region":true,"City":true,"IPRange":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v80 = validate239;
-
-export const v81 = validate290;
-const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
-
-function validate291(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate291.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate291.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
-return false;
-}
-validate291.errors = vErrors;
-return errors === 0;
-}
-validate291.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+export const v80 = validate290;
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-default-culture.schema.json","type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"},"RegionCode":{"type":["string","null"]},"CityCode":{"type":["string","null"]},"Culture":{"anyOf":[{"$ref":"culture.schema.json"},{"type":"null"}]}}};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/location-default-culture.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate290.evaluated;
@@ -13960,15 +13938,172 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.OrderId === undefined) && (missing0 = "OrderId")){
+if((data.CountryCode === undefined) && (missing0 = "CountryCode")){
 validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.CountryCode !== undefined){
+const _errs1 = errors;
+if(typeof data.CountryCode !== "string"){
+validate290.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RegionCode !== undefined){
+let data1 = data.RegionCode;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate290.errors = [{instancePath:instancePath+"/RegionCode",schemaPath:"#/properties/RegionCode/type",keyword:"type",params:{type: schema135.properties.RegionCode.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CityCode !== undefined){
+let data2 = data.CityCode;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate290.errors = [{instancePath:instancePath+"/CityCode",schemaPath:"#/properties/CityCode/type",keyword:"type",params:{type: schema135.properties.CityCode.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Culture !== undefined){
+let data3 = data.Culture;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid1 = false;
+const _errs9 = errors;
+if(!(validate256(data3, {instancePath:instancePath+"/Culture",parentData:data,parentDataProperty:"Culture",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.Code = true;
+props0.Name = true;
+props0.LocalizedName = true;
+props0.IsRTL = true;
+}
+const _errs10 = errors;
+if(data3 !== null){
+const err0 = {instancePath:instancePath+"/Culture",schemaPath:"#/properties/Culture/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/Culture",schemaPath:"#/properties/Culture/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate290.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate290.errors = vErrors;
+return errors === 0;
+}
+validate290.evaluated = {"props":{"CountryCode":true,"RegionCode":true,"CityCode":true,"Culture":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v81 = validate239;
+
+export const v82 = validate292;
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate293.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate293.errors = vErrors;
+return errors === 0;
+}
+validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate292.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.OrderId === undefined) && (missing0 = "OrderId")){
+validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate291(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate291.errors : vErrors.concat(validate291.errors);
+if(!(validate293(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13980,7 +14115,7 @@ if(valid0){
 if(data.FullRefund !== undefined){
 const _errs2 = errors;
 if(typeof data.FullRefund !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate292.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13993,7 +14128,7 @@ if(data.TotalRefundAmount !== undefined){
 let data2 = data.TotalRefundAmount;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate290.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema135.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema136.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14006,7 +14141,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data3 = data.OriginalTotalRefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate290.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema135.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema136.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14018,7 +14153,7 @@ if(valid0){
 if(data.ProductsDutiesRefund !== undefined){
 const _errs8 = errors;
 if(typeof data.ProductsDutiesRefund !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate292.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -14030,7 +14165,7 @@ if(valid0){
 if(data.ShippingRefund !== undefined){
 const _errs10 = errors;
 if(typeof data.ShippingRefund !== "boolean"){
-validate290.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate292.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -14055,7 +14190,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data7 = data.ServiceGestureAmount;
 const _errs13 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate290.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema135.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema136.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14068,7 +14203,7 @@ if(data.ShippingAmount !== undefined){
 let data8 = data.ShippingAmount;
 const _errs15 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate290.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema135.properties.ShippingAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema136.properties.ShippingAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14081,7 +14216,7 @@ if(data.DutiesAmount !== undefined){
 let data9 = data.DutiesAmount;
 const _errs17 = errors;
 if((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))){
-validate290.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema135.properties.DutiesAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema136.properties.DutiesAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14093,7 +14228,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs19 = errors;
 if(typeof data.RefundComments !== "string"){
-validate290.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -14108,12 +14243,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data11 === "string"){
 if(func1(data11) > 255){
-validate290.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate292.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 }
 else {
-validate290.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14136,22 +14271,22 @@ var valid0 = true;
 }
 }
 else {
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate290.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
+validate292.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v82 = validate294;
-const schema137 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v83 = validate296;
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate295(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate295.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14159,20 +14294,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate295.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate295.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate296.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14183,8 +14318,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate295(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate295.errors : vErrors.concat(validate295.errors);
+if(!(validate297(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14196,7 +14331,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs2 = errors;
 if(typeof data.ProductCode !== "string"){
-validate294.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14209,7 +14344,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate294.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema137.properties.RefundQuantity.type},message:"must be string,number"}];
+validate296.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema138.properties.RefundQuantity.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14222,7 +14357,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate294.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema137.properties.RefundAmount.type},message:"must be string,number"}];
+validate296.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema138.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14235,7 +14370,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate294.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema137.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate296.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema138.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -14259,7 +14394,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate294.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14275,23 +14410,23 @@ var valid0 = true;
 }
 }
 else {
-validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate294.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate296.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v83 = validate298;
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
+export const v84 = validate300;
+const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
 
-function validate298(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate298.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14302,14 +14437,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.orderRefund === undefined) && (missing0 = "orderRefund")){
-validate298.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderRefund !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate292(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14327,8 +14462,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate294(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate296(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -14338,7 +14473,7 @@ break;
 }
 }
 else {
-validate298.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate300.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14351,22 +14486,22 @@ var valid0 = true;
 }
 }
 else {
-validate298.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate298.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate298.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v84 = validate301;
-const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
+export const v85 = validate303;
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14374,20 +14509,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate302.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14398,14 +14533,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate301.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate302(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
+if(!(validate304(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14421,14 +14556,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.OrderStatusCode === undefined) && (missing1 = "OrderStatusCode")){
-validate301.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.OrderStatusCode !== undefined){
 const _errs4 = errors;
 if(typeof data1.OrderStatusCode !== "string"){
-validate301.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -14440,7 +14575,7 @@ if(valid1){
 if(data1.Name !== undefined){
 const _errs6 = errors;
 if(typeof data1.Name !== "string"){
-validate301.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -14452,7 +14587,7 @@ var valid1 = true;
 }
 }
 else {
-validate301.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14477,7 +14612,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs9 = errors;
 if(typeof data.StatusCode !== "string"){
-validate301.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14491,23 +14626,23 @@ var valid0 = true;
 }
 }
 else {
-validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate301.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v85 = validate305;
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
+export const v86 = validate307;
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate307.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14518,7 +14653,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderIds === undefined) && (missing0 = "OrderIds")){
-validate305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -14528,7 +14663,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate305.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -14540,12 +14675,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate305.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate305.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14557,7 +14692,7 @@ break;
 }
 }
 else {
-validate305.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14565,23 +14700,23 @@ return false;
 }
 }
 else {
-validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate305.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
+validate307.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v86 = validate306;
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
+export const v87 = validate308;
+const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
 
-function validate306(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate306.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14605,23 +14740,23 @@ break;
 }
 }
 else {
-validate306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate306.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate306.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v87 = validate308;
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
+export const v88 = validate310;
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
 
-function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate308.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14632,14 +14767,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.ProductCode === undefined) && (missing0 = "ProductCode")) || ((data.CountryCode === undefined) && (missing0 = "CountryCode"))){
-validate308.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.ProductCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ProductCode !== "string"){
-validate308.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14651,7 +14786,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs3 = errors;
 if(typeof data.CountryCode !== "string"){
-validate308.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14663,7 +14798,7 @@ if(valid0){
 if(data.IsForbidden !== undefined){
 const _errs5 = errors;
 if(typeof data.IsForbidden !== "boolean"){
-validate308.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14676,7 +14811,7 @@ if(data.ForbiddanceMessage !== undefined){
 let data3 = data.ForbiddanceMessage;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate308.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema144.properties.ForbiddanceMessage.type},message:"must be string,null"}];
+validate310.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema145.properties.ForbiddanceMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14688,7 +14823,7 @@ if(valid0){
 if(data.IsRestricted !== undefined){
 const _errs9 = errors;
 if(typeof data.IsRestricted !== "boolean"){
-validate308.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14701,7 +14836,7 @@ if(data.RestrictionMessage !== undefined){
 let data5 = data.RestrictionMessage;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate308.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema144.properties.RestrictionMessage.type},message:"must be string,null"}];
+validate310.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema145.properties.RestrictionMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14713,7 +14848,7 @@ if(valid0){
 if(data.IsVerified !== undefined){
 const _errs13 = errors;
 if(typeof data.IsVerified !== "boolean"){
-validate308.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14726,7 +14861,7 @@ if(data.TTL !== undefined){
 let data7 = data.TTL;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate308.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate310.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14738,7 +14873,7 @@ if(valid0){
 if(data.UploadedViaCatalog !== undefined){
 const _errs17 = errors;
 if(typeof data.UploadedViaCatalog !== "boolean"){
-validate308.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14787,7 +14922,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate308.errors = vErrors;
+validate310.errors = vErrors;
 return false;
 }
 else {
@@ -14818,23 +14953,23 @@ var valid0 = true;
 }
 }
 else {
-validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate308.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate308.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v88 = validate310;
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
+export const v89 = validate312;
+const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
 
-function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate310.evaluated;
+const evaluated0 = validate312.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14847,7 +14982,7 @@ if(data.RecentProductCountries !== undefined){
 let data0 = data.RecentProductCountries;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate310.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema145.properties.RecentProductCountries.type},message:"must be array,null"}];
+validate312.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema146.properties.RecentProductCountries.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs1){
@@ -14856,8 +14991,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate308(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate308.errors : vErrors.concat(validate308.errors);
+if(!(validate310(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -14877,7 +15012,7 @@ if(data.RequestId !== undefined){
 let data2 = data.RequestId;
 const _errs4 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate310.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema145.properties.RequestId.type},message:"must be number,null"}];
+validate312.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema146.properties.RequestId.type},message:"must be number,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14888,22 +15023,22 @@ var valid0 = true;
 }
 }
 else {
-validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate310.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
-validate310.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
+validate312.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v89 = validate312;
-const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+export const v90 = validate314;
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
 
-function validate313(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate313.evaluated;
+const evaluated0 = validate315.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14911,20 +15046,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate313.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate313.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
-validate313.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate315.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate314.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14935,14 +15070,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Refunds === undefined) && (missing0 = "Refunds")){
-validate312.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate313(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate313.errors : vErrors.concat(validate313.errors);
+if(!(validate315(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14955,7 +15090,7 @@ if(data.MerchantOrderId !== undefined){
 let data1 = data.MerchantOrderId;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate312.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema146.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema147.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14968,7 +15103,7 @@ if(data.MerchantInternalOrderId !== undefined){
 let data2 = data.MerchantInternalOrderId;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate312.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema146.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema147.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14981,7 +15116,7 @@ if(data.WebStoreCode !== undefined){
 let data3 = data.WebStoreCode;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate312.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema146.properties.WebStoreCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema147.properties.WebStoreCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14994,7 +15129,7 @@ if(data.WebStoreInstanceCode !== undefined){
 let data4 = data.WebStoreInstanceCode;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate312.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema146.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema147.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -15007,7 +15142,7 @@ if(data.RefundableAmount !== undefined){
 let data5 = data.RefundableAmount;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate312.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema146.properties.RefundableAmount.type},message:"must be object,null"}];
+validate314.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema147.properties.RefundableAmount.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -15032,7 +15167,7 @@ if(data7.RefundID !== undefined){
 let data8 = data7.RefundID;
 const _errs16 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (data8 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -15045,7 +15180,7 @@ if(data7.RMANumber !== undefined){
 let data9 = data7.RMANumber;
 const _errs18 = errors;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (data9 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -15058,7 +15193,7 @@ if(data7.MerchantRMANumber !== undefined){
 let data10 = data7.MerchantRMANumber;
 const _errs20 = errors;
 if(((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (data10 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -15071,7 +15206,7 @@ if(data7.FullRefund !== undefined){
 let data11 = data7.FullRefund;
 const _errs22 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -15084,7 +15219,7 @@ if(data7.ProductsDutiesRefund !== undefined){
 let data12 = data7.ProductsDutiesRefund;
 const _errs24 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -15097,7 +15232,7 @@ if(data7.ShippingRefund !== undefined){
 let data13 = data7.ShippingRefund;
 const _errs26 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -15110,7 +15245,7 @@ if(data7.TotalRefundAmount !== undefined){
 let data14 = data7.TotalRefundAmount;
 const _errs28 = errors;
 if(((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (data14 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -15123,7 +15258,7 @@ if(data7.OriginalTotalRefundAmount !== undefined){
 let data15 = data7.OriginalTotalRefundAmount;
 const _errs30 = errors;
 if(((typeof data15 !== "string") && (!((typeof data15 == "number") && (isFinite(data15))))) && (data15 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -15136,7 +15271,7 @@ if(data7.ServiceGestureAmount !== undefined){
 let data16 = data7.ServiceGestureAmount;
 const _errs32 = errors;
 if(((typeof data16 !== "string") && (!((typeof data16 == "number") && (isFinite(data16))))) && (data16 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -15149,7 +15284,7 @@ if(data7.TotalMoneyRefundAmount !== undefined){
 let data17 = data7.TotalMoneyRefundAmount;
 const _errs34 = errors;
 if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (data17 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -15162,7 +15297,7 @@ if(data7.DutiesAmount !== undefined){
 let data18 = data7.DutiesAmount;
 const _errs36 = errors;
 if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (data18 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs36 === errors;
@@ -15175,7 +15310,7 @@ if(data7.ShippingAmount !== undefined){
 let data19 = data7.ShippingAmount;
 const _errs38 = errors;
 if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (data19 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -15188,7 +15323,7 @@ if(data7.ExternalReference !== undefined){
 let data20 = data7.ExternalReference;
 const _errs40 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs40 === errors;
@@ -15201,7 +15336,7 @@ if(data7.InitiatedBy !== undefined){
 let data21 = data7.InitiatedBy;
 const _errs42 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -15214,7 +15349,7 @@ if(data7.CurrencyCode !== undefined){
 let data22 = data7.CurrencyCode;
 const _errs44 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs44 === errors;
@@ -15227,7 +15362,7 @@ if(data7.OriginalCurrencyCode !== undefined){
 let data23 = data7.OriginalCurrencyCode;
 const _errs46 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs46 === errors;
@@ -15240,7 +15375,7 @@ if(data7.RefundReason !== undefined){
 let data24 = data7.RefundReason;
 const _errs48 = errors;
 if((!(data24 && typeof data24 == "object" && !Array.isArray(data24))) && (data24 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
 return false;
 }
 var valid2 = _errs48 === errors;
@@ -15253,7 +15388,7 @@ if(data7.RefundProducts !== undefined){
 let data25 = data7.RefundProducts;
 const _errs50 = errors;
 if((!(Array.isArray(data25))) && (data25 !== null)){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema146.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs50){
@@ -15264,7 +15399,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 const _errs52 = errors;
 if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs52 === errors;
@@ -15298,7 +15433,7 @@ var valid2 = true;
 }
 }
 else {
-validate312.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15309,7 +15444,7 @@ break;
 }
 }
 else {
-validate312.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15327,23 +15462,23 @@ var valid0 = true;
 }
 }
 else {
-validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate312.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
+validate314.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v90 = validate315;
-const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
+export const v91 = validate317;
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15354,7 +15489,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.From === undefined) && (missing0 = "From")) || ((data.To === undefined) && (missing0 = "To"))) || ((data.Threshold === undefined) && (missing0 = "Threshold"))) || ((data.LowerTarget === undefined) && (missing0 = "LowerTarget"))) || ((data.UpperTarget === undefined) && (missing0 = "UpperTarget"))) || ((data.RangeBehavior === undefined) && (missing0 = "RangeBehavior"))){
-validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15362,7 +15497,7 @@ if(data.From !== undefined){
 let data0 = data.From;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate315.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15375,7 +15510,7 @@ if(data.To !== undefined){
 let data1 = data.To;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate315.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15388,7 +15523,7 @@ if(data.Threshold !== undefined){
 let data2 = data.Threshold;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate315.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15401,7 +15536,7 @@ if(data.LowerTarget !== undefined){
 let data3 = data.LowerTarget;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate315.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -15414,7 +15549,7 @@ if(data.UpperTarget !== undefined){
 let data4 = data.UpperTarget;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate315.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -15427,11 +15562,11 @@ if(data.RangeBehavior !== undefined){
 let data5 = data.RangeBehavior;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate315.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 if(!((((data5 === 1) || (data5 === 2)) || (data5 === 3)) || (data5 === 4))){
-validate315.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema148.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
+validate317.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema149.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -15444,7 +15579,7 @@ if(data.TargetBehaviorHelperValue !== undefined){
 let data6 = data.TargetBehaviorHelperValue;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate315.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -15467,21 +15602,21 @@ if(errors === _errs17){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
 if((data8.ExceptionValue === undefined) && (missing1 = "ExceptionValue")){
-validate315.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data8.ExceptionValue !== undefined){
 let data9 = data8.ExceptionValue;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate315.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
 }
 }
 else {
-validate315.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15492,7 +15627,7 @@ break;
 }
 }
 else {
-validate315.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15511,23 +15646,23 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate315.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v91 = validate316;
-const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
+export const v92 = validate318;
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
 
-function validate316(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate316.evaluated;
+const evaluated0 = validate318.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15538,7 +15673,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CurrencyCode === undefined) && (missing0 = "CurrencyCode")) || ((data.RoundingRanges === undefined) && (missing0 = "RoundingRanges"))){
-validate316.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15546,7 +15681,7 @@ if(data.RoundingRuleId !== undefined){
 let data0 = data.RoundingRuleId;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate316.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate318.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15558,7 +15693,7 @@ if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.CurrencyCode !== "string"){
-validate316.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate318.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15571,7 +15706,7 @@ if(data.CountryCode !== undefined){
 let data2 = data.CountryCode;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate316.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema149.properties.CountryCode.type},message:"must be string,null"}];
+validate318.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema150.properties.CountryCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15589,8 +15724,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate315(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
+if(!(validate317(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -15600,7 +15735,7 @@ break;
 }
 }
 else {
-validate316.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate318.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15615,23 +15750,23 @@ var valid0 = true;
 }
 }
 else {
-validate316.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate316.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
-validate316.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
+validate318.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v92 = validate318;
-const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/send-cart-request.schema.json","type":"object","required":["CountryCode","Products"],"properties":{"CountryCode":{"type":"string"},"CartToken":{"type":"string"},"ClientIP":{"type":"string"},"Currency":{"type":"object","properties":{"OriginalCurrencyCode":{"type":"string"},"CurrencyCode":{"type":"string"}}},"Products":{"type":"array","minItems":1,"items":{"type":"object","required":["ProductCode"],"properties":{"ProductCode":{"type":"string"}}}}}};
+export const v93 = validate320;
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/send-cart-request.schema.json","type":"object","required":["CountryCode","Products"],"properties":{"CountryCode":{"type":"string"},"CartToken":{"type":"string"},"ClientIP":{"type":"string"},"Currency":{"type":"object","properties":{"OriginalCurrencyCode":{"type":"string"},"CurrencyCode":{"type":"string"}}},"Products":{"type":"array","minItems":1,"items":{"type":"object","required":["ProductCode"],"properties":{"ProductCode":{"type":"string"}}}}}};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/send-cart-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate320.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15642,14 +15777,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CountryCode === undefined) && (missing0 = "CountryCode")) || ((data.Products === undefined) && (missing0 = "Products"))){
-validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CountryCode !== undefined){
 const _errs1 = errors;
 if(typeof data.CountryCode !== "string"){
-validate318.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15661,7 +15796,7 @@ if(valid0){
 if(data.CartToken !== undefined){
 const _errs3 = errors;
 if(typeof data.CartToken !== "string"){
-validate318.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15673,7 +15808,7 @@ if(valid0){
 if(data.ClientIP !== undefined){
 const _errs5 = errors;
 if(typeof data.ClientIP !== "string"){
-validate318.errors = [{instancePath:instancePath+"/ClientIP",schemaPath:"#/properties/ClientIP/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [{instancePath:instancePath+"/ClientIP",schemaPath:"#/properties/ClientIP/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15690,7 +15825,7 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.OriginalCurrencyCode !== undefined){
 const _errs9 = errors;
 if(typeof data3.OriginalCurrencyCode !== "string"){
-validate318.errors = [{instancePath:instancePath+"/Currency/OriginalCurrencyCode",schemaPath:"#/properties/Currency/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [{instancePath:instancePath+"/Currency/OriginalCurrencyCode",schemaPath:"#/properties/Currency/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -15702,7 +15837,7 @@ if(valid1){
 if(data3.CurrencyCode !== undefined){
 const _errs11 = errors;
 if(typeof data3.CurrencyCode !== "string"){
-validate318.errors = [{instancePath:instancePath+"/Currency/CurrencyCode",schemaPath:"#/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [{instancePath:instancePath+"/Currency/CurrencyCode",schemaPath:"#/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -15713,7 +15848,7 @@ var valid1 = true;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/Currency",schemaPath:"#/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate320.errors = [{instancePath:instancePath+"/Currency",schemaPath:"#/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15729,7 +15864,7 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(Array.isArray(data6)){
 if(data6.length < 1){
-validate318.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate320.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -15742,20 +15877,20 @@ if(errors === _errs15){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing1;
 if((data7.ProductCode === undefined) && (missing1 = "ProductCode")){
-validate318.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate320.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data7.ProductCode !== undefined){
 if(typeof data7.ProductCode !== "string"){
-validate318.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate320.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate320.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15767,7 +15902,7 @@ break;
 }
 }
 else {
-validate318.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate320.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15783,23 +15918,23 @@ var valid0 = true;
 }
 }
 else {
-validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate318.errors = vErrors;
+validate320.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"props":{"CountryCode":true,"CartToken":true,"ClientIP":true,"Currency":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+validate320.evaluated = {"props":{"CountryCode":true,"CartToken":true,"ClientIP":true,"Currency":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v93 = validate319;
-const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/send-cart-response.schema.json","type":"object","required":["CartToken"],"properties":{"CartToken":{"type":"string","minLength":1}}};
+export const v94 = validate321;
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/send-cart-response.schema.json","type":"object","required":["CartToken"],"properties":{"CartToken":{"type":"string","minLength":1}}};
 
-function validate319(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/send-cart-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate319.evaluated;
+const evaluated0 = validate321.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15810,7 +15945,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.CartToken === undefined) && (missing0 = "CartToken")){
-validate319.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15820,12 +15955,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate319.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate321.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate319.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate321.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15833,22 +15968,22 @@ return false;
 }
 }
 else {
-validate319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate319.errors = vErrors;
+validate321.errors = vErrors;
 return errors === 0;
 }
-validate319.evaluated = {"props":{"CartToken":true},"dynamicProps":false,"dynamicItems":false};
+validate321.evaluated = {"props":{"CartToken":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v94 = validate320;
-const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+export const v95 = validate322;
+const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate323.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15856,20 +15991,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate321.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate323.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15882,7 +16017,7 @@ if(data.Success !== undefined){
 let data0 = data.Success;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (typeof data0 !== "string")){
-validate320.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema152.properties.Success.type},message:"must be boolean,string"}];
+validate322.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema153.properties.Success.type},message:"must be boolean,string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15894,7 +16029,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate320.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate322.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15906,7 +16041,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate320.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate322.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15917,8 +16052,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundId !== undefined){
 const _errs7 = errors;
-if(!(validate321(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate323(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -15931,23 +16066,23 @@ var valid0 = true;
 }
 }
 else {
-validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate320.errors = vErrors;
+validate322.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v95 = validate323;
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
-const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
+export const v96 = validate325;
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate327.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15957,26 +16092,26 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate325.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate327.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate325.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate327.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema157 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
+const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
 
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate328.evaluated;
+const evaluated0 = validate330.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15986,49 +16121,21 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate328.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate330.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate328.errors = vErrors;
+validate330.errors = vErrors;
 return errors === 0;
 }
-validate328.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
-
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate331.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate331.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate331.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate331.errors = vErrors;
-return errors === 0;
-}
-validate331.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
 function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -16041,14 +16148,14 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate333.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate333.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16058,11 +16165,39 @@ return errors === 0;
 validate333.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate335.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate335.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+validate335.errors = vErrors;
+return errors === 0;
+}
+validate335.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate330.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16073,14 +16208,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.productCode === undefined) && (missing0 = "productCode")) || ((data.productName === undefined) && (missing0 = "productName"))) || ((data.originCountryCode === undefined) && (missing0 = "originCountryCode"))) || ((data.quantity === undefined) && (missing0 = "quantity"))) || ((data.productNetWeight === undefined) && (missing0 = "productNetWeight"))) || ((data.productWeight === undefined) && (missing0 = "productWeight"))) || ((data.exportHsCode === undefined) && (missing0 = "exportHsCode"))) || ((data.importHsCode === undefined) && (missing0 = "importHsCode"))) || ((data.discountedPriceForCustomsInClearanceCurrency === undefined) && (missing0 = "discountedPriceForCustomsInClearanceCurrency"))){
-validate330.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.productCode !== undefined){
 const _errs1 = errors;
 if(typeof data.productCode !== "string"){
-validate330.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16092,7 +16227,7 @@ if(valid0){
 if(data.productName !== undefined){
 const _errs3 = errors;
 if(typeof data.productName !== "string"){
-validate330.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16103,8 +16238,8 @@ var valid0 = true;
 if(valid0){
 if(data.originCountryCode !== undefined){
 const _errs5 = errors;
-if(!(validate331(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
+if(!(validate333(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16117,13 +16252,13 @@ if(data.quantity !== undefined){
 let data3 = data.quantity;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate330.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate332.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate330.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate332.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -16136,8 +16271,8 @@ var valid0 = true;
 if(valid0){
 if(data.productNetWeight !== undefined){
 const _errs8 = errors;
-if(!(validate333(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate335(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -16148,8 +16283,8 @@ var valid0 = true;
 if(valid0){
 if(data.productWeight !== undefined){
 const _errs9 = errors;
-if(!(validate333(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate335(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -16164,12 +16299,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data6 === "string"){
 if(func1(data6) > 8){
-validate330.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
+validate332.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
 return false;
 }
 }
 else {
-validate330.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16182,7 +16317,7 @@ if(valid0){
 if(data.importHsCode !== undefined){
 const _errs12 = errors;
 if(typeof data.importHsCode !== "string"){
-validate330.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -16193,8 +16328,8 @@ var valid0 = true;
 if(valid0){
 if(data.discountedPriceForCustomsInClearanceCurrency !== undefined){
 const _errs14 = errors;
-if(!(validate333(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
+if(!(validate335(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -16213,21 +16348,21 @@ var valid0 = true;
 }
 }
 else {
-validate330.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate330.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate330.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate327.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16238,7 +16373,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.orderId === undefined) && (missing0 = "orderId")) || ((data.parcelWeight === undefined) && (missing0 = "parcelWeight"))) || ((data.products === undefined) && (missing0 = "products"))){
-validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate329.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -16248,12 +16383,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate327.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate329.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate327.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate329.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16269,12 +16404,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 20){
-validate327.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate329.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate327.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate329.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16286,8 +16421,8 @@ var valid0 = true;
 if(valid0){
 if(data.parcelWeight !== undefined){
 const _errs5 = errors;
-if(!(validate328(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate330(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16302,7 +16437,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate327.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate329.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -16310,8 +16445,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate330(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+if(!(validate332(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -16322,7 +16457,7 @@ break;
 }
 }
 else {
-validate327.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate329.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16337,21 +16472,21 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate327.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate326.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16362,7 +16497,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.trackingNumber === undefined) && (missing0 = "trackingNumber")) || ((data.weightUnit === undefined) && (missing0 = "weightUnit"))) || ((data.totalWeight === undefined) && (missing0 = "totalWeight"))) || ((data.parcels === undefined) && (missing0 = "parcels"))){
-validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -16372,18 +16507,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate324.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate326.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate324.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate326.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate326.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16399,12 +16534,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate324.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate326.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate326.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16416,8 +16551,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalWeight !== undefined){
 const _errs5 = errors;
-if(!(validate325(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate327(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16432,7 +16567,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate324.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate326.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -16440,8 +16575,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate327(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate329(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -16452,7 +16587,7 @@ break;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate326.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16467,21 +16602,21 @@ var valid0 = true;
 }
 }
 else {
-validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate324.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate326.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate323.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16492,14 +16627,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shipment === undefined) && (missing0 = "shipment")) || ((data.exportDeclaration === undefined) && (missing0 = "exportDeclaration"))){
-validate323.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.shipment !== undefined){
 const _errs1 = errors;
-if(!(validate324(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+if(!(validate326(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16523,28 +16658,28 @@ var valid0 = true;
 }
 }
 else {
-validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate323.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate323.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v96 = validate327;
+export const v97 = validate329;
 
-export const v97 = validate330;
+export const v98 = validate332;
 
-export const v98 = validate324;
+export const v99 = validate326;
 
-export const v99 = validate341;
-const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
+export const v100 = validate343;
+const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
+const evaluated0 = validate344.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16552,20 +16687,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate342.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate344.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate343.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16576,14 +16711,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.orderId === undefined) && (missing0 = "orderId")) || ((data.primaryShipping === undefined) && (missing0 = "primaryShipping"))){
-validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderId !== undefined){
 const _errs1 = errors;
-if(!(validate342(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate342.errors : vErrors.concat(validate342.errors);
+if(!(validate344(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16600,7 +16735,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.firstName !== undefined){
 const _errs4 = errors;
 if(typeof data1.firstName !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -16612,7 +16747,7 @@ if(valid1){
 if(data1.lastName !== undefined){
 const _errs6 = errors;
 if(typeof data1.lastName !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -16624,7 +16759,7 @@ if(valid1){
 if(data1.middleName !== undefined){
 const _errs8 = errors;
 if(typeof data1.middleName !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -16636,7 +16771,7 @@ if(valid1){
 if(data1.salutation !== undefined){
 const _errs10 = errors;
 if(typeof data1.salutation !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -16648,7 +16783,7 @@ if(valid1){
 if(data1.company !== undefined){
 const _errs12 = errors;
 if(typeof data1.company !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -16660,7 +16795,7 @@ if(valid1){
 if(data1.shippingAddress1 !== undefined){
 const _errs14 = errors;
 if(typeof data1.shippingAddress1 !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -16672,7 +16807,7 @@ if(valid1){
 if(data1.shippingAddress2 !== undefined){
 const _errs16 = errors;
 if(typeof data1.shippingAddress2 !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -16684,7 +16819,7 @@ if(valid1){
 if(data1.city !== undefined){
 const _errs18 = errors;
 if(typeof data1.city !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -16696,7 +16831,7 @@ if(valid1){
 if(data1.stateOrProvince !== undefined){
 const _errs20 = errors;
 if(typeof data1.stateOrProvince !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -16708,7 +16843,7 @@ if(valid1){
 if(data1.stateCode !== undefined){
 const _errs22 = errors;
 if(typeof data1.stateCode !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -16720,7 +16855,7 @@ if(valid1){
 if(data1.zipCode !== undefined){
 const _errs24 = errors;
 if(typeof data1.zipCode !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs24 === errors;
@@ -16732,7 +16867,7 @@ if(valid1){
 if(data1.countryName !== undefined){
 const _errs26 = errors;
 if(typeof data1.countryName !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs26 === errors;
@@ -16744,7 +16879,7 @@ if(valid1){
 if(data1.countryCode !== undefined){
 const _errs28 = errors;
 if(typeof data1.countryCode !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -16756,7 +16891,7 @@ if(valid1){
 if(data1.email !== undefined){
 const _errs30 = errors;
 if(typeof data1.email !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs30 === errors;
@@ -16768,7 +16903,7 @@ if(valid1){
 if(data1.phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data1.phone1 !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs32 === errors;
@@ -16780,7 +16915,7 @@ if(valid1){
 if(data1.phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data1.phone2 !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs34 === errors;
@@ -16792,7 +16927,7 @@ if(valid1){
 if(data1.fax !== undefined){
 const _errs36 = errors;
 if(typeof data1.fax !== "string"){
-validate341.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs36 === errors;
@@ -16818,7 +16953,7 @@ var valid1 = true;
 }
 }
 else {
-validate341.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16835,13 +16970,13 @@ if(errors === _errs38){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.customerComments !== undefined){
 if(typeof data19.customerComments !== "string"){
-validate341.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate341.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16855,23 +16990,23 @@ var valid0 = true;
 }
 }
 else {
-validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate341.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate343.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v100 = validate344;
-const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
+export const v101 = validate346;
+const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
+const evaluated0 = validate346.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16882,14 +17017,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currencyCode === undefined) && (missing0 = "currencyCode")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate344.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.destinationCountry !== undefined){
 const _errs1 = errors;
 if(typeof data.destinationCountry !== "string"){
-validate344.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16901,7 +17036,7 @@ if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.currencyCode !== "string"){
-validate344.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16914,7 +17049,7 @@ if(data.amount !== undefined){
 let data2 = data.amount;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (typeof data2 !== "string")){
-validate344.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema164.properties.amount.type},message:"must be number,string"}];
+validate346.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema165.properties.amount.type},message:"must be number,string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -16933,7 +17068,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data3[i0] !== "string"){
-validate344.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -16943,7 +17078,7 @@ break;
 }
 }
 else {
-validate344.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate346.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16958,23 +17093,23 @@ var valid0 = true;
 }
 }
 else {
-validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate344.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
-validate344.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
+validate346.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v101 = validate345;
-const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
+export const v102 = validate347;
+const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
 
-function validate345(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate345.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16985,14 +17120,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.destinationCountry === undefined) && (missing0 = "destinationCountry")){
-validate345.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.destinationCountry !== undefined){
 const _errs1 = errors;
 if(typeof data.destinationCountry !== "string"){
-validate345.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate347.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17005,7 +17140,7 @@ if(data.status !== undefined){
 let data1 = data.status;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate345.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema165.properties.status.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema166.properties.status.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -17018,7 +17153,7 @@ if(data.shippingRates !== undefined){
 let data2 = data.shippingRates;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema165.properties.shippingRates.type},message:"must be array,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema166.properties.shippingRates.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -17034,7 +17169,7 @@ if(data3.minOrderSubtotal !== undefined){
 let data4 = data3.minOrderSubtotal;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -17047,7 +17182,7 @@ if(data3.maxOrderSubtotal !== undefined){
 let data5 = data3.maxOrderSubtotal;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -17060,7 +17195,7 @@ if(data3.shippingCost !== undefined){
 let data6 = data3.shippingCost;
 const _errs13 = errors;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -17073,7 +17208,7 @@ if(data3.shippingCostCurrency !== undefined){
 let data7 = data3.shippingCostCurrency;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -17086,7 +17221,7 @@ if(data3.shippingPriority !== undefined){
 let data8 = data3.shippingPriority;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -17099,7 +17234,7 @@ if(data3.estimatedDeliveryDays !== undefined){
 let data9 = data3.estimatedDeliveryDays;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -17112,7 +17247,7 @@ if(data3.specialOfferExpiryDate !== undefined){
 let data10 = data3.specialOfferExpiryDate;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema165.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -17128,7 +17263,7 @@ var valid2 = true;
 }
 }
 else {
-validate345.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17149,23 +17284,23 @@ var valid0 = true;
 }
 }
 else {
-validate345.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate345.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate345.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v102 = validate346;
-const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+export const v103 = validate348;
+const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17178,7 +17313,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate346.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema166.properties.DocumentData.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema167.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17191,7 +17326,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate346.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema166.properties.DocumentExtension.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema167.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -17204,7 +17339,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate346.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema166.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema167.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -17217,7 +17352,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate346.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema166.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema167.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -17230,7 +17365,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate346.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema166.properties.URL.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema167.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -17243,7 +17378,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate346.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema166.properties.ParcelCode.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema167.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -17256,7 +17391,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate346.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema166.properties.TrackingNumber.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema167.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -17269,7 +17404,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate346.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema166.properties.DocumentReference.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema167.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -17282,7 +17417,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate346.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema166.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema167.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -17295,7 +17430,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate346.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema166.properties.CreationDateTime.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema167.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -17308,7 +17443,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate346.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema166.properties.ErrorMessage.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema167.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -17328,23 +17463,23 @@ var valid0 = true;
 }
 }
 else {
-validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate346.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate346.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v103 = validate347;
-const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v104 = validate349;
+const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate347.evaluated;
+const evaluated0 = validate349.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17394,7 +17529,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate347.errors = vErrors;
+validate349.errors = vErrors;
 return false;
 }
 else {
@@ -17416,12 +17551,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate347.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate349.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17437,12 +17572,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate347.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate349.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17455,7 +17590,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate347.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -17467,7 +17602,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate347.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate349.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -17496,7 +17631,7 @@ break;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate349.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17526,7 +17661,7 @@ break;
 }
 }
 else {
-validate347.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate349.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17539,7 +17674,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate347.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -17551,7 +17686,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate347.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -17563,7 +17698,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate347.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -17594,23 +17729,23 @@ var valid1 = true;
 }
 }
 else {
-validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate347.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
-validate347.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate349.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v104 = validate351;
-const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v105 = validate353;
+const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate351.evaluated;
+const evaluated0 = validate353.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17623,7 +17758,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate351.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema168.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate353.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema169.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17636,7 +17771,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate351.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema168.properties.ErrorText.type},message:"must be string,null"}];
+validate353.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema169.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -17649,7 +17784,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate351.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema168.properties.Documents.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema169.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -17658,8 +17793,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate346(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+if(!(validate348(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -17679,7 +17814,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate351.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema168.properties.ShipperManifests.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema169.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -17688,8 +17823,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate346(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
+if(!(validate348(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -17709,7 +17844,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate351.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema168.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema169.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -17720,7 +17855,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate351.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -17739,7 +17874,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate351.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema168.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate353.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema169.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -17752,7 +17887,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate351.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema168.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema169.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -17763,7 +17898,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate351.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -17786,25 +17921,25 @@ var valid0 = true;
 }
 }
 else {
-validate351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate351.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
-validate351.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate353.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v105 = validate266;
+export const v106 = validate266;
 
-export const v106 = validate354;
-const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
+export const v107 = validate356;
+const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate356.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17815,7 +17950,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Type === undefined) && (missing0 = "Type")){
-validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -17823,11 +17958,11 @@ if(data.Type !== undefined){
 let data0 = data.Type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate354.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "inbound") || (data0 === "outbound"))){
-validate354.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema169.properties.Type.enum},message:"must be equal to one of the allowed values"}];
+validate356.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema170.properties.Type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17842,7 +17977,7 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate354.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -17854,12 +17989,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 100){
-validate354.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate354.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17871,7 +18006,7 @@ break;
 }
 }
 else {
-validate354.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17887,7 +18022,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data3)){
 if(data3.length > 100){
-validate354.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate356.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -17896,7 +18031,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
 if(typeof data3[i1] !== "string"){
-validate354.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -17907,7 +18042,7 @@ break;
 }
 }
 else {
-validate354.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate356.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17920,7 +18055,7 @@ if(valid0){
 if(data.EventSinceInUTC !== undefined){
 const _errs11 = errors;
 if(typeof data.EventSinceInUTC !== "string"){
-validate354.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -17934,23 +18069,23 @@ var valid0 = true;
 }
 }
 else {
-validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate354.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v107 = validate355;
-const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
+export const v108 = validate357;
+const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
 
-function validate355(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate355.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17963,7 +18098,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate355.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema170.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate357.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema171.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17988,7 +18123,7 @@ if(data2.GlobaleOrderID !== undefined){
 let data3 = data2.GlobaleOrderID;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -18001,7 +18136,7 @@ if(data2.GlobaleParcelCode !== undefined){
 let data4 = data2.GlobaleParcelCode;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -18014,7 +18149,7 @@ if(data2.GlobaleRMANumber !== undefined){
 let data5 = data2.GlobaleRMANumber;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -18027,7 +18162,7 @@ if(data2.IsTrackingNumberActive !== undefined){
 let data6 = data2.IsTrackingNumberActive;
 const _errs13 = errors;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -18040,7 +18175,7 @@ if(data2.MerchantOrderID !== undefined){
 let data7 = data2.MerchantOrderID;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -18053,7 +18188,7 @@ if(data2.MerchantRMANumber !== undefined){
 let data8 = data2.MerchantRMANumber;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -18066,7 +18201,7 @@ if(data2.ShipperName !== undefined){
 let data9 = data2.ShipperName;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -18079,7 +18214,7 @@ if(data2.TrackingNumber !== undefined){
 let data10 = data2.TrackingNumber;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -18092,7 +18227,7 @@ if(data2.TrackingURL !== undefined){
 let data11 = data2.TrackingURL;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs23 === errors;
@@ -18105,7 +18240,7 @@ if(data2.Type !== undefined){
 let data12 = data2.Type;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema170.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs25 === errors;
@@ -18124,7 +18259,7 @@ var valid2 = true;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -18135,7 +18270,7 @@ break;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18156,7 +18291,7 @@ for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 const _errs29 = errors;
 if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-validate355.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs29 === errors;
@@ -18166,7 +18301,7 @@ break;
 }
 }
 else {
-validate355.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate357.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -18179,23 +18314,23 @@ var valid0 = true;
 }
 }
 else {
-validate355.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate355.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate355.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v108 = validate356;
-const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v109 = validate358;
+const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
 
-function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate356.evaluated;
+const evaluated0 = validate358.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18261,7 +18396,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate356.errors = vErrors;
+validate358.errors = vErrors;
 return false;
 }
 else {
@@ -18279,7 +18414,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate358.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -18289,12 +18424,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate356.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate356.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18310,12 +18445,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate356.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate356.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18331,12 +18466,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate356.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate356.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18352,12 +18487,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate356.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate356.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18372,23 +18507,23 @@ var valid1 = true;
 }
 }
 else {
-validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate358.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate356.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
-validate356.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v109 = validate357;
-const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v110 = validate359;
+const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate357.evaluated;
+const evaluated0 = validate359.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18399,14 +18534,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate357.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate359.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -18419,7 +18554,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate357.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema172.properties.Errors.type},message:"must be array,null"}];
+validate359.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema173.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -18430,7 +18565,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate357.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema172.properties.Errors.items.type},message:"must be object,string"}];
+validate359.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema173.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -18449,14 +18584,14 @@ var valid0 = true;
 }
 }
 else {
-validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate357.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
-validate357.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate359.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -18541,34 +18676,35 @@ export const VALIDATORS = {
   "service/exporter.schema.json": v77,
   "service/hub-details.schema.json": v78,
   "service/location-by-ip.schema.json": v79,
-  "service/order-info-for-additional-documents.schema.json": v80,
-  "service/order-refund-details.schema.json": v81,
-  "service/order-refund-product.schema.json": v82,
-  "service/order-refund-request.schema.json": v83,
-  "service/order-status-details.schema.json": v84,
-  "service/orders-details-request.schema.json": v85,
-  "service/orders-details-response.schema.json": v86,
-  "service/product-country.schema.json": v87,
-  "service/recent-product-countries.schema.json": v88,
-  "service/refund-details-response.schema.json": v89,
-  "service/rounding-range.schema.json": v90,
-  "service/rounding-rule.schema.json": v91,
-  "service/send-cart-request.schema.json": v92,
-  "service/send-cart-response.schema.json": v93,
-  "service/service-response-info.schema.json": v94,
-  "service/shipment-information.schema.json": v95,
-  "service/shipment-parcel.schema.json": v96,
-  "service/shipment-product.schema.json": v97,
-  "service/shipment.schema.json": v98,
-  "service/shipping-address-request.schema.json": v99,
-  "service/shipping-details-request.schema.json": v100,
-  "service/shipping-details.schema.json": v101,
-  "service/shipping-document.schema.json": v102,
-  "service/shipping-documents-request.schema.json": v103,
-  "service/shipping-documents-response.schema.json": v104,
-  "service/tracking-details.schema.json": v105,
-  "service/tracking-events-request.schema.json": v106,
-  "service/tracking-events-response.schema.json": v107,
-  "service/void-parcel-request.schema.json": v108,
-  "service/void-parcel-response.schema.json": v109,
+  "service/location-default-culture.schema.json": v80,
+  "service/order-info-for-additional-documents.schema.json": v81,
+  "service/order-refund-details.schema.json": v82,
+  "service/order-refund-product.schema.json": v83,
+  "service/order-refund-request.schema.json": v84,
+  "service/order-status-details.schema.json": v85,
+  "service/orders-details-request.schema.json": v86,
+  "service/orders-details-response.schema.json": v87,
+  "service/product-country.schema.json": v88,
+  "service/recent-product-countries.schema.json": v89,
+  "service/refund-details-response.schema.json": v90,
+  "service/rounding-range.schema.json": v91,
+  "service/rounding-rule.schema.json": v92,
+  "service/send-cart-request.schema.json": v93,
+  "service/send-cart-response.schema.json": v94,
+  "service/service-response-info.schema.json": v95,
+  "service/shipment-information.schema.json": v96,
+  "service/shipment-parcel.schema.json": v97,
+  "service/shipment-product.schema.json": v98,
+  "service/shipment.schema.json": v99,
+  "service/shipping-address-request.schema.json": v100,
+  "service/shipping-details-request.schema.json": v101,
+  "service/shipping-details.schema.json": v102,
+  "service/shipping-document.schema.json": v103,
+  "service/shipping-documents-request.schema.json": v104,
+  "service/shipping-documents-response.schema.json": v105,
+  "service/tracking-details.schema.json": v106,
+  "service/tracking-events-request.schema.json": v107,
+  "service/tracking-events-response.schema.json": v108,
+  "service/void-parcel-request.schema.json": v109,
+  "service/void-parcel-response.schema.json": v110,
 };

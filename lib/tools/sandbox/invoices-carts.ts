@@ -4,7 +4,8 @@
  * GetOrdersVATInvoice with repeated `orderId` query parameters and no body, answered with a small
  * deterministic PDF naming the orders; SendCartV2 with the cart as its JSON body (the V1 form, the
  * cart in the query or `/Checkout/SendCart`, is refused); AppVersion with no parameter; ProductCountryS
- * with `countryCode` and repeated `productCode` query parameters.
+ * with `countryCode` and repeated `productCode` query parameters; LocationsDefaultCulturesList with no
+ * parameter (the seed's countries, each with the culture LocationDefaultCulture gives it).
  */
 import { createHash } from 'node:crypto';
 import { isObject } from '../../shared/options.js';
@@ -18,6 +19,8 @@ export interface InvoicesCartsContext {
   hasOrder(orderId: string, merchant: string): boolean;
   /** The product class a saved product has (SaveProductsList / SaveProductsBulk), if any. */
   productClass(merchant: string, productCode: string): string | undefined;
+  /** A country's default culture as LocationDefaultCulture answers it (undefined: none). */
+  cultureOf(countryCode: string): unknown;
 }
 
 /** The sandbox's AppVersion answer (the PHP SDK stub's shape). */
@@ -29,6 +32,7 @@ const PATHS: Record<string, ExchangeKind> = {
   '/Checkout/SendCart': 'sendCart',
   '/Browsing/AppVersion': 'browsing',
   '/Browsing/ProductCountryS': 'browsing',
+  '/Browsing/LocationsDefaultCulturesList': 'browsing',
 };
 
 const bad = (kind: ExchangeKind, Description: string): CatalogueReply => ({ status: 400, kind, body: { Code: 'INVALID_REQUEST', Error: 'Invalid request', Description } });
@@ -112,6 +116,10 @@ export function routeInvoicesCarts(
     case '/Order/GetOrdersVATInvoice': return invoice(ctx, merchant, body, query);
     case '/Browsing/AppVersion': return noBody(body) ? { status: 200, kind, body: SANDBOX_APP_VERSION } : bad(kind, 'AppVersion takes no body');
     case '/Browsing/ProductCountryS': return productCountries(ctx, merchant, body, query);
+    case '/Browsing/LocationsDefaultCulturesList':
+      return noBody(body)
+        ? { status: 200, kind, body: SEED_COUNTRIES.map((c) => ({ CountryCode: c.Code, RegionCode: null, CityCode: null, Culture: ctx.cultureOf(c.Code) ?? null })) }
+        : bad(kind, 'LocationsDefaultCulturesList takes no body');
     default: return sendCart(path, body, query);
   }
 }

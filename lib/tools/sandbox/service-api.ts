@@ -211,6 +211,7 @@ async function route(
     const reply = routeInvoicesCarts({
       hasOrder: (orderId, merchant) => ctx.orders.find({ orderId }, merchant) !== undefined,
       productClass: (merchant, code) => { const c = ctx.catalogue?.products(merchant).get(code)?.ProductClassCode; return typeof c === 'string' ? c : undefined; },
+      cultureOf: (countryCode) => ctx.catalogue?.route('POST', '/Browsing/LocationDefaultCulture', undefined, new URLSearchParams({ countryCode }), 'default', true)?.body,
     }, method, path, body, query, authenticated, guidGiven);
     if (reply) return reply;
   }

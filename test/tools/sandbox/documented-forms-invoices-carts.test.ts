@@ -1,8 +1,8 @@
 /**
  * The sandbox accepts only the documented forms (issue 46 item 7) for the commercial invoice,
- * SendCartV2, AppVersion and ProductCountryS (issue 50): the form each source shows and the kit's
+ * SendCartV2, AppVersion, ProductCountryS and LocationsDefaultCulturesList (issue 50): the form each source shows and the kit's
  * client are accepted; another form is refused with INVALID_REQUEST. Sources: docs/compatibility.md
- * LP-18 … LP-21 and "What the sandbox accepts".
+ * LP-18 … LP-22 and "What the sandbox accepts".
  */
 import { readFileSync } from 'node:fs';
 import { createServiceClient, type ServiceClient } from 'crossborder-merchant-kit/client';
@@ -69,4 +69,14 @@ test('ProductCountryS: the SDK\'s form (countryCode, cultureCode, repeated produ
   expect(await raw('POST', '/Browsing/ProductCountryS', [['countryCode', 'DE']], { productCodes: ['A'] })).toMatchObject(refused);
   expect(await raw('POST', '/Browsing/ProductCountryS', [['productCode', 'A']])).toMatchObject(refused);
   expect(await raw('POST', '/Browsing/ProductCountryS', [['countryCode', 'DE']])).toMatchObject(refused);
+});
+
+test('LocationsDefaultCulturesList: the cartridge\'s form (POST, merchantGUID, no body) and the client are accepted; a body, no merchantGUID or GET are refused', async () => {
+  const cartridge = await raw('POST', '/Browsing/LocationsDefaultCulturesList');
+  expect(cartridge.status).toBe(200);
+  expect(cartridge.json.find((c: any) => c.CountryCode === 'DE')).toMatchObject({ Culture: { Code: 'de-DE' } });
+  expect((await client.getDefaultCultures()).map((c) => c.CountryCode)).toEqual(cartridge.json.map((c: any) => c.CountryCode));
+  expect(await raw('POST', '/Browsing/LocationsDefaultCulturesList', [], { countryCode: 'DE' })).toMatchObject(refused);
+  expect(await raw('POST', '/Browsing/LocationsDefaultCulturesList', [], undefined, false)).toMatchObject(refused);
+  expect((await raw('GET', '/Browsing/LocationsDefaultCulturesList')).status).toBe(405);
 });
