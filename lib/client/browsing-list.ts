@@ -20,9 +20,10 @@ export interface BrowsingCall {
   path: string;
   /** The element schema, e.g. `service/country.schema.json`. */
   schema: string;
-  /** The property a wrapped answer holds the list in (the docs' Response table). */
-  wrapper: string;
-  query?: Record<string, string>;
+  /** The property a wrapped answer holds the list in (the docs' Response table); none: only a bare list is read. */
+  wrapper?: string;
+  /** Query parameters; a list repeats the name (ProductCountryS' `productCode`). */
+  query?: Record<string, string | readonly string[]>;
   /** A JSON body (SaveProductsList's products). */
   body?: unknown;
 }
@@ -50,10 +51,10 @@ export async function readBrowsingList<T>(o: ResolvedClientOptions, call: Browsi
   if (!parsed.ok) throw invalid('the 2xx answer is not JSON');
   let list: unknown = parsed.value;
   if (!Array.isArray(list)) {
-    const serviceError = errorShaped(operation, outcome, list, [call.wrapper]);
+    const serviceError = errorShaped(operation, outcome, list, call.wrapper ? [call.wrapper] : []);
     if (serviceError) throw serviceError;
-    const inner = isObject(list) ? list[call.wrapper] : undefined;
-    if (!Array.isArray(inner)) throw invalid(`the 2xx answer is neither a list nor { ${call.wrapper}: [...] }`);
+    const inner = isObject(list) && call.wrapper ? list[call.wrapper] : undefined;
+    if (!Array.isArray(inner)) throw invalid(call.wrapper ? `the 2xx answer is neither a list nor { ${call.wrapper}: [...] }` : 'the 2xx answer is not a list');
     list = inner;
   }
   const items = list as unknown[];

@@ -31,7 +31,8 @@ export type ServiceOperation =
   | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
   | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
   | 'getAppSettings' | 'getCountries' | 'getCurrencies' | 'getCurrencyRates' | 'getCountryCoefficients' | 'getRoundingRules'
-  | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture' | 'getShippingDetails';
+  | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture' | 'getShippingDetails'
+  | 'getOrdersVatInvoice' | 'sendCartV2' | 'getAppVersion' | 'getProductCountries' | 'getDefaultCultures';
 
 export interface ServiceErrorInit {
   code: ServiceErrorCode;

@@ -28,8 +28,9 @@ import type { BrowsingApi } from './browsing.js';
 import { browsingApi } from './browsing.js';
 import { catalogApi, type CatalogApi } from './catalog.js';
 import { returnsTrackingApi, type ReturnsTrackingApi } from './returns-tracking.js';
+import { checkoutInvoicesApi, type CheckoutInvoicesApi } from './checkout-invoices.js';
 
-export interface ServiceClient extends BrowsingApi, CatalogApi, ReturnsTrackingApi {
+export interface ServiceClient extends BrowsingApi, CatalogApi, ReturnsTrackingApi, CheckoutInvoicesApi {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
   getShipmentInformation(trackingNumber: string): Promise<ShipmentInformation>;
   /** POST {merchantApiBaseUrl}/additional-required-documents; the documents arrive later through the documents webhook. */
@@ -94,6 +95,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     ...browsingApi(o),
     ...catalogApi(o),
     ...returnsTrackingApi(o),
+    ...checkoutInvoicesApi(o),
   };
 }
 
@@ -115,3 +117,4 @@ export type { VoidParcelInput, VoidParcelOptions } from './void-parcel.js';
 export type { BrowsingApi, WebStoreCodes, CountriesFilter, CountryCoefficientsFilter, RoundingRulesFilter, ProductRestrictionsPage } from './browsing.js';
 export type { CatalogApi, CatalogPricesInput, CatalogPriceProduct, ProductsListSaved, ProductsSaved, SaveProductsBulkOptions, SaveProductsListOptions, BatchReport } from './catalog.js';
 export type { ReturnsTrackingApi, TrackingEventsInput, RmaUpdateInput } from './returns-tracking.js';
+export type { CheckoutInvoicesApi, ProductCountriesInput } from './checkout-invoices.js';

@@ -22,18 +22,22 @@ export interface Call {
   /** Path below the host, segments already percent-encoded. */
   path: string;
   body?: unknown;
-  /** Query parameters after the merchantGUID ({base_url} host), values as text (encoded here). */
-  query?: Record<string, string>;
+  /** Query parameters after the merchantGUID ({base_url} host), values as text (encoded here); a list repeats the name (`orderId=A&orderId=B`). */
+  query?: Record<string, string | readonly string[]>;
   /** Headers of this call (the same on every attempt), e.g. an Idempotency-Key. */
   headers?: Record<string, string>;
   /** Safe to send again after the request may have reached the service (reads; a POST only when the caller allows it). */
   resend: boolean;
+  /** How the 2xx answer is read: 'json' (default: text, `accept: application/json`) or 'bytes' (also kept as `Outcome.bytes`; `accept: application/pdf, application/json`). */
+  answer?: 'json' | 'bytes';
 }
 
 export interface Outcome {
   status: number;
   headers: Headers;
   text: string;
+  /** The answer's bytes, as received (calls with `answer: 'bytes'` only). */
+  bytes?: Uint8Array;
   attempts: number;
   /** The last answer's Retry-After, in ms, when it had one. */
   retryAfterMs?: number;
@@ -134,7 +138,7 @@ async function jwtFor(o: ResolvedClientOptions, call: Call, attempts: number): P
 
 /** The attempt's headers (and its JWT); its token joins `secrets` (every token of the call's attempts stays masked). */
 async function credentials(o: ResolvedClientOptions, call: Call, attempts: number, secrets: Secret[]): Promise<{ headers: Record<string, string>; jwt?: string }> {
-  const headers: Record<string, string> = { ...o.headers, ...call.headers, accept: 'application/json' };
+  const headers: Record<string, string> = { ...o.headers, ...call.headers, accept: call.answer === 'bytes' ? 'application/pdf, application/json' : 'application/json' };
   if (call.body !== undefined) headers['content-type'] = 'application/json';
   if (call.host === 'merchantApi' || o.merchantGuidIn !== 'query') headers.MerchantGUID = o.merchantGuid;
   if (o.jwtSource?.uses(call.operation)) {
@@ -182,9 +186,9 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-/** The body as text, or undefined when it is longer than `limit` bytes (then it is not read further). Stops when `signal` aborts. */
-async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<string | undefined> {
-  if (!res.body) return '';
+/** The body's bytes, or undefined when it is longer than `limit` bytes (then it is not read further). Stops when `signal` aborts. */
+async function readBody(res: Response, limit: number, signal: AbortSignal): Promise<Buffer | undefined> {
+  if (!res.body) return Buffer.alloc(0);
   const reader = res.body.getReader();
   const aborted = new Promise<never>((_resolve, reject) => {
     const stop = () => reject(signal.reason ?? new Error('aborted'));
@@ -196,7 +200,7 @@ async function readBody(res: Response, limit: number, signal: AbortSignal): Prom
   try {
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), aborted]);
-      if (done) return Buffer.concat(chunks).toString('utf8');
+      if (done) return Buffer.concat(chunks);
       size += value.byteLength;
       if (size > limit) return undefined;
       chunks.push(value);
@@ -210,14 +214,16 @@ function target(o: ResolvedClientOptions, call: Call): string {
   if (call.host === 'merchantApi') return `${o.merchantApiBaseUrl}${call.path}`;
   const params = [
     ...(o.merchantGuidIn === 'header' ? [] : [`merchantGUID=${encodeURIComponent(o.merchantGuid)}`]),
-    ...Object.entries(call.query ?? {}).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
+    ...Object.entries(call.query ?? {}).flatMap(([k, v]) => (typeof v === 'string' ? [v] : v).map((one) => `${encodeURIComponent(k)}=${encodeURIComponent(one)}`)),
   ];
   return `${o.baseUrl}${call.path}${params.length > 0 ? `?${params.join('&')}` : ''}`;
 }
 
-/** What the channel publishes of an answer: publicAnswer, except the token call's body (it is the token). */
+/** What the channel publishes of an answer: publicAnswer, except the token call's body (it is the token) and a binary answer (its size only). */
 const published = (call: Call) => (outcome: Outcome): PublicAnswer =>
-  (call.operation === 'getAuthenticationToken' ? { ...publicAnswer(outcome), body: '[REDACTED]' } : publicAnswer(outcome));
+  (call.operation === 'getAuthenticationToken' ? { ...publicAnswer(outcome), body: '[REDACTED]' }
+    : call.answer === 'bytes' && outcome.status >= 200 && outcome.status < 300 ? { ...publicAnswer(outcome), body: `[${outcome.bytes?.byteLength ?? 0} bytes]` }
+      : publicAnswer(outcome));
 
 /**
  * Sends `call`, retrying as allowed; resolves with the last HTTP answer, rejects with TIMEOUT / NETWORK.
@@ -258,7 +264,8 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
       pending.then((late) => { if (controller.signal.aborted) late.body?.cancel().catch(() => undefined); }, () => undefined);
       const res = await untilAborted(pending, controller.signal);
       const redirected = res.status >= 300 && res.status < 400;
-      const text = redirected ? '' : await readBody(res, o.maxResponseBytes, controller.signal);
+      const raw = redirected ? Buffer.alloc(0) : await readBody(res, o.maxResponseBytes, controller.signal);
+      const text = raw?.toString('utf8');
       if (redirected) await res.body?.cancel().catch(() => undefined);
       clearTimeout(timer);
       const durationMs = Math.round(performance.now() - started);
@@ -283,7 +290,7 @@ async function attempts(o: ResolvedClientOptions, call: Call, url: string, obser
         continue;
       }
       return {
-        status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets: [...secrets],
+        status: res.status, headers: res.headers, text, attempts: attempt + 1, secrets: [...secrets], ...(call.answer === 'bytes' ? { bytes: new Uint8Array(raw!) } : {}),
         ...(after !== undefined ? { retryAfterMs: after } : {}), ...(jwt !== undefined ? { jwt } : {}),
       };
     } catch (err) {

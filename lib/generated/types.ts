@@ -1822,6 +1822,20 @@ export interface AppSettings {
   [k: string]: unknown;
 }
 /**
+ * The versions of the service's API and of its client-side code (POST /Browsing/AppVersion; docs.global-e.com browsing-support-methods.html "AppVersion", the PHP SDK's stubs/Browsing/AppVersion.json).
+ */
+export interface AppVersion {
+  /**
+   * The service API's version (3.7.1 in the SDK's stub).
+   */
+  APIVersion: string;
+  /**
+   * The version of the service's client-side code the shop may reference (2.1.4 in the SDK's stub).
+   */
+  WebClientVersion?: string | null;
+  [k: string]: unknown;
+}
+/**
  * Body of /Authentication/GetAuthenticationToken: the user name and password the service gave the merchant.
  */
 export interface AuthenticationTokenRequest {
@@ -2158,6 +2172,19 @@ export interface IpLocation {
   [k: string]: unknown;
 }
 /**
+ * One location's default culture, an element of POST /Browsing/LocationsDefaultCulturesList's list (no docs page; the fields the service's commerce-cloud cartridge reads, CulturesOperation.js).
+ */
+export interface LocationDefaultCulture {
+  /**
+   * 2-char ISO country code.
+   */
+  CountryCode: string;
+  RegionCode?: string | null;
+  CityCode?: string | null;
+  Culture?: Culture | null;
+  [k: string]: unknown;
+}
+/**
  * The order part of CreateOrderRefund (OrderRefundDetails, docs.global-e.com "Implementation").
  */
 export interface OrderRefundDetails {
@@ -2379,6 +2406,49 @@ export interface RoundingRule {
    */
   CountryCode?: string | null;
   RoundingRanges: RoundingRange[];
+  [k: string]: unknown;
+}
+/**
+ * SendCartV2's body: the end customer's cart (docs.global-e.com checkout-methods.html "SendCartV2" example body and sendcartdata.html). Only the fields the kit checks are named; every other documented field is sent as given.
+ */
+export interface SendCartData {
+  /**
+   * 2-char ISO code of the shipping country.
+   */
+  CountryCode: string;
+  /**
+   * The token of a previous SendCart for the same customer (a cart update).
+   */
+  CartToken?: string;
+  ClientIP?: string;
+  Currency?: {
+    OriginalCurrencyCode?: string;
+    CurrencyCode?: string;
+    [k: string]: unknown;
+  };
+  /**
+   * @minItems 1
+   */
+  Products: [
+    {
+      ProductCode: string;
+      [k: string]: unknown;
+    },
+    ...{
+      ProductCode: string;
+      [k: string]: unknown;
+    }[]
+  ];
+  [k: string]: unknown;
+}
+/**
+ * SendCartV2's answer: the cart token the shop passes to the service's checkout (docs.global-e.com checkout-methods.html "SendCartV2"; the PHP SDK's Response/SendCart and stubs/Checkout/SendCart.json).
+ */
+export interface SendCartResult {
+  /**
+   * The unique cart token (send it again as SendCartData.CartToken to update the same cart).
+   */
+  CartToken: string;
   [k: string]: unknown;
 }
 /**

@@ -95,6 +95,23 @@ describe('getCatalogPrices', () => {
     expect(prices.Products.map((p) => p.ProductCode)).toEqual(many.map((p) => p.ProductCode));
   });
 
+  test('the cap splits exactly at its boundary: 10 000 prices are one call, 10 001 two; 3 countries take 3 333 products a call', async () => {
+    const { client } = clientFor(svc);
+    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ ProductCode: `P${i}`, OriginalSalePrice: 10 }));
+    const sizes = async (n: number, countryCodes: string[]) => {
+      const before = svc.count();
+      const prices = await client.getCatalogPrices({ products: many(n), countryCodes });
+      expect(prices.Products).toHaveLength(n);
+      return svc.received.slice(before).map((r) => r.json.Products.length * r.json.Countries.length);
+    };
+    expect(await sizes(5_000, ['FR', 'DE'])).toEqual([10_000]);
+    expect(await sizes(5_001, ['FR', 'DE'])).toEqual([10_000, 2]);
+    expect(await sizes(3_333, ['FR', 'DE', 'IT'])).toEqual([9_999]);
+    expect(await sizes(3_334, ['FR', 'DE', 'IT'])).toEqual([9_999, 3]);
+    expect(await sizes(10_000, ['FR'])).toEqual([10_000]);
+    expect(await sizes(10_001, ['FR'])).toEqual([10_000, 1]);
+  });
+
   test('a failing call fails the whole (no partial catalogue); bad input is INVALID_ARGUMENT', async () => {
     svc.answer((r, nth) => (nth === 2 ? { status: 400, body: { Code: 'INVALID_REQUEST', Error: 'bad' } } : { status: 200, body: priced(r) }));
     const { client } = clientFor(svc);

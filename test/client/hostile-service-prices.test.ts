@@ -1,6 +1,6 @@
 /**
  * The hostile-service suite for the operations of issue 50 (browsing data, catalogue, tracking
- * events, UpdateRMA): each is bounded by maxResponseBytes and timeoutMs, never follows a redirect,
+ * events, UpdateRMA, the commercial invoice, SendCartV2, AppVersion, ProductCountryS, LocationsDefaultCulturesList): each is bounded by maxResponseBytes and timeoutMs, never follows a redirect,
  * is resent only when it is a read, and no error or log line carries the token or the MerchantGUID —
  * even when the service echoes them back.
  */
@@ -43,6 +43,11 @@ const OPS: Op[] = [
   ['getCatalogPrices', (c) => c.getCatalogPrices({ products: [{ ProductCode: 'SKU-1', OriginalSalePrice: 10 }], countryCodes: ['DE'] }), true],
   ['getTrackingEvents', (c) => c.getTrackingEvents({ type: 'inbound', orderIds: ['GE1'] }), true],
   ['updateRma', (c) => c.updateRma({ OrderId: 'GE1' }), false],
+  ['getOrdersVatInvoice', (c) => c.getOrdersVatInvoice(['GE1', 'GE2']), true],
+  ['sendCartV2', (c) => c.sendCartV2({ CountryCode: 'DE', Products: [{ ProductCode: 'SKU-1' }] }), true],
+  ['getAppVersion', (c) => c.getAppVersion(), true],
+  ['getProductCountries', (c) => c.getProductCountries({ productCodes: ['SKU-1'], countryCode: 'DE' }), true],
+  ['getDefaultCultures', (c) => c.getDefaultCultures(), true],
 ];
 
 describe.each(OPS)('%s', (name, call, read) => {

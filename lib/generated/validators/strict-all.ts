@@ -10066,10 +10066,10 @@ return errors === 0;
 validate242.evaluated = {"props":{"ClientSettings":true,"ServerSettings":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v57 = validate243;
-const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
+const schema105 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/app-version.schema.json","type":"object","required":["APIVersion"],"properties":{"APIVersion":{"type":"string"},"WebClientVersion":{"type":["string","null"]}}};
 
 function validate243(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/app-version.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate243.evaluated;
@@ -10082,25 +10082,16 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.UserName === undefined) && (missing0 = "UserName")) || ((data.Password === undefined) && (missing0 = "Password"))){
+if((data.APIVersion === undefined) && (missing0 = "APIVersion")){
 validate243.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.UserName !== undefined){
-let data0 = data.UserName;
+if(data.APIVersion !== undefined){
 const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-validate243.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(typeof data.APIVersion !== "string"){
+validate243.errors = [{instancePath:instancePath+"/APIVersion",schemaPath:"#/properties/APIVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-else {
-validate243.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs1 === errors;
 }
@@ -10108,20 +10099,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Password !== undefined){
-let data1 = data.Password;
+if(data.WebClientVersion !== undefined){
+let data1 = data.WebClientVersion;
 const _errs3 = errors;
-if(errors === _errs3){
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-validate243.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if((typeof data1 !== "string") && (data1 !== null)){
+validate243.errors = [{instancePath:instancePath+"/WebClientVersion",schemaPath:"#/properties/WebClientVersion/type",keyword:"type",params:{type: schema105.properties.WebClientVersion.type},message:"must be string,null"}];
 return false;
-}
-}
-else {
-validate243.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 }
 var valid0 = _errs3 === errors;
 }
@@ -10139,13 +10122,13 @@ return false;
 validate243.errors = vErrors;
 return errors === 0;
 }
-validate243.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
+validate243.evaluated = {"props":{"APIVersion":true,"WebClientVersion":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v58 = validate244;
-const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
+const schema106 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json","type":"object","required":["UserName","Password"],"properties":{"UserName":{"type":"string","minLength":1},"Password":{"type":"string","minLength":1}}};
 
 function validate244(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate244.evaluated;
@@ -10158,25 +10141,51 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.Token === undefined) && (missing0 = "Token")){
+if(((data.UserName === undefined) && (missing0 = "UserName")) || ((data.Password === undefined) && (missing0 = "Password"))){
 validate244.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.Token !== undefined){
-let data0 = data.Token;
+if(data.UserName !== undefined){
+let data0 = data.UserName;
 const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate244.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate244.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate244.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate244.errors = [{instancePath:instancePath+"/UserName",schemaPath:"#/properties/UserName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Password !== undefined){
+let data1 = data.Password;
+const _errs3 = errors;
+if(errors === _errs3){
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+validate244.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate244.errors = [{instancePath:instancePath+"/Password",schemaPath:"#/properties/Password/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -10189,13 +10198,13 @@ return false;
 validate244.errors = vErrors;
 return errors === 0;
 }
-validate244.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
+validate244.evaluated = {"props":{"UserName":true,"Password":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v59 = validate245;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json","type":"object","required":["Countries","Products"],"properties":{"Countries":{"type":"array","items":{"type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"}}}},"Products":{"type":"array","items":{"type":"object","required":["ProductCode","OriginalSalePrice"],"properties":{"ProductCode":{"type":"string"},"OriginalCurrencyCode":{"type":["string","null"]},"OriginalSalePrice":{"type":["number","string"]},"VATRate":{"type":["number","string","null"]},"ProductClassCode":{"type":["string","null"]},"IsPriceIncludeVAT":{"type":["boolean","null"]}}}}}};
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json","type":"object","required":["Token"],"properties":{"Token":{"type":"string","minLength":1}}};
 
 function validate245(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/authentication-token-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate245.evaluated;
@@ -10208,8 +10217,58 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.Countries === undefined) && (missing0 = "Countries")) || ((data.Products === undefined) && (missing0 = "Products"))){
+if((data.Token === undefined) && (missing0 = "Token")){
 validate245.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Token !== undefined){
+let data0 = data.Token;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+validate245.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate245.errors = [{instancePath:instancePath+"/Token",schemaPath:"#/properties/Token/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate245.errors = vErrors;
+return errors === 0;
+}
+validate245.evaluated = {"props":{"Token":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v60 = validate246;
+const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json","type":"object","required":["Countries","Products"],"properties":{"Countries":{"type":"array","items":{"type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"}}}},"Products":{"type":"array","items":{"type":"object","required":["ProductCode","OriginalSalePrice"],"properties":{"ProductCode":{"type":"string"},"OriginalCurrencyCode":{"type":["string","null"]},"OriginalSalePrice":{"type":["number","string"]},"VATRate":{"type":["number","string","null"]},"ProductClassCode":{"type":["string","null"]},"IsPriceIncludeVAT":{"type":["boolean","null"]}}}}}};
+
+function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-request.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate246.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.Countries === undefined) && (missing0 = "Countries")) || ((data.Products === undefined) && (missing0 = "Products"))){
+validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10227,20 +10286,20 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.CountryCode === undefined) && (missing1 = "CountryCode")){
-validate245.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate246.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.CountryCode !== undefined){
 if(typeof data1.CountryCode !== "string"){
-validate245.errors = [{instancePath:instancePath+"/Countries/" + i0+"/CountryCode",schemaPath:"#/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/Countries/" + i0+"/CountryCode",schemaPath:"#/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate245.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath:instancePath+"/Countries/" + i0,schemaPath:"#/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10251,7 +10310,7 @@ break;
 }
 }
 else {
-validate245.errors = [{instancePath:instancePath+"/Countries",schemaPath:"#/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate246.errors = [{instancePath:instancePath+"/Countries",schemaPath:"#/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10275,14 +10334,14 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing2;
 if(((data4.ProductCode === undefined) && (missing2 = "ProductCode")) || ((data4.OriginalSalePrice === undefined) && (missing2 = "OriginalSalePrice"))){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data4.ProductCode !== undefined){
 const _errs11 = errors;
 if(typeof data4.ProductCode !== "string"){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs11 === errors;
@@ -10295,7 +10354,7 @@ if(data4.OriginalCurrencyCode !== undefined){
 let data6 = data4.OriginalCurrencyCode;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalCurrencyCode",schemaPath:"#/properties/Products/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalCurrencyCode",schemaPath:"#/properties/Products/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -10308,7 +10367,7 @@ if(data4.OriginalSalePrice !== undefined){
 let data7 = data4.OriginalSalePrice;
 const _errs15 = errors;
 if((!((typeof data7 == "number") && (isFinite(data7)))) && (typeof data7 !== "string")){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalSalePrice",schemaPath:"#/properties/Products/items/properties/OriginalSalePrice/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.OriginalSalePrice.type},message:"must be number,string"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1+"/OriginalSalePrice",schemaPath:"#/properties/Products/items/properties/OriginalSalePrice/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.OriginalSalePrice.type},message:"must be number,string"}];
 return false;
 }
 var valid4 = _errs15 === errors;
@@ -10321,7 +10380,7 @@ if(data4.VATRate !== undefined){
 let data8 = data4.VATRate;
 const _errs17 = errors;
 if(((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")) && (data8 !== null)){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/VATRate",schemaPath:"#/properties/Products/items/properties/VATRate/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.VATRate.type},message:"must be number,string,null"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1+"/VATRate",schemaPath:"#/properties/Products/items/properties/VATRate/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.VATRate.type},message:"must be number,string,null"}];
 return false;
 }
 var valid4 = _errs17 === errors;
@@ -10334,7 +10393,7 @@ if(data4.ProductClassCode !== undefined){
 let data9 = data4.ProductClassCode;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductClassCode",schemaPath:"#/properties/Products/items/properties/ProductClassCode/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.ProductClassCode.type},message:"must be string,null"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1+"/ProductClassCode",schemaPath:"#/properties/Products/items/properties/ProductClassCode/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.ProductClassCode.type},message:"must be string,null"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -10347,7 +10406,7 @@ if(data4.IsPriceIncludeVAT !== undefined){
 let data10 = data4.IsPriceIncludeVAT;
 const _errs21 = errors;
 if((typeof data10 !== "boolean") && (data10 !== null)){
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1+"/IsPriceIncludeVAT",schemaPath:"#/properties/Products/items/properties/IsPriceIncludeVAT/type",keyword:"type",params:{type: schema107.properties.Products.items.properties.IsPriceIncludeVAT.type},message:"must be boolean,null"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1+"/IsPriceIncludeVAT",schemaPath:"#/properties/Products/items/properties/IsPriceIncludeVAT/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.IsPriceIncludeVAT.type},message:"must be boolean,null"}];
 return false;
 }
 var valid4 = _errs21 === errors;
@@ -10363,7 +10422,7 @@ var valid4 = true;
 }
 }
 else {
-validate245.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath:instancePath+"/Products/" + i1,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10374,7 +10433,7 @@ break;
 }
 }
 else {
-validate245.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate246.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10387,23 +10446,23 @@ var valid0 = true;
 }
 }
 else {
-validate245.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate245.errors = vErrors;
+validate246.errors = vErrors;
 return errors === 0;
 }
-validate245.evaluated = {"props":{"Countries":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+validate246.evaluated = {"props":{"Countries":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v60 = validate246;
-const schema108 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json","type":"object","required":["Products"],"properties":{"Products":{"type":"array","items":{"type":"object","required":["ProductCode","Countries"],"properties":{"ProductCode":{"type":"string"},"Countries":{"type":"array","items":{"type":"object","required":["CountryCode","Currency"],"properties":{"CountryCode":{"type":"string"},"Currency":{"type":"object","required":["CurrencyCode","Price"],"properties":{"CurrencyCode":{"type":"string"},"Price":{"type":["number","string"]}}}}}}}}}}};
+export const v61 = validate247;
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json","type":"object","required":["Products"],"properties":{"Products":{"type":"array","items":{"type":"object","required":["ProductCode","Countries"],"properties":{"ProductCode":{"type":"string"},"Countries":{"type":"array","items":{"type":"object","required":["CountryCode","Currency"],"properties":{"CountryCode":{"type":"string"},"Currency":{"type":"object","required":["CurrencyCode","Price"],"properties":{"CurrencyCode":{"type":"string"},"Price":{"type":["number","string"]}}}}}}}}}}};
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/catalog-prices-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
+const evaluated0 = validate247.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10414,7 +10473,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Products === undefined) && (missing0 = "Products")){
-validate246.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -10432,14 +10491,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.ProductCode === undefined) && (missing1 = "ProductCode")) || ((data1.Countries === undefined) && (missing1 = "Countries"))){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data1.ProductCode !== "string"){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -10462,14 +10521,14 @@ if(errors === _errs9){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing2;
 if(((data4.CountryCode === undefined) && (missing2 = "CountryCode")) || ((data4.Currency === undefined) && (missing2 = "Currency"))){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data4.CountryCode !== undefined){
 const _errs11 = errors;
 if(typeof data4.CountryCode !== "string"){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/CountryCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/CountryCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs11 === errors;
@@ -10485,14 +10544,14 @@ if(errors === _errs13){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing3;
 if(((data6.CurrencyCode === undefined) && (missing3 = "CurrencyCode")) || ((data6.Price === undefined) && (missing3 = "Price"))){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 if(data6.CurrencyCode !== undefined){
 const _errs15 = errors;
 if(typeof data6.CurrencyCode !== "string"){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/CurrencyCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/CurrencyCode",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -10505,7 +10564,7 @@ if(data6.Price !== undefined){
 let data8 = data6.Price;
 const _errs17 = errors;
 if((!((typeof data8 == "number") && (isFinite(data8)))) && (typeof data8 !== "string")){
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/Price",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/Price/type",keyword:"type",params:{type: schema108.properties.Products.items.properties.Countries.items.properties.Currency.properties.Price.type},message:"must be number,string"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency/Price",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/properties/Price/type",keyword:"type",params:{type: schema109.properties.Products.items.properties.Countries.items.properties.Currency.properties.Price.type},message:"must be number,string"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -10517,7 +10576,7 @@ var valid5 = true;
 }
 }
 else {
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1+"/Currency",schemaPath:"#/properties/Products/items/properties/Countries/items/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10530,7 +10589,7 @@ var valid4 = true;
 }
 }
 else {
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries/" + i1,schemaPath:"#/properties/Products/items/properties/Countries/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10541,7 +10600,7 @@ break;
 }
 }
 else {
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries",schemaPath:"#/properties/Products/items/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0+"/Countries",schemaPath:"#/properties/Products/items/properties/Countries/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -10554,7 +10613,7 @@ var valid2 = true;
 }
 }
 else {
-validate246.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate247.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -10565,147 +10624,8 @@ break;
 }
 }
 else {
-validate246.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate247.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
-}
-}
-}
-}
-}
-else {
-validate246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate246.errors = vErrors;
-return errors === 0;
-}
-validate246.evaluated = {"props":{"Products":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v61 = validate247;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
-
-function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate248.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(errors === 0){
-if(typeof data === "string"){
-if(!(formats0.validate(data))){
-validate248.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
-return false;
-}
-}
-else {
-validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-validate248.errors = vErrors;
-return errors === 0;
-}
-validate248.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-const schema111 = {"type":"number","minimum":0};
-
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate250.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate250.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-}
-validate250.errors = vErrors;
-return errors === 0;
-}
-validate250.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate247.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
-validate247.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.number !== undefined){
-let data0 = data.number;
-const _errs1 = errors;
-if(errors === _errs1){
-if(typeof data0 === "string"){
-if(func1(data0) > 20){
-validate247.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
-return false;
-}
-}
-else {
-validate247.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.date !== undefined){
-const _errs3 = errors;
-if(!(validate248(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.totalValue !== undefined){
-const _errs4 = errors;
-if(!(validate250(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -10719,16 +10639,155 @@ return false;
 validate247.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+validate247.evaluated = {"props":{"Products":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v62 = validate252;
-const schema112 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":["number","null"],"enum":[0,2,4,6,8,null]},"ProductClassCode":{"type":["string","null"]},"CoefficientWithVATType":{"type":"number"}}};
+export const v62 = validate248;
+const schema110 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json","type":"object","required":["number","date","totalValue"],"properties":{"number":{"type":"string","maxLength":20},"date":{"$ref":"../common.schema.json#/$defs/Date"},"totalValue":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate252(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate249.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(errors === 0){
+if(typeof data === "string"){
+if(!(formats0.validate(data))){
+validate249.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+return false;
+}
+}
+else {
+validate249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+validate249.errors = vErrors;
+return errors === 0;
+}
+validate249.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const schema112 = {"type":"number","minimum":0};
+
+function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate251.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate251.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate251.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+validate251.errors = vErrors;
+return errors === 0;
+}
+validate251.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate248(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/commercial-invoice.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate248.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.number === undefined) && (missing0 = "number")) || ((data.date === undefined) && (missing0 = "date"))) || ((data.totalValue === undefined) && (missing0 = "totalValue"))){
+validate248.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.number !== undefined){
+let data0 = data.number;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func1(data0) > 20){
+validate248.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+return false;
+}
+}
+else {
+validate248.errors = [{instancePath:instancePath+"/number",schemaPath:"#/properties/number/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.date !== undefined){
+const _errs3 = errors;
+if(!(validate249(data.date, {instancePath:instancePath+"/date",parentData:data,parentDataProperty:"date",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalValue !== undefined){
+const _errs4 = errors;
+if(!(validate251(data.totalValue, {instancePath:instancePath+"/totalValue",parentData:data,parentDataProperty:"totalValue",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate248.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate248.errors = vErrors;
+return errors === 0;
+}
+validate248.evaluated = {"props":{"number":true,"date":true,"totalValue":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v63 = validate253;
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json","type":"object","required":["CountryCode","Rate"],"properties":{"CountryCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"IncludeVAT":{"type":["number","null"],"enum":[0,2,4,6,8,null]},"ProductClassCode":{"type":["string","null"]},"CoefficientWithVATType":{"type":"number"}}};
+
+function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country-coefficient.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate252.evaluated;
+const evaluated0 = validate253.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10739,14 +10798,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CountryCode === undefined) && (missing0 = "CountryCode")) || ((data.Rate === undefined) && (missing0 = "Rate"))){
-validate252.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.CountryCode !== undefined){
 const _errs1 = errors;
 if(typeof data.CountryCode !== "string"){
-validate252.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate253.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10761,12 +10820,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if((typeof data1 == "number") && (isFinite(data1))){
 if(data1 <= 0 || isNaN(data1)){
-validate252.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate253.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate252.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate253.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -10780,11 +10839,11 @@ if(data.IncludeVAT !== undefined){
 let data2 = data.IncludeVAT;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate252.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: schema112.properties.IncludeVAT.type},message:"must be number,null"}];
+validate253.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/type",keyword:"type",params:{type: schema113.properties.IncludeVAT.type},message:"must be number,null"}];
 return false;
 }
 if(!((((((data2 === 0) || (data2 === 2)) || (data2 === 4)) || (data2 === 6)) || (data2 === 8)) || (data2 === null))){
-validate252.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/enum",keyword:"enum",params:{allowedValues: schema112.properties.IncludeVAT.enum},message:"must be equal to one of the allowed values"}];
+validate253.errors = [{instancePath:instancePath+"/IncludeVAT",schemaPath:"#/properties/IncludeVAT/enum",keyword:"enum",params:{allowedValues: schema113.properties.IncludeVAT.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10797,7 +10856,7 @@ if(data.ProductClassCode !== undefined){
 let data3 = data.ProductClassCode;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate252.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: schema112.properties.ProductClassCode.type},message:"must be string,null"}];
+validate253.errors = [{instancePath:instancePath+"/ProductClassCode",schemaPath:"#/properties/ProductClassCode/type",keyword:"type",params:{type: schema113.properties.ProductClassCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -10810,7 +10869,7 @@ if(data.CoefficientWithVATType !== undefined){
 let data4 = data.CoefficientWithVATType;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate252.errors = [{instancePath:instancePath+"/CoefficientWithVATType",schemaPath:"#/properties/CoefficientWithVATType/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate253.errors = [{instancePath:instancePath+"/CoefficientWithVATType",schemaPath:"#/properties/CoefficientWithVATType/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -10825,23 +10884,23 @@ var valid0 = true;
 }
 }
 else {
-validate252.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate252.errors = vErrors;
+validate253.errors = vErrors;
 return errors === 0;
 }
-validate252.evaluated = {"props":{"CountryCode":true,"Rate":true,"IncludeVAT":true,"ProductClassCode":true,"CoefficientWithVATType":true},"dynamicProps":false,"dynamicItems":false};
+validate253.evaluated = {"props":{"CountryCode":true,"Rate":true,"IncludeVAT":true,"ProductClassCode":true,"CoefficientWithVATType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v63 = validate253;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":["string","null"]},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
+export const v64 = validate254;
+const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json","type":"object","required":["Code","DefaultCurrencyCode"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"DefaultCurrencyCode":{"type":"string"},"DefaultVATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]},"IsOperatedByGlobalE":{"type":"boolean"},"IsStateMandatory":{"type":"boolean"},"SiteURL":{"type":["string","null"]},"SupportsFixedPrices":{"type":"boolean"},"UseCountryVAT":{"type":"boolean"}}};
 
-function validate253(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate254(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/country.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate253.evaluated;
+const evaluated0 = validate254.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10852,14 +10911,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.Code === undefined) && (missing0 = "Code")) || ((data.DefaultCurrencyCode === undefined) && (missing0 = "DefaultCurrencyCode"))){
-validate253.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate254.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.Code !== undefined){
 const _errs1 = errors;
 if(typeof data.Code !== "string"){
-validate253.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate254.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -10871,7 +10930,7 @@ if(valid0){
 if(data.Name !== undefined){
 const _errs3 = errors;
 if(typeof data.Name !== "string"){
-validate253.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate254.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -10883,7 +10942,7 @@ if(valid0){
 if(data.DefaultCurrencyCode !== undefined){
 const _errs5 = errors;
 if(typeof data.DefaultCurrencyCode !== "string"){
-validate253.errors = [{instancePath:instancePath+"/DefaultCurrencyCode",schemaPath:"#/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate254.errors = [{instancePath:instancePath+"/DefaultCurrencyCode",schemaPath:"#/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -10932,7 +10991,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate253.errors = vErrors;
+validate254.errors = vErrors;
 return false;
 }
 else {
@@ -10955,7 +11014,7 @@ if(valid0){
 if(data.IsOperatedByGlobalE !== undefined){
 const _errs12 = errors;
 if(typeof data.IsOperatedByGlobalE !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/IsOperatedByGlobalE",schemaPath:"#/properties/IsOperatedByGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate254.errors = [{instancePath:instancePath+"/IsOperatedByGlobalE",schemaPath:"#/properties/IsOperatedByGlobalE/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -10967,7 +11026,7 @@ if(valid0){
 if(data.IsStateMandatory !== undefined){
 const _errs14 = errors;
 if(typeof data.IsStateMandatory !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate254.errors = [{instancePath:instancePath+"/IsStateMandatory",schemaPath:"#/properties/IsStateMandatory/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -10980,7 +11039,7 @@ if(data.SiteURL !== undefined){
 let data6 = data.SiteURL;
 const _errs16 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate253.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: schema113.properties.SiteURL.type},message:"must be string,null"}];
+validate254.errors = [{instancePath:instancePath+"/SiteURL",schemaPath:"#/properties/SiteURL/type",keyword:"type",params:{type: schema114.properties.SiteURL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -10992,7 +11051,7 @@ if(valid0){
 if(data.SupportsFixedPrices !== undefined){
 const _errs18 = errors;
 if(typeof data.SupportsFixedPrices !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate254.errors = [{instancePath:instancePath+"/SupportsFixedPrices",schemaPath:"#/properties/SupportsFixedPrices/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -11004,7 +11063,7 @@ if(valid0){
 if(data.UseCountryVAT !== undefined){
 const _errs20 = errors;
 if(typeof data.UseCountryVAT !== "boolean"){
-validate253.errors = [{instancePath:instancePath+"/UseCountryVAT",schemaPath:"#/properties/UseCountryVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate254.errors = [{instancePath:instancePath+"/UseCountryVAT",schemaPath:"#/properties/UseCountryVAT/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -11023,107 +11082,20 @@ var valid0 = true;
 }
 }
 else {
-validate253.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate253.errors = vErrors;
+validate254.errors = vErrors;
 return errors === 0;
 }
-validate253.evaluated = {"props":{"Code":true,"Name":true,"DefaultCurrencyCode":true,"DefaultVATRateType":true,"IsOperatedByGlobalE":true,"IsStateMandatory":true,"SiteURL":true,"SupportsFixedPrices":true,"UseCountryVAT":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v64 = validate255;
-const schema114 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":["string","null"]},"LocalizedName":{"type":["string","null"]},"IsRTL":{"type":["boolean","null"]}}};
-
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Code === undefined) && (missing0 = "Code")){
-validate255.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.Code !== undefined){
-const _errs1 = errors;
-if(typeof data.Code !== "string"){
-validate255.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Name !== undefined){
-let data1 = data.Name;
-const _errs3 = errors;
-if((typeof data1 !== "string") && (data1 !== null)){
-validate255.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: schema114.properties.Name.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.LocalizedName !== undefined){
-let data2 = data.LocalizedName;
-const _errs5 = errors;
-if((typeof data2 !== "string") && (data2 !== null)){
-validate255.errors = [{instancePath:instancePath+"/LocalizedName",schemaPath:"#/properties/LocalizedName/type",keyword:"type",params:{type: schema114.properties.LocalizedName.type},message:"must be string,null"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.IsRTL !== undefined){
-let data3 = data.IsRTL;
-const _errs7 = errors;
-if((typeof data3 !== "boolean") && (data3 !== null)){
-validate255.errors = [{instancePath:instancePath+"/IsRTL",schemaPath:"#/properties/IsRTL/type",keyword:"type",params:{type: schema114.properties.IsRTL.type},message:"must be boolean,null"}];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-else {
-validate255.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate255.errors = vErrors;
-return errors === 0;
-}
-validate255.evaluated = {"props":{"Code":true,"Name":true,"LocalizedName":true,"IsRTL":true},"dynamicProps":false,"dynamicItems":false};
+validate254.evaluated = {"props":{"Code":true,"Name":true,"DefaultCurrencyCode":true,"DefaultVATRateType":true,"IsOperatedByGlobalE":true,"IsStateMandatory":true,"SiteURL":true,"SupportsFixedPrices":true,"UseCountryVAT":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v65 = validate256;
-const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json","type":"object","required":["SourceCurrencyCode","TargetCurrencyCode","Rate"],"properties":{"SourceCurrencyCode":{"type":"string"},"TargetCurrencyCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"RateData":{"type":"string"}}};
+const schema115 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":["string","null"]},"LocalizedName":{"type":["string","null"]},"IsRTL":{"type":["boolean","null"]}}};
 
 function validate256(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/culture.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate256.evaluated;
@@ -11136,15 +11108,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.SourceCurrencyCode === undefined) && (missing0 = "SourceCurrencyCode")) || ((data.TargetCurrencyCode === undefined) && (missing0 = "TargetCurrencyCode"))) || ((data.Rate === undefined) && (missing0 = "Rate"))){
+if((data.Code === undefined) && (missing0 = "Code")){
 validate256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.SourceCurrencyCode !== undefined){
+if(data.Code !== undefined){
 const _errs1 = errors;
-if(typeof data.SourceCurrencyCode !== "string"){
-validate256.errors = [{instancePath:instancePath+"/SourceCurrencyCode",schemaPath:"#/properties/SourceCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.Code !== "string"){
+validate256.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11153,10 +11125,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.TargetCurrencyCode !== undefined){
+if(data.Name !== undefined){
+let data1 = data.Name;
 const _errs3 = errors;
-if(typeof data.TargetCurrencyCode !== "string"){
-validate256.errors = [{instancePath:instancePath+"/TargetCurrencyCode",schemaPath:"#/properties/TargetCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data1 !== "string") && (data1 !== null)){
+validate256.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: schema115.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11165,20 +11138,12 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Rate !== undefined){
-let data2 = data.Rate;
+if(data.LocalizedName !== undefined){
+let data2 = data.LocalizedName;
 const _errs5 = errors;
-if(errors === _errs5){
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 <= 0 || isNaN(data2)){
-validate256.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+if((typeof data2 !== "string") && (data2 !== null)){
+validate256.errors = [{instancePath:instancePath+"/LocalizedName",schemaPath:"#/properties/LocalizedName/type",keyword:"type",params:{type: schema115.properties.LocalizedName.type},message:"must be string,null"}];
 return false;
-}
-}
-else {
-validate256.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
 }
 var valid0 = _errs5 === errors;
 }
@@ -11186,10 +11151,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.RateData !== undefined){
+if(data.IsRTL !== undefined){
+let data3 = data.IsRTL;
 const _errs7 = errors;
-if(typeof data.RateData !== "string"){
-validate256.errors = [{instancePath:instancePath+"/RateData",schemaPath:"#/properties/RateData/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if((typeof data3 !== "boolean") && (data3 !== null)){
+validate256.errors = [{instancePath:instancePath+"/IsRTL",schemaPath:"#/properties/IsRTL/type",keyword:"type",params:{type: schema115.properties.IsRTL.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11210,13 +11176,13 @@ return false;
 validate256.errors = vErrors;
 return errors === 0;
 }
-validate256.evaluated = {"props":{"SourceCurrencyCode":true,"TargetCurrencyCode":true,"Rate":true,"RateData":true},"dynamicProps":false,"dynamicItems":false};
+validate256.evaluated = {"props":{"Code":true,"Name":true,"LocalizedName":true,"IsRTL":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v66 = validate257;
-const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"Symbol":{"type":"string"},"MaxDecimalPlaces":{"type":"integer","minimum":0,"maximum":8}}};
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json","type":"object","required":["SourceCurrencyCode","TargetCurrencyCode","Rate"],"properties":{"SourceCurrencyCode":{"type":"string"},"TargetCurrencyCode":{"type":"string"},"Rate":{"type":"number","exclusiveMinimum":0},"RateData":{"type":"string"}}};
 
 function validate257(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency-rate.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate257.evaluated;
@@ -11229,15 +11195,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.Code === undefined) && (missing0 = "Code")){
+if((((data.SourceCurrencyCode === undefined) && (missing0 = "SourceCurrencyCode")) || ((data.TargetCurrencyCode === undefined) && (missing0 = "TargetCurrencyCode"))) || ((data.Rate === undefined) && (missing0 = "Rate"))){
 validate257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.Code !== undefined){
+if(data.SourceCurrencyCode !== undefined){
 const _errs1 = errors;
-if(typeof data.Code !== "string"){
-validate257.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.SourceCurrencyCode !== "string"){
+validate257.errors = [{instancePath:instancePath+"/SourceCurrencyCode",schemaPath:"#/properties/SourceCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11246,10 +11212,10 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Name !== undefined){
+if(data.TargetCurrencyCode !== undefined){
 const _errs3 = errors;
-if(typeof data.Name !== "string"){
-validate257.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.TargetCurrencyCode !== "string"){
+validate257.errors = [{instancePath:instancePath+"/TargetCurrencyCode",schemaPath:"#/properties/TargetCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11258,11 +11224,20 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Symbol !== undefined){
+if(data.Rate !== undefined){
+let data2 = data.Rate;
 const _errs5 = errors;
-if(typeof data.Symbol !== "string"){
-validate257.errors = [{instancePath:instancePath+"/Symbol",schemaPath:"#/properties/Symbol/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(errors === _errs5){
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 <= 0 || isNaN(data2)){
+validate257.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
+}
+}
+else {
+validate257.errors = [{instancePath:instancePath+"/Rate",schemaPath:"#/properties/Rate/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
 }
 var valid0 = _errs5 === errors;
 }
@@ -11270,26 +11245,11 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.MaxDecimalPlaces !== undefined){
-let data3 = data.MaxDecimalPlaces;
+if(data.RateData !== undefined){
 const _errs7 = errors;
-if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate257.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+if(typeof data.RateData !== "string"){
+validate257.errors = [{instancePath:instancePath+"/RateData",schemaPath:"#/properties/RateData/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-if(errors === _errs7){
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 8 || isNaN(data3)){
-validate257.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8},message:"must be <= 8"}];
-return false;
-}
-else {
-if(data3 < 0 || isNaN(data3)){
-validate257.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
 }
 var valid0 = _errs7 === errors;
 }
@@ -11309,15 +11269,114 @@ return false;
 validate257.errors = vErrors;
 return errors === 0;
 }
-validate257.evaluated = {"props":{"Code":true,"Name":true,"Symbol":true,"MaxDecimalPlaces":true},"dynamicProps":false,"dynamicItems":false};
+validate257.evaluated = {"props":{"SourceCurrencyCode":true,"TargetCurrencyCode":true,"Rate":true,"RateData":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v67 = validate258;
-const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+const schema117 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json","type":"object","required":["Code"],"properties":{"Code":{"type":"string"},"Name":{"type":"string"},"Symbol":{"type":"string"},"MaxDecimalPlaces":{"type":"integer","minimum":0,"maximum":8}}};
 
-function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/currency.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate259.evaluated;
+const evaluated0 = validate258.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.Code === undefined) && (missing0 = "Code")){
+validate258.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Code !== undefined){
+const _errs1 = errors;
+if(typeof data.Code !== "string"){
+validate258.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Name !== undefined){
+const _errs3 = errors;
+if(typeof data.Name !== "string"){
+validate258.errors = [{instancePath:instancePath+"/Name",schemaPath:"#/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Symbol !== undefined){
+const _errs5 = errors;
+if(typeof data.Symbol !== "string"){
+validate258.errors = [{instancePath:instancePath+"/Symbol",schemaPath:"#/properties/Symbol/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.MaxDecimalPlaces !== undefined){
+let data3 = data.MaxDecimalPlaces;
+const _errs7 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate258.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs7){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 8 || isNaN(data3)){
+validate258.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/maximum",keyword:"maximum",params:{comparison: "<=", limit: 8},message:"must be <= 8"}];
+return false;
+}
+else {
+if(data3 < 0 || isNaN(data3)){
+validate258.errors = [{instancePath:instancePath+"/MaxDecimalPlaces",schemaPath:"#/properties/MaxDecimalPlaces/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate258.errors = vErrors;
+return errors === 0;
+}
+validate258.evaluated = {"props":{"Code":true,"Name":true,"Symbol":true,"MaxDecimalPlaces":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v68 = validate259;
+const schema118 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json","type":"object","properties":{"CartItemId":{"type":"string"},"ProductCode":{"type":"string"},"ExceptionType":{"type":"integer"},"Quantity":{"type":"number"},"ExpectedFulfilmentDate":{"$ref":"../common.schema.json#/$defs/Date"}},"allOf":[{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":1}}},"then":{"required":["Quantity"],"properties":{"Quantity":{}}}},{"if":{"type":"object","required":["ExceptionType"],"properties":{"ExceptionType":{"const":2}}},"then":{"required":["ExpectedFulfilmentDate"],"properties":{"ExpectedFulfilmentDate":{}}}}]};
+
+function validate260(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate260.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11328,27 +11387,27 @@ if(errors === 0){
 if(errors === 0){
 if(typeof data === "string"){
 if(!(formats0.validate(data))){
-validate259.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
+validate260.errors = [{instancePath,schemaPath:"#/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\""}];
 return false;
 }
 }
 else {
-validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate260.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
-validate259.errors = vErrors;
+validate260.errors = vErrors;
 return errors === 0;
 }
-validate259.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate260.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate258(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate259(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-exception.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate258.evaluated;
+const evaluated0 = validate259.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11413,7 +11472,7 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.Quantity === undefined) && (missing1 = "Quantity")){
-validate258.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate259.errors = [{instancePath,schemaPath:"#/allOf/0/then/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 }
@@ -11434,7 +11493,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate258.errors = vErrors;
+validate259.errors = vErrors;
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11497,7 +11556,7 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ExpectedFulfilmentDate === undefined) && (missing3 = "ExpectedFulfilmentDate")){
-validate258.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate259.errors = [{instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 }
@@ -11518,7 +11577,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate258.errors = vErrors;
+validate259.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -11547,7 +11606,7 @@ props0.ExpectedFulfilmentDate = true;
 if(data.CartItemId !== undefined){
 const _errs13 = errors;
 if(typeof data.CartItemId !== "string"){
-validate258.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate259.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs13 === errors;
@@ -11559,7 +11618,7 @@ if(valid5){
 if(data.ProductCode !== undefined){
 const _errs15 = errors;
 if(typeof data.ProductCode !== "string"){
-validate258.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate259.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs15 === errors;
@@ -11572,7 +11631,7 @@ if(data.ExceptionType !== undefined){
 let data4 = data.ExceptionType;
 const _errs17 = errors;
 if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
-validate258.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate259.errors = [{instancePath:instancePath+"/ExceptionType",schemaPath:"#/properties/ExceptionType/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid5 = _errs17 === errors;
@@ -11585,7 +11644,7 @@ if(data.Quantity !== undefined){
 let data5 = data.Quantity;
 const _errs19 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate258.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate259.errors = [{instancePath:instancePath+"/Quantity",schemaPath:"#/properties/Quantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -11596,8 +11655,8 @@ var valid5 = true;
 if(valid5){
 if(data.ExpectedFulfilmentDate !== undefined){
 const _errs21 = errors;
-if(!(validate259(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
+if(!(validate260(data.ExpectedFulfilmentDate, {instancePath:instancePath+"/ExpectedFulfilmentDate",parentData:data,parentDataProperty:"ExpectedFulfilmentDate",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate260.errors : vErrors.concat(validate260.errors);
 errors = vErrors.length;
 }
 var valid5 = _errs21 === errors;
@@ -11611,24 +11670,24 @@ var valid5 = true;
 }
 }
 else {
-validate258.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate259.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate258.errors = vErrors;
+validate259.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate258.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate259.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v68 = validate261;
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"ParcelCodes":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"TrackingNumbers":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]},{"required":["ParcelCodes"]},{"required":["TrackingNumbers"]}]};
+export const v69 = validate262;
+const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json","type":"object","properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"MerchantOrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"ParcelCodes":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"TrackingNumbers":{"type":"array","items":{"type":"string","minLength":1},"minItems":1},"HubCode":{"type":"string","minLength":1},"OuterBoxesAmount":{"type":"number","exclusiveMinimum":0}},"anyOf":[{"required":["OrderIds"]},{"required":["MerchantOrderIds"]},{"required":["ParcelCodes"]},{"required":["TrackingNumbers"]}]};
 
-function validate261(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-orders-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate261.evaluated;
+const evaluated0 = validate262.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11710,7 +11769,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate261.errors = vErrors;
+validate262.errors = vErrors;
 return false;
 }
 else {
@@ -11732,7 +11791,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate261.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate262.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11744,12 +11803,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate261.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate262.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11761,7 +11820,7 @@ break;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate262.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11777,7 +11836,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(Array.isArray(data2)){
 if(data2.length < 1){
-validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate262.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11789,12 +11848,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate262.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/MerchantOrderIds/" + i1,schemaPath:"#/properties/MerchantOrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11806,7 +11865,7 @@ break;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate262.errors = [{instancePath:instancePath+"/MerchantOrderIds",schemaPath:"#/properties/MerchantOrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11822,7 +11881,7 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(Array.isArray(data4)){
 if(data4.length < 1){
-validate261.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate262.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11834,12 +11893,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-validate261.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate262.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/ParcelCodes/" + i2,schemaPath:"#/properties/ParcelCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11851,7 +11910,7 @@ break;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate262.errors = [{instancePath:instancePath+"/ParcelCodes",schemaPath:"#/properties/ParcelCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11867,7 +11926,7 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(Array.isArray(data6)){
 if(data6.length < 1){
-validate261.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate262.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -11879,12 +11938,12 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data7 === "string"){
 if(func1(data7) < 1){
-validate261.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate262.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i3,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11896,7 +11955,7 @@ break;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate262.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -11912,12 +11971,12 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func1(data8) < 1){
-validate261.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate262.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate262.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -11933,12 +11992,12 @@ const _errs24 = errors;
 if(errors === _errs24){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 <= 0 || isNaN(data9)){
-validate261.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
+validate262.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"}];
 return false;
 }
 }
 else {
-validate261.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate262.errors = [{instancePath:instancePath+"/OuterBoxesAmount",schemaPath:"#/properties/OuterBoxesAmount/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -11954,24 +12013,24 @@ var valid1 = true;
 }
 }
 else {
-validate261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate261.errors = vErrors;
+validate262.errors = vErrors;
 return errors === 0;
 }
-validate261.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"ParcelCodes":true,"TrackingNumbers":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
+validate262.evaluated = {"props":{"OrderIds":true,"MerchantOrderIds":true,"ParcelCodes":true,"TrackingNumbers":true,"HubCode":true,"OuterBoxesAmount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v69 = validate262;
-const schema120 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
-const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
+export const v70 = validate263;
+const schema121 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json","type":"object","properties":{"ParcelCode":{"type":"string"},"Products":{"type":"array","items":{"$ref":"./dispatch-product.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}}};
+const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json","type":"object","properties":{"DeliveryQuantity":{"type":"number"},"CartItemId":{"type":"string"},"ProductCode":{"type":"string"}}};
 
-function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate264(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate263.evaluated;
+const evaluated0 = validate264.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11984,7 +12043,7 @@ if(data.DeliveryQuantity !== undefined){
 let data0 = data.DeliveryQuantity;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate263.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate264.errors = [{instancePath:instancePath+"/DeliveryQuantity",schemaPath:"#/properties/DeliveryQuantity/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -11996,7 +12055,7 @@ if(valid0){
 if(data.CartItemId !== undefined){
 const _errs3 = errors;
 if(typeof data.CartItemId !== "string"){
-validate263.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate264.errors = [{instancePath:instancePath+"/CartItemId",schemaPath:"#/properties/CartItemId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12008,7 +12067,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs5 = errors;
 if(typeof data.ProductCode !== "string"){
-validate263.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate264.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12020,22 +12079,22 @@ var valid0 = true;
 }
 }
 else {
-validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate263.errors = vErrors;
+validate264.errors = vErrors;
 return errors === 0;
 }
-validate263.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
+validate264.evaluated = {"props":{"DeliveryQuantity":true,"CartItemId":true,"ProductCode":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema122 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
+const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json","type":"object","required":["TrackingNumber"],"properties":{"TrackingNumber":{"type":"string","minLength":1},"TrackingURL":{"type":"string"},"ShipperName":{"type":"string"}}};
 
-function validate265(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate266(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate265.evaluated;
+const evaluated0 = validate266.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12046,7 +12105,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.TrackingNumber === undefined) && (missing0 = "TrackingNumber")){
-validate265.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate266.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -12056,12 +12115,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate265.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate266.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate265.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -12074,7 +12133,7 @@ if(valid0){
 if(data.TrackingURL !== undefined){
 const _errs3 = errors;
 if(typeof data.TrackingURL !== "string"){
-validate265.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [{instancePath:instancePath+"/TrackingURL",schemaPath:"#/properties/TrackingURL/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12086,7 +12145,7 @@ if(valid0){
 if(data.ShipperName !== undefined){
 const _errs5 = errors;
 if(typeof data.ShipperName !== "string"){
-validate265.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate266.errors = [{instancePath:instancePath+"/ShipperName",schemaPath:"#/properties/ShipperName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -12099,21 +12158,21 @@ var valid0 = true;
 }
 }
 else {
-validate265.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate266.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate265.errors = vErrors;
+validate266.errors = vErrors;
 return errors === 0;
 }
-validate265.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
+validate266.evaluated = {"props":{"TrackingNumber":true,"TrackingURL":true,"ShipperName":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate262(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate263(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate262.evaluated;
+const evaluated0 = validate263.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12125,7 +12184,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ParcelCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ParcelCode !== "string"){
-validate262.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate263.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12143,8 +12202,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate263(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
+if(!(validate264(data1[i0], {instancePath:instancePath+"/Products/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate264.errors : vErrors.concat(validate264.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -12154,7 +12213,7 @@ break;
 }
 }
 else {
-validate262.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate263.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12170,8 +12229,8 @@ const _errs6 = errors;
 const _errs7 = errors;
 let valid2 = false;
 const _errs8 = errors;
-if(!(validate265(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate266(data3, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -12204,7 +12263,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate262.errors = vErrors;
+validate263.errors = vErrors;
 return false;
 }
 else {
@@ -12227,25 +12286,25 @@ var valid0 = true;
 }
 }
 else {
-validate262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate263.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate262.errors = vErrors;
+validate263.errors = vErrors;
 return errors === 0;
 }
-validate262.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate263.evaluated = {"props":{"ParcelCode":true,"Products":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v70 = validate263;
+export const v71 = validate264;
 
-export const v71 = validate267;
-const schema123 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v72 = validate268;
+const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json","type":"object","properties":{"OrderId":{"type":"string"},"MerchantOrderId":{"type":"string"},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v1.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
+const evaluated0 = validate268.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12295,7 +12354,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate267.errors = vErrors;
+validate268.errors = vErrors;
 return false;
 }
 else {
@@ -12314,7 +12373,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.OrderId !== undefined){
 const _errs4 = errors;
 if(typeof data.OrderId !== "string"){
-validate267.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -12326,7 +12385,7 @@ if(valid1){
 if(data.MerchantOrderId !== undefined){
 const _errs6 = errors;
 if(typeof data.MerchantOrderId !== "string"){
-validate267.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -12338,7 +12397,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate267.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate268.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -12350,7 +12409,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate267.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate268.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -12368,8 +12427,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate262(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+if(!(validate263(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -12379,7 +12438,7 @@ break;
 }
 }
 else {
-validate267.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate268.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -12393,7 +12452,7 @@ if(data.Exceptions !== undefined){
 let data6 = data.Exceptions;
 const _errs15 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate267.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema123.properties.Exceptions.type},message:"must be array,null"}];
+validate268.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema124.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs15){
@@ -12402,8 +12461,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate258(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate259(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -12425,23 +12484,23 @@ var valid1 = true;
 }
 }
 else {
-validate267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate268.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate267.errors = vErrors;
+validate268.errors = vErrors;
 return errors === 0;
 }
-validate267.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate268.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v72 = validate270;
-const schema124 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
+export const v73 = validate271;
+const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json","type":"object","properties":{"OrderId":{"type":["string","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantOrderId":{"type":["string","null"]},"DeliveryReferenceNumber":{"type":["string","null"]},"IsCompleted":{"type":["boolean","null"]},"Parcels":{"type":["array","null"],"items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":["array","null"],"items":{"$ref":"./dispatch-exception.schema.json"}},"TrackingDetails":{"anyOf":[{"$ref":"./tracking-details.schema.json"},{"type":"null"}]}},"allOf":[{"anyOf":[{"required":["OrderId"],"properties":{"OrderId":{"type":"string"}}},{"required":["MerchantOrderID"],"properties":{"MerchantOrderID":{"type":"string"}}}]},{"anyOf":[{"required":["Parcels"],"properties":{"Parcels":{"type":"array"}}},{"required":["Exceptions"],"properties":{"Exceptions":{"type":"array"}}}]}]};
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate271(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-request-v2.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
+const evaluated0 = validate271.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -12530,7 +12589,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate270.errors = vErrors;
+validate271.errors = vErrors;
 return false;
 }
 else {
@@ -12628,7 +12687,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate270.errors = vErrors;
+validate271.errors = vErrors;
 return false;
 }
 else {
@@ -12672,7 +12731,7 @@ if(data.OrderId !== undefined){
 let data4 = data.OrderId;
 const _errs17 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate270.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema124.properties.OrderId.type},message:"must be string,null"}];
+validate271.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: schema125.properties.OrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs17 === errors;
@@ -12685,7 +12744,7 @@ if(data.MerchantOrderID !== undefined){
 let data5 = data.MerchantOrderID;
 const _errs19 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate270.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema124.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate271.errors = [{instancePath:instancePath+"/MerchantOrderID",schemaPath:"#/properties/MerchantOrderID/type",keyword:"type",params:{type: schema125.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs19 === errors;
@@ -12698,7 +12757,7 @@ if(data.MerchantOrderId !== undefined){
 let data6 = data.MerchantOrderId;
 const _errs21 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate270.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema124.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate271.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema125.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs21 === errors;
@@ -12711,7 +12770,7 @@ if(data.DeliveryReferenceNumber !== undefined){
 let data7 = data.DeliveryReferenceNumber;
 const _errs23 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate270.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema124.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
+validate271.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: schema125.properties.DeliveryReferenceNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid7 = _errs23 === errors;
@@ -12724,7 +12783,7 @@ if(data.IsCompleted !== undefined){
 let data8 = data.IsCompleted;
 const _errs25 = errors;
 if((typeof data8 !== "boolean") && (data8 !== null)){
-validate270.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema124.properties.IsCompleted.type},message:"must be boolean,null"}];
+validate271.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: schema125.properties.IsCompleted.type},message:"must be boolean,null"}];
 return false;
 }
 var valid7 = _errs25 === errors;
@@ -12737,7 +12796,7 @@ if(data.Parcels !== undefined){
 let data9 = data.Parcels;
 const _errs27 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate270.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema124.properties.Parcels.type},message:"must be array,null"}];
+validate271.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: schema125.properties.Parcels.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs27){
@@ -12746,8 +12805,8 @@ var valid8 = true;
 const len0 = data9.length;
 for(let i0=0; i0<len0; i0++){
 const _errs29 = errors;
-if(!(validate262(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+if(!(validate263(data9[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data9,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid8 = _errs29 === errors;
@@ -12767,7 +12826,7 @@ if(data.Exceptions !== undefined){
 let data11 = data.Exceptions;
 const _errs30 = errors;
 if((!(Array.isArray(data11))) && (data11 !== null)){
-validate270.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema124.properties.Exceptions.type},message:"must be array,null"}];
+validate271.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: schema125.properties.Exceptions.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs30){
@@ -12776,8 +12835,8 @@ var valid9 = true;
 const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs32 = errors;
-if(!(validate258(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate259(data11[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data11,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 var valid9 = _errs32 === errors;
@@ -12799,8 +12858,8 @@ const _errs33 = errors;
 const _errs34 = errors;
 let valid10 = false;
 const _errs35 = errors;
-if(!(validate265(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate266(data13, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var _valid2 = _errs35 === errors;
@@ -12833,7 +12892,7 @@ else {
 vErrors.push(err11);
 }
 errors++;
-validate270.errors = vErrors;
+validate271.errors = vErrors;
 return false;
 }
 else {
@@ -12861,79 +12920,21 @@ var valid7 = true;
 }
 }
 else {
-validate270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate271.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate270.errors = vErrors;
+validate271.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate270.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const v73 = validate274;
-const schema125 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
-
-function validate274(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate274.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.Success === undefined) && (missing0 = "Success")){
-validate274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.Success !== undefined){
-const _errs1 = errors;
-if(typeof data.Success !== "boolean"){
-validate274.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.Reason !== undefined){
-const _errs3 = errors;
-if(typeof data.Reason !== "string"){
-validate274.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-else {
-validate274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate274.errors = vErrors;
-return errors === 0;
-}
-validate274.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
+validate271.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const v74 = validate275;
-const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
+const schema126 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json","type":"object","required":["Success"],"properties":{"Success":{"type":"boolean"},"Reason":{"type":"string"}}};
 
 function validate275(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/dispatch-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate275.evaluated;
@@ -12946,20 +12947,15 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
+if((data.Success === undefined) && (missing0 = "Success")){
 validate275.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-if(data.Code !== undefined){
-let data0 = data.Code;
+if(data.Success !== undefined){
 const _errs1 = errors;
-if(typeof data0 !== "string"){
-validate275.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
-validate275.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema126.properties.Code.enum},message:"must be equal to one of the allowed values"}];
+if(typeof data.Success !== "boolean"){
+validate275.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -12968,29 +12964,16 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.Error !== undefined){
+if(data.Reason !== undefined){
 const _errs3 = errors;
-if(typeof data.Error !== "string"){
-validate275.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+if(typeof data.Reason !== "string"){
+validate275.errors = [{instancePath:instancePath+"/Reason",schemaPath:"#/properties/Reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.Description !== undefined){
-const _errs5 = errors;
-if(typeof data.Description !== "string"){
-validate275.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -13003,15 +12986,91 @@ return false;
 validate275.errors = vErrors;
 return errors === 0;
 }
-validate275.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+validate275.evaluated = {"props":{"Success":true,"Reason":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v75 = validate276;
-const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
+const schema127 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json","type":"object","required":["Code","Error"],"properties":{"Code":{"type":"string","enum":["A810","INVALID_REQUEST","UNAUTHORIZED","FORBIDDEN","SHIPMENT_CONFIGURATION_INCOMPLETE","INTERNAL_ERROR"]},"Error":{"type":"string"},"Description":{"type":"string"}}};
 
-function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/error-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate277.evaluated;
+const evaluated0 = validate276.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.Code === undefined) && (missing0 = "Code")) || ((data.Error === undefined) && (missing0 = "Error"))){
+validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.Code !== undefined){
+let data0 = data.Code;
+const _errs1 = errors;
+if(typeof data0 !== "string"){
+validate276.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((((((data0 === "A810") || (data0 === "INVALID_REQUEST")) || (data0 === "UNAUTHORIZED")) || (data0 === "FORBIDDEN")) || (data0 === "SHIPMENT_CONFIGURATION_INCOMPLETE")) || (data0 === "INTERNAL_ERROR"))){
+validate276.errors = [{instancePath:instancePath+"/Code",schemaPath:"#/properties/Code/enum",keyword:"enum",params:{allowedValues: schema127.properties.Code.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Error !== undefined){
+const _errs3 = errors;
+if(typeof data.Error !== "string"){
+validate276.errors = [{instancePath:instancePath+"/Error",schemaPath:"#/properties/Error/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Description !== undefined){
+const _errs5 = errors;
+if(typeof data.Description !== "string"){
+validate276.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate276.errors = vErrors;
+return errors === 0;
+}
+validate276.evaluated = {"props":{"Code":true,"Error":true,"Description":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v76 = validate277;
+const schema128 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json","type":"object","required":["dispatchCountryCode","destinationCountryCode","currencyCode","incoterm","exporter","commercialInvoice"],"properties":{"dispatchCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"destinationCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"currencyCode":{"$ref":"../common.schema.json#/$defs/CurrencyCode"},"incoterm":{"type":"string","enum":["DDP","DAP"]},"exporter":{"$ref":"./exporter.schema.json"},"commercialInvoice":{"$ref":"./commercial-invoice.schema.json"}}};
+
+function validate278(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate278.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13021,25 +13080,25 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern3.test(data)){
-validate277.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+validate278.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
 return false;
 }
 }
 else {
-validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate277.errors = vErrors;
+validate278.errors = vErrors;
 return errors === 0;
 }
-validate277.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate278.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate280(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate281(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate280.evaluated;
+const evaluated0 = validate281.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13049,23 +13108,52 @@ evaluated0.items = undefined;
 if(errors === 0){
 if(typeof data === "string"){
 if(!pattern4.test(data)){
-validate280.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
+validate281.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\""}];
 return false;
 }
 }
 else {
-validate280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate281.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-validate280.errors = vErrors;
+validate281.errors = vErrors;
 return errors === 0;
 }
-validate280.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate281.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema130 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+const schema131 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json","type":"object","required":["name","eoriNumber","address1","city","postalCode","countryCode"],"properties":{"name":{"type":"string"},"eoriNumber":{"type":"string","maxLength":50},"vatRegistrationNumber":{"type":"string","maxLength":50},"address1":{"type":"string"},"address2":{"type":"string"},"city":{"type":"string","maxLength":100},"postalCode":{"type":"string","maxLength":50},"countryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"}}};
+
+function validate284(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate284.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate284.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate284.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate284.errors = vErrors;
+return errors === 0;
+}
+validate284.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate283.evaluated;
@@ -13076,46 +13164,17 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate283.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate283.errors = vErrors;
-return errors === 0;
-}
-validate283.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/exporter.schema.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate282.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.name === undefined) && (missing0 = "name")) || ((data.eoriNumber === undefined) && (missing0 = "eoriNumber"))) || ((data.address1 === undefined) && (missing0 = "address1"))) || ((data.city === undefined) && (missing0 = "city"))) || ((data.postalCode === undefined) && (missing0 = "postalCode"))) || ((data.countryCode === undefined) && (missing0 = "countryCode"))){
-validate282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate283.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs1 = errors;
 if(typeof data.name !== "string"){
-validate282.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13130,12 +13189,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 50){
-validate282.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate283.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate282.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/eoriNumber",schemaPath:"#/properties/eoriNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13151,12 +13210,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 50){
-validate282.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate283.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate282.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/vatRegistrationNumber",schemaPath:"#/properties/vatRegistrationNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13169,7 +13228,7 @@ if(valid0){
 if(data.address1 !== undefined){
 const _errs7 = errors;
 if(typeof data.address1 !== "string"){
-validate282.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/address1",schemaPath:"#/properties/address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -13181,7 +13240,7 @@ if(valid0){
 if(data.address2 !== undefined){
 const _errs9 = errors;
 if(typeof data.address2 !== "string"){
-validate282.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/address2",schemaPath:"#/properties/address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -13196,12 +13255,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data5 === "string"){
 if(func1(data5) > 100){
-validate282.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate283.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate282.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/city",schemaPath:"#/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13217,12 +13276,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data6 === "string"){
 if(func1(data6) > 50){
-validate282.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate283.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate282.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate283.errors = [{instancePath:instancePath+"/postalCode",schemaPath:"#/properties/postalCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -13234,8 +13293,8 @@ var valid0 = true;
 if(valid0){
 if(data.countryCode !== undefined){
 const _errs15 = errors;
-if(!(validate283(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
+if(!(validate284(data.countryCode, {instancePath:instancePath+"/countryCode",parentData:data,parentDataProperty:"countryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate284.errors : vErrors.concat(validate284.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs15 === errors;
@@ -13253,21 +13312,21 @@ var valid0 = true;
 }
 }
 else {
-validate282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate283.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate282.errors = vErrors;
+validate283.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
+validate283.evaluated = {"props":{"name":true,"eoriNumber":true,"vatRegistrationNumber":true,"address1":true,"address2":true,"city":true,"postalCode":true,"countryCode":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate276(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate277(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/export-declaration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate276.evaluated;
+const evaluated0 = validate277.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13278,14 +13337,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.dispatchCountryCode === undefined) && (missing0 = "dispatchCountryCode")) || ((data.destinationCountryCode === undefined) && (missing0 = "destinationCountryCode"))) || ((data.currencyCode === undefined) && (missing0 = "currencyCode"))) || ((data.incoterm === undefined) && (missing0 = "incoterm"))) || ((data.exporter === undefined) && (missing0 = "exporter"))) || ((data.commercialInvoice === undefined) && (missing0 = "commercialInvoice"))){
-validate276.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate277.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.dispatchCountryCode !== undefined){
 const _errs1 = errors;
-if(!(validate277(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate278(data.dispatchCountryCode, {instancePath:instancePath+"/dispatchCountryCode",parentData:data,parentDataProperty:"dispatchCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13296,8 +13355,8 @@ var valid0 = true;
 if(valid0){
 if(data.destinationCountryCode !== undefined){
 const _errs2 = errors;
-if(!(validate277(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
+if(!(validate278(data.destinationCountryCode, {instancePath:instancePath+"/destinationCountryCode",parentData:data,parentDataProperty:"destinationCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate278.errors : vErrors.concat(validate278.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -13308,8 +13367,8 @@ var valid0 = true;
 if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
-if(!(validate280(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate280.errors : vErrors.concat(validate280.errors);
+if(!(validate281(data.currencyCode, {instancePath:instancePath+"/currencyCode",parentData:data,parentDataProperty:"currencyCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate281.errors : vErrors.concat(validate281.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -13322,11 +13381,11 @@ if(data.incoterm !== undefined){
 let data3 = data.incoterm;
 const _errs4 = errors;
 if(typeof data3 !== "string"){
-validate276.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate277.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "DDP") || (data3 === "DAP"))){
-validate276.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema127.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
+validate277.errors = [{instancePath:instancePath+"/incoterm",schemaPath:"#/properties/incoterm/enum",keyword:"enum",params:{allowedValues: schema128.properties.incoterm.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13337,8 +13396,8 @@ var valid0 = true;
 if(valid0){
 if(data.exporter !== undefined){
 const _errs6 = errors;
-if(!(validate282(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
+if(!(validate283(data.exporter, {instancePath:instancePath+"/exporter",parentData:data,parentDataProperty:"exporter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs6 === errors;
@@ -13349,8 +13408,8 @@ var valid0 = true;
 if(valid0){
 if(data.commercialInvoice !== undefined){
 const _errs7 = errors;
-if(!(validate247(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
+if(!(validate248(data.commercialInvoice, {instancePath:instancePath+"/commercialInvoice",parentData:data,parentDataProperty:"commercialInvoice",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate248.errors : vErrors.concat(validate248.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -13366,25 +13425,25 @@ var valid0 = true;
 }
 }
 else {
-validate276.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate277.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate276.errors = vErrors;
+validate277.errors = vErrors;
 return errors === 0;
 }
-validate276.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
+validate277.evaluated = {"props":{"dispatchCountryCode":true,"destinationCountryCode":true,"currencyCode":true,"incoterm":true,"exporter":true,"commercialInvoice":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v76 = validate282;
+export const v77 = validate283;
 
-export const v77 = validate287;
-const schema132 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
+export const v78 = validate288;
+const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json","type":"object","properties":{"Address1":{"type":"string"},"Address2":{"type":"string"},"City":{"type":"string"},"CountryCode":{"type":"string"},"CountryName":{"type":"string"},"Email":{"type":"string"},"Fax":{"type":"string"},"HubName":{"type":"string"},"Phone1":{"type":"string"},"Phone2":{"type":"string"},"StateCode":{"type":"string"},"StateOrProvice":{"type":"string"},"StateOrProvince":{"type":"string"},"Zip":{"type":"string"},"HubId":{"type":"number"}}};
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/hub-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
+const evaluated0 = validate288.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13396,7 +13455,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.Address1 !== undefined){
 const _errs1 = errors;
 if(typeof data.Address1 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Address1",schemaPath:"#/properties/Address1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -13408,7 +13467,7 @@ if(valid0){
 if(data.Address2 !== undefined){
 const _errs3 = errors;
 if(typeof data.Address2 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Address2",schemaPath:"#/properties/Address2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13420,7 +13479,7 @@ if(valid0){
 if(data.City !== undefined){
 const _errs5 = errors;
 if(typeof data.City !== "string"){
-validate287.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -13432,7 +13491,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs7 = errors;
 if(typeof data.CountryCode !== "string"){
-validate287.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -13444,7 +13503,7 @@ if(valid0){
 if(data.CountryName !== undefined){
 const _errs9 = errors;
 if(typeof data.CountryName !== "string"){
-validate287.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/CountryName",schemaPath:"#/properties/CountryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -13456,7 +13515,7 @@ if(valid0){
 if(data.Email !== undefined){
 const _errs11 = errors;
 if(typeof data.Email !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Email",schemaPath:"#/properties/Email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -13468,7 +13527,7 @@ if(valid0){
 if(data.Fax !== undefined){
 const _errs13 = errors;
 if(typeof data.Fax !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Fax",schemaPath:"#/properties/Fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -13480,7 +13539,7 @@ if(valid0){
 if(data.HubName !== undefined){
 const _errs15 = errors;
 if(typeof data.HubName !== "string"){
-validate287.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/HubName",schemaPath:"#/properties/HubName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -13492,7 +13551,7 @@ if(valid0){
 if(data.Phone1 !== undefined){
 const _errs17 = errors;
 if(typeof data.Phone1 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Phone1",schemaPath:"#/properties/Phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -13504,7 +13563,7 @@ if(valid0){
 if(data.Phone2 !== undefined){
 const _errs19 = errors;
 if(typeof data.Phone2 !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Phone2",schemaPath:"#/properties/Phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -13516,7 +13575,7 @@ if(valid0){
 if(data.StateCode !== undefined){
 const _errs21 = errors;
 if(typeof data.StateCode !== "string"){
-validate287.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/StateCode",schemaPath:"#/properties/StateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -13528,7 +13587,7 @@ if(valid0){
 if(data.StateOrProvice !== undefined){
 const _errs23 = errors;
 if(typeof data.StateOrProvice !== "string"){
-validate287.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/StateOrProvice",schemaPath:"#/properties/StateOrProvice/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -13540,7 +13599,7 @@ if(valid0){
 if(data.StateOrProvince !== undefined){
 const _errs25 = errors;
 if(typeof data.StateOrProvince !== "string"){
-validate287.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/StateOrProvince",schemaPath:"#/properties/StateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs25 === errors;
@@ -13552,7 +13611,7 @@ if(valid0){
 if(data.Zip !== undefined){
 const _errs27 = errors;
 if(typeof data.Zip !== "string"){
-validate287.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate288.errors = [{instancePath:instancePath+"/Zip",schemaPath:"#/properties/Zip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -13565,7 +13624,7 @@ if(data.HubId !== undefined){
 let data14 = data.HubId;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate287.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate288.errors = [{instancePath:instancePath+"/HubId",schemaPath:"#/properties/HubId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -13589,23 +13648,23 @@ var valid0 = true;
 }
 }
 else {
-validate287.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate287.errors = vErrors;
+validate288.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
+validate288.evaluated = {"props":{"Address1":true,"Address2":true,"City":true,"CountryCode":true,"CountryName":true,"Email":true,"Fax":true,"HubName":true,"Phone1":true,"Phone2":true,"StateCode":true,"StateOrProvice":true,"StateOrProvince":true,"Zip":true,"HubId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v78 = validate288;
-const schema133 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json","type":"object","required":["Country"],"properties":{"Country":{"type":"object","properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"DefaultCurrencyCode":{"type":["string","null"]},"DefaultCultureCode":{"type":["string","null"]}}},"Region":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"CountryCode":{"type":["string","null"]}}},"City":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]}}},"IPRange":{"type":["object","null"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Type":{"type":["string","null"]}}}}};
+export const v79 = validate289;
+const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json","type":"object","required":["Country"],"properties":{"Country":{"type":"object","properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"DefaultCurrencyCode":{"type":["string","null"]},"DefaultCultureCode":{"type":["string","null"]}}},"Region":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]},"CountryCode":{"type":["string","null"]}}},"City":{"type":["object","null"],"properties":{"Code":{"type":["string","null"]},"Name":{"type":["string","null"]}}},"IPRange":{"type":["object","null"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Type":{"type":["string","null"]}}}}};
 
-function validate288(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/location-by-ip.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate288.evaluated;
+const evaluated0 = validate289.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13616,7 +13675,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Country === undefined) && (missing0 = "Country")){
-validate288.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -13629,7 +13688,7 @@ if(data0.Code !== undefined){
 let data1 = data0.Code;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Country/Code",schemaPath:"#/properties/Country/properties/Code/type",keyword:"type",params:{type: schema133.properties.Country.properties.Code.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Country/Code",schemaPath:"#/properties/Country/properties/Code/type",keyword:"type",params:{type: schema134.properties.Country.properties.Code.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -13642,7 +13701,7 @@ if(data0.Name !== undefined){
 let data2 = data0.Name;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Country/Name",schemaPath:"#/properties/Country/properties/Name/type",keyword:"type",params:{type: schema133.properties.Country.properties.Name.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Country/Name",schemaPath:"#/properties/Country/properties/Name/type",keyword:"type",params:{type: schema134.properties.Country.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -13655,7 +13714,7 @@ if(data0.DefaultCurrencyCode !== undefined){
 let data3 = data0.DefaultCurrencyCode;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Country/DefaultCurrencyCode",schemaPath:"#/properties/Country/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: schema133.properties.Country.properties.DefaultCurrencyCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Country/DefaultCurrencyCode",schemaPath:"#/properties/Country/properties/DefaultCurrencyCode/type",keyword:"type",params:{type: schema134.properties.Country.properties.DefaultCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -13668,7 +13727,7 @@ if(data0.DefaultCultureCode !== undefined){
 let data4 = data0.DefaultCultureCode;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Country/DefaultCultureCode",schemaPath:"#/properties/Country/properties/DefaultCultureCode/type",keyword:"type",params:{type: schema133.properties.Country.properties.DefaultCultureCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Country/DefaultCultureCode",schemaPath:"#/properties/Country/properties/DefaultCultureCode/type",keyword:"type",params:{type: schema134.properties.Country.properties.DefaultCultureCode.type},message:"must be string,null"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -13681,7 +13740,7 @@ var valid1 = true;
 }
 }
 else {
-validate288.errors = [{instancePath:instancePath+"/Country",schemaPath:"#/properties/Country/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [{instancePath:instancePath+"/Country",schemaPath:"#/properties/Country/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -13695,7 +13754,7 @@ if(data.Region !== undefined){
 let data5 = data.Region;
 const _errs11 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Region",schemaPath:"#/properties/Region/type",keyword:"type",params:{type: schema133.properties.Region.type},message:"must be object,null"}];
+validate289.errors = [{instancePath:instancePath+"/Region",schemaPath:"#/properties/Region/type",keyword:"type",params:{type: schema134.properties.Region.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -13704,7 +13763,7 @@ if(data5.Code !== undefined){
 let data6 = data5.Code;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Region/Code",schemaPath:"#/properties/Region/properties/Code/type",keyword:"type",params:{type: schema133.properties.Region.properties.Code.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Region/Code",schemaPath:"#/properties/Region/properties/Code/type",keyword:"type",params:{type: schema134.properties.Region.properties.Code.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -13717,7 +13776,7 @@ if(data5.Name !== undefined){
 let data7 = data5.Name;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Region/Name",schemaPath:"#/properties/Region/properties/Name/type",keyword:"type",params:{type: schema133.properties.Region.properties.Name.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Region/Name",schemaPath:"#/properties/Region/properties/Name/type",keyword:"type",params:{type: schema134.properties.Region.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -13730,7 +13789,7 @@ if(data5.CountryCode !== undefined){
 let data8 = data5.CountryCode;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate288.errors = [{instancePath:instancePath+"/Region/CountryCode",schemaPath:"#/properties/Region/properties/CountryCode/type",keyword:"type",params:{type: schema133.properties.Region.properties.CountryCode.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/Region/CountryCode",schemaPath:"#/properties/Region/properties/CountryCode/type",keyword:"type",params:{type: schema134.properties.Region.properties.CountryCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -13752,7 +13811,7 @@ if(data.City !== undefined){
 let data9 = data.City;
 const _errs19 = errors;
 if((!(data9 && typeof data9 == "object" && !Array.isArray(data9))) && (data9 !== null)){
-validate288.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: schema133.properties.City.type},message:"must be object,null"}];
+validate289.errors = [{instancePath:instancePath+"/City",schemaPath:"#/properties/City/type",keyword:"type",params:{type: schema134.properties.City.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs19){
@@ -13761,7 +13820,7 @@ if(data9.Code !== undefined){
 let data10 = data9.Code;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate288.errors = [{instancePath:instancePath+"/City/Code",schemaPath:"#/properties/City/properties/Code/type",keyword:"type",params:{type: schema133.properties.City.properties.Code.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/City/Code",schemaPath:"#/properties/City/properties/Code/type",keyword:"type",params:{type: schema134.properties.City.properties.Code.type},message:"must be string,null"}];
 return false;
 }
 var valid3 = _errs21 === errors;
@@ -13774,7 +13833,7 @@ if(data9.Name !== undefined){
 let data11 = data9.Name;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate288.errors = [{instancePath:instancePath+"/City/Name",schemaPath:"#/properties/City/properties/Name/type",keyword:"type",params:{type: schema133.properties.City.properties.Name.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/City/Name",schemaPath:"#/properties/City/properties/Name/type",keyword:"type",params:{type: schema134.properties.City.properties.Name.type},message:"must be string,null"}];
 return false;
 }
 var valid3 = _errs23 === errors;
@@ -13795,7 +13854,7 @@ if(data.IPRange !== undefined){
 let data12 = data.IPRange;
 const _errs25 = errors;
 if((!(data12 && typeof data12 == "object" && !Array.isArray(data12))) && (data12 !== null)){
-validate288.errors = [{instancePath:instancePath+"/IPRange",schemaPath:"#/properties/IPRange/type",keyword:"type",params:{type: schema133.properties.IPRange.type},message:"must be object,null"}];
+validate289.errors = [{instancePath:instancePath+"/IPRange",schemaPath:"#/properties/IPRange/type",keyword:"type",params:{type: schema134.properties.IPRange.type},message:"must be object,null"}];
 return false;
 }
 if(errors === _errs25){
@@ -13804,7 +13863,7 @@ if(data12.From !== undefined){
 let data13 = data12.From;
 const _errs27 = errors;
 if(!((typeof data13 == "number") && (isFinite(data13)))){
-validate288.errors = [{instancePath:instancePath+"/IPRange/From",schemaPath:"#/properties/IPRange/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate289.errors = [{instancePath:instancePath+"/IPRange/From",schemaPath:"#/properties/IPRange/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -13817,7 +13876,7 @@ if(data12.To !== undefined){
 let data14 = data12.To;
 const _errs29 = errors;
 if(!((typeof data14 == "number") && (isFinite(data14)))){
-validate288.errors = [{instancePath:instancePath+"/IPRange/To",schemaPath:"#/properties/IPRange/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate289.errors = [{instancePath:instancePath+"/IPRange/To",schemaPath:"#/properties/IPRange/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -13830,7 +13889,7 @@ if(data12.Type !== undefined){
 let data15 = data12.Type;
 const _errs31 = errors;
 if((typeof data15 !== "string") && (data15 !== null)){
-validate288.errors = [{instancePath:instancePath+"/IPRange/Type",schemaPath:"#/properties/IPRange/properties/Type/type",keyword:"type",params:{type: schema133.properties.IPRange.properties.Type.type},message:"must be string,null"}];
+validate289.errors = [{instancePath:instancePath+"/IPRange/Type",schemaPath:"#/properties/IPRange/properties/Type/type",keyword:"type",params:{type: schema134.properties.IPRange.properties.Type.type},message:"must be string,null"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -13853,21 +13912,20 @@ var valid0 = true;
 }
 }
 else {
-validate288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate288.errors = vErrors;
+validate289.errors = vErrors;
 return errors === 0;
 }
-validate288.evaluated = {"props":{"Country":true,"Region":true,"City":true,"IPRange":true},"dynamicProps":false,"dynamicItems":false};
+validate289.evaluated = {"props":{"Country":true,"Region":true,"City":true,"IPRange":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v79 = validate239;
-
-export const v80 = validate289;
-const schema134 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+export const v80 = validate290;
+const schema135 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/location-default-culture.schema.json","type":"object","required":["CountryCode"],"properties":{"CountryCode":{"type":"string"},"RegionCode":{"type":["string","null"]},"CityCode":{"type":["string","null"]},"Culture":{"anyOf":[{"$ref":"culture.schema.json"},{"type":"null"}]}}};
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/location-default-culture.schema.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate290.evaluated;
@@ -13877,21 +13935,157 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.CountryCode === undefined) && (missing0 = "CountryCode")){
+validate290.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
+}
+else {
+if(data.CountryCode !== undefined){
+const _errs1 = errors;
+if(typeof data.CountryCode !== "string"){
+validate290.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.RegionCode !== undefined){
+let data1 = data.RegionCode;
+const _errs3 = errors;
+if((typeof data1 !== "string") && (data1 !== null)){
+validate290.errors = [{instancePath:instancePath+"/RegionCode",schemaPath:"#/properties/RegionCode/type",keyword:"type",params:{type: schema135.properties.RegionCode.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CityCode !== undefined){
+let data2 = data.CityCode;
+const _errs5 = errors;
+if((typeof data2 !== "string") && (data2 !== null)){
+validate290.errors = [{instancePath:instancePath+"/CityCode",schemaPath:"#/properties/CityCode/type",keyword:"type",params:{type: schema135.properties.CityCode.type},message:"must be string,null"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Culture !== undefined){
+let data3 = data.Culture;
+const _errs7 = errors;
+const _errs8 = errors;
+let valid1 = false;
+const _errs9 = errors;
+if(!(validate256(data3, {instancePath:instancePath+"/Culture",parentData:data,parentDataProperty:"Culture",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate256.errors : vErrors.concat(validate256.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(_valid0){
+var props0 = {};
+props0.Code = true;
+props0.Name = true;
+props0.LocalizedName = true;
+props0.IsRTL = true;
+}
+const _errs10 = errors;
+if(data3 !== null){
+const err0 = {instancePath:instancePath+"/Culture",schemaPath:"#/properties/Culture/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err1 = {instancePath:instancePath+"/Culture",schemaPath:"#/properties/Culture/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate290.errors = vErrors;
+return false;
+}
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 validate290.errors = vErrors;
 return errors === 0;
 }
-validate290.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate290.evaluated = {"props":{"CountryCode":true,"RegionCode":true,"CityCode":true,"Culture":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v81 = validate239;
+
+export const v82 = validate292;
+const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"FullRefund":{"type":"boolean"},"TotalRefundAmount":{"type":["string","number"]},"OriginalTotalRefundAmount":{"type":["string","number"]},"ProductsDutiesRefund":{"type":"boolean"},"ShippingRefund":{"type":"boolean"},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"ServiceGestureAmount":{"type":["string","number"]},"ShippingAmount":{"type":["string","number"]},"DutiesAmount":{"type":["string","number"]},"RefundComments":{"type":"string"},"ExternalReference":{"type":"string","maxLength":255}}};
+
+function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate293.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
+validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+return false;
+}
+validate293.errors = vErrors;
+return errors === 0;
+}
+validate293.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate292(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
+const evaluated0 = validate292.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -13902,14 +14096,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate289.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate292.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate290(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
+if(!(validate293(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -13921,7 +14115,7 @@ if(valid0){
 if(data.FullRefund !== undefined){
 const _errs2 = errors;
 if(typeof data.FullRefund !== "boolean"){
-validate289.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate292.errors = [{instancePath:instancePath+"/FullRefund",schemaPath:"#/properties/FullRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13934,7 +14128,7 @@ if(data.TotalRefundAmount !== undefined){
 let data2 = data.TotalRefundAmount;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate289.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema134.properties.TotalRefundAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/TotalRefundAmount",schemaPath:"#/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema136.properties.TotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -13947,7 +14141,7 @@ if(data.OriginalTotalRefundAmount !== undefined){
 let data3 = data.OriginalTotalRefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate289.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema134.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/OriginalTotalRefundAmount",schemaPath:"#/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema136.properties.OriginalTotalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -13959,7 +14153,7 @@ if(valid0){
 if(data.ProductsDutiesRefund !== undefined){
 const _errs8 = errors;
 if(typeof data.ProductsDutiesRefund !== "boolean"){
-validate289.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate292.errors = [{instancePath:instancePath+"/ProductsDutiesRefund",schemaPath:"#/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -13971,7 +14165,7 @@ if(valid0){
 if(data.ShippingRefund !== undefined){
 const _errs10 = errors;
 if(typeof data.ShippingRefund !== "boolean"){
-validate289.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate292.errors = [{instancePath:instancePath+"/ShippingRefund",schemaPath:"#/properties/ShippingRefund/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -13996,7 +14190,7 @@ if(data.ServiceGestureAmount !== undefined){
 let data7 = data.ServiceGestureAmount;
 const _errs13 = errors;
 if((typeof data7 !== "string") && (!((typeof data7 == "number") && (isFinite(data7))))){
-validate289.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema134.properties.ServiceGestureAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/ServiceGestureAmount",schemaPath:"#/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema136.properties.ServiceGestureAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14009,7 +14203,7 @@ if(data.ShippingAmount !== undefined){
 let data8 = data.ShippingAmount;
 const _errs15 = errors;
 if((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))){
-validate289.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema134.properties.ShippingAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/ShippingAmount",schemaPath:"#/properties/ShippingAmount/type",keyword:"type",params:{type: schema136.properties.ShippingAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14022,7 +14216,7 @@ if(data.DutiesAmount !== undefined){
 let data9 = data.DutiesAmount;
 const _errs17 = errors;
 if((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))){
-validate289.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema134.properties.DutiesAmount.type},message:"must be string,number"}];
+validate292.errors = [{instancePath:instancePath+"/DutiesAmount",schemaPath:"#/properties/DutiesAmount/type",keyword:"type",params:{type: schema136.properties.DutiesAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14034,7 +14228,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs19 = errors;
 if(typeof data.RefundComments !== "string"){
-validate289.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -14049,12 +14243,12 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data11 === "string"){
 if(func1(data11) > 255){
-validate289.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
+validate292.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"}];
 return false;
 }
 }
 else {
-validate289.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate292.errors = [{instancePath:instancePath+"/ExternalReference",schemaPath:"#/properties/ExternalReference/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14077,22 +14271,22 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate292.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate289.errors = vErrors;
+validate292.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
+validate292.evaluated = {"props":{"OrderId":true,"FullRefund":true,"TotalRefundAmount":true,"OriginalTotalRefundAmount":true,"ProductsDutiesRefund":true,"ShippingRefund":true,"RefundReason":true,"ServiceGestureAmount":true,"ShippingAmount":true,"DutiesAmount":true,"RefundComments":true,"ExternalReference":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v81 = validate293;
-const schema136 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
+export const v83 = validate296;
+const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json","type":"object","properties":{"CartItemId":{"$ref":"../common.schema.json#/$defs/Id"},"ProductCode":{"type":"string"},"RefundQuantity":{"type":["string","number"]},"RefundAmount":{"type":["string","number"]},"OriginalRefundAmount":{"type":["string","number"]},"RefundReason":{"$ref":"../callbacks/refund-reason.schema.json"},"RefundComments":{"type":"string"}}};
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
+const evaluated0 = validate297.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14100,20 +14294,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate294.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate294.errors = vErrors;
+validate297.errors = vErrors;
 return errors === 0;
 }
-validate294.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate297.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate293(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate293.evaluated;
+const evaluated0 = validate296.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14124,8 +14318,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.CartItemId !== undefined){
 const _errs1 = errors;
-if(!(validate294(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
+if(!(validate297(data.CartItemId, {instancePath:instancePath+"/CartItemId",parentData:data,parentDataProperty:"CartItemId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate297.errors : vErrors.concat(validate297.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14137,7 +14331,7 @@ if(valid0){
 if(data.ProductCode !== undefined){
 const _errs2 = errors;
 if(typeof data.ProductCode !== "string"){
-validate293.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14150,7 +14344,7 @@ if(data.RefundQuantity !== undefined){
 let data2 = data.RefundQuantity;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))){
-validate293.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema136.properties.RefundQuantity.type},message:"must be string,number"}];
+validate296.errors = [{instancePath:instancePath+"/RefundQuantity",schemaPath:"#/properties/RefundQuantity/type",keyword:"type",params:{type: schema138.properties.RefundQuantity.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14163,7 +14357,7 @@ if(data.RefundAmount !== undefined){
 let data3 = data.RefundAmount;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (!((typeof data3 == "number") && (isFinite(data3))))){
-validate293.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema136.properties.RefundAmount.type},message:"must be string,number"}];
+validate296.errors = [{instancePath:instancePath+"/RefundAmount",schemaPath:"#/properties/RefundAmount/type",keyword:"type",params:{type: schema138.properties.RefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14176,7 +14370,7 @@ if(data.OriginalRefundAmount !== undefined){
 let data4 = data.OriginalRefundAmount;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (!((typeof data4 == "number") && (isFinite(data4))))){
-validate293.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema136.properties.OriginalRefundAmount.type},message:"must be string,number"}];
+validate296.errors = [{instancePath:instancePath+"/OriginalRefundAmount",schemaPath:"#/properties/OriginalRefundAmount/type",keyword:"type",params:{type: schema138.properties.OriginalRefundAmount.type},message:"must be string,number"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -14200,7 +14394,7 @@ if(valid0){
 if(data.RefundComments !== undefined){
 const _errs11 = errors;
 if(typeof data.RefundComments !== "string"){
-validate293.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate296.errors = [{instancePath:instancePath+"/RefundComments",schemaPath:"#/properties/RefundComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14216,23 +14410,23 @@ var valid0 = true;
 }
 }
 else {
-validate293.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate293.errors = vErrors;
+validate296.errors = vErrors;
 return errors === 0;
 }
-validate293.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
+validate296.evaluated = {"props":{"CartItemId":true,"ProductCode":true,"RefundQuantity":true,"RefundAmount":true,"OriginalRefundAmount":true,"RefundReason":true,"RefundComments":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v82 = validate297;
-const schema138 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
+export const v84 = validate300;
+const schema140 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json","type":"object","required":["orderRefund"],"properties":{"orderRefund":{"$ref":"./order-refund-details.schema.json"},"refundProductsList":{"type":"array","items":{"$ref":"./order-refund-product.schema.json"}}}};
 
-function validate297(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-refund-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate297.evaluated;
+const evaluated0 = validate300.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14243,14 +14437,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.orderRefund === undefined) && (missing0 = "orderRefund")){
-validate297.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderRefund !== undefined){
 const _errs1 = errors;
-if(!(validate289(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
+if(!(validate292(data.orderRefund, {instancePath:instancePath+"/orderRefund",parentData:data,parentDataProperty:"orderRefund",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate292.errors : vErrors.concat(validate292.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14268,8 +14462,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate293(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate293.errors : vErrors.concat(validate293.errors);
+if(!(validate296(data1[i0], {instancePath:instancePath+"/refundProductsList/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -14279,7 +14473,7 @@ break;
 }
 }
 else {
-validate297.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate300.errors = [{instancePath:instancePath+"/refundProductsList",schemaPath:"#/properties/refundProductsList/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14292,22 +14486,22 @@ var valid0 = true;
 }
 }
 else {
-validate297.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate297.errors = vErrors;
+validate300.errors = vErrors;
 return errors === 0;
 }
-validate297.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
+validate300.evaluated = {"props":{"orderRefund":true,"refundProductsList":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v83 = validate300;
-const schema139 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
+export const v85 = validate303;
+const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json","type":"object","required":["OrderId"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"OrderStatus":{"type":"object","required":["OrderStatusCode"],"properties":{"OrderStatusCode":{"type":"string"},"Name":{"type":"string"}}},"OrderStatusReason":{"$ref":"../callbacks/order-status-reason.schema.json"},"StatusCode":{"type":"string"}}};
 
-function validate301(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate301.evaluated;
+const evaluated0 = validate304.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14315,20 +14509,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate301.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate301.errors = vErrors;
+validate304.errors = vErrors;
 return errors === 0;
 }
-validate301.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate304.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate303(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/order-status-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
+const evaluated0 = validate303.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14339,14 +14533,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderId === undefined) && (missing0 = "OrderId")){
-validate300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate301(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate301.errors : vErrors.concat(validate301.errors);
+if(!(validate304(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate304.errors : vErrors.concat(validate304.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14362,14 +14556,14 @@ if(errors === _errs2){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.OrderStatusCode === undefined) && (missing1 = "OrderStatusCode")){
-validate300.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.OrderStatusCode !== undefined){
 const _errs4 = errors;
 if(typeof data1.OrderStatusCode !== "string"){
-validate300.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus/OrderStatusCode",schemaPath:"#/properties/OrderStatus/properties/OrderStatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -14381,7 +14575,7 @@ if(valid1){
 if(data1.Name !== undefined){
 const _errs6 = errors;
 if(typeof data1.Name !== "string"){
-validate300.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus/Name",schemaPath:"#/properties/OrderStatus/properties/Name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -14393,7 +14587,7 @@ var valid1 = true;
 }
 }
 else {
-validate300.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath:instancePath+"/OrderStatus",schemaPath:"#/properties/OrderStatus/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -14418,7 +14612,7 @@ if(valid0){
 if(data.StatusCode !== undefined){
 const _errs9 = errors;
 if(typeof data.StatusCode !== "string"){
-validate300.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate303.errors = [{instancePath:instancePath+"/StatusCode",schemaPath:"#/properties/StatusCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14432,23 +14626,23 @@ var valid0 = true;
 }
 }
 else {
-validate300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate300.errors = vErrors;
+validate303.errors = vErrors;
 return errors === 0;
 }
-validate300.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
+validate303.evaluated = {"props":{"OrderId":true,"OrderStatus":true,"OrderStatusReason":true,"StatusCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v84 = validate304;
-const schema141 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
+export const v86 = validate307;
+const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json","type":"object","required":["OrderIds"],"properties":{"OrderIds":{"type":"array","items":{"type":"string","minLength":1},"minItems":1}}};
 
-function validate304(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate304.evaluated;
+const evaluated0 = validate307.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14459,7 +14653,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.OrderIds === undefined) && (missing0 = "OrderIds")){
-validate304.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -14469,7 +14663,7 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(Array.isArray(data0)){
 if(data0.length < 1){
-validate304.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -14481,12 +14675,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate304.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate304.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -14498,7 +14692,7 @@ break;
 }
 }
 else {
-validate304.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate307.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -14506,23 +14700,23 @@ return false;
 }
 }
 else {
-validate304.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate304.errors = vErrors;
+validate307.errors = vErrors;
 return errors === 0;
 }
-validate304.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
+validate307.evaluated = {"props":{"OrderIds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v85 = validate305;
-const schema142 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
+export const v87 = validate308;
+const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json","type":"array","items":{"$ref":"../callbacks/merchant-order.schema.json"}};
 
-function validate305(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate308(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/orders-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate305.evaluated;
+const evaluated0 = validate308.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14546,23 +14740,23 @@ break;
 }
 }
 else {
-validate305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate305.errors = vErrors;
+validate308.errors = vErrors;
 return errors === 0;
 }
-validate305.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate308.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v86 = validate307;
-const schema143 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
+export const v88 = validate310;
+const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json","type":"object","required":["ProductCode","CountryCode"],"properties":{"ProductCode":{"type":"string"},"CountryCode":{"type":"string"},"IsForbidden":{"type":"boolean"},"ForbiddanceMessage":{"type":["string","null"]},"IsRestricted":{"type":"boolean"},"RestrictionMessage":{"type":["string","null"]},"IsVerified":{"type":"boolean"},"TTL":{"type":"number"},"UploadedViaCatalog":{"type":"boolean"},"VATRateType":{"anyOf":[{"$ref":"../callbacks/vat-rate-type.schema.json"},{"type":"null"}]}}};
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate310(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/product-country.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
+const evaluated0 = validate310.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14573,14 +14767,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.ProductCode === undefined) && (missing0 = "ProductCode")) || ((data.CountryCode === undefined) && (missing0 = "CountryCode"))){
-validate307.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate310.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.ProductCode !== undefined){
 const _errs1 = errors;
 if(typeof data.ProductCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/ProductCode",schemaPath:"#/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -14592,7 +14786,7 @@ if(valid0){
 if(data.CountryCode !== undefined){
 const _errs3 = errors;
 if(typeof data.CountryCode !== "string"){
-validate307.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate310.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14604,7 +14798,7 @@ if(valid0){
 if(data.IsForbidden !== undefined){
 const _errs5 = errors;
 if(typeof data.IsForbidden !== "boolean"){
-validate307.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/IsForbidden",schemaPath:"#/properties/IsForbidden/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14617,7 +14811,7 @@ if(data.ForbiddanceMessage !== undefined){
 let data3 = data.ForbiddanceMessage;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate307.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema143.properties.ForbiddanceMessage.type},message:"must be string,null"}];
+validate310.errors = [{instancePath:instancePath+"/ForbiddanceMessage",schemaPath:"#/properties/ForbiddanceMessage/type",keyword:"type",params:{type: schema145.properties.ForbiddanceMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -14629,7 +14823,7 @@ if(valid0){
 if(data.IsRestricted !== undefined){
 const _errs9 = errors;
 if(typeof data.IsRestricted !== "boolean"){
-validate307.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/IsRestricted",schemaPath:"#/properties/IsRestricted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -14642,7 +14836,7 @@ if(data.RestrictionMessage !== undefined){
 let data5 = data.RestrictionMessage;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate307.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema143.properties.RestrictionMessage.type},message:"must be string,null"}];
+validate310.errors = [{instancePath:instancePath+"/RestrictionMessage",schemaPath:"#/properties/RestrictionMessage/type",keyword:"type",params:{type: schema145.properties.RestrictionMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -14654,7 +14848,7 @@ if(valid0){
 if(data.IsVerified !== undefined){
 const _errs13 = errors;
 if(typeof data.IsVerified !== "boolean"){
-validate307.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/IsVerified",schemaPath:"#/properties/IsVerified/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -14667,7 +14861,7 @@ if(data.TTL !== undefined){
 let data7 = data.TTL;
 const _errs15 = errors;
 if(!((typeof data7 == "number") && (isFinite(data7)))){
-validate307.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate310.errors = [{instancePath:instancePath+"/TTL",schemaPath:"#/properties/TTL/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -14679,7 +14873,7 @@ if(valid0){
 if(data.UploadedViaCatalog !== undefined){
 const _errs17 = errors;
 if(typeof data.UploadedViaCatalog !== "boolean"){
-validate307.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate310.errors = [{instancePath:instancePath+"/UploadedViaCatalog",schemaPath:"#/properties/UploadedViaCatalog/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -14728,7 +14922,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate307.errors = vErrors;
+validate310.errors = vErrors;
 return false;
 }
 else {
@@ -14759,23 +14953,23 @@ var valid0 = true;
 }
 }
 else {
-validate307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate310.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate307.errors = vErrors;
+validate310.errors = vErrors;
 return errors === 0;
 }
-validate307.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
+validate310.evaluated = {"props":{"ProductCode":true,"CountryCode":true,"IsForbidden":true,"ForbiddanceMessage":true,"IsRestricted":true,"RestrictionMessage":true,"IsVerified":true,"TTL":true,"UploadedViaCatalog":true,"VATRateType":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v87 = validate309;
-const schema144 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
+export const v89 = validate312;
+const schema146 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json","type":"object","properties":{"RecentProductCountries":{"type":["array","null"],"items":{"$ref":"product-country.schema.json"}},"RequestId":{"type":["number","null"]}}};
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/recent-product-countries.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
+const evaluated0 = validate312.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14788,7 +14982,7 @@ if(data.RecentProductCountries !== undefined){
 let data0 = data.RecentProductCountries;
 const _errs1 = errors;
 if((!(Array.isArray(data0))) && (data0 !== null)){
-validate309.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema144.properties.RecentProductCountries.type},message:"must be array,null"}];
+validate312.errors = [{instancePath:instancePath+"/RecentProductCountries",schemaPath:"#/properties/RecentProductCountries/type",keyword:"type",params:{type: schema146.properties.RecentProductCountries.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs1){
@@ -14797,8 +14991,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate307(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
+if(!(validate310(data0[i0], {instancePath:instancePath+"/RecentProductCountries/" + i0,parentData:data0,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate310.errors : vErrors.concat(validate310.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs3 === errors;
@@ -14818,7 +15012,7 @@ if(data.RequestId !== undefined){
 let data2 = data.RequestId;
 const _errs4 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (data2 !== null)){
-validate309.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema144.properties.RequestId.type},message:"must be number,null"}];
+validate312.errors = [{instancePath:instancePath+"/RequestId",schemaPath:"#/properties/RequestId/type",keyword:"type",params:{type: schema146.properties.RequestId.type},message:"must be number,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14829,22 +15023,22 @@ var valid0 = true;
 }
 }
 else {
-validate309.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate309.errors = vErrors;
+validate312.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
+validate312.evaluated = {"props":{"RecentProductCountries":true,"RequestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v88 = validate311;
-const schema145 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
+export const v90 = validate314;
+const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json","type":"object","required":["Refunds"],"properties":{"OrderId":{"$ref":"../common.schema.json#/$defs/Id"},"MerchantOrderId":{"type":["string","null"]},"MerchantInternalOrderId":{"type":["string","null"]},"WebStoreCode":{"type":["string","null"]},"WebStoreInstanceCode":{"type":["string","null"]},"RefundableAmount":{"type":["object","null"]},"Refunds":{"type":"array","items":{"type":"object","properties":{"RefundID":{"type":["string","number","null"]},"RMANumber":{"type":["string","number","null"]},"MerchantRMANumber":{"type":["string","number","null"]},"FullRefund":{"type":["boolean","null"]},"ProductsDutiesRefund":{"type":["boolean","null"]},"ShippingRefund":{"type":["boolean","null"]},"TotalRefundAmount":{"type":["string","number","null"]},"OriginalTotalRefundAmount":{"type":["string","number","null"]},"ServiceGestureAmount":{"type":["string","number","null"]},"TotalMoneyRefundAmount":{"type":["string","number","null"]},"DutiesAmount":{"type":["string","number","null"]},"ShippingAmount":{"type":["string","number","null"]},"ExternalReference":{"type":["string","null"]},"InitiatedBy":{"type":["string","null"]},"CurrencyCode":{"type":["string","null"]},"OriginalCurrencyCode":{"type":["string","null"]},"RefundReason":{"type":["object","null"]},"RefundProducts":{"type":["array","null"],"items":{"type":"object"}}}}}}};
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
+const evaluated0 = validate315.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14852,20 +15046,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate312.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate312.errors = vErrors;
+validate315.errors = vErrors;
 return errors === 0;
 }
-validate312.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate315.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate311(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/refund-details-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate311.evaluated;
+const evaluated0 = validate314.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -14876,14 +15070,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Refunds === undefined) && (missing0 = "Refunds")){
-validate311.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.OrderId !== undefined){
 const _errs1 = errors;
-if(!(validate312(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
+if(!(validate315(data.OrderId, {instancePath:instancePath+"/OrderId",parentData:data,parentDataProperty:"OrderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -14896,7 +15090,7 @@ if(data.MerchantOrderId !== undefined){
 let data1 = data.MerchantOrderId;
 const _errs2 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate311.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema145.properties.MerchantOrderId.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: schema147.properties.MerchantOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -14909,7 +15103,7 @@ if(data.MerchantInternalOrderId !== undefined){
 let data2 = data.MerchantInternalOrderId;
 const _errs4 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate311.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema145.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/MerchantInternalOrderId",schemaPath:"#/properties/MerchantInternalOrderId/type",keyword:"type",params:{type: schema147.properties.MerchantInternalOrderId.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -14922,7 +15116,7 @@ if(data.WebStoreCode !== undefined){
 let data3 = data.WebStoreCode;
 const _errs6 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate311.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema145.properties.WebStoreCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/WebStoreCode",schemaPath:"#/properties/WebStoreCode/type",keyword:"type",params:{type: schema147.properties.WebStoreCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -14935,7 +15129,7 @@ if(data.WebStoreInstanceCode !== undefined){
 let data4 = data.WebStoreInstanceCode;
 const _errs8 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate311.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema145.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/WebStoreInstanceCode",schemaPath:"#/properties/WebStoreInstanceCode/type",keyword:"type",params:{type: schema147.properties.WebStoreInstanceCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -14948,7 +15142,7 @@ if(data.RefundableAmount !== undefined){
 let data5 = data.RefundableAmount;
 const _errs10 = errors;
 if((!(data5 && typeof data5 == "object" && !Array.isArray(data5))) && (data5 !== null)){
-validate311.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema145.properties.RefundableAmount.type},message:"must be object,null"}];
+validate314.errors = [{instancePath:instancePath+"/RefundableAmount",schemaPath:"#/properties/RefundableAmount/type",keyword:"type",params:{type: schema147.properties.RefundableAmount.type},message:"must be object,null"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -14973,7 +15167,7 @@ if(data7.RefundID !== undefined){
 let data8 = data7.RefundID;
 const _errs16 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (isFinite(data8))))) && (data8 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundID",schemaPath:"#/properties/Refunds/items/properties/RefundID/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RefundID.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -14986,7 +15180,7 @@ if(data7.RMANumber !== undefined){
 let data9 = data7.RMANumber;
 const _errs18 = errors;
 if(((typeof data9 !== "string") && (!((typeof data9 == "number") && (isFinite(data9))))) && (data9 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RMANumber",schemaPath:"#/properties/Refunds/items/properties/RMANumber/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -14999,7 +15193,7 @@ if(data7.MerchantRMANumber !== undefined){
 let data10 = data7.MerchantRMANumber;
 const _errs20 = errors;
 if(((typeof data10 !== "string") && (!((typeof data10 == "number") && (isFinite(data10))))) && (data10 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/Refunds/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.MerchantRMANumber.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs20 === errors;
@@ -15012,7 +15206,7 @@ if(data7.FullRefund !== undefined){
 let data11 = data7.FullRefund;
 const _errs22 = errors;
 if((typeof data11 !== "boolean") && (data11 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/FullRefund",schemaPath:"#/properties/Refunds/items/properties/FullRefund/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.FullRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -15025,7 +15219,7 @@ if(data7.ProductsDutiesRefund !== undefined){
 let data12 = data7.ProductsDutiesRefund;
 const _errs24 = errors;
 if((typeof data12 !== "boolean") && (data12 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ProductsDutiesRefund",schemaPath:"#/properties/Refunds/items/properties/ProductsDutiesRefund/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ProductsDutiesRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs24 === errors;
@@ -15038,7 +15232,7 @@ if(data7.ShippingRefund !== undefined){
 let data13 = data7.ShippingRefund;
 const _errs26 = errors;
 if((typeof data13 !== "boolean") && (data13 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingRefund",schemaPath:"#/properties/Refunds/items/properties/ShippingRefund/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ShippingRefund.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -15051,7 +15245,7 @@ if(data7.TotalRefundAmount !== undefined){
 let data14 = data7.TotalRefundAmount;
 const _errs28 = errors;
 if(((typeof data14 !== "string") && (!((typeof data14 == "number") && (isFinite(data14))))) && (data14 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalRefundAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.TotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs28 === errors;
@@ -15064,7 +15258,7 @@ if(data7.OriginalTotalRefundAmount !== undefined){
 let data15 = data7.OriginalTotalRefundAmount;
 const _errs30 = errors;
 if(((typeof data15 !== "string") && (!((typeof data15 == "number") && (isFinite(data15))))) && (data15 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalTotalRefundAmount",schemaPath:"#/properties/Refunds/items/properties/OriginalTotalRefundAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.OriginalTotalRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -15077,7 +15271,7 @@ if(data7.ServiceGestureAmount !== undefined){
 let data16 = data7.ServiceGestureAmount;
 const _errs32 = errors;
 if(((typeof data16 !== "string") && (!((typeof data16 == "number") && (isFinite(data16))))) && (data16 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ServiceGestureAmount",schemaPath:"#/properties/Refunds/items/properties/ServiceGestureAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ServiceGestureAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs32 === errors;
@@ -15090,7 +15284,7 @@ if(data7.TotalMoneyRefundAmount !== undefined){
 let data17 = data7.TotalMoneyRefundAmount;
 const _errs34 = errors;
 if(((typeof data17 !== "string") && (!((typeof data17 == "number") && (isFinite(data17))))) && (data17 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/TotalMoneyRefundAmount",schemaPath:"#/properties/Refunds/items/properties/TotalMoneyRefundAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.TotalMoneyRefundAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -15103,7 +15297,7 @@ if(data7.DutiesAmount !== undefined){
 let data18 = data7.DutiesAmount;
 const _errs36 = errors;
 if(((typeof data18 !== "string") && (!((typeof data18 == "number") && (isFinite(data18))))) && (data18 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/DutiesAmount",schemaPath:"#/properties/Refunds/items/properties/DutiesAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.DutiesAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs36 === errors;
@@ -15116,7 +15310,7 @@ if(data7.ShippingAmount !== undefined){
 let data19 = data7.ShippingAmount;
 const _errs38 = errors;
 if(((typeof data19 !== "string") && (!((typeof data19 == "number") && (isFinite(data19))))) && (data19 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ShippingAmount",schemaPath:"#/properties/Refunds/items/properties/ShippingAmount/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ShippingAmount.type},message:"must be string,number,null"}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -15129,7 +15323,7 @@ if(data7.ExternalReference !== undefined){
 let data20 = data7.ExternalReference;
 const _errs40 = errors;
 if((typeof data20 !== "string") && (data20 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/ExternalReference",schemaPath:"#/properties/Refunds/items/properties/ExternalReference/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.ExternalReference.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs40 === errors;
@@ -15142,7 +15336,7 @@ if(data7.InitiatedBy !== undefined){
 let data21 = data7.InitiatedBy;
 const _errs42 = errors;
 if((typeof data21 !== "string") && (data21 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/InitiatedBy",schemaPath:"#/properties/Refunds/items/properties/InitiatedBy/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.InitiatedBy.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -15155,7 +15349,7 @@ if(data7.CurrencyCode !== undefined){
 let data22 = data7.CurrencyCode;
 const _errs44 = errors;
 if((typeof data22 !== "string") && (data22 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/CurrencyCode",schemaPath:"#/properties/Refunds/items/properties/CurrencyCode/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.CurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs44 === errors;
@@ -15168,7 +15362,7 @@ if(data7.OriginalCurrencyCode !== undefined){
 let data23 = data7.OriginalCurrencyCode;
 const _errs46 = errors;
 if((typeof data23 !== "string") && (data23 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/OriginalCurrencyCode",schemaPath:"#/properties/Refunds/items/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.OriginalCurrencyCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs46 === errors;
@@ -15181,7 +15375,7 @@ if(data7.RefundReason !== undefined){
 let data24 = data7.RefundReason;
 const _errs48 = errors;
 if((!(data24 && typeof data24 == "object" && !Array.isArray(data24))) && (data24 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundReason",schemaPath:"#/properties/Refunds/items/properties/RefundReason/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RefundReason.type},message:"must be object,null"}];
 return false;
 }
 var valid2 = _errs48 === errors;
@@ -15194,7 +15388,7 @@ if(data7.RefundProducts !== undefined){
 let data25 = data7.RefundProducts;
 const _errs50 = errors;
 if((!(Array.isArray(data25))) && (data25 !== null)){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema145.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts",schemaPath:"#/properties/Refunds/items/properties/RefundProducts/type",keyword:"type",params:{type: schema147.properties.Refunds.items.properties.RefundProducts.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs50){
@@ -15205,7 +15399,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 const _errs52 = errors;
 if(!(data26 && typeof data26 == "object" && !Array.isArray(data26))){
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0+"/RefundProducts/" + i1,schemaPath:"#/properties/Refunds/items/properties/RefundProducts/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs52 === errors;
@@ -15239,7 +15433,7 @@ var valid2 = true;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds/" + i0,schemaPath:"#/properties/Refunds/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15250,7 +15444,7 @@ break;
 }
 }
 else {
-validate311.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate314.errors = [{instancePath:instancePath+"/Refunds",schemaPath:"#/properties/Refunds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15268,23 +15462,23 @@ var valid0 = true;
 }
 }
 else {
-validate311.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate311.errors = vErrors;
+validate314.errors = vErrors;
 return errors === 0;
 }
-validate311.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
+validate314.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"MerchantInternalOrderId":true,"WebStoreCode":true,"WebStoreInstanceCode":true,"RefundableAmount":true,"Refunds":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v89 = validate314;
-const schema147 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
+export const v91 = validate317;
+const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json","type":"object","required":["From","To","Threshold","LowerTarget","UpperTarget","RangeBehavior"],"properties":{"From":{"type":"number"},"To":{"type":"number"},"Threshold":{"type":"number"},"LowerTarget":{"type":"number"},"UpperTarget":{"type":"number"},"RangeBehavior":{"type":"number","enum":[1,2,3,4]},"TargetBehaviorHelperValue":{"type":"number"},"RoundingExceptions":{"type":"array","items":{"type":"object","required":["ExceptionValue"],"properties":{"ExceptionValue":{"type":"number"}}}}}};
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-range.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
+const evaluated0 = validate317.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15295,7 +15489,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.From === undefined) && (missing0 = "From")) || ((data.To === undefined) && (missing0 = "To"))) || ((data.Threshold === undefined) && (missing0 = "Threshold"))) || ((data.LowerTarget === undefined) && (missing0 = "LowerTarget"))) || ((data.UpperTarget === undefined) && (missing0 = "UpperTarget"))) || ((data.RangeBehavior === undefined) && (missing0 = "RangeBehavior"))){
-validate314.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15303,7 +15497,7 @@ if(data.From !== undefined){
 let data0 = data.From;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate314.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/From",schemaPath:"#/properties/From/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15316,7 +15510,7 @@ if(data.To !== undefined){
 let data1 = data.To;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-validate314.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/To",schemaPath:"#/properties/To/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15329,7 +15523,7 @@ if(data.Threshold !== undefined){
 let data2 = data.Threshold;
 const _errs5 = errors;
 if(!((typeof data2 == "number") && (isFinite(data2)))){
-validate314.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/Threshold",schemaPath:"#/properties/Threshold/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15342,7 +15536,7 @@ if(data.LowerTarget !== undefined){
 let data3 = data.LowerTarget;
 const _errs7 = errors;
 if(!((typeof data3 == "number") && (isFinite(data3)))){
-validate314.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/LowerTarget",schemaPath:"#/properties/LowerTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -15355,7 +15549,7 @@ if(data.UpperTarget !== undefined){
 let data4 = data.UpperTarget;
 const _errs9 = errors;
 if(!((typeof data4 == "number") && (isFinite(data4)))){
-validate314.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/UpperTarget",schemaPath:"#/properties/UpperTarget/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -15368,11 +15562,11 @@ if(data.RangeBehavior !== undefined){
 let data5 = data.RangeBehavior;
 const _errs11 = errors;
 if(!((typeof data5 == "number") && (isFinite(data5)))){
-validate314.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 if(!((((data5 === 1) || (data5 === 2)) || (data5 === 3)) || (data5 === 4))){
-validate314.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema147.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
+validate317.errors = [{instancePath:instancePath+"/RangeBehavior",schemaPath:"#/properties/RangeBehavior/enum",keyword:"enum",params:{allowedValues: schema149.properties.RangeBehavior.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -15385,7 +15579,7 @@ if(data.TargetBehaviorHelperValue !== undefined){
 let data6 = data.TargetBehaviorHelperValue;
 const _errs13 = errors;
 if(!((typeof data6 == "number") && (isFinite(data6)))){
-validate314.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/TargetBehaviorHelperValue",schemaPath:"#/properties/TargetBehaviorHelperValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -15408,21 +15602,21 @@ if(errors === _errs17){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
 if((data8.ExceptionValue === undefined) && (missing1 = "ExceptionValue")){
-validate314.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data8.ExceptionValue !== undefined){
 let data9 = data8.ExceptionValue;
 if(!((typeof data9 == "number") && (isFinite(data9)))){
-validate314.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0+"/ExceptionValue",schemaPath:"#/properties/RoundingExceptions/items/properties/ExceptionValue/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
 }
 }
 else {
-validate314.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions/" + i0,schemaPath:"#/properties/RoundingExceptions/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -15433,7 +15627,7 @@ break;
 }
 }
 else {
-validate314.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate317.errors = [{instancePath:instancePath+"/RoundingExceptions",schemaPath:"#/properties/RoundingExceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15452,23 +15646,23 @@ var valid0 = true;
 }
 }
 else {
-validate314.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate314.errors = vErrors;
+validate317.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
+validate317.evaluated = {"props":{"From":true,"To":true,"Threshold":true,"LowerTarget":true,"UpperTarget":true,"RangeBehavior":true,"TargetBehaviorHelperValue":true,"RoundingExceptions":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v90 = validate315;
-const schema148 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
+export const v92 = validate318;
+const schema150 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json","type":"object","required":["CurrencyCode","RoundingRanges"],"properties":{"RoundingRuleId":{"type":"number"},"CurrencyCode":{"type":"string"},"CountryCode":{"type":["string","null"]},"RoundingRanges":{"type":"array","items":{"$ref":"rounding-range.schema.json"}}}};
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/rounding-rule.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
+const evaluated0 = validate318.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15479,7 +15673,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.CurrencyCode === undefined) && (missing0 = "CurrencyCode")) || ((data.RoundingRanges === undefined) && (missing0 = "RoundingRanges"))){
-validate315.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate318.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15487,7 +15681,7 @@ if(data.RoundingRuleId !== undefined){
 let data0 = data.RoundingRuleId;
 const _errs1 = errors;
 if(!((typeof data0 == "number") && (isFinite(data0)))){
-validate315.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate318.errors = [{instancePath:instancePath+"/RoundingRuleId",schemaPath:"#/properties/RoundingRuleId/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15499,7 +15693,7 @@ if(valid0){
 if(data.CurrencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.CurrencyCode !== "string"){
-validate315.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate318.errors = [{instancePath:instancePath+"/CurrencyCode",schemaPath:"#/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15512,7 +15706,7 @@ if(data.CountryCode !== undefined){
 let data2 = data.CountryCode;
 const _errs5 = errors;
 if((typeof data2 !== "string") && (data2 !== null)){
-validate315.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema148.properties.CountryCode.type},message:"must be string,null"}];
+validate318.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: schema150.properties.CountryCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15530,8 +15724,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate314(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
+if(!(validate317(data3[i0], {instancePath:instancePath+"/RoundingRanges/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate317.errors : vErrors.concat(validate317.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs9 === errors;
@@ -15541,7 +15735,7 @@ break;
 }
 }
 else {
-validate315.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate318.errors = [{instancePath:instancePath+"/RoundingRanges",schemaPath:"#/properties/RoundingRanges/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -15556,22 +15750,240 @@ var valid0 = true;
 }
 }
 else {
-validate315.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate315.errors = vErrors;
+validate318.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
+validate318.evaluated = {"props":{"RoundingRuleId":true,"CurrencyCode":true,"CountryCode":true,"RoundingRanges":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v91 = validate317;
-const schema149 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+export const v93 = validate320;
+const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/send-cart-request.schema.json","type":"object","required":["CountryCode","Products"],"properties":{"CountryCode":{"type":"string"},"CartToken":{"type":"string"},"ClientIP":{"type":"string"},"Currency":{"type":"object","properties":{"OriginalCurrencyCode":{"type":"string"},"CurrencyCode":{"type":"string"}}},"Products":{"type":"array","minItems":1,"items":{"type":"object","required":["ProductCode"],"properties":{"ProductCode":{"type":"string"}}}}}};
 
-function validate318(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/send-cart-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate318.evaluated;
+const evaluated0 = validate320.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.CountryCode === undefined) && (missing0 = "CountryCode")) || ((data.Products === undefined) && (missing0 = "Products"))){
+validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.CountryCode !== undefined){
+const _errs1 = errors;
+if(typeof data.CountryCode !== "string"){
+validate320.errors = [{instancePath:instancePath+"/CountryCode",schemaPath:"#/properties/CountryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.CartToken !== undefined){
+const _errs3 = errors;
+if(typeof data.CartToken !== "string"){
+validate320.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.ClientIP !== undefined){
+const _errs5 = errors;
+if(typeof data.ClientIP !== "string"){
+validate320.errors = [{instancePath:instancePath+"/ClientIP",schemaPath:"#/properties/ClientIP/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Currency !== undefined){
+let data3 = data.Currency;
+const _errs7 = errors;
+if(errors === _errs7){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.OriginalCurrencyCode !== undefined){
+const _errs9 = errors;
+if(typeof data3.OriginalCurrencyCode !== "string"){
+validate320.errors = [{instancePath:instancePath+"/Currency/OriginalCurrencyCode",schemaPath:"#/properties/Currency/properties/OriginalCurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.CurrencyCode !== undefined){
+const _errs11 = errors;
+if(typeof data3.CurrencyCode !== "string"){
+validate320.errors = [{instancePath:instancePath+"/Currency/CurrencyCode",schemaPath:"#/properties/Currency/properties/CurrencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate320.errors = [{instancePath:instancePath+"/Currency",schemaPath:"#/properties/Currency/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.Products !== undefined){
+let data6 = data.Products;
+const _errs13 = errors;
+if(errors === _errs13){
+if(Array.isArray(data6)){
+if(data6.length < 1){
+validate320.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+const _errs15 = errors;
+if(errors === _errs15){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing1;
+if((data7.ProductCode === undefined) && (missing1 = "ProductCode")){
+validate320.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data7.ProductCode !== undefined){
+if(typeof data7.ProductCode !== "string"){
+validate320.errors = [{instancePath:instancePath+"/Products/" + i0+"/ProductCode",schemaPath:"#/properties/Products/items/properties/ProductCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+else {
+validate320.errors = [{instancePath:instancePath+"/Products/" + i0,schemaPath:"#/properties/Products/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate320.errors = [{instancePath:instancePath+"/Products",schemaPath:"#/properties/Products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate320.errors = vErrors;
+return errors === 0;
+}
+validate320.evaluated = {"props":{"CountryCode":true,"CartToken":true,"ClientIP":true,"Currency":true,"Products":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v94 = validate321;
+const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/send-cart-response.schema.json","type":"object","required":["CartToken"],"properties":{"CartToken":{"type":"string","minLength":1}}};
+
+function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/send-cart-response.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate321.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.CartToken === undefined) && (missing0 = "CartToken")){
+validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.CartToken !== undefined){
+let data0 = data.CartToken;
+const _errs1 = errors;
+if(errors === _errs1){
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+validate321.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+else {
+validate321.errors = [{instancePath:instancePath+"/CartToken",schemaPath:"#/properties/CartToken/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate321.errors = vErrors;
+return errors === 0;
+}
+validate321.evaluated = {"props":{"CartToken":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v95 = validate322;
+const schema153 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json","type":"object","properties":{"Success":{"type":["boolean","string"]},"Message":{"type":"string"},"Description":{"type":"string"},"RefundId":{"$ref":"../common.schema.json#/$defs/Id"}}};
+
+function validate323(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate323.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15579,20 +15991,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate318.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate318.errors = vErrors;
+validate323.errors = vErrors;
 return errors === 0;
 }
-validate318.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate323.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate317(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/service-response-info.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate317.evaluated;
+const evaluated0 = validate322.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15605,7 +16017,7 @@ if(data.Success !== undefined){
 let data0 = data.Success;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (typeof data0 !== "string")){
-validate317.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema149.properties.Success.type},message:"must be boolean,string"}];
+validate322.errors = [{instancePath:instancePath+"/Success",schemaPath:"#/properties/Success/type",keyword:"type",params:{type: schema153.properties.Success.type},message:"must be boolean,string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15617,7 +16029,7 @@ if(valid0){
 if(data.Message !== undefined){
 const _errs3 = errors;
 if(typeof data.Message !== "string"){
-validate317.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate322.errors = [{instancePath:instancePath+"/Message",schemaPath:"#/properties/Message/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15629,7 +16041,7 @@ if(valid0){
 if(data.Description !== undefined){
 const _errs5 = errors;
 if(typeof data.Description !== "string"){
-validate317.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate322.errors = [{instancePath:instancePath+"/Description",schemaPath:"#/properties/Description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -15640,8 +16052,8 @@ var valid0 = true;
 if(valid0){
 if(data.RefundId !== undefined){
 const _errs7 = errors;
-if(!(validate318(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate318.errors : vErrors.concat(validate318.errors);
+if(!(validate323(data.RefundId, {instancePath:instancePath+"/RefundId",parentData:data,parentDataProperty:"RefundId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate323.errors : vErrors.concat(validate323.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs7 === errors;
@@ -15654,52 +16066,23 @@ var valid0 = true;
 }
 }
 else {
-validate317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate317.errors = vErrors;
-return errors === 0;
-}
-validate317.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v92 = validate320;
-const schema151 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
-const schema152 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
-
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate322.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if((typeof data == "number") && (isFinite(data))){
-if(data < 0 || isNaN(data)){
-validate322.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-else {
-validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
 validate322.errors = vErrors;
 return errors === 0;
 }
-validate322.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate322.evaluated = {"props":{"Success":true,"Message":true,"Description":true,"RefundId":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema154 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
+export const v96 = validate325;
+const schema155 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json","type":"object","required":["shipment","exportDeclaration"],"properties":{"shipment":{"$ref":"./shipment.schema.json"},"exportDeclaration":{"$ref":"./export-declaration.schema.json"}}};
+const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json","type":"object","required":["trackingNumber","weightUnit","totalWeight","parcels"],"properties":{"trackingNumber":{"type":"string","minLength":1,"maxLength":50},"weightUnit":{"type":"string","minLength":1},"totalWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"parcels":{"type":"array","minItems":1,"items":{"$ref":"./shipment-parcel.schema.json"}}}};
 
-function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate325.evaluated;
+const evaluated0 = validate327.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15709,49 +16092,21 @@ evaluated0.items = undefined;
 if(errors === 0){
 if((typeof data == "number") && (isFinite(data))){
 if(data < 0 || isNaN(data)){
-validate325.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate327.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 else {
-validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
-validate325.errors = vErrors;
+validate327.errors = vErrors;
 return errors === 0;
 }
-validate325.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate327.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema156 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
-
-function validate328(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate328.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(errors === 0){
-if(typeof data === "string"){
-if(!pattern3.test(data)){
-validate328.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
-return false;
-}
-}
-else {
-validate328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-validate328.errors = vErrors;
-return errors === 0;
-}
-validate328.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
+const schema158 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json","type":"object","required":["orderId","parcelWeight","products"],"properties":{"parcelTrackingNumber":{"type":"string","maxLength":50},"orderId":{"type":"string","maxLength":20},"parcelWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"products":{"type":"array","minItems":1,"items":{"$ref":"./shipment-product.schema.json"}}}};
 
 function validate330(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -15780,12 +16135,69 @@ return errors === 0;
 }
 validate330.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+const schema160 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json","type":"object","required":["productCode","productName","originCountryCode","quantity","productNetWeight","productWeight","exportHsCode","importHsCode","discountedPriceForCustomsInClearanceCurrency"],"properties":{"productCode":{"type":"string"},"productName":{"type":"string"},"originCountryCode":{"$ref":"../common.schema.json#/$defs/CountryCode"},"quantity":{"type":"integer","minimum":1},"productNetWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"productWeight":{"$ref":"../common.schema.json#/$defs/Amount"},"exportHsCode":{"type":"string","maxLength":8},"importHsCode":{"type":"string"},"discountedPriceForCustomsInClearanceCurrency":{"$ref":"../common.schema.json#/$defs/Amount"}}};
 
-function validate327(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate333.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+validate333.errors = [{instancePath,schemaPath:"#/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{2}$"},message:"must match pattern \""+"^[A-Z]{2}$"+"\""}];
+return false;
+}
+}
+else {
+validate333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+validate333.errors = vErrors;
+return errors === 0;
+}
+validate333.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate335(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate335.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if((typeof data == "number") && (isFinite(data))){
+if(data < 0 || isNaN(data)){
+validate335.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+else {
+validate335.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+}
+validate335.errors = vErrors;
+return errors === 0;
+}
+validate335.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate332(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-product.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate327.evaluated;
+const evaluated0 = validate332.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15796,14 +16208,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.productCode === undefined) && (missing0 = "productCode")) || ((data.productName === undefined) && (missing0 = "productName"))) || ((data.originCountryCode === undefined) && (missing0 = "originCountryCode"))) || ((data.quantity === undefined) && (missing0 = "quantity"))) || ((data.productNetWeight === undefined) && (missing0 = "productNetWeight"))) || ((data.productWeight === undefined) && (missing0 = "productWeight"))) || ((data.exportHsCode === undefined) && (missing0 = "exportHsCode"))) || ((data.importHsCode === undefined) && (missing0 = "importHsCode"))) || ((data.discountedPriceForCustomsInClearanceCurrency === undefined) && (missing0 = "discountedPriceForCustomsInClearanceCurrency"))){
-validate327.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate332.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.productCode !== undefined){
 const _errs1 = errors;
 if(typeof data.productCode !== "string"){
-validate327.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/productCode",schemaPath:"#/properties/productCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -15815,7 +16227,7 @@ if(valid0){
 if(data.productName !== undefined){
 const _errs3 = errors;
 if(typeof data.productName !== "string"){
-validate327.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/productName",schemaPath:"#/properties/productName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15826,8 +16238,8 @@ var valid0 = true;
 if(valid0){
 if(data.originCountryCode !== undefined){
 const _errs5 = errors;
-if(!(validate328(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate328.errors : vErrors.concat(validate328.errors);
+if(!(validate333(data.originCountryCode, {instancePath:instancePath+"/originCountryCode",parentData:data,parentDataProperty:"originCountryCode",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -15840,13 +16252,13 @@ if(data.quantity !== undefined){
 let data3 = data.quantity;
 const _errs6 = errors;
 if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
-validate327.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate332.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if((typeof data3 == "number") && (isFinite(data3))){
 if(data3 < 1 || isNaN(data3)){
-validate327.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate332.errors = [{instancePath:instancePath+"/quantity",schemaPath:"#/properties/quantity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -15859,8 +16271,8 @@ var valid0 = true;
 if(valid0){
 if(data.productNetWeight !== undefined){
 const _errs8 = errors;
-if(!(validate330(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+if(!(validate335(data.productNetWeight, {instancePath:instancePath+"/productNetWeight",parentData:data,parentDataProperty:"productNetWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs8 === errors;
@@ -15871,8 +16283,8 @@ var valid0 = true;
 if(valid0){
 if(data.productWeight !== undefined){
 const _errs9 = errors;
-if(!(validate330(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+if(!(validate335(data.productWeight, {instancePath:instancePath+"/productWeight",parentData:data,parentDataProperty:"productWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs9 === errors;
@@ -15887,12 +16299,12 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data6 === "string"){
 if(func1(data6) > 8){
-validate327.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
+validate332.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/maxLength",keyword:"maxLength",params:{limit: 8},message:"must NOT have more than 8 characters"}];
 return false;
 }
 }
 else {
-validate327.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/exportHsCode",schemaPath:"#/properties/exportHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15905,7 +16317,7 @@ if(valid0){
 if(data.importHsCode !== undefined){
 const _errs12 = errors;
 if(typeof data.importHsCode !== "string"){
-validate327.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate332.errors = [{instancePath:instancePath+"/importHsCode",schemaPath:"#/properties/importHsCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -15916,8 +16328,8 @@ var valid0 = true;
 if(valid0){
 if(data.discountedPriceForCustomsInClearanceCurrency !== undefined){
 const _errs14 = errors;
-if(!(validate330(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
+if(!(validate335(data.discountedPriceForCustomsInClearanceCurrency, {instancePath:instancePath+"/discountedPriceForCustomsInClearanceCurrency",parentData:data,parentDataProperty:"discountedPriceForCustomsInClearanceCurrency",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate335.errors : vErrors.concat(validate335.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs14 === errors;
@@ -15936,21 +16348,21 @@ var valid0 = true;
 }
 }
 else {
-validate327.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate332.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate327.errors = vErrors;
+validate332.errors = vErrors;
 return errors === 0;
 }
-validate327.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
+validate332.evaluated = {"props":{"productCode":true,"productName":true,"originCountryCode":true,"quantity":true,"productNetWeight":true,"productWeight":true,"exportHsCode":true,"importHsCode":true,"discountedPriceForCustomsInClearanceCurrency":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate329(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-parcel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
+const evaluated0 = validate329.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -15961,7 +16373,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.orderId === undefined) && (missing0 = "orderId")) || ((data.parcelWeight === undefined) && (missing0 = "parcelWeight"))) || ((data.products === undefined) && (missing0 = "products"))){
-validate324.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate329.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -15971,12 +16383,12 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate324.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate329.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate329.errors = [{instancePath:instancePath+"/parcelTrackingNumber",schemaPath:"#/properties/parcelTrackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -15992,12 +16404,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) > 20){
-validate324.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
+validate329.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/maxLength",keyword:"maxLength",params:{limit: 20},message:"must NOT have more than 20 characters"}];
 return false;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate329.errors = [{instancePath:instancePath+"/orderId",schemaPath:"#/properties/orderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16009,8 +16421,8 @@ var valid0 = true;
 if(valid0){
 if(data.parcelWeight !== undefined){
 const _errs5 = errors;
-if(!(validate325(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate325.errors : vErrors.concat(validate325.errors);
+if(!(validate330(data.parcelWeight, {instancePath:instancePath+"/parcelWeight",parentData:data,parentDataProperty:"parcelWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate330.errors : vErrors.concat(validate330.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16025,7 +16437,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate324.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate329.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -16033,8 +16445,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate327(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
+if(!(validate332(data3[i0], {instancePath:instancePath+"/products/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate332.errors : vErrors.concat(validate332.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -16045,7 +16457,7 @@ break;
 }
 }
 else {
-validate324.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate329.errors = [{instancePath:instancePath+"/products",schemaPath:"#/properties/products/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16060,21 +16472,21 @@ var valid0 = true;
 }
 }
 else {
-validate324.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate324.errors = vErrors;
+validate329.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
+validate329.evaluated = {"props":{"parcelTrackingNumber":true,"orderId":true,"parcelWeight":true,"products":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate321(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate326(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate321.evaluated;
+const evaluated0 = validate326.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16085,7 +16497,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.trackingNumber === undefined) && (missing0 = "trackingNumber")) || ((data.weightUnit === undefined) && (missing0 = "weightUnit"))) || ((data.totalWeight === undefined) && (missing0 = "totalWeight"))) || ((data.parcels === undefined) && (missing0 = "parcels"))){
-validate321.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate326.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -16095,18 +16507,18 @@ const _errs1 = errors;
 if(errors === _errs1){
 if(typeof data0 === "string"){
 if(func1(data0) > 50){
-validate321.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
+validate326.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/maxLength",keyword:"maxLength",params:{limit: 50},message:"must NOT have more than 50 characters"}];
 return false;
 }
 else {
 if(func1(data0) < 1){
-validate321.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate326.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate321.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate326.errors = [{instancePath:instancePath+"/trackingNumber",schemaPath:"#/properties/trackingNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16122,12 +16534,12 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate321.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate326.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate321.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate326.errors = [{instancePath:instancePath+"/weightUnit",schemaPath:"#/properties/weightUnit/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -16139,8 +16551,8 @@ var valid0 = true;
 if(valid0){
 if(data.totalWeight !== undefined){
 const _errs5 = errors;
-if(!(validate322(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
+if(!(validate327(data.totalWeight, {instancePath:instancePath+"/totalWeight",parentData:data,parentDataProperty:"totalWeight",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate327.errors : vErrors.concat(validate327.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs5 === errors;
@@ -16155,7 +16567,7 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate321.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate326.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
@@ -16163,8 +16575,8 @@ var valid1 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
-if(!(validate324(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
+if(!(validate329(data3[i0], {instancePath:instancePath+"/parcels/" + i0,parentData:data3,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate329.errors : vErrors.concat(validate329.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs8 === errors;
@@ -16175,7 +16587,7 @@ break;
 }
 }
 else {
-validate321.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate326.errors = [{instancePath:instancePath+"/parcels",schemaPath:"#/properties/parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16190,21 +16602,21 @@ var valid0 = true;
 }
 }
 else {
-validate321.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate326.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate321.errors = vErrors;
+validate326.errors = vErrors;
 return errors === 0;
 }
-validate321.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
+validate326.evaluated = {"props":{"trackingNumber":true,"weightUnit":true,"totalWeight":true,"parcels":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate320(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate325(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipment-information.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate320.evaluated;
+const evaluated0 = validate325.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16215,14 +16627,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.shipment === undefined) && (missing0 = "shipment")) || ((data.exportDeclaration === undefined) && (missing0 = "exportDeclaration"))){
-validate320.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.shipment !== undefined){
 const _errs1 = errors;
-if(!(validate321(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate321.errors : vErrors.concat(validate321.errors);
+if(!(validate326(data.shipment, {instancePath:instancePath+"/shipment",parentData:data,parentDataProperty:"shipment",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate326.errors : vErrors.concat(validate326.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16233,8 +16645,8 @@ var valid0 = true;
 if(valid0){
 if(data.exportDeclaration !== undefined){
 const _errs2 = errors;
-if(!(validate276(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate276.errors : vErrors.concat(validate276.errors);
+if(!(validate277(data.exportDeclaration, {instancePath:instancePath+"/exportDeclaration",parentData:data,parentDataProperty:"exportDeclaration",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate277.errors : vErrors.concat(validate277.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -16246,28 +16658,28 @@ var valid0 = true;
 }
 }
 else {
-validate320.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate320.errors = vErrors;
+validate325.errors = vErrors;
 return errors === 0;
 }
-validate320.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
+validate325.evaluated = {"props":{"shipment":true,"exportDeclaration":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v93 = validate324;
+export const v97 = validate329;
 
-export const v94 = validate327;
+export const v98 = validate332;
 
-export const v95 = validate321;
+export const v99 = validate326;
 
-export const v96 = validate338;
-const schema159 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
+export const v100 = validate343;
+const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json","type":"object","required":["orderId","primaryShipping"],"properties":{"orderId":{"$ref":"../common.schema.json#/$defs/Id"},"primaryShipping":{"type":"object","properties":{"firstName":{"type":"string"},"lastName":{"type":"string"},"middleName":{"type":"string"},"salutation":{"type":"string"},"company":{"type":"string"},"shippingAddress1":{"type":"string"},"shippingAddress2":{"type":"string"},"city":{"type":"string"},"stateOrProvince":{"type":"string"},"stateCode":{"type":"string"},"zipCode":{"type":"string"},"countryName":{"type":"string"},"countryCode":{"type":"string"},"email":{"type":"string"},"phone1":{"type":"string"},"phone2":{"type":"string"},"fax":{"type":"string"}}},"extraDetails":{"type":"object","properties":{"customerComments":{"type":"string"}}}}};
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
+const evaluated0 = validate344.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16275,20 +16687,20 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!((typeof data == "number") && (isFinite(data))))){
-validate339.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
+validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema29.type},message:"must be string,number"}];
 return false;
 }
-validate339.errors = vErrors;
+validate344.errors = vErrors;
 return errors === 0;
 }
-validate339.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate344.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate338(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-address-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate338.evaluated;
+const evaluated0 = validate343.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16299,14 +16711,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.orderId === undefined) && (missing0 = "orderId")) || ((data.primaryShipping === undefined) && (missing0 = "primaryShipping"))){
-validate338.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.orderId !== undefined){
 const _errs1 = errors;
-if(!(validate339(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
+if(!(validate344(data.orderId, {instancePath:instancePath+"/orderId",parentData:data,parentDataProperty:"orderId",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate344.errors : vErrors.concat(validate344.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -16323,7 +16735,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.firstName !== undefined){
 const _errs4 = errors;
 if(typeof data1.firstName !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/firstName",schemaPath:"#/properties/primaryShipping/properties/firstName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -16335,7 +16747,7 @@ if(valid1){
 if(data1.lastName !== undefined){
 const _errs6 = errors;
 if(typeof data1.lastName !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/lastName",schemaPath:"#/properties/primaryShipping/properties/lastName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -16347,7 +16759,7 @@ if(valid1){
 if(data1.middleName !== undefined){
 const _errs8 = errors;
 if(typeof data1.middleName !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/middleName",schemaPath:"#/properties/primaryShipping/properties/middleName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -16359,7 +16771,7 @@ if(valid1){
 if(data1.salutation !== undefined){
 const _errs10 = errors;
 if(typeof data1.salutation !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/salutation",schemaPath:"#/properties/primaryShipping/properties/salutation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -16371,7 +16783,7 @@ if(valid1){
 if(data1.company !== undefined){
 const _errs12 = errors;
 if(typeof data1.company !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/company",schemaPath:"#/properties/primaryShipping/properties/company/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -16383,7 +16795,7 @@ if(valid1){
 if(data1.shippingAddress1 !== undefined){
 const _errs14 = errors;
 if(typeof data1.shippingAddress1 !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress1",schemaPath:"#/properties/primaryShipping/properties/shippingAddress1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -16395,7 +16807,7 @@ if(valid1){
 if(data1.shippingAddress2 !== undefined){
 const _errs16 = errors;
 if(typeof data1.shippingAddress2 !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/shippingAddress2",schemaPath:"#/properties/primaryShipping/properties/shippingAddress2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -16407,7 +16819,7 @@ if(valid1){
 if(data1.city !== undefined){
 const _errs18 = errors;
 if(typeof data1.city !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/city",schemaPath:"#/properties/primaryShipping/properties/city/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -16419,7 +16831,7 @@ if(valid1){
 if(data1.stateOrProvince !== undefined){
 const _errs20 = errors;
 if(typeof data1.stateOrProvince !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/stateOrProvince",schemaPath:"#/properties/primaryShipping/properties/stateOrProvince/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -16431,7 +16843,7 @@ if(valid1){
 if(data1.stateCode !== undefined){
 const _errs22 = errors;
 if(typeof data1.stateCode !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/stateCode",schemaPath:"#/properties/primaryShipping/properties/stateCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -16443,7 +16855,7 @@ if(valid1){
 if(data1.zipCode !== undefined){
 const _errs24 = errors;
 if(typeof data1.zipCode !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/zipCode",schemaPath:"#/properties/primaryShipping/properties/zipCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs24 === errors;
@@ -16455,7 +16867,7 @@ if(valid1){
 if(data1.countryName !== undefined){
 const _errs26 = errors;
 if(typeof data1.countryName !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/countryName",schemaPath:"#/properties/primaryShipping/properties/countryName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs26 === errors;
@@ -16467,7 +16879,7 @@ if(valid1){
 if(data1.countryCode !== undefined){
 const _errs28 = errors;
 if(typeof data1.countryCode !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/countryCode",schemaPath:"#/properties/primaryShipping/properties/countryCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs28 === errors;
@@ -16479,7 +16891,7 @@ if(valid1){
 if(data1.email !== undefined){
 const _errs30 = errors;
 if(typeof data1.email !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/email",schemaPath:"#/properties/primaryShipping/properties/email/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs30 === errors;
@@ -16491,7 +16903,7 @@ if(valid1){
 if(data1.phone1 !== undefined){
 const _errs32 = errors;
 if(typeof data1.phone1 !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/phone1",schemaPath:"#/properties/primaryShipping/properties/phone1/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs32 === errors;
@@ -16503,7 +16915,7 @@ if(valid1){
 if(data1.phone2 !== undefined){
 const _errs34 = errors;
 if(typeof data1.phone2 !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/phone2",schemaPath:"#/properties/primaryShipping/properties/phone2/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs34 === errors;
@@ -16515,7 +16927,7 @@ if(valid1){
 if(data1.fax !== undefined){
 const _errs36 = errors;
 if(typeof data1.fax !== "string"){
-validate338.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping/fax",schemaPath:"#/properties/primaryShipping/properties/fax/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs36 === errors;
@@ -16541,7 +16953,7 @@ var valid1 = true;
 }
 }
 else {
-validate338.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath:instancePath+"/primaryShipping",schemaPath:"#/properties/primaryShipping/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16558,13 +16970,13 @@ if(errors === _errs38){
 if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
 if(data19.customerComments !== undefined){
 if(typeof data19.customerComments !== "string"){
-validate338.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate343.errors = [{instancePath:instancePath+"/extraDetails/customerComments",schemaPath:"#/properties/extraDetails/properties/customerComments/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate338.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath:instancePath+"/extraDetails",schemaPath:"#/properties/extraDetails/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16578,23 +16990,23 @@ var valid0 = true;
 }
 }
 else {
-validate338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate338.errors = vErrors;
+validate343.errors = vErrors;
 return errors === 0;
 }
-validate338.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate343.evaluated = {"props":{"orderId":true,"primaryShipping":true,"extraDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v97 = validate341;
-const schema161 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
+export const v101 = validate346;
+const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json","type":"object","required":["currencyCode","amount"],"properties":{"destinationCountry":{"type":"string"},"currencyCode":{"type":"string"},"amount":{"type":["number","string"]},"productCodes":{"type":"array","items":{"type":"string"}}}};
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
+const evaluated0 = validate346.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16605,14 +17017,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.currencyCode === undefined) && (missing0 = "currencyCode")) || ((data.amount === undefined) && (missing0 = "amount"))){
-validate341.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate346.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.destinationCountry !== undefined){
 const _errs1 = errors;
 if(typeof data.destinationCountry !== "string"){
-validate341.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16624,7 +17036,7 @@ if(valid0){
 if(data.currencyCode !== undefined){
 const _errs3 = errors;
 if(typeof data.currencyCode !== "string"){
-validate341.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/currencyCode",schemaPath:"#/properties/currencyCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16637,7 +17049,7 @@ if(data.amount !== undefined){
 let data2 = data.amount;
 const _errs5 = errors;
 if((!((typeof data2 == "number") && (isFinite(data2)))) && (typeof data2 !== "string")){
-validate341.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema161.properties.amount.type},message:"must be number,string"}];
+validate346.errors = [{instancePath:instancePath+"/amount",schemaPath:"#/properties/amount/type",keyword:"type",params:{type: schema165.properties.amount.type},message:"must be number,string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -16656,7 +17068,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data3[i0] !== "string"){
-validate341.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate346.errors = [{instancePath:instancePath+"/productCodes/" + i0,schemaPath:"#/properties/productCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -16666,7 +17078,7 @@ break;
 }
 }
 else {
-validate341.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate346.errors = [{instancePath:instancePath+"/productCodes",schemaPath:"#/properties/productCodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -16681,23 +17093,23 @@ var valid0 = true;
 }
 }
 else {
-validate341.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate341.errors = vErrors;
+validate346.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
+validate346.evaluated = {"props":{"destinationCountry":true,"currencyCode":true,"amount":true,"productCodes":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v98 = validate342;
-const schema162 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
+export const v102 = validate347;
+const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json","type":"object","required":["destinationCountry"],"properties":{"destinationCountry":{"type":"string"},"status":{"type":["string","null"]},"shippingRates":{"type":["array","null"],"items":{"type":"object","properties":{"minOrderSubtotal":{"type":["number","null"]},"maxOrderSubtotal":{"type":["number","null"]},"shippingCost":{"type":["number","null"]},"shippingCostCurrency":{"type":["string","null"]},"shippingPriority":{"type":["string","null"]},"estimatedDeliveryDays":{"type":["string","null"]},"specialOfferExpiryDate":{"type":["string","null"]}}}}}};
 
-function validate342(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate347(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-details.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate342.evaluated;
+const evaluated0 = validate347.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16708,14 +17120,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.destinationCountry === undefined) && (missing0 = "destinationCountry")){
-validate342.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.destinationCountry !== undefined){
 const _errs1 = errors;
 if(typeof data.destinationCountry !== "string"){
-validate342.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate347.errors = [{instancePath:instancePath+"/destinationCountry",schemaPath:"#/properties/destinationCountry/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16728,7 +17140,7 @@ if(data.status !== undefined){
 let data1 = data.status;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate342.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema162.properties.status.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: schema166.properties.status.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16741,7 +17153,7 @@ if(data.shippingRates !== undefined){
 let data2 = data.shippingRates;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema162.properties.shippingRates.type},message:"must be array,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates",schemaPath:"#/properties/shippingRates/type",keyword:"type",params:{type: schema166.properties.shippingRates.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -16757,7 +17169,7 @@ if(data3.minOrderSubtotal !== undefined){
 let data4 = data3.minOrderSubtotal;
 const _errs9 = errors;
 if((!((typeof data4 == "number") && (isFinite(data4)))) && (data4 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/minOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/minOrderSubtotal/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.minOrderSubtotal.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -16770,7 +17182,7 @@ if(data3.maxOrderSubtotal !== undefined){
 let data5 = data3.maxOrderSubtotal;
 const _errs11 = errors;
 if((!((typeof data5 == "number") && (isFinite(data5)))) && (data5 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/maxOrderSubtotal",schemaPath:"#/properties/shippingRates/items/properties/maxOrderSubtotal/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.maxOrderSubtotal.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -16783,7 +17195,7 @@ if(data3.shippingCost !== undefined){
 let data6 = data3.shippingCost;
 const _errs13 = errors;
 if((!((typeof data6 == "number") && (isFinite(data6)))) && (data6 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCost",schemaPath:"#/properties/shippingRates/items/properties/shippingCost/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.shippingCost.type},message:"must be number,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -16796,7 +17208,7 @@ if(data3.shippingCostCurrency !== undefined){
 let data7 = data3.shippingCostCurrency;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingCostCurrency",schemaPath:"#/properties/shippingRates/items/properties/shippingCostCurrency/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.shippingCostCurrency.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -16809,7 +17221,7 @@ if(data3.shippingPriority !== undefined){
 let data8 = data3.shippingPriority;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/shippingPriority",schemaPath:"#/properties/shippingRates/items/properties/shippingPriority/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.shippingPriority.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -16822,7 +17234,7 @@ if(data3.estimatedDeliveryDays !== undefined){
 let data9 = data3.estimatedDeliveryDays;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/estimatedDeliveryDays",schemaPath:"#/properties/shippingRates/items/properties/estimatedDeliveryDays/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.estimatedDeliveryDays.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -16835,7 +17247,7 @@ if(data3.specialOfferExpiryDate !== undefined){
 let data10 = data3.specialOfferExpiryDate;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema162.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0+"/specialOfferExpiryDate",schemaPath:"#/properties/shippingRates/items/properties/specialOfferExpiryDate/type",keyword:"type",params:{type: schema166.properties.shippingRates.items.properties.specialOfferExpiryDate.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -16851,7 +17263,7 @@ var valid2 = true;
 }
 }
 else {
-validate342.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate347.errors = [{instancePath:instancePath+"/shippingRates/" + i0,schemaPath:"#/properties/shippingRates/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -16872,23 +17284,23 @@ var valid0 = true;
 }
 }
 else {
-validate342.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate342.errors = vErrors;
+validate347.errors = vErrors;
 return errors === 0;
 }
-validate342.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
+validate347.evaluated = {"props":{"destinationCountry":true,"status":true,"shippingRates":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v99 = validate343;
-const schema163 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
+export const v103 = validate348;
+const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json","type":"object","properties":{"DocumentData":{"type":["string","null"]},"DocumentExtension":{"type":["string","null"]},"DocumentTypeCode":{"type":["string","number","null"]},"DocumentTypeName":{"type":["string","null"]},"URL":{"type":["string","null"]},"ParcelCode":{"type":["string","null"]},"TrackingNumber":{"type":["string","null"]},"DocumentReference":{"type":["string","null"]},"ShippingServiceName":{"type":["string","null"]},"CreationDateTime":{"type":["string","null"]},"ErrorMessage":{"type":["string","null"]}}};
 
-function validate343(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-document.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate343.evaluated;
+const evaluated0 = validate348.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -16901,7 +17313,7 @@ if(data.DocumentData !== undefined){
 let data0 = data.DocumentData;
 const _errs1 = errors;
 if((typeof data0 !== "string") && (data0 !== null)){
-validate343.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema163.properties.DocumentData.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentData",schemaPath:"#/properties/DocumentData/type",keyword:"type",params:{type: schema167.properties.DocumentData.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -16914,7 +17326,7 @@ if(data.DocumentExtension !== undefined){
 let data1 = data.DocumentExtension;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate343.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema163.properties.DocumentExtension.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentExtension",schemaPath:"#/properties/DocumentExtension/type",keyword:"type",params:{type: schema167.properties.DocumentExtension.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -16927,7 +17339,7 @@ if(data.DocumentTypeCode !== undefined){
 let data2 = data.DocumentTypeCode;
 const _errs5 = errors;
 if(((typeof data2 !== "string") && (!((typeof data2 == "number") && (isFinite(data2))))) && (data2 !== null)){
-validate343.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema163.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentTypeCode",schemaPath:"#/properties/DocumentTypeCode/type",keyword:"type",params:{type: schema167.properties.DocumentTypeCode.type},message:"must be string,number,null"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -16940,7 +17352,7 @@ if(data.DocumentTypeName !== undefined){
 let data3 = data.DocumentTypeName;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate343.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema163.properties.DocumentTypeName.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentTypeName",schemaPath:"#/properties/DocumentTypeName/type",keyword:"type",params:{type: schema167.properties.DocumentTypeName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -16953,7 +17365,7 @@ if(data.URL !== undefined){
 let data4 = data.URL;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate343.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema163.properties.URL.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/URL",schemaPath:"#/properties/URL/type",keyword:"type",params:{type: schema167.properties.URL.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -16966,7 +17378,7 @@ if(data.ParcelCode !== undefined){
 let data5 = data.ParcelCode;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate343.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema163.properties.ParcelCode.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: schema167.properties.ParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -16979,7 +17391,7 @@ if(data.TrackingNumber !== undefined){
 let data6 = data.TrackingNumber;
 const _errs13 = errors;
 if((typeof data6 !== "string") && (data6 !== null)){
-validate343.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema163.properties.TrackingNumber.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/TrackingNumber",schemaPath:"#/properties/TrackingNumber/type",keyword:"type",params:{type: schema167.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -16992,7 +17404,7 @@ if(data.DocumentReference !== undefined){
 let data7 = data.DocumentReference;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate343.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema163.properties.DocumentReference.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/DocumentReference",schemaPath:"#/properties/DocumentReference/type",keyword:"type",params:{type: schema167.properties.DocumentReference.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -17005,7 +17417,7 @@ if(data.ShippingServiceName !== undefined){
 let data8 = data.ShippingServiceName;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate343.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema163.properties.ShippingServiceName.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ShippingServiceName",schemaPath:"#/properties/ShippingServiceName/type",keyword:"type",params:{type: schema167.properties.ShippingServiceName.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -17018,7 +17430,7 @@ if(data.CreationDateTime !== undefined){
 let data9 = data.CreationDateTime;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate343.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema163.properties.CreationDateTime.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/CreationDateTime",schemaPath:"#/properties/CreationDateTime/type",keyword:"type",params:{type: schema167.properties.CreationDateTime.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -17031,7 +17443,7 @@ if(data.ErrorMessage !== undefined){
 let data10 = data.ErrorMessage;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate343.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema163.properties.ErrorMessage.type},message:"must be string,null"}];
+validate348.errors = [{instancePath:instancePath+"/ErrorMessage",schemaPath:"#/properties/ErrorMessage/type",keyword:"type",params:{type: schema167.properties.ErrorMessage.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -17051,23 +17463,23 @@ var valid0 = true;
 }
 }
 else {
-validate343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate343.errors = vErrors;
+validate348.errors = vErrors;
 return errors === 0;
 }
-validate343.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
+validate348.evaluated = {"props":{"DocumentData":true,"DocumentExtension":true,"DocumentTypeCode":true,"DocumentTypeName":true,"URL":true,"ParcelCode":true,"TrackingNumber":true,"DocumentReference":true,"ShippingServiceName":true,"CreationDateTime":true,"ErrorMessage":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v100 = validate344;
-const schema164 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
+export const v104 = validate349;
+const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json","type":"object","properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string"},"IsCompleted":{"type":"boolean"},"Parcels":{"type":"array","items":{"$ref":"./dispatch-parcel.schema.json"}},"Exceptions":{"type":"array","items":{"$ref":"./dispatch-exception.schema.json"}},"HubCode":{"type":"string"},"ShippingMethodCode":{"type":"string"},"ShippingAdditionalInformation":{"type":"string"},"TrackingDetails":{"$ref":"./tracking-details.schema.json"}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]}]};
 
-function validate344(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate349(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate344.evaluated;
+const evaluated0 = validate349.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17117,7 +17529,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate344.errors = vErrors;
+validate349.errors = vErrors;
 return false;
 }
 else {
@@ -17139,12 +17551,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate344.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate349.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate344.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17160,12 +17572,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate344.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate349.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate344.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17178,7 +17590,7 @@ if(valid1){
 if(data.DeliveryReferenceNumber !== undefined){
 const _errs8 = errors;
 if(typeof data.DeliveryReferenceNumber !== "string"){
-validate344.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -17190,7 +17602,7 @@ if(valid1){
 if(data.IsCompleted !== undefined){
 const _errs10 = errors;
 if(typeof data.IsCompleted !== "boolean"){
-validate344.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate349.errors = [{instancePath:instancePath+"/IsCompleted",schemaPath:"#/properties/IsCompleted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -17208,8 +17620,8 @@ var valid2 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs14 = errors;
-if(!(validate262(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate262.errors : vErrors.concat(validate262.errors);
+if(!(validate263(data4[i0], {instancePath:instancePath+"/Parcels/" + i0,parentData:data4,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate263.errors : vErrors.concat(validate263.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs14 === errors;
@@ -17219,7 +17631,7 @@ break;
 }
 }
 else {
-validate344.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate349.errors = [{instancePath:instancePath+"/Parcels",schemaPath:"#/properties/Parcels/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17238,8 +17650,8 @@ var valid3 = true;
 const len1 = data6.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
-if(!(validate258(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate258.errors : vErrors.concat(validate258.errors);
+if(!(validate259(data6[i1], {instancePath:instancePath+"/Exceptions/" + i1,parentData:data6,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate259.errors : vErrors.concat(validate259.errors);
 errors = vErrors.length;
 }
 var valid3 = _errs17 === errors;
@@ -17249,7 +17661,7 @@ break;
 }
 }
 else {
-validate344.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate349.errors = [{instancePath:instancePath+"/Exceptions",schemaPath:"#/properties/Exceptions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17262,7 +17674,7 @@ if(valid1){
 if(data.HubCode !== undefined){
 const _errs18 = errors;
 if(typeof data.HubCode !== "string"){
-validate344.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/HubCode",schemaPath:"#/properties/HubCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs18 === errors;
@@ -17274,7 +17686,7 @@ if(valid1){
 if(data.ShippingMethodCode !== undefined){
 const _errs20 = errors;
 if(typeof data.ShippingMethodCode !== "string"){
-validate344.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/ShippingMethodCode",schemaPath:"#/properties/ShippingMethodCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs20 === errors;
@@ -17286,7 +17698,7 @@ if(valid1){
 if(data.ShippingAdditionalInformation !== undefined){
 const _errs22 = errors;
 if(typeof data.ShippingAdditionalInformation !== "string"){
-validate344.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate349.errors = [{instancePath:instancePath+"/ShippingAdditionalInformation",schemaPath:"#/properties/ShippingAdditionalInformation/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs22 === errors;
@@ -17297,8 +17709,8 @@ var valid1 = true;
 if(valid1){
 if(data.TrackingDetails !== undefined){
 const _errs24 = errors;
-if(!(validate265(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate265.errors : vErrors.concat(validate265.errors);
+if(!(validate266(data.TrackingDetails, {instancePath:instancePath+"/TrackingDetails",parentData:data,parentDataProperty:"TrackingDetails",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate266.errors : vErrors.concat(validate266.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs24 === errors;
@@ -17317,23 +17729,23 @@ var valid1 = true;
 }
 }
 else {
-validate344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate349.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate344.errors = vErrors;
+validate349.errors = vErrors;
 return errors === 0;
 }
-validate344.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
+validate349.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"IsCompleted":true,"Parcels":true,"Exceptions":true,"HubCode":true,"ShippingMethodCode":true,"ShippingAdditionalInformation":true,"TrackingDetails":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v101 = validate348;
-const schema165 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
+export const v105 = validate353;
+const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"ErrorText":{"type":["string","null"]},"Documents":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ShipperManifests":{"type":["array","null"],"items":{"$ref":"./shipping-document.schema.json"}},"ParcelsTracking":{"type":["array","null"],"items":{"type":"object"}},"TrackingDetails":{"type":["object","array","null"]},"DeliveryAdviceInformation":{"type":["array","null"],"items":{"type":"object"}}}};
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/shipping-documents-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
+const evaluated0 = validate353.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17346,7 +17758,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate348.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema165.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate353.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema169.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17359,7 +17771,7 @@ if(data.ErrorText !== undefined){
 let data1 = data.ErrorText;
 const _errs3 = errors;
 if((typeof data1 !== "string") && (data1 !== null)){
-validate348.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema165.properties.ErrorText.type},message:"must be string,null"}];
+validate353.errors = [{instancePath:instancePath+"/ErrorText",schemaPath:"#/properties/ErrorText/type",keyword:"type",params:{type: schema169.properties.ErrorText.type},message:"must be string,null"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -17372,7 +17784,7 @@ if(data.Documents !== undefined){
 let data2 = data.Documents;
 const _errs5 = errors;
 if((!(Array.isArray(data2))) && (data2 !== null)){
-validate348.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema165.properties.Documents.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/Documents",schemaPath:"#/properties/Documents/type",keyword:"type",params:{type: schema169.properties.Documents.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs5){
@@ -17381,8 +17793,8 @@ var valid1 = true;
 const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
-if(!(validate343(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate348(data2[i0], {instancePath:instancePath+"/Documents/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs7 === errors;
@@ -17402,7 +17814,7 @@ if(data.ShipperManifests !== undefined){
 let data4 = data.ShipperManifests;
 const _errs8 = errors;
 if((!(Array.isArray(data4))) && (data4 !== null)){
-validate348.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema165.properties.ShipperManifests.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/ShipperManifests",schemaPath:"#/properties/ShipperManifests/type",keyword:"type",params:{type: schema169.properties.ShipperManifests.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs8){
@@ -17411,8 +17823,8 @@ var valid2 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs10 = errors;
-if(!(validate343(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate343.errors : vErrors.concat(validate343.errors);
+if(!(validate348(data4[i1], {instancePath:instancePath+"/ShipperManifests/" + i1,parentData:data4,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs10 === errors;
@@ -17432,7 +17844,7 @@ if(data.ParcelsTracking !== undefined){
 let data6 = data.ParcelsTracking;
 const _errs11 = errors;
 if((!(Array.isArray(data6))) && (data6 !== null)){
-validate348.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema165.properties.ParcelsTracking.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/ParcelsTracking",schemaPath:"#/properties/ParcelsTracking/type",keyword:"type",params:{type: schema169.properties.ParcelsTracking.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs11){
@@ -17443,7 +17855,7 @@ for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
 const _errs13 = errors;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate348.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath:instancePath+"/ParcelsTracking/" + i2,schemaPath:"#/properties/ParcelsTracking/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -17462,7 +17874,7 @@ if(valid0){
 if(data.TrackingDetails !== undefined){
 const _errs15 = errors;
 if(typeof data.TrackingDetails != "object"){
-validate348.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema165.properties.TrackingDetails.type},message:"must be object,array,null"}];
+validate353.errors = [{instancePath:instancePath+"/TrackingDetails",schemaPath:"#/properties/TrackingDetails/type",keyword:"type",params:{type: schema169.properties.TrackingDetails.type},message:"must be object,array,null"}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -17475,7 +17887,7 @@ if(data.DeliveryAdviceInformation !== undefined){
 let data9 = data.DeliveryAdviceInformation;
 const _errs17 = errors;
 if((!(Array.isArray(data9))) && (data9 !== null)){
-validate348.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema165.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
+validate353.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation",schemaPath:"#/properties/DeliveryAdviceInformation/type",keyword:"type",params:{type: schema169.properties.DeliveryAdviceInformation.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs17){
@@ -17486,7 +17898,7 @@ for(let i3=0; i3<len3; i3++){
 let data10 = data9[i3];
 const _errs19 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate348.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath:instancePath+"/DeliveryAdviceInformation/" + i3,schemaPath:"#/properties/DeliveryAdviceInformation/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -17509,25 +17921,25 @@ var valid0 = true;
 }
 }
 else {
-validate348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate348.errors = vErrors;
+validate353.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
+validate353.evaluated = {"props":{"IsSuccess":true,"ErrorText":true,"Documents":true,"ShipperManifests":true,"ParcelsTracking":true,"TrackingDetails":true,"DeliveryAdviceInformation":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v102 = validate265;
+export const v106 = validate266;
 
-export const v103 = validate351;
-const schema166 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
+export const v107 = validate356;
+const schema170 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json","type":"object","required":["Type"],"properties":{"Type":{"type":"string","enum":["inbound","outbound"]},"OrderIds":{"type":"array","maxItems":100,"items":{"type":"string","maxLength":100}},"TrackingNumbers":{"type":"array","maxItems":100,"items":{"type":"string"}},"EventSinceInUTC":{"type":"string"}}};
 
-function validate351(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate356(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate351.evaluated;
+const evaluated0 = validate356.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17538,7 +17950,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.Type === undefined) && (missing0 = "Type")){
-validate351.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate356.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -17546,11 +17958,11 @@ if(data.Type !== undefined){
 let data0 = data.Type;
 const _errs1 = errors;
 if(typeof data0 !== "string"){
-validate351.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data0 === "inbound") || (data0 === "outbound"))){
-validate351.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema166.properties.Type.enum},message:"must be equal to one of the allowed values"}];
+validate356.errors = [{instancePath:instancePath+"/Type",schemaPath:"#/properties/Type/enum",keyword:"enum",params:{allowedValues: schema170.properties.Type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17565,7 +17977,7 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(Array.isArray(data1)){
 if(data1.length > 100){
-validate351.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -17577,12 +17989,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data2 === "string"){
 if(func1(data2) > 100){
-validate351.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/maxLength",keyword:"maxLength",params:{limit: 100},message:"must NOT have more than 100 characters"}];
 return false;
 }
 }
 else {
-validate351.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds/" + i0,schemaPath:"#/properties/OrderIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -17594,7 +18006,7 @@ break;
 }
 }
 else {
-validate351.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate356.errors = [{instancePath:instancePath+"/OrderIds",schemaPath:"#/properties/OrderIds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17610,7 +18022,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(Array.isArray(data3)){
 if(data3.length > 100){
-validate351.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
+validate356.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/maxItems",keyword:"maxItems",params:{limit: 100},message:"must NOT have more than 100 items"}];
 return false;
 }
 else {
@@ -17619,7 +18031,7 @@ const len1 = data3.length;
 for(let i1=0; i1<len1; i1++){
 const _errs9 = errors;
 if(typeof data3[i1] !== "string"){
-validate351.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/TrackingNumbers/" + i1,schemaPath:"#/properties/TrackingNumbers/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -17630,7 +18042,7 @@ break;
 }
 }
 else {
-validate351.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate356.errors = [{instancePath:instancePath+"/TrackingNumbers",schemaPath:"#/properties/TrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17643,7 +18055,7 @@ if(valid0){
 if(data.EventSinceInUTC !== undefined){
 const _errs11 = errors;
 if(typeof data.EventSinceInUTC !== "string"){
-validate351.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate356.errors = [{instancePath:instancePath+"/EventSinceInUTC",schemaPath:"#/properties/EventSinceInUTC/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -17657,23 +18069,23 @@ var valid0 = true;
 }
 }
 else {
-validate351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate351.errors = vErrors;
+validate356.errors = vErrors;
 return errors === 0;
 }
-validate351.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
+validate356.evaluated = {"props":{"Type":true,"OrderIds":true,"TrackingNumbers":true,"EventSinceInUTC":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v104 = validate352;
-const schema167 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
+export const v108 = validate357;
+const schema171 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json","type":"object","properties":{"IsSuccess":{"type":["boolean","null"]},"SuccessfulTrackingNumbers":{"type":"array","items":{"type":"object","properties":{"GlobaleOrderID":{"type":["string","null"]},"GlobaleParcelCode":{"type":["string","null"]},"GlobaleRMANumber":{"type":["string","null"]},"IsTrackingNumberActive":{"type":["boolean","null"]},"MerchantOrderID":{"type":["string","null"]},"MerchantRMANumber":{"type":["string","null"]},"ShipperName":{"type":["string","null"]},"TrackingEvents":{},"TrackingNumber":{"type":["string","null"]},"TrackingURL":{"type":["string","null"]},"Type":{"type":["string","null"]}}}},"FailedTrackingNumbers":{"type":"array","items":{"type":"object"}}}};
 
-function validate352(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate357(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/tracking-events-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate352.evaluated;
+const evaluated0 = validate357.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17686,7 +18098,7 @@ if(data.IsSuccess !== undefined){
 let data0 = data.IsSuccess;
 const _errs1 = errors;
 if((typeof data0 !== "boolean") && (data0 !== null)){
-validate352.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema167.properties.IsSuccess.type},message:"must be boolean,null"}];
+validate357.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: schema171.properties.IsSuccess.type},message:"must be boolean,null"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -17711,7 +18123,7 @@ if(data2.GlobaleOrderID !== undefined){
 let data3 = data2.GlobaleOrderID;
 const _errs7 = errors;
 if((typeof data3 !== "string") && (data3 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleOrderID/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.GlobaleOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -17724,7 +18136,7 @@ if(data2.GlobaleParcelCode !== undefined){
 let data4 = data2.GlobaleParcelCode;
 const _errs9 = errors;
 if((typeof data4 !== "string") && (data4 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleParcelCode",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleParcelCode/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.GlobaleParcelCode.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -17737,7 +18149,7 @@ if(data2.GlobaleRMANumber !== undefined){
 let data5 = data2.GlobaleRMANumber;
 const _errs11 = errors;
 if((typeof data5 !== "string") && (data5 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/GlobaleRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/GlobaleRMANumber/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.GlobaleRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -17750,7 +18162,7 @@ if(data2.IsTrackingNumberActive !== undefined){
 let data6 = data2.IsTrackingNumberActive;
 const _errs13 = errors;
 if((typeof data6 !== "boolean") && (data6 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/IsTrackingNumberActive",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/IsTrackingNumberActive/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.IsTrackingNumberActive.type},message:"must be boolean,null"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -17763,7 +18175,7 @@ if(data2.MerchantOrderID !== undefined){
 let data7 = data2.MerchantOrderID;
 const _errs15 = errors;
 if((typeof data7 !== "string") && (data7 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantOrderID",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantOrderID/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.MerchantOrderID.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -17776,7 +18188,7 @@ if(data2.MerchantRMANumber !== undefined){
 let data8 = data2.MerchantRMANumber;
 const _errs17 = errors;
 if((typeof data8 !== "string") && (data8 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/MerchantRMANumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/MerchantRMANumber/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.MerchantRMANumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -17789,7 +18201,7 @@ if(data2.ShipperName !== undefined){
 let data9 = data2.ShipperName;
 const _errs19 = errors;
 if((typeof data9 !== "string") && (data9 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/ShipperName",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/ShipperName/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.ShipperName.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -17802,7 +18214,7 @@ if(data2.TrackingNumber !== undefined){
 let data10 = data2.TrackingNumber;
 const _errs21 = errors;
 if((typeof data10 !== "string") && (data10 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingNumber",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingNumber/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.TrackingNumber.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -17815,7 +18227,7 @@ if(data2.TrackingURL !== undefined){
 let data11 = data2.TrackingURL;
 const _errs23 = errors;
 if((typeof data11 !== "string") && (data11 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/TrackingURL",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/TrackingURL/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.TrackingURL.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs23 === errors;
@@ -17828,7 +18240,7 @@ if(data2.Type !== undefined){
 let data12 = data2.Type;
 const _errs25 = errors;
 if((typeof data12 !== "string") && (data12 !== null)){
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema167.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0+"/Type",schemaPath:"#/properties/SuccessfulTrackingNumbers/items/properties/Type/type",keyword:"type",params:{type: schema171.properties.SuccessfulTrackingNumbers.items.properties.Type.type},message:"must be string,null"}];
 return false;
 }
 var valid2 = _errs25 === errors;
@@ -17847,7 +18259,7 @@ var valid2 = true;
 }
 }
 else {
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers/" + i0,schemaPath:"#/properties/SuccessfulTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -17858,7 +18270,7 @@ break;
 }
 }
 else {
-validate352.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate357.errors = [{instancePath:instancePath+"/SuccessfulTrackingNumbers",schemaPath:"#/properties/SuccessfulTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17879,7 +18291,7 @@ for(let i1=0; i1<len1; i1++){
 let data14 = data13[i1];
 const _errs29 = errors;
 if(!(data14 && typeof data14 == "object" && !Array.isArray(data14))){
-validate352.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [{instancePath:instancePath+"/FailedTrackingNumbers/" + i1,schemaPath:"#/properties/FailedTrackingNumbers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid3 = _errs29 === errors;
@@ -17889,7 +18301,7 @@ break;
 }
 }
 else {
-validate352.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate357.errors = [{instancePath:instancePath+"/FailedTrackingNumbers",schemaPath:"#/properties/FailedTrackingNumbers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -17902,23 +18314,23 @@ var valid0 = true;
 }
 }
 else {
-validate352.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate352.errors = vErrors;
+validate357.errors = vErrors;
 return errors === 0;
 }
-validate352.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
+validate357.evaluated = {"props":{"IsSuccess":true,"SuccessfulTrackingNumbers":true,"FailedTrackingNumbers":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v105 = validate353;
-const schema168 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
+export const v109 = validate358;
+const schema172 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json","type":"object","required":["ParcelCode"],"properties":{"OrderId":{"type":"string","minLength":1},"MerchantOrderId":{"type":"string","minLength":1},"DeliveryReferenceNumber":{"type":"string","minLength":1},"ParcelCode":{"type":"string","minLength":1}},"anyOf":[{"required":["OrderId"]},{"required":["MerchantOrderId"]},{"required":["DeliveryReferenceNumber"]}]};
 
-function validate353(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-request.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate353.evaluated;
+const evaluated0 = validate358.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -17984,7 +18396,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate353.errors = vErrors;
+validate358.errors = vErrors;
 return false;
 }
 else {
@@ -18002,7 +18414,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.ParcelCode === undefined) && (missing3 = "ParcelCode")){
-validate353.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate358.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
@@ -18012,12 +18424,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-validate353.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate353.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/OrderId",schemaPath:"#/properties/OrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18033,12 +18445,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-validate353.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate353.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/MerchantOrderId",schemaPath:"#/properties/MerchantOrderId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18054,12 +18466,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-validate353.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate353.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/DeliveryReferenceNumber",schemaPath:"#/properties/DeliveryReferenceNumber/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18075,12 +18487,12 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-validate353.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate358.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 else {
-validate353.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate358.errors = [{instancePath:instancePath+"/ParcelCode",schemaPath:"#/properties/ParcelCode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -18095,23 +18507,23 @@ var valid1 = true;
 }
 }
 else {
-validate353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate358.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate353.errors = vErrors;
+validate358.errors = vErrors;
 return errors === 0;
 }
-validate353.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
+validate358.evaluated = {"props":{"OrderId":true,"MerchantOrderId":true,"DeliveryReferenceNumber":true,"ParcelCode":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v106 = validate354;
-const schema169 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
+export const v110 = validate359;
+const schema173 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json","type":"object","required":["IsSuccess"],"properties":{"IsSuccess":{"type":"boolean"},"Errors":{"type":["array","null"],"items":{"type":["object","string"]}}}};
 
-function validate354(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate359(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.crossborder-merchant-kit.invalid/service/void-parcel-response.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate354.evaluated;
+const evaluated0 = validate359.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -18122,14 +18534,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.IsSuccess === undefined) && (missing0 = "IsSuccess")){
-validate354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.IsSuccess !== undefined){
 const _errs1 = errors;
 if(typeof data.IsSuccess !== "boolean"){
-validate354.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate359.errors = [{instancePath:instancePath+"/IsSuccess",schemaPath:"#/properties/IsSuccess/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -18142,7 +18554,7 @@ if(data.Errors !== undefined){
 let data1 = data.Errors;
 const _errs3 = errors;
 if((!(Array.isArray(data1))) && (data1 !== null)){
-validate354.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema169.properties.Errors.type},message:"must be array,null"}];
+validate359.errors = [{instancePath:instancePath+"/Errors",schemaPath:"#/properties/Errors/type",keyword:"type",params:{type: schema173.properties.Errors.type},message:"must be array,null"}];
 return false;
 }
 if(errors === _errs3){
@@ -18153,7 +18565,7 @@ for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 const _errs5 = errors;
 if((!(data2 && typeof data2 == "object" && !Array.isArray(data2))) && (typeof data2 !== "string")){
-validate354.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema169.properties.Errors.items.type},message:"must be object,string"}];
+validate359.errors = [{instancePath:instancePath+"/Errors/" + i0,schemaPath:"#/properties/Errors/items/type",keyword:"type",params:{type: schema173.properties.Errors.items.type},message:"must be object,string"}];
 return false;
 }
 var valid1 = _errs5 === errors;
@@ -18172,14 +18584,14 @@ var valid0 = true;
 }
 }
 else {
-validate354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate354.errors = vErrors;
+validate359.errors = vErrors;
 return errors === 0;
 }
-validate354.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
+validate359.evaluated = {"props":{"IsSuccess":true,"Errors":true},"dynamicProps":false,"dynamicItems":false};
 
 
 /** The strict validators, by schema path under schemas/. */
@@ -18241,54 +18653,58 @@ export const VALIDATORS = {
   "service/additional-documents-request.schema.json": v54,
   "service/additional-documents-response.schema.json": v55,
   "service/app-settings.schema.json": v56,
-  "service/authentication-token-request.schema.json": v57,
-  "service/authentication-token-response.schema.json": v58,
-  "service/catalog-prices-request.schema.json": v59,
-  "service/catalog-prices-response.schema.json": v60,
-  "service/commercial-invoice.schema.json": v61,
-  "service/country-coefficient.schema.json": v62,
-  "service/country.schema.json": v63,
-  "service/culture.schema.json": v64,
-  "service/currency-rate.schema.json": v65,
-  "service/currency.schema.json": v66,
-  "service/dispatch-exception.schema.json": v67,
-  "service/dispatch-orders-request.schema.json": v68,
-  "service/dispatch-parcel.schema.json": v69,
-  "service/dispatch-product.schema.json": v70,
-  "service/dispatch-request-v1.schema.json": v71,
-  "service/dispatch-request-v2.schema.json": v72,
-  "service/dispatch-response.schema.json": v73,
-  "service/error-response.schema.json": v74,
-  "service/export-declaration.schema.json": v75,
-  "service/exporter.schema.json": v76,
-  "service/hub-details.schema.json": v77,
-  "service/location-by-ip.schema.json": v78,
-  "service/order-info-for-additional-documents.schema.json": v79,
-  "service/order-refund-details.schema.json": v80,
-  "service/order-refund-product.schema.json": v81,
-  "service/order-refund-request.schema.json": v82,
-  "service/order-status-details.schema.json": v83,
-  "service/orders-details-request.schema.json": v84,
-  "service/orders-details-response.schema.json": v85,
-  "service/product-country.schema.json": v86,
-  "service/recent-product-countries.schema.json": v87,
-  "service/refund-details-response.schema.json": v88,
-  "service/rounding-range.schema.json": v89,
-  "service/rounding-rule.schema.json": v90,
-  "service/service-response-info.schema.json": v91,
-  "service/shipment-information.schema.json": v92,
-  "service/shipment-parcel.schema.json": v93,
-  "service/shipment-product.schema.json": v94,
-  "service/shipment.schema.json": v95,
-  "service/shipping-address-request.schema.json": v96,
-  "service/shipping-details-request.schema.json": v97,
-  "service/shipping-details.schema.json": v98,
-  "service/shipping-document.schema.json": v99,
-  "service/shipping-documents-request.schema.json": v100,
-  "service/shipping-documents-response.schema.json": v101,
-  "service/tracking-details.schema.json": v102,
-  "service/tracking-events-request.schema.json": v103,
-  "service/tracking-events-response.schema.json": v104,
-  "service/void-parcel-request.schema.json": v105,
-  "service/void-parcel-response.schema.json": v106,
+  "service/app-version.schema.json": v57,
+  "service/authentication-token-request.schema.json": v58,
+  "service/authentication-token-response.schema.json": v59,
+  "service/catalog-prices-request.schema.json": v60,
+  "service/catalog-prices-response.schema.json": v61,
+  "service/commercial-invoice.schema.json": v62,
+  "service/country-coefficient.schema.json": v63,
+  "service/country.schema.json": v64,
+  "service/culture.schema.json": v65,
+  "service/currency-rate.schema.json": v66,
+  "service/currency.schema.json": v67,
+  "service/dispatch-exception.schema.json": v68,
+  "service/dispatch-orders-request.schema.json": v69,
+  "service/dispatch-parcel.schema.json": v70,
+  "service/dispatch-product.schema.json": v71,
+  "service/dispatch-request-v1.schema.json": v72,
+  "service/dispatch-request-v2.schema.json": v73,
+  "service/dispatch-response.schema.json": v74,
+  "service/error-response.schema.json": v75,
+  "service/export-declaration.schema.json": v76,
+  "service/exporter.schema.json": v77,
+  "service/hub-details.schema.json": v78,
+  "service/location-by-ip.schema.json": v79,
+  "service/location-default-culture.schema.json": v80,
+  "service/order-info-for-additional-documents.schema.json": v81,
+  "service/order-refund-details.schema.json": v82,
+  "service/order-refund-product.schema.json": v83,
+  "service/order-refund-request.schema.json": v84,
+  "service/order-status-details.schema.json": v85,
+  "service/orders-details-request.schema.json": v86,
+  "service/orders-details-response.schema.json": v87,
+  "service/product-country.schema.json": v88,
+  "service/recent-product-countries.schema.json": v89,
+  "service/refund-details-response.schema.json": v90,
+  "service/rounding-range.schema.json": v91,
+  "service/rounding-rule.schema.json": v92,
+  "service/send-cart-request.schema.json": v93,
+  "service/send-cart-response.schema.json": v94,
+  "service/service-response-info.schema.json": v95,
+  "service/shipment-information.schema.json": v96,
+  "service/shipment-parcel.schema.json": v97,
+  "service/shipment-product.schema.json": v98,
+  "service/shipment.schema.json": v99,
+  "service/shipping-address-request.schema.json": v100,
+  "service/shipping-details-request.schema.json": v101,
+  "service/shipping-details.schema.json": v102,
+  "service/shipping-document.schema.json": v103,
+  "service/shipping-documents-request.schema.json": v104,
+  "service/shipping-documents-response.schema.json": v105,
+  "service/tracking-details.schema.json": v106,
+  "service/tracking-events-request.schema.json": v107,
+  "service/tracking-events-response.schema.json": v108,
+  "service/void-parcel-request.schema.json": v109,
+  "service/void-parcel-response.schema.json": v110,
 };

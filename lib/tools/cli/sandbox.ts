@@ -24,7 +24,9 @@ Serves the service's merchant → service API:
   POST /Authentication/GetAuthenticationToken
   POST /Browsing/Countries, /Browsing/Currencies, /Browsing/CurrencyRates, /Browsing/CountryCoefficients,
        /Browsing/RoundingRules, /Browsing/AppSettings, /Browsing/LocationByIP,
-       /Browsing/LocationDefaultCulture, /Browsing/RecentProductCountryS, /ShippingDetails/GetShippingDetails
+       /Browsing/LocationDefaultCulture, /Browsing/RecentProductCountryS, /ShippingDetails/GetShippingDetails,
+       /Browsing/AppVersion, /Browsing/ProductCountryS, /Browsing/LocationsDefaultCulturesList
+  POST /Order/GetOrdersVATInvoice, /Checkout/SendCartV2
   POST /Browsing/SaveProductsList, /Bulk/SaveProductsBulk, /Browsing/GetCatalogPrices
   POST /Shipment/GetTrackingEvents, /Return/UpdateRMA
   GET  /documents/{orderId}/{name}.pdf          (the documents it issued)

@@ -19,7 +19,7 @@ export type ExchangeKind =
   | 'activeHubDetails' | 'documentDownload' | 'unknown'
   | 'updateOrderStatusFromMerchant' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
   | 'getShippingDocuments' | 'dispatchOrders' | 'getOrdersDetails' | 'getAuthenticationToken' | 'voidParcel'
-  | 'browsing' | 'saveProducts' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma';
+  | 'browsing' | 'saveProducts' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getOrdersVatInvoice' | 'sendCart';
 
 /** One exchange in either direction; the HTTP part is the checker's `ExchangeRecord`. */
 export interface Exchange extends ExchangeRecord {

@@ -14,6 +14,7 @@ import { readShipment } from './shipments.js';
 import { changeAddress, createRefund, merchantUpdateStatus, refundDetails, type FollowUp, type LifeReply, type SeenKeys } from './order-life.js';
 import type { Fulfilment, JwtCaller } from './fulfilment.js';
 import type { Catalogue } from './catalogue.js';
+import { routeInvoicesCarts } from './invoices-carts.js';
 
 export interface ServiceApiContext {
   seed: SeedData;
@@ -201,6 +202,17 @@ async function route(
     const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;
     const guidGiven = (query.get('merchantGUID') ?? '') !== '' || (typeof req.headers.merchantguid === 'string' && req.headers.merchantguid !== '');
     const reply = ctx.catalogue.route(method, path, body, query, authenticated, guidGiven);
+    if (reply) return reply;
+  }
+  if (!bodyError) {
+    // The commercial invoice, SendCartV2, AppVersion, ProductCountryS (invoices-carts.ts).
+    const authenticated = 'merchant' in caller ? caller.merchant.id : 'missing' in caller && ctx.accessToken === undefined ? 'default' : undefined;
+    const guidGiven = (query.get('merchantGUID') ?? '') !== '' || (typeof req.headers.merchantguid === 'string' && req.headers.merchantguid !== '');
+    const reply = routeInvoicesCarts({
+      hasOrder: (orderId, merchant) => ctx.orders.find({ orderId }, merchant) !== undefined,
+      productClass: (merchant, code) => { const c = ctx.catalogue?.products(merchant).get(code)?.ProductClassCode; return typeof c === 'string' ? c : undefined; },
+      cultureOf: (countryCode) => ctx.catalogue?.route('POST', '/Browsing/LocationDefaultCulture', undefined, new URLSearchParams({ countryCode }), 'default', true)?.body,
+    }, method, path, body, query, authenticated, guidGiven);
     if (reply) return reply;
   }
   if (shipment) {
