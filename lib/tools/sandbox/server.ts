@@ -181,6 +181,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return track(runScenario({
         log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}),
         onNewOrder: (order) => { seed.shipments.push(shipmentForOrder(order)); },
+        ...(resolved.merchantStore ? { merchantStore: resolved.merchantStore } : {}),
       }, name).then((r) => keep({ kind: 'scenario', name, at: new Date().toISOString(), ok: r.ok, data: r }, r)));
     },
     runCheck(checkOptions = {}) {

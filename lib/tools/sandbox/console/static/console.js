@@ -145,7 +145,7 @@
 
   // ---------- orders ----------
   const EVENTS = {
-    created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'hold-announced': ['on hold', 'hold'],
+    created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'payment-declined': ['payment declined by the merchant', 'neutral'], 'hold-announced': ['on hold', 'hold'],
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
     dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'neutral'],
