@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSandbox, describeExchange, SEED_TRACKING_NUMBERS, type Sandbox } from 'crossborder-merchant-kit/sandbox';
+import { createSandbox, describeExchange, SCENARIO_LIST_LINE, SEED_TRACKING_NUMBERS, type Sandbox } from 'crossborder-merchant-kit/sandbox';
 import type { LoggerLike } from 'crossborder-merchant-kit';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { BASE_PATH, createExampleApp, DEMO_MERCHANT_GUID } from './app.js';
@@ -79,7 +79,7 @@ export async function startLoop(options: LoopOptions = {}): Promise<Loop> {
       `  npm run cli -- check ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN}`,
     ]),
     `  curl -s -H 'Authorization: Bearer any' ${sandboxUrl}/api/shipments/${SEED_TRACKING_NUMBERS.ok}`,
-    '  (scenarios: cart-info, order, order-with-payment, order-update, cancel, payment, documents, redelivery, full; docs/sandbox.md)',
+    `  ${SCENARIO_LIST_LINE}`,
     '',
   ].join('\n');
   return {

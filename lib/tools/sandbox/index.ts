@@ -7,7 +7,7 @@ export { ExchangeLog, type Exchange, type ExchangeKind, type ExchangeDirection, 
 export { OrderBook, type OrderState, type OrderLineState, type DispatchedParcel, type TimelineEntry, type SandboxRefund, type IssuedDocument } from './orders.js';
 export { SANDBOX_JWT_USER, SANDBOX_JWT_PASSWORD } from './fulfilment.js';
 export { DECLINED_CARD_NUMBER } from './scenarios-holds-payments.js';
-export { runScenario, SCENARIO_NAMES, SCENARIO_DESCRIPTIONS, ScenarioError, type ScenarioName, type ScenarioResult, type ScenarioStep, type ScenarioEnv } from './scenarios.js';
+export { runScenario, SCENARIO_LIST_LINE, SCENARIO_NAMES, SCENARIO_DESCRIPTIONS, ScenarioError, type ScenarioName, type ScenarioResult, type ScenarioStep, type ScenarioEnv } from './scenarios.js';
 export { sendCallback, accepted, type MerchantTarget, type CallbackCall } from './callbacks.js';
 export { defaultSeed, mergeSeed, loadSeedFile, shipmentForOrder, SEED_CATALOGUE, SeedError, SEED_TRACKING_NUMBERS, SEED_TOKENS, type SeedData, type SeedMerchant, type SeedOrder, type SeedShipment, type SeedProduct, type SeedHub } from './seed.js';
 export { describeExchange } from './describe.js';

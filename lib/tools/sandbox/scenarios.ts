@@ -22,6 +22,9 @@ export const SCENARIO_NAMES = [
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
+/** The scenarios as the banners list them (npm start's, the sandbox command's): generated, never written by hand. */
+export const SCENARIO_LIST_LINE = `(scenarios: ${SCENARIO_NAMES.join(', ')}; docs/sandbox.md)`;
+
 export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   'cart-info': 'GetCheckoutCartInfo by GET, then by POST (needs a cart token)',
   order: 'SendOrderToMerchant, top-level body, URL-encoded personal fields',
