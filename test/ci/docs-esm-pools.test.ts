@@ -80,3 +80,11 @@ test('every block that opens a pool ends it (one passed inline could not be)', (
     || (codeOnly(b.code).match(/new\s+(?:pg\.)?Pool\(/g) ?? []).length > pools(b.code).length);
   expect(open.map((b) => `${b.file}:${b.line}`)).toEqual([]);
 });
+
+test('where the README or a doc runs a TypeScript file, it names tsx (Node alone does not run .ts here)', () => {
+  const runs = (markdownFiles() as string[]).flatMap((file) => readFileSync(file, 'utf8').split('\n')
+    .map((line, i) => ({ at: `${file}:${i + 1}`, line }))
+    .filter(({ line }) => /\b(?:node|npx|run with:?)\s+(?:--?[\w-]+(?:[ =][\w./-]+)?\s+)*[\w./-]+\.m?ts\b/.test(line) && !/stryker/.test(line)));
+  expect(runs.length).toBeGreaterThan(0);
+  expect(runs.filter(({ line }) => !/\btsx\b/.test(line)).map((r) => r.at)).toEqual([]);
+});
