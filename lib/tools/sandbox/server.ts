@@ -208,7 +208,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     send(sendOptions) {
       return track(Promise.resolve().then(() => {
         if (typeof sendOptions !== 'object' || sendOptions === null) return invalid('sandbox.send needs { callback, payload }');
-        checkKeys('send: ', sendOptions as unknown as Record<string, unknown>, ['callback', 'payload']);
+        checkKeys('sandbox.send.', sendOptions as unknown as Record<string, unknown>, ['callback', 'payload']);
         return sendPayload(target(), log, sendOptions);
       }));
     },
