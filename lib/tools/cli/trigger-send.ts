@@ -30,12 +30,14 @@ function report(e: Exchange, ok: boolean, json: boolean, io: CliIo, extra: Recor
   return ok ? 0 : 1;
 }
 
+/** `trigger resend <exchange-id> --sandbox <url>`: the exit code (0 accepted, 1 not, a UsageError for 2). */
 export async function resendCommand(positionals: string[], values: FlagValues, io: CliIo): Promise<number> {
   if (positionals.length !== 2) throw new UsageError('trigger resend takes one exchange number (as the console shows it: #12 → 12)');
   const id = Number(positionals[1].replace(/^#/, ''));
   if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('trigger resend needs an exchange number, a positive integer (as the console shows it: #12 → 12)');
   if (values.sandbox === undefined) throw new UsageError('trigger resend needs --sandbox <running sandbox URL>: the exchange log lives in that sandbox');
-  refuseMerchantFlags(values, ['merchant-url', 'guid', 'cart-token', 'paths', 'header', 'timeout-ms', 'callback']);
+  if (values.callback !== undefined) throw new UsageError('--callback goes with trigger send <file.json>; resend sends the logged callback as it was');
+  refuseMerchantFlags(values, ['merchant-url', 'guid', 'cart-token', 'paths', 'header', 'timeout-ms']);
   const url = sandboxFlag(values.sandbox);
   const sent = await callSandbox<Sent>(url, `/exchanges/${id}/resend`);
   return report(sent.exchange, !sent.summary.failed, Boolean(values.json), io, { sandbox: url });
@@ -52,6 +54,7 @@ function readPayload(file: string): unknown {
   return parseJsonText(text, 'the payload file');
 }
 
+/** `trigger send <file.json> --callback <Name> (--sandbox <url> | --merchant-url <url>)`: the exit code (0 accepted, 1 not, a UsageError for 2). */
 export async function sendCommand(positionals: string[], values: FlagValues, io: CliIo): Promise<number> {
   if (positionals.length !== 2) throw new UsageError('trigger send takes one payload file (JSON)');
   if (values.callback === undefined) throw new UsageError('trigger send needs --callback <Name>, e.g. --callback SendOrderToMerchant');

@@ -6,6 +6,7 @@
 /** Where JSON text stops being valid: 1-based line and column, 0-based character offset. */
 export interface JsonPosition { line: number; column: number; offset: number }
 
+/** Text that is not JSON: `code` `INVALID_JSON`, the `position`, and a message that names the position only. */
 export class JsonTextError extends Error {
   readonly code = 'INVALID_JSON';
   constructor(readonly position: JsonPosition, what: string) {

@@ -14,6 +14,7 @@ import { sendCallback, type MerchantTarget } from './callbacks.js';
 import type { Exchange, ExchangeLog } from './exchange-log.js';
 import { parseJsonText } from './json-position.js';
 
+/** Why `resend` or `send` refused: no such exchange, not a callback, an unknown callback name, a payload that is not an object, JSON that does not parse. */
 export type SendErrorCode = 'EXCHANGE_NOT_FOUND' | 'NOT_A_CALLBACK' | 'UNKNOWN_CALLBACK' | 'INVALID_PAYLOAD' | 'INVALID_JSON';
 
 /** A resend or send the sandbox refuses before anything is sent; `code` says which. */

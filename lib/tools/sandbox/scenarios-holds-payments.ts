@@ -10,12 +10,15 @@ import { sendFollowUp } from './follow-ups.js';
 import type { MerchantHoldReader } from './options.js';
 import type { LifeRun } from './scenarios-order-life.js';
 
+/** The names of these scenarios, in the order `full` runs them (each placed in SCENARIO_NAMES). */
 export const HOLD_PAYMENT_SCENARIO_NAMES = ['payment-declined', 'hold', 'service-refund'] as const;
+/** One of HOLD_PAYMENT_SCENARIO_NAMES. */
 export type HoldPaymentScenario = (typeof HOLD_PAYMENT_SCENARIO_NAMES)[number];
 
 /** A card number that fails the Luhn check: a payment gateway declines it before asking the bank. */
 export const DECLINED_CARD_NUMBER = '4111111111111112';
 
+/** What each scenario sends and expects, one line (trigger --help, the console's buttons). */
 export const HOLD_PAYMENT_DESCRIPTIONS: Readonly<Record<HoldPaymentScenario, string>> = {
   'payment-declined': 'SendOrderToMerchant paying with a card that fails the Luhn check: declined; the same delivery again (a retry): declined again; then with another card: paid',
   hold: 'SendOrderToMerchant announcing an EAD: the hold in the merchant\'s store; the documents webhook: the hold released (needs the merchant\'s store: merchantStore)',
@@ -49,6 +52,7 @@ function holdText(hold: { awaiting: Array<{ DocumentTypeCode: string; TrackingNu
   return hold.awaiting.map((d) => `document type ${d.DocumentTypeCode}${d.TrackingNumber ? ` (${d.TrackingNumber})` : ''}`).join(', ') || 'nothing listed';
 }
 
+/** The scenarios themselves, run by scenarios.ts's runScenario. */
 export const HOLD_PAYMENT_SCENARIOS: Record<HoldPaymentScenario, (run: HoldPaymentRun) => Promise<void>> = {
   async 'payment-declined'(run) {
     const name = 'payment-declined';
