@@ -5,8 +5,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSandbox, describeExchange, SEED_TRACKING_NUMBERS, type Sandbox } from 'crossborder-merchant-kit/sandbox';
+import { createSandbox, describeExchange, SCENARIO_LIST_LINE, SEED_TRACKING_NUMBERS, type Sandbox } from 'crossborder-merchant-kit/sandbox';
 import type { LoggerLike } from 'crossborder-merchant-kit';
+import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { BASE_PATH, createExampleApp, DEMO_MERCHANT_GUID } from './app.js';
 import type { Shop } from './shop.js';
 
@@ -39,7 +40,9 @@ export interface Loop {
 export async function startLoop(options: LoopOptions = {}): Promise<Loop> {
   const host = options.host ?? '127.0.0.1';
   const merchantGuid = options.merchantGuid || DEMO_MERCHANT_GUID;
-  const { app, shop } = createExampleApp({ merchantGuid, ...(options.logger ? { logger: options.logger } : {}) });
+  // One store for the router and the sandbox's view of it: the hold scenario shows the order held there, then released.
+  const store = new MemoryStore();
+  const { app, shop } = createExampleApp({ merchantGuid, store, ...(options.logger ? { logger: options.logger } : {}) });
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -47,7 +50,7 @@ export async function startLoop(options: LoopOptions = {}): Promise<Loop> {
   });
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const merchantUrl = `http://${urlHost}:${(server.address() as AddressInfo).port}${BASE_PATH}`;
-  const sandbox = createSandbox({ port: options.sandboxPort ?? 4010, host, merchantUrl, merchantGuid, cartToken: DEMO_CART_TOKEN });
+  const sandbox = createSandbox({ port: options.sandboxPort ?? 4010, host, merchantUrl, merchantGuid, cartToken: DEMO_CART_TOKEN, merchantStore: store });
   let sandboxUrl: string;
   try {
     sandboxUrl = await sandbox.listen();
@@ -76,7 +79,7 @@ export async function startLoop(options: LoopOptions = {}): Promise<Loop> {
       `  npm run cli -- check ${merchantUrl} ${guidFlag} --cart-token ${DEMO_CART_TOKEN}`,
     ]),
     `  curl -s -H 'Authorization: Bearer any' ${sandboxUrl}/api/shipments/${SEED_TRACKING_NUMBERS.ok}`,
-    '  (scenarios: cart-info, order, order-with-payment, order-update, cancel, payment, documents, redelivery, full; docs/sandbox.md)',
+    `  ${SCENARIO_LIST_LINE}`,
     '',
   ].join('\n');
   return {

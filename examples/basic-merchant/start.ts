@@ -7,15 +7,21 @@
 import pino from 'pino';
 import { startLoop } from './loop.js';
 
+const merchantPort = Number(process.env.PORT ?? 3000);
+const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
 const loop = await startLoop({
-  merchantPort: Number(process.env.PORT ?? 3000),
-  sandboxPort: Number(process.env.SANDBOX_PORT ?? 4010),
+  merchantPort,
+  sandboxPort,
   host: process.env.HOST || '127.0.0.1',
   ...(process.env.MERCHANT_GUID ? { merchantGuid: process.env.MERCHANT_GUID } : {}),
   logger: pino({ level: process.env.LOG_LEVEL ?? 'error' }),
   onExchange: (text) => { process.stdout.write(text); },
-}).catch((err: Error) => {
-  process.stderr.write(`npm start: cannot start the loop: ${err.message}\n(ports in use? set PORT and SANDBOX_PORT)\n`);
+}).catch((err: Error & { code?: string; port?: number }) => {
+  // which port is taken, and the variable that moves it
+  const taken = err.code === 'EADDRINUSE' && err.port !== undefined
+    ? `port ${err.port} is in use: set ${err.port === merchantPort ? 'PORT' : 'SANDBOX_PORT'} to another (0: any free port)`
+    : 'ports in use? set PORT and SANDBOX_PORT';
+  process.stderr.write(`npm start: cannot start the loop: ${err.message}\n(${taken})\n`);
   process.exit(1);
 });
 process.stdout.write(loop.banner);

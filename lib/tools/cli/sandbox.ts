@@ -5,6 +5,7 @@ import { createSandbox } from '../sandbox/server.js';
 import { headerFlags, intFlag, MERCHANT_FLAGS, parse, pathsFlag, urlFlag } from './args.js';
 import type { CliIo } from './io.js';
 import { describeExchange } from '../sandbox/describe.js';
+import { SCENARIO_LIST_LINE } from '../sandbox/scenarios.js';
 
 export const SANDBOX_USAGE = `Usage: crossborder-merchant-kit sandbox [--port 4010] [--host 127.0.0.1 [--allow-remote]] [--allowed-host <name>]
        [--merchant-url <callback base URL>]
@@ -71,11 +72,12 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
   const o = sandbox.options;
   const t = SEED_TRACKING_NUMBERS;
   io.stdout([
-    `crossborder-merchant-kit sandbox listening on ${url}`,
+    // the port in use, the one the system chose for --port 0 too
+    `crossborder-merchant-kit sandbox listening on ${url} (port ${new URL(url).port}${o.port === 0 ? ', chosen for --port 0' : ''})`,
     `  MerchantGUID ${o.merchantGuid}; access token: ${o.accessToken ? 'the one given by --access-token' : 'any Bearer token'}; JWT user ${o.jwtUserName} (tokens live ${o.jwtTtlMs} ms)`,
     `  web console: ${url}/`,
     `  merchant callbacks: ${o.merchantUrl ?? 'none (no --merchant-url: the service API works, nothing is sent to a merchant)'}`,
-    ...(o.merchantUrl ? [`  run through it (shown in the console): crossborder-merchant-kit trigger full --sandbox ${url}; crossborder-merchant-kit check --sandbox ${url}`] : []),
+    ...(o.merchantUrl ? [`  run through it (shown in the console): crossborder-merchant-kit trigger full --sandbox ${url}; crossborder-merchant-kit check --sandbox ${url}`, `  ${SCENARIO_LIST_LINE}`] : []),
     `  try: curl -H 'Authorization: Bearer ${o.accessToken ? '<your token>' : 'any'}' ${url}/api/shipments/${t.ok}`,
     `  seed: ${t.ok} (ok), ${t.otherMerchant} (A810), ${t.missingEori} (409), ${t.internalError} (500); token ${SEED_TOKENS.apiDisabled} → 403; docs/sandbox.md`,
     '',

@@ -7,6 +7,8 @@ import { describeExchange } from '../sandbox/describe.js';
 import type { ScenarioResult } from '../sandbox/scenarios.js';
 import { callSandbox, refuseMerchantFlags, sandboxFlag } from './via-sandbox.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
+import { resendCommand, sendCommand } from './trigger-send.js';
+import { CALLBACK_OPERATION_NAMES } from '../sandbox/resend.js';
 
 function printSteps(name: string, result: ScenarioResult, io: CliIo): void {
   for (const s of result.steps) io.stdout(`${s.status === 'pass' ? 'PASS' : s.status === 'skip' ? 'SKIP' : 'FAIL'}  ${s.scenario}: ${s.label} — ${s.detail}\n`);
@@ -27,15 +29,23 @@ export const TRIGGER_USAGE = `Usage: crossborder-merchant-kit trigger <scenario>
        [--cart-token <token>] [--paths name=/path,...] [--header 'Name: value'] [--timeout-ms 10000] [--json]
    or: crossborder-merchant-kit trigger <scenario> --sandbox <running sandbox URL> [--json]
        (through a running sandbox: its console shows the exchanges, orders and result)
+   or: crossborder-merchant-kit trigger resend <exchange-id> --sandbox <running sandbox URL> [--json]
+       (the sandbox sends a logged callback again, as its console shows it: #12 → 12)
+   or: crossborder-merchant-kit trigger send <file.json> --callback <Name> (--sandbox <URL> | --merchant-url <URL> [--guid …] [--paths …] [--header …]) [--json]
+       (a captured payload sent as that callback, with the sandbox's MerchantGUID and headers;
+        callbacks: ${Object.values(CALLBACK_OPERATION_NAMES).join(', ')})
 
 Scenarios:
 ${SCENARIO_NAMES.map((n) => `  ${n.padEnd(19)}${SCENARIO_DESCRIPTIONS[n]}`).join('\n')}
 `;
 
 export async function trigger(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { ...MERCHANT_FLAGS, json: { type: 'boolean' }, sandbox: { type: 'string' } }, true);
+  const { values, positionals } = parse(argv, { ...MERCHANT_FLAGS, json: { type: 'boolean' }, sandbox: { type: 'string' }, callback: { type: 'string' } }, true);
   if (values.help) { io.stdout(TRIGGER_USAGE); return 0; }
   const name = positionals[0];
+  if (name === 'resend') return resendCommand(positionals, values, io);
+  if (name === 'send') return sendCommand(positionals, values, io);
+  if (values.callback !== undefined) throw new UsageError('--callback goes with trigger send <file.json>');
   if (!name) throw new UsageError('trigger needs a scenario name');
   if (positionals.length > 1) throw new UsageError(`trigger takes one scenario (got ${positionals.length} arguments)`);
   if (!(SCENARIO_NAMES as readonly string[]).includes(name)) {

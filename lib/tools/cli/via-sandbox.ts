@@ -25,20 +25,20 @@ export function refuseMerchantFlags(values: Record<string, unknown>, names: read
 }
 
 /** POSTs to the sandbox's console API; throws an Error saying what to check when it cannot. */
-export async function callSandbox<T>(sandboxUrl: string, path: string): Promise<T> {
+export async function callSandbox<T>(sandboxUrl: string, path: string, body: unknown = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`${sandboxUrl}/_console/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    res = await fetch(`${sandboxUrl}/_console/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
     throw new Error(`cannot reach the sandbox at ${sandboxUrl} (${e.cause?.code ?? e.message}): is it running (npm start, or crossborder-merchant-kit sandbox)?`);
   }
   const text = await res.text();
-  let body: unknown;
-  try { body = JSON.parse(text); } catch { body = undefined; }
+  let reply: unknown;
+  try { reply = JSON.parse(text); } catch { reply = undefined; }
   if (!res.ok) {
-    const message = (body as { message?: string } | undefined)?.message;
+    const message = (reply as { message?: string } | undefined)?.message;
     throw new Error(`the sandbox at ${sandboxUrl} answered HTTP ${res.status}${message ? `: ${message}` : ''}${res.status === 404 && !message ? ' (is it a sandbox with its console?)' : ''}`);
   }
-  return body as T;
+  return reply as T;
 }

@@ -25,6 +25,8 @@ export interface CallbackCall {
   scenario?: string;
   label?: string;
   orderId?: string;
+  /** `refusal`: sent to be refused (a declined card): a refusal is then the expected outcome, not red in the console. */
+  expected?: 'refusal';
 }
 
 /** What the log keeps of a reply cut at MAX_REPLY_BYTES: its first 2 000 characters and the marker (docs/sandbox.md "Bounded memory"). */
@@ -40,7 +42,7 @@ export async function sendCallback(target: MerchantTarget, log: ExchangeLog, cal
   return log.record({
     at, direction: 'to-merchant', kind: call.kind,
     ...(call.scenario ? { scenario: call.scenario } : {}), ...(call.label ? { label: call.label } : {}),
-    ...(call.orderId ? { orderId: call.orderId } : {}),
+    ...(call.orderId ? { orderId: call.orderId } : {}), ...(call.expected ? { expected: call.expected } : {}),
     request: { method: http.request.method, url, headers: http.request.headers, ...(call.body !== undefined ? { body: call.body } : {}) },
     ...(http.status !== undefined
       ? { response: { status: http.status, headers: http.headers, body: http.truncated ? cutReply(http.bodyText) : http.body ?? (http.bodyText || undefined) } }

@@ -6,6 +6,15 @@ import { resolvePaths, type CallbackPaths } from '../conformance/paths.js';
 import { checkKeys, invalid } from '../../shared/options.js';
 import { isLoopbackHost } from './host-guard.js';
 import { SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER } from './fulfilment.js';
+import type { FulfilmentHold } from '../../store/types.js';
+
+/**
+ * What the sandbox reads of the merchant's store (`merchantStore`): the fulfilment hold of an order.
+ * Any store of the kit (`MemoryStore`, `PostgresStore`, …) has it.
+ */
+export interface MerchantHoldReader {
+  getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null>;
+}
 
 /** The MerchantGUID the sandbox uses when none is given: the example app's demo GUID, so the two match out of the box. */
 export const SANDBOX_MERCHANT_GUID = '6a3c1f52-0d7e-4b9a-8f21-5c4e9d0b7a13';
@@ -51,12 +60,17 @@ export interface SandboxOptions {
   jwtPassword?: string;
   /** Lifetime of the JWTs GetAuthenticationToken issues, ms; default 900 000 (15 minutes, as the service's). A short one lets a client's refresh be tried. */
   jwtTtlMs?: number;
+  /**
+   * The merchant's store (the one its router writes), read by the `hold` scenario to show the
+   * fulfilment hold being placed and released; without it that scenario is skipped.
+   */
+  merchantStore?: MerchantHoldReader;
 }
 
 const KNOWN_OPTIONS = [
   'port', 'host', 'merchantUrl', 'merchantGuid', 'paths', 'dataFile', 'data', 'accessToken', 'latencyMs',
   'documentsDelayMs', 'callbackTimeoutMs', 'cartToken', 'callbackHeaders', 'logLimit', 'console', 'allowRemote', 'allowedHosts',
-  'jwtUserName', 'jwtPassword', 'jwtTtlMs',
+  'jwtUserName', 'jwtPassword', 'jwtTtlMs', 'merchantStore',
 ];
 
 export interface ResolvedSandboxOptions {
@@ -78,6 +92,8 @@ export interface ResolvedSandboxOptions {
   jwtUserName: string;
   jwtPassword: string;
   jwtTtlMs: number;
+  /** The merchant's store, when given (the `hold` scenario reads its holds). */
+  merchantStore?: MerchantHoldReader;
 }
 
 /** What `Sandbox.configure` may change at run time (the web console's configuration panel). */
@@ -121,6 +137,10 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
   if (!Array.isArray(allowedHosts) || allowedHosts.some((h) => typeof h !== 'string' || !/^[a-z0-9.-]+$/i.test(h))) {
     return invalid('sandbox option allowedHosts must be an array of host names (letters, digits, dots, dashes)');
   }
+  const store = options.merchantStore;
+  if (store !== undefined && (typeof store !== 'object' || store === null || typeof (store as { getFulfilmentHold?: unknown }).getFulfilmentHold !== 'function')) {
+    return invalid('sandbox option merchantStore must be the merchant\'s store (an object with getFulfilmentHold, e.g. the MemoryStore its router uses)');
+  }
   let paths: CallbackPaths;
   try { paths = resolvePaths(options.paths ?? {}); } catch (err) { return invalid(`sandbox option paths: ${(err as Error).message}`); }
   return {
@@ -137,6 +157,7 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
     jwtUserName: options.jwtUserName ?? SANDBOX_JWT_USER,
     jwtPassword: options.jwtPassword ?? SANDBOX_JWT_PASSWORD,
     jwtTtlMs: nonNegative('jwtTtlMs', options.jwtTtlMs, 900_000) || 900_000,
+    ...(store ? { merchantStore: store } : {}),
   };
 }
 

@@ -12,12 +12,18 @@ import { accepted, sendCallback, type CallbackCall, type MerchantTarget } from '
 import type { Exchange, ExchangeLog } from './exchange-log.js';
 import type { OrderBook } from './orders.js';
 import { ORDER_LIFE_DESCRIPTIONS, ORDER_LIFE_SCENARIOS } from './scenarios-order-life.js';
+import { HOLD_PAYMENT_DESCRIPTIONS, HOLD_PAYMENT_SCENARIOS } from './scenarios-holds-payments.js';
+import type { MerchantHoldReader } from './options.js';
 
+/** The scenario registry: every list of scenarios (trigger --help, the banners, the console, the docs' tests) is read from here. */
 export const SCENARIO_NAMES = [
-  'cart-info', 'order', 'order-with-payment', 'order-update', 'cancel', 'payment', 'documents', 'redelivery',
-  'return', 'merchant-cancel', 'refund', 'address-change', 'full',
+  'cart-info', 'order', 'order-with-payment', 'order-update', 'cancel', 'payment', 'payment-declined', 'documents', 'hold',
+  'redelivery', 'return', 'merchant-cancel', 'refund', 'service-refund', 'address-change', 'full',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/** The scenarios as the banners list them (npm start's, the sandbox command's): generated, never written by hand. */
+export const SCENARIO_LIST_LINE = `(scenarios: ${SCENARIO_NAMES.join(', ')}; docs/sandbox.md)`;
 
 export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   'cart-info': 'GetCheckoutCartInfo by GET, then by POST (needs a cart token)',
@@ -29,6 +35,7 @@ export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   documents: 'SendOrderToMerchant with AdditionalRequiredDocuments (EAD), then the documents webhook',
   redelivery: 'the same SendOrderToMerchant delivered twice, then 20 times concurrently: one InternalOrderId',
   ...ORDER_LIFE_DESCRIPTIONS,
+  ...HOLD_PAYMENT_DESCRIPTIONS,
   full: 'every scenario above, in order',
 };
 
@@ -42,6 +49,8 @@ export interface ScenarioEnv {
   documentsBaseUrl?: string;
   /** Hears each order a scenario creates (the sandbox adds its shipment to the service API). */
   onNewOrder?: (order: { orderId: string; trackingNumber: string; lines: OrderLineInput[] }) => void;
+  /** The merchant's store: the `hold` scenario reads the order's fulfilment hold there (skipped without it). */
+  merchantStore?: MerchantHoldReader;
 }
 
 export interface ScenarioStep {
@@ -284,6 +293,7 @@ const SCENARIOS: Record<Exclude<ScenarioName, 'full'>, ScenarioFn> = {
   },
 
   ...ORDER_LIFE_SCENARIOS,
+  ...HOLD_PAYMENT_SCENARIOS,
 };
 
 /** Runs a scenario by name against `env.target`; never throws for what the merchant answers. */

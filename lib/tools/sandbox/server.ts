@@ -26,6 +26,9 @@ import { createFulfilment } from './fulfilment.js';
 import { createCatalogue, type Catalogue } from './catalogue.js';
 import { createShippingInfoNotifier } from './shipping-info.js';
 import { createParcelDispatchNotifier } from './parcel-dispatch.js';
+import { resendExchange, sendPayload, type SendPayloadOptions } from './resend.js';
+import type { Exchange } from './exchange-log.js';
+import { checkKeys } from '../../shared/options.js';
 
 /** Another request handler on the sandbox's server (resolve true when it answered). */
 export type SandboxRoute = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
@@ -49,6 +52,17 @@ export interface Sandbox {
   runScenario(name: string): Promise<ScenarioResult>;
   /** Runs the conformance checker against the merchant (needs merchantUrl); its exchanges go to the log as scenario `check`, its orders to `orders`. */
   runCheck(options?: Partial<ConformanceOptions>): Promise<ConformanceReport>;
+  /**
+   * Sends the logged callback `exchangeId` again to the merchant (needs merchantUrl), as the log holds it
+   * (card data masked); resolves the new exchange. Throws `SendError` (`EXCHANGE_NOT_FOUND`, `NOT_A_CALLBACK`).
+   */
+  resend(exchangeId: number): Promise<Exchange>;
+  /**
+   * Sends a captured payload as a callback (needs merchantUrl), with the sandbox's MerchantGUID and
+   * callback headers; resolves the exchange. Throws `SendError` (`UNKNOWN_CALLBACK`, `INVALID_PAYLOAD`)
+   * or `JsonTextError` (`INVALID_JSON`, naming the position only).
+   */
+  send(options: SendPayloadOptions): Promise<Exchange>;
   /** The latest result of each scenario run and of the check, oldest first (what the console shows after a reload). */
   results(): RunResult[];
   /** Stops listening, cancels pending document deliveries and waits for those under way. */
@@ -181,11 +195,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return track(runScenario({
         log, orders, target: target(), ...(resolved.cartToken ? { cartToken: resolved.cartToken } : {}), ...(url ? { documentsBaseUrl: url } : {}),
         onNewOrder: (order) => { seed.shipments.push(shipmentForOrder(order)); },
+        ...(resolved.merchantStore ? { merchantStore: resolved.merchantStore } : {}),
       }, name).then((r) => keep({ kind: 'scenario', name, at: new Date().toISOString(), ok: r.ok, data: r }, r)));
     },
     runCheck(checkOptions = {}) {
       return track(checkMerchant(log, orders, resolved, checkOptions)
         .then((r) => keep({ kind: 'check', name: 'check', at: new Date().toISOString(), ok: r.ok, data: toJson(r) }, r)));
+    },
+    resend(exchangeId) {
+      return track(Promise.resolve().then(() => resendExchange(target(), log, exchangeId)));
+    },
+    send(sendOptions) {
+      return track(Promise.resolve().then(() => {
+        if (typeof sendOptions !== 'object' || sendOptions === null) return invalid('sandbox.send needs { callback, payload }');
+        checkKeys('sandbox.send.', sendOptions as unknown as Record<string, unknown>, ['callback', 'payload']);
+        return sendPayload(target(), log, sendOptions);
+      }));
     },
     results: () => [...results.values()],
     async close() {

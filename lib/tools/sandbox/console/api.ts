@@ -7,7 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toJson } from '../../conformance/report.js';
 import { SCENARIO_NAMES } from '../scenarios.js';
 import { consoleViews, type ConsoleHost } from './host.js';
-import { messageOf, readJson, sameOrigin, sendJson } from './http.js';
+import { MAX_PAYLOAD_BODY, messageOf, readJson, sameOrigin, sendJson } from './http.js';
+import { SendError } from '../resend.js';
+import { JsonTextError } from '../json-position.js';
 import { maskForConsole, summarize } from './view.js';
 import { parseDecimal } from '../../../shared/decimal.js';
 
@@ -41,7 +43,16 @@ export function createConsoleApi(host: ConsoleHost, broadcast: (event: string, d
     return sendJson(res, 200, host.catalogue.preview({ price, ...(productClassCode ? { productClassCode } : {}) }));
   };
 
+  /** An exchange the console sent (Send again, Send a payload), as the detail view shows one. */
+  const shown = (e: Parameters<typeof summarize>[0]) => ({ summary: summarize(e, view.guid()), exchange: maskForConsole(e, view.guid()) });
+
   const change = async (path: string, scenario: string | undefined, body: unknown): Promise<[number, unknown]> => {
+    const resend = /^\/api\/exchanges\/(\d+)\/resend$/.exec(path);
+    if (resend) return [200, shown(await host.resend(Number(resend[1])))];
+    if (path === '/api/send') {
+      const b = (typeof body === 'object' && body !== null ? body : {}) as { callback?: unknown; payload?: unknown };
+      return [200, shown(await host.send({ callback: String(b.callback ?? ''), payload: b.payload }))];
+    }
     if (path === '/api/config') {
       host.configure(body as Parameters<ConsoleHost['configure']>[0]);
       broadcast('config', view.config());
@@ -58,17 +69,20 @@ export function createConsoleApi(host: ConsoleHost, broadcast: (event: string, d
     if (method === 'GET' && path === '/api/prices/preview') return pricePreview(req, res);
     if (method === 'GET' && read(res, path)) return true;
     const scenario = /^\/api\/scenarios\/([a-z-]+)$/.exec(path);
-    const writes = path === '/api/config' || path === '/api/check' || scenario !== null;
+    const sending = path === '/api/send' || /^\/api\/exchanges\/\d+\/resend$/.test(path);
+    const writes = path === '/api/config' || path === '/api/check' || scenario !== null || sending;
     if (!writes) return false;
     if (method !== (path === '/api/config' ? 'PUT' : 'POST')) return sendJson(res, 405, { code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here` });
     if (!sameOrigin(req)) return sendJson(res, 403, { code: 'FORBIDDEN', message: 'console calls need a JSON body from the console page itself' });
     let body: unknown;
-    try { body = await readJson(req); } catch (err) { return sendJson(res, 400, { code: 'BAD_REQUEST', message: messageOf(err).message }); }
+    try { body = await readJson(req, path === '/api/send' ? MAX_PAYLOAD_BODY : undefined); } catch (err) { return sendJson(res, 400, { code: 'BAD_REQUEST', message: messageOf(err).message }); }
     try {
       const [status, reply] = await change(path, scenario?.[1], body);
       return sendJson(res, status, reply);
     } catch (err) {
-      return sendJson(res, 409, messageOf(err));
+      // a refused resend or send says why (404: no such exchange; 400: the request); anything else: the sandbox cannot (no merchant URL)
+      const status = err instanceof SendError ? (err.code === 'EXCHANGE_NOT_FOUND' ? 404 : 400) : err instanceof JsonTextError ? 400 : 409;
+      return sendJson(res, status, messageOf(err));
     }
   };
 }

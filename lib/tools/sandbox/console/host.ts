@@ -4,6 +4,8 @@ import type { ExchangeLog, RunResult } from '../exchange-log.js';
 import type { OrderBook, OrderState } from '../orders.js';
 import type { ScenarioResult } from '../scenarios.js';
 import type { Catalogue } from '../catalogue.js';
+import type { Exchange } from '../exchange-log.js';
+import type { SendPayloadOptions } from '../resend.js';
 import { configView, maskForConsole } from './view.js';
 
 /** What the console needs of a sandbox (createSandbox's object has all of it). */
@@ -15,6 +17,10 @@ export interface ConsoleHost {
   configure(change: { merchantUrl?: string; merchantGuid?: string; cartToken?: string; paths?: Record<string, string> }): unknown;
   runScenario(name: string): Promise<ScenarioResult>;
   runCheck(): Promise<ConformanceReport>;
+  /** Sends a logged callback again ("Send again"). */
+  resend(exchangeId: number): Promise<Exchange>;
+  /** Sends a captured payload as a callback ("Send a payload"). */
+  send(options: SendPayloadOptions): Promise<Exchange>;
   /** The latest result of each scenario and of the check. */
   results(): RunResult[];
   /** The price preview (absent: the console shows none). */

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Asset } from './assets.js';
+import { parseJsonText } from '../json-position.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const SECURITY_HEADERS = {
@@ -13,6 +14,8 @@ export const SECURITY_HEADERS = {
 };
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const MAX_BODY = 64 * 1024;
+/** The largest body of "Send a payload" (a captured order with many lines): the merchant's reply limit. */
+export const MAX_PAYLOAD_BODY = 1024 * 1024;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): true {
   const text = JSON.stringify(body);
@@ -38,16 +41,17 @@ export function sameOrigin(req: IncomingMessage): boolean {
   try { return new URL(origin).host === req.headers.host; } catch { return false; }
 }
 
-export async function readJson(req: IncomingMessage): Promise<unknown> {
+/** The request's JSON body (at most `limit` bytes); a parse error names the position, never the text. */
+export async function readJson(req: IncomingMessage, limit = MAX_BODY): Promise<unknown> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new Error(`body larger than ${MAX_BODY} bytes`);
+    if (size > limit) throw new Error(`body larger than ${limit} bytes`);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : {};
+  return text ? parseJsonText(text, 'the request body') : {};
 }
 
 export function messageOf(err: unknown): { code?: string; message: string } {

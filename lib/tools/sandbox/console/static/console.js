@@ -127,8 +127,12 @@
         ['Reply', exchange.error ? `none: ${exchange.error}` : `HTTP ${exchange.response.status}`],
         exchange.scenario && ['Scenario', exchange.scenario], exchange.orderId && ['Order', exchange.orderId],
       ].filter(Boolean);
+      // a callback the sandbox sent can be sent again, as the log holds it (card data masked)
+      const callback = exchange.direction === 'to-merchant' && state.config && Object.prototype.hasOwnProperty.call(state.config.paths, exchange.kind);
       body.replaceChildren(...[
         el('h3', {}, summary.label || summary.kind, ' ', outcome(summary)),
+        callback ? el('p', { class: 'resend-row' }, el('button', { type: 'button', class: 'resend', id: 'resend', onclick: (e) => resend(exchange.id, e.currentTarget) }, 'Send again'),
+          el('span', { class: 'run-status', id: 'resend-status', role: 'status', 'aria-live': 'polite' })) : [],
         el('dl', {}, facts.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
         exchange.responseInfo ? [el('h3', {}, 'ResponseInfo'), jsonBlock(exchange.responseInfo, 'ResponseInfo')] : [],
         el('h3', {}, 'Request body'), exchange.request.body === undefined ? el('p', { class: 'empty' }, '(none)') : jsonBlock(exchange.request.body, 'Request body'),
@@ -143,9 +147,43 @@
     }
   }
 
+  /** "Send again": the sandbox sends the logged callback once more; the new exchange is then shown. */
+  async function resend(id, button) {
+    button.disabled = true;
+    status('resend-status', `Sending #${id} again…`);
+    try {
+      const { summary } = await call('POST', `/api/exchanges/${id}/resend`, {});
+      await select(summary.id);
+      status('resend-status', `This is #${id} sent again: ${summary.failed ? 'not as the service expects' : 'accepted'}.`, summary.failed ? 'bad' : 'ok');
+    } catch (err) {
+      status('resend-status', err.message, 'bad');
+      button.disabled = false;
+    }
+  }
+  /** "Send a payload": the text goes as is; the sandbox parses it (an error names the position, never the content). */
+  async function sendPayload(event) {
+    event.preventDefault();
+    const button = $('send-button');
+    button.disabled = true;
+    status('send-status', 'Sending…');
+    try {
+      const { summary } = await call('POST', '/api/send', { callback: $('send-callback').value, payload: $('send-payload').value });
+      status('send-status', `Sent as #${summary.id}: ${summary.failed ? `HTTP ${summary.status ?? 'no reply'}, not accepted` : `HTTP ${summary.status}, accepted`}.`, summary.failed ? 'bad' : 'ok');
+      await select(summary.id);
+    } catch (err) {
+      status('send-status', err.message, 'bad');
+    } finally { button.disabled = false; }
+  }
+  function renderCallbacks(c) {
+    const picker = $('send-callback');
+    const chosen = picker.value;
+    picker.replaceChildren(...Object.keys(c.paths).map((name) => el('option', { value: name }, name)));
+    if (chosen && Object.prototype.hasOwnProperty.call(c.paths, chosen)) picker.value = chosen;
+  }
+
   // ---------- orders ----------
   const EVENTS = {
-    created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'hold-announced': ['on hold', 'hold'],
+    created: ['created', ''], 'delivered-again': ['delivered again', ''], paid: ['paid', 'done'], 'payment-declined': ['payment declined by the merchant', 'neutral'], 'hold-announced': ['on hold', 'hold'],
     'documents-requested': ['documents requested', 'hold'], 'documents-delivered': ['documents delivered', 'done'],
     'documents-refused': ['documents refused by the merchant', 'bad'], 'documents-not-delivered': ['documents not delivered', 'bad'],
     dispatched: ['dispatched', ''], 'dispatched-completed': ['dispatched · completed', 'done'], completed: ['completed', 'done'], cancelled: ['cancelled', 'neutral'],
@@ -288,6 +326,7 @@
     $('target-url').textContent = c.merchantUrl || 'not set';
     $('target-guid').textContent = c.merchantGuid;
     $('cfg-guid-current').textContent = c.merchantGuid;
+    renderCallbacks(c);
     const form = $('config-form');
     if (form.contains(document.activeElement)) return; // never overwrite what someone is typing
     $('cfg-url').value = c.merchantUrl || '';
@@ -371,6 +410,7 @@
     $('show-seed').addEventListener('change', renderOrders);
     $('run-check').addEventListener('click', runCheck);
     $('config-form').addEventListener('submit', saveConfig);
+    $('send-form').addEventListener('submit', sendPayload);
     connect();
   });
 })();
