@@ -70,14 +70,15 @@ test('payment-declined: the adapter declines the card twice (the retry runs it a
   expect(loop.sandbox.orders.get(orderId)!.timeline.map((t) => t.event)).toEqual(['payment-declined', 'payment-declined', 'created', 'paid']);
 });
 
-test('payment-declined against a merchant that charges any card: FAIL saying it must decline', async () => {
+test('payment-declined against a merchant that charges any card: a SKIP saying there is no decline to show, nothing sent after', async () => {
   const { createServer } = await import('node:http');
   const server = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }).end('{"Success":true,"InternalOrderId":"X","PaymentAmount":"1.00","PaymentCurrencyCode":"EUR"}'); });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const sandbox = createSandbox({ port: 0, console: false, merchantUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}` });
   try {
     const result = await sandbox.runScenario('payment-declined');
-    expect(result.steps).toEqual([expect.objectContaining({ status: 'fail', detail: expect.stringMatching(/must be declined/) })]);
+    expect(result.steps).toEqual([expect.objectContaining({ status: 'skip', detail: expect.stringMatching(/accepted a card that fails the Luhn check.*CallbackError/) })]);
+    expect(sandbox.log.list({ scenario: 'payment-declined' }).filter((e) => e.kind === 'sendOrderToMerchant')).toHaveLength(1);
   } finally {
     await sandbox.close();
     server.closeAllConnections();
