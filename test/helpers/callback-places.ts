@@ -10,6 +10,7 @@ import type { CallbackEntry } from '../../lib/core/registry.js';
 import { SCHEMAS } from '../../lib/generated/schemas.js';
 import { MODULES } from '../../lib/generated/validators/index.js';
 import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
+import * as testing from '../../lib/testing/index.js';
 import { FUZZED_CALLBACKS } from '../safety/fuzzed-callbacks.js';
 import { DELIVERIES } from '../telemetry/deliveries.js';
 
@@ -33,6 +34,9 @@ export interface Sources {
   callbacksDoc: string;
   /** The callbacks CALLBACK_BUILDERS (lib/testing/builders.ts) has a builder for. */
   builders: readonly string[];
+  /** The callbacks whose CALLBACK_BUILDERS builder `crossborder-merchant-kit/testing` (lib/testing/index.ts) exports. */
+  testingExports: readonly string[];
+  conformanceDoc: string;
   fuzzed: readonly string[];
   /** The callbacks the telemetry suites deliver (test/telemetry/deliveries.ts). */
   telemetry: readonly string[];
@@ -55,6 +59,8 @@ export function readSources(): Sources {
     openapi: read('schemas/openapi.yaml'),
     callbacksDoc: read('docs/callbacks.md'),
     builders: Object.keys(CALLBACK_BUILDERS),
+    testingExports: Object.entries(CALLBACK_BUILDERS).filter(([, build]) => Object.values(testing).includes(build)).map(([name]) => name),
+    conformanceDoc: read('docs/conformance.md'),
     fuzzed: FUZZED_CALLBACKS,
     telemetry: DELIVERIES.map((d) => d.name),
     tools: ['lib/tools/conformance/', 'lib/tools/sandbox/']
@@ -105,6 +111,14 @@ export function places(s: Sources): Place[] {
     {
       where: 'lib/testing/builders.ts', what: 'a `/testing` builder of its body in CALLBACK_BUILDERS',
       has: (e) => s.builders.includes(e.name),
+    },
+    {
+      where: 'lib/testing/index.ts', what: 'its builder exported from crossborder-merchant-kit/testing',
+      has: (e) => s.testingExports.includes(e.name),
+    },
+    {
+      where: 'docs/conformance.md', what: 'its row in "The callbacks it covers" (name, default path, what sends it)',
+      has: (e) => s.conformanceDoc.split('\n').some((l) => l.startsWith(`| \`${e.name}\` | \`${e.defaultPath}\` |`)),
     },
     {
       where: 'test/safety/fuzzed-callbacks.ts', what: 'a place in the fuzz list',
