@@ -38,6 +38,12 @@ export interface Sources {
   conformanceDoc: string;
   /** The source of the checker's checks and the sandbox's scenarios. */
   tools: string;
+  /** The source of the checker's checks alone. */
+  checks: string;
+  /** The example shop's adapter (its tests run every check and scenario against it). */
+  exampleAdapter: string;
+  /** The runtime recipes' shop (docs/bindings.md shows it verbatim; the runtime matrix runs every check, --strict, against it). */
+  runtimeShop: string;
 }
 
 const root = new URL('../../', import.meta.url);
@@ -59,6 +65,9 @@ export function readSources(): Sources {
     conformanceDoc: read('docs/conformance.md'),
     tools: ['lib/tools/conformance/', 'lib/tools/sandbox/']
       .flatMap((dir) => filesUnder(dir).filter((f) => f.endsWith('.ts')).map((f) => read(`${dir}${f}`))).join('\n'),
+    checks: read('lib/tools/conformance/checks.ts'),
+    exampleAdapter: read('examples/basic-merchant/adapter.ts'),
+    runtimeShop: read('examples/runtimes/shop.mjs'),
   };
 }
 
@@ -117,6 +126,14 @@ export function places(s: Sources): Place[] {
     {
       where: 'lib/tools/conformance/ or lib/tools/sandbox/', what: 'a check or scenario that sends it',
       has: (e) => s.tools.includes(`kind: '${e.name}'`),
+    },
+    {
+      where: 'examples/basic-merchant/adapter.ts', what: 'its method in the example shop, which every check and scenario runs against',
+      has: (e) => new RegExp(`^\\s+async ${e.name}\\(`, 'm').test(s.exampleAdapter),
+    },
+    {
+      where: 'examples/runtimes/shop.mjs', what: 'its method in the runtime recipes\' shop (and docs/bindings.md, which shows it), when a check sends it',
+      has: (e) => !s.checks.includes(`kind: '${e.name}'`) || new RegExp(`^\\s+async ${e.name}\\(`, 'm').test(s.runtimeShop),
     },
   ];
 }
