@@ -215,13 +215,19 @@ export function buildParcelDispatch(overrides: Overrides<ParcelDispatchRequest> 
   }, overrides) as ParcelDispatchRequest;
 }
 
-function buildPaymentOrder(overrides: Overrides<PerformOrderPaymentRequest> = {}): PerformOrderPaymentRequest {
+/**
+ * A PerformOrderPayment body: `buildOrder()` with `PaymentDetails: buildPaymentDetails()` (the test
+ * card), new OrderId (pass the id of the order you sent). The same body sent as SendOrderToMerchant
+ * is a paying order.
+ */
+export function buildPaymentOrder(overrides: Overrides<PerformOrderPaymentRequest> = {}): PerformOrderPaymentRequest {
   return buildOrder({ PaymentDetails: buildPaymentDetails(), ...overrides }) as PerformOrderPaymentRequest;
 }
 
 /**
  * A valid body of each callback, by adapter method name (the cart info: its POST payload). Internal:
- * the callback-places walk (test/callback-places.test.ts) checks a new callback has its builder here.
+ * the callback-places walk (test/callback-places.test.ts) checks a new callback has its builder here,
+ * exported from `crossborder-merchant-kit/testing` (index.ts); tests derive their per-callback bodies from it.
  */
 export const CALLBACK_BUILDERS: { readonly [N in CallbackName]: (overrides?: Record<string, unknown>) => object } = Object.freeze({
   getCheckoutCartInfo: buildCartInfoPayload,

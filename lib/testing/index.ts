@@ -5,7 +5,7 @@
 export { basicAuthHeader, signTestJwt, type SignTestJwtOptions } from './credentials.js';
 export {
   buildCartInfoPayload, buildCartInfoQuery, buildDocumentsDelivery, buildOrder, buildOrderDocument, buildPaymentDetails,
-  buildParcelDispatch, buildRefundNotice, buildRmaInfo, buildShippingInfo, buildUpdateOrderStatus, uniqueOrderId, TEST_MERCHANT_GUID, type Overrides,
+  buildParcelDispatch, buildPaymentOrder, buildRefundNotice, buildRmaInfo, buildShippingInfo, buildUpdateOrderStatus, uniqueOrderId, TEST_MERCHANT_GUID, type Overrides,
 } from './builders.js';
 export {
   runStoreConformance, storeConformanceChecks,

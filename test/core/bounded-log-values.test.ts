@@ -5,15 +5,14 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { createCallbackKit, type CallbackName } from 'crossborder-merchant-kit';
+import { CALLBACK_NAMES } from '../../lib/core/registry.js';
 import { cutText, MAX_LOGGED_ID } from '../../lib/shared/bounded.js';
 import { MERCHANT_GUID, OTHER_GUID, order } from '../helpers/orders.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
 
 const HUGE = 'X'.repeat(300_000);
-const CALLBACKS: CallbackName[] = [
-  'getCheckoutCartInfo', 'sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment',
-  'receiveAdditionalRequiredDocuments', 'updateOrderShippingInfo', 'notifyOrderRefunded',
-];
+/** Every callback of the registry. */
+const CALLBACKS: readonly CallbackName[] = CALLBACK_NAMES;
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST', path, query: {}, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
 });

@@ -8,11 +8,13 @@
  * test per callback; two different GUIDs in two places → 401.
  */
 import request from 'supertest';
-import { createCallbackKit, type CallbackKitOptions } from 'crossborder-merchant-kit';
+import { createCallbackKit, type CallbackKitOptions, type CallbackName } from 'crossborder-merchant-kit';
+import { CALLBACK_ENTRIES } from '../../lib/core/registry.js';
+import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
 import { BINDINGS } from '../helpers/bindings.js';
-import { documentsDelivery, MERCHANT_GUID, order, OTHER_GUID, paymentOrder, statusUpdate } from '../helpers/orders.js';
+import { MERCHANT_GUID, order, OTHER_GUID } from '../helpers/orders.js';
 import { captureLogger, recordingAdapter } from '../helpers/recording.js';
-import { refundNotice, shippingInfo } from '../helpers/shipping-refund.js';
+import { refundNotice } from '../helpers/shipping-refund.js';
 import { fixture } from '../fixtures/index.js';
 
 type Json = Record<string, unknown>;
@@ -21,16 +23,24 @@ const withoutGuid = (body: Json): Json => {
   return rest;
 };
 
-/** [callback, path, body without a MerchantGUID, required by the specification]. */
-const CALLBACKS: Array<[string, string, () => Json, boolean]> = [
-  ['sendOrderToMerchant', '/cb/SendOrderToMerchant', () => withoutGuid(order()), true],
-  ['updateOrderStatus', '/cb/UpdateOrderStatus', () => withoutGuid(statusUpdate('canceled')), true],
-  ['performOrderPayment', '/cb/PerformOrderPayment', () => withoutGuid(paymentOrder()), true],
-  ['getCheckoutCartInfo', '/cb/GetCheckoutCartInfo?merchantCartToken=cart-7f3a', () => ({ OrderID: 'GE1001CH' }), true],
-  ['receiveAdditionalRequiredDocuments', '/cb/SendAdditionalRequiredDocumentsToMerchant', () => withoutGuid(documentsDelivery()), false],
-  ['updateOrderShippingInfo', '/cb/UpdateOrderShippingInfo', () => withoutGuid(shippingInfo()), false],
-  ['notifyOrderRefunded', '/cb/NotifyOrderRefunded', () => withoutGuid(refundNotice()), false],
-];
+/**
+ * The callbacks whose MerchantGUID may be missing when an auth strategy authenticated the delivery (what
+ * the service documents: docs/auth.md#merchantguid); every other callback requires it. A callback whose
+ * registry entry disagrees fails below.
+ */
+const GUID_OPTIONAL: readonly CallbackName[] = ['receiveAdditionalRequiredDocuments', 'updateOrderShippingInfo', 'notifyOrderRefunded'];
+
+/** [callback, path, body without a MerchantGUID, required by the specification]: every callback of the registry, its body from its builder. */
+const CALLBACKS: Array<[CallbackName, string, () => Json, boolean]> = CALLBACK_ENTRIES.map((e) => [
+  e.name,
+  e.result === 'cartInfo' ? `/cb${e.defaultPath}?merchantCartToken=cart-7f3a` : `/cb${e.defaultPath}`,
+  () => withoutGuid(CALLBACK_BUILDERS[e.name]() as Json),
+  !GUID_OPTIONAL.includes(e.name),
+]);
+
+test('the registry requires the MerchantGUID exactly where the specification does', () => {
+  expect(CALLBACK_ENTRIES.filter((e) => e.merchantGuid === 'optional').map((e) => e.name)).toEqual(GUID_OPTIONAL);
+});
 
 const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
 const SECRET = { name: 'X-Callback-Secret', value: 's3cr3t-value-for-tests' };

@@ -3,15 +3,15 @@
  * are checked by tsc: test/types/registry.ts), as data. The walk (`missingPlaces`) takes the registry
  * entries and the places, and the places take what they read (`Sources`), so a test can walk a
  * registry with an entry no place knows, or sources with one place forgotten.
- * docs/architecture.md ("Adding a callback") lists the same places.
+ * docs/architecture.md ("Adding a callback") lists the same places. Places derived from the registry are
+ * not here: the fuzz list and the telemetry deliveries (every registry entry, its body from its builder).
  */
 import fs from 'node:fs';
 import type { CallbackEntry } from '../../lib/core/registry.js';
 import { SCHEMAS } from '../../lib/generated/schemas.js';
 import { MODULES } from '../../lib/generated/validators/index.js';
 import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
-import { FUZZED_CALLBACKS } from '../safety/fuzzed-callbacks.js';
-import { DELIVERIES } from '../telemetry/deliveries.js';
+import * as testing from '../../lib/testing/index.js';
 
 export interface Place {
   /** Where, as a reader finds it (a file or folder). */
@@ -33,11 +33,17 @@ export interface Sources {
   callbacksDoc: string;
   /** The callbacks CALLBACK_BUILDERS (lib/testing/builders.ts) has a builder for. */
   builders: readonly string[];
-  fuzzed: readonly string[];
-  /** The callbacks the telemetry suites deliver (test/telemetry/deliveries.ts). */
-  telemetry: readonly string[];
+  /** The callbacks whose CALLBACK_BUILDERS builder `crossborder-merchant-kit/testing` (lib/testing/index.ts) exports. */
+  testingExports: readonly string[];
+  conformanceDoc: string;
   /** The source of the checker's checks and the sandbox's scenarios. */
   tools: string;
+  /** The source of the checker's checks alone. */
+  checks: string;
+  /** The example shop's adapter (its tests run every check and scenario against it). */
+  exampleAdapter: string;
+  /** The runtime recipes' shop (docs/bindings.md shows it verbatim; the runtime matrix runs every check, --strict, against it). */
+  runtimeShop: string;
 }
 
 const root = new URL('../../', import.meta.url);
@@ -55,10 +61,13 @@ export function readSources(): Sources {
     openapi: read('schemas/openapi.yaml'),
     callbacksDoc: read('docs/callbacks.md'),
     builders: Object.keys(CALLBACK_BUILDERS),
-    fuzzed: FUZZED_CALLBACKS,
-    telemetry: DELIVERIES.map((d) => d.name),
+    testingExports: Object.entries(CALLBACK_BUILDERS).filter(([, build]) => (Object.values(testing) as unknown[]).includes(build)).map(([name]) => name),
+    conformanceDoc: read('docs/conformance.md'),
     tools: ['lib/tools/conformance/', 'lib/tools/sandbox/']
       .flatMap((dir) => filesUnder(dir).filter((f) => f.endsWith('.ts')).map((f) => read(`${dir}${f}`))).join('\n'),
+    checks: read('lib/tools/conformance/checks.ts'),
+    exampleAdapter: read('examples/basic-merchant/adapter.ts'),
+    runtimeShop: read('examples/runtimes/shop.mjs'),
   };
 }
 
@@ -107,16 +116,24 @@ export function places(s: Sources): Place[] {
       has: (e) => s.builders.includes(e.name),
     },
     {
-      where: 'test/safety/fuzzed-callbacks.ts', what: 'a place in the fuzz list',
-      has: (e) => s.fuzzed.includes(e.name),
+      where: 'lib/testing/index.ts', what: 'its builder exported from crossborder-merchant-kit/testing',
+      has: (e) => s.testingExports.includes(e.name),
     },
     {
-      where: 'test/telemetry/deliveries.ts', what: 'a delivery the span, metric and no-secrets suites send',
-      has: (e) => s.telemetry.includes(e.name),
+      where: 'docs/conformance.md', what: 'its row in "The callbacks it covers" (name, default path, what sends it)',
+      has: (e) => s.conformanceDoc.split('\n').some((l) => l.startsWith(`| \`${e.name}\` | \`${e.defaultPath}\` |`)),
     },
     {
       where: 'lib/tools/conformance/ or lib/tools/sandbox/', what: 'a check or scenario that sends it',
       has: (e) => s.tools.includes(`kind: '${e.name}'`),
+    },
+    {
+      where: 'examples/basic-merchant/adapter.ts', what: 'its method in the example shop, which every check and scenario runs against',
+      has: (e) => new RegExp(`^\\s+async ${e.name}\\(`, 'm').test(s.exampleAdapter),
+    },
+    {
+      where: 'examples/runtimes/shop.mjs', what: 'its method in the runtime recipes\' shop (and docs/bindings.md, which shows it), when a check sends it',
+      has: (e) => !s.checks.includes(`kind: '${e.name}'`) || new RegExp(`^\\s+async ${e.name}\\(`, 'm').test(s.runtimeShop),
     },
   ];
 }

@@ -1,5 +1,6 @@
 /**
- * Seeded fuzzing of every callback (issue 9): mutated payloads, raw text, headers and queries, and
+ * Seeded fuzzing of every callback of the registry (issue 9; a callback without its own payload branch below is
+ * fuzzed from its `/testing` builder's body): mutated payloads, raw text, headers and queries, and
  * an adapter that misbehaves at random (echoes card data in any spelling, throws, returns invalid
  * results). Asserted on every reply and log line: no unexpected 5xx (a 500 only when the adapter
  * misbehaved, no 503 at all), no stack trace or file path in a reply, no card number (any spelling),
@@ -13,7 +14,8 @@ import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { documentsDelivery, MERCHANT_GUID, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
 import { parcelDispatch, refundNotice, rmaInfo, shippingInfo } from '../helpers/shipping-refund.js';
 import { prng, type Rng } from '../helpers/prng.js';
-import { FUZZED_CALLBACKS } from './fuzzed-callbacks.js';
+import { CALLBACK_ENTRIES, CALLBACK_NAMES, type CallbackEntry } from '../../lib/core/registry.js';
+import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
 
 const RUNS = Number(process.env.CBK_FUZZ_RUNS ?? 1_000);
 const SEED = Number(process.env.CBK_FUZZ_SEED ?? 9);
@@ -93,7 +95,9 @@ function sample(r: Rng, callback: CallbackName): Sample {
       ParcelCode: r.chance(0.9) ? `P-${r.int(5)}` : weirdValue(r), StatusName: r.chance(0.8) ? 'Dispatched to Customer' : weirdValue(r),
       HubCode: r.chance(0.3) ? `card ${spell(r, card)} cvv ${cvv}` : 'LON-1',
     });
-  } else payload = { MerchantGUID: MERCHANT_GUID, OrderID: r.chance(0.8) ? `FZ-${r.int(300)}` : weirdValue(r), PaymentDetails: pay };
+  } else if (callback === 'getCheckoutCartInfo') payload = { MerchantGUID: MERCHANT_GUID, OrderID: r.chance(0.8) ? `FZ-${r.int(300)}` : weirdValue(r), PaymentDetails: pay };
+  // any other callback of the registry: its `/testing` builder's body, a hostile sender adding a card now and then
+  else payload = { ...(CALLBACK_BUILDERS[callback as CallbackName]({ OrderId: orderId }) as Record<string, unknown>), ...(r.chance(0.3) ? { PaymentDetails: pay } : {}) };
   payload.MerchantGUID = GUID_VARIANTS(r);
   if (r.chance(0.2)) payload = { order: payload, MerchantGUID: r.chance(0.8) ? payload.MerchantGUID : GUID_VARIANTS(r) };
   for (let i = 0, n = r.chance(0.4) ? 0 : 1 + r.int(3); i < n; i++) mutate(r, payload);
@@ -164,20 +168,18 @@ describe('fuzzing every callback (seeded)', () => {
     return { ...ok(), Message: `done with ${echo} (cvv ${cvv})`, StatusCode: r.pick(['ok', echo]) };
   };
   const paid = () => ({ InternalOrderId: 'A-1', PaymentAmount: r.chance(0.5) ? '10.00' : 10.5, PaymentCurrencyCode: 'EUR' });
-  const adapter = {
-    getCheckoutCartInfo: (input: any, ctx: any) => behave(input?.payload, ctx, () => ({ productsList: [{ ProductCode: 'P', OrderedQuantity: 1, SalePrice: 1 }] })),
-    sendOrderToMerchant: (input: any, ctx: any) => behave(input, ctx, () => (input.PaymentDetails ? paid() : { InternalOrderId: 'A-1' })),
-    updateOrderStatus: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
-    performOrderPayment: (input: any, ctx: any) => behave(input, ctx, paid),
-    receiveAdditionalRequiredDocuments: (input: any, ctx: any) => behave(input, ctx, () => ({})),
-    updateOrderShippingInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
-    notifyOrderRefunded: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
-    receiveRmaInfo: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
-    receiveParcelDispatch: (input: any, ctx: any) => behave(input, ctx, () => ({ InternalOrderId: 'A-1' })),
+  /** A successful answer of each callback, from its registry entry. */
+  const answer = (e: CallbackEntry, input: any): Record<string, unknown> => {
+    if (e.result === 'cartInfo') return { productsList: [{ ProductCode: 'P', OrderedQuantity: 1, SalePrice: 1 }] };
+    if (e.documents) return {};
+    if (e.payment === 'always' || (e.payment === 'withPaymentDetails' && input.PaymentDetails)) return paid();
+    return { InternalOrderId: 'A-1' };
   };
+  const adapter = Object.fromEntries(CALLBACK_ENTRIES.map((e) => [e.name,
+    (input: any, ctx: any) => behave(e.result === 'cartInfo' ? input?.payload : input, ctx, () => answer(e, input))]));
   const kit = createCallbackKit({ merchantGuid: MERCHANT_GUID, adapter, logger, store: new MemoryStore({ maxEntries: 5_000 }) } as never);
 
-  test.each<CallbackName>(FUZZED_CALLBACKS)(
+  test.each<CallbackName>([...CALLBACK_NAMES])(
     `%s: ${RUNS} fuzzed requests, no unexpected 5xx, nothing leaked`, async (callback) => {
       violations.length = 0;
       const heapBefore = process.memoryUsage().heapUsed;

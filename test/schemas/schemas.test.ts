@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import { SCHEMA_BASE, SCHEMA_PATHS, validatePayload } from '../../lib/validation/index.js';
 import { fixture, mutate, NESTED_FIXTURES, VALID_FIXTURES } from '../fixtures/index.js';
+import { CALLBACK_ENTRIES } from '../../lib/core/registry.js';
+import { CALLBACK_BUILDERS } from '../../lib/testing/builders.js';
 
 const schemasDir = new URL('../../schemas/', import.meta.url);
 const files = ['.', 'callbacks', 'service'].flatMap((dir) =>
@@ -9,6 +11,8 @@ const files = ['.', 'callbacks', 'service'].flatMap((dir) =>
 const read = (rel: string) => JSON.parse(fs.readFileSync(new URL(rel, schemasDir), 'utf8'));
 /** Schemas that are not payloads: shared primitives, and the kit's own cart-info request shape. */
 const INTERNAL = new Set(['Common', 'CartInfoRequestInput']);
+/** Each callback's request schema (by title), with its `/testing` builder's body: a valid instance of it, so a new callback needs no fixture file. */
+const BUILT = CALLBACK_ENTRIES.filter((e) => e.result !== 'cartInfo').map((e) => [read(e.requestSchema).title as string, e.name] as const);
 
 describe('schema files', () => {
   test.each(files)('%s is a 2020-12 schema whose $id mirrors its path', (rel) => {
@@ -36,8 +40,14 @@ describe('schema files', () => {
     expect(closed).toEqual([]);
   });
 
-  test('every payload schema has a fixture', () => {
-    const covered = new Set([...VALID_FIXTURES.flatMap(([, types]) => types), ...NESTED_FIXTURES.map(([type]) => type)]);
+  test.each(BUILT)('%s: the body of its callback\'s builder (%s) is valid, with unknown properties in every object too', (type, name) => {
+    const body = CALLBACK_BUILDERS[name]();
+    expect(validatePayload(type, body)).toBeNull();
+    expect(validatePayload(type, withUnknownEverywhere(body))).toBeNull();
+  });
+
+  test('every payload schema has a fixture (a callback\'s request schema: its builder, above)', () => {
+    const covered = new Set([...VALID_FIXTURES.flatMap(([, types]) => types), ...NESTED_FIXTURES.map(([type]) => type), ...BUILT.map(([type]) => type)]);
     const missing = Object.keys(SCHEMA_PATHS).filter((t) => !INTERNAL.has(t) && !covered.has(t));
     expect(missing).toEqual([]);
   });

@@ -8,21 +8,13 @@ import { BINDINGS } from '../helpers/bindings.js';
 import { fixture, MERCHANT_GUID, stringLeaves } from '../fixtures/index.js';
 import { CALLBACK_VARIANTS, variantPayload } from '../fixtures/invalid.js';
 import { forgetWarnedDeviations } from '../../lib/core/stages/validate.js';
+import { CALLBACK_NAMES, DEFAULT_PATHS } from '../../lib/core/registry.js';
 
 // Deviations are warned about once per process: each test starts as a fresh process would.
 beforeEach(forgetWarnedDeviations);
 
-const PATHS: Record<CallbackName, string> = {
-  getCheckoutCartInfo: '/cb/GetCheckoutCartInfo',
-  sendOrderToMerchant: '/cb/SendOrderToMerchant',
-  updateOrderStatus: '/cb/UpdateOrderStatus',
-  performOrderPayment: '/cb/PerformOrderPayment',
-  receiveAdditionalRequiredDocuments: '/cb/SendAdditionalRequiredDocumentsToMerchant',
-  updateOrderShippingInfo: '/cb/UpdateOrderShippingInfo',
-  notifyOrderRefunded: '/cb/NotifyOrderRefunded',
-  receiveRmaInfo: '/cb/SendRMAInfoToMerchant',
-  receiveParcelDispatch: '/cb/UpdateParcelDispatch',
-};
+/** Where each callback is mounted here: the router at /cb, every callback at its registry default path. */
+const PATHS = Object.fromEntries(CALLBACK_NAMES.map((name) => [name, `/cb${DEFAULT_PATHS[name]}`])) as Record<CallbackName, string>;
 
 interface Recorder { calls: Array<{ callback: CallbackName; input: unknown }>; logs: Array<{ level: string; obj: any; msg?: string }> }
 

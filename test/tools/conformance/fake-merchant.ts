@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_PATHS } from '../../../lib/core/registry.js';
 
 export interface Flaws {
   /** Accepts any MerchantGUID, or none. */
@@ -40,7 +41,8 @@ export const FAKE_CART = 'cart-1';
 
 type Json = Record<string, unknown>;
 
-const KNOWN_PATHS = ['/GetCheckoutCartInfo', '/SendOrderToMerchant', '/PerformOrderPayment', '/UpdateOrderStatus', '/SendAdditionalRequiredDocumentsToMerchant', '/SendRMAInfoToMerchant', '/UpdateParcelDispatch'];
+/** It serves every callback at its default path, taken from the registry: a new callback is served without an edit here. */
+const KNOWN_PATHS: readonly string[] = Object.values(DEFAULT_PATHS);
 
 export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: string; close(): Promise<void> }> {
   const orders = new Map<string, string>();
@@ -115,14 +117,11 @@ export async function startFakeMerchant(flaws: Flaws = {}): Promise<{ url: strin
         if (String(body.StatusCode).toLowerCase().includes('cancel')) cancelled.add(orderId);
         return reply(res, 200, { Success: true, InternalOrderId: id });
       }
-      case '/SendAdditionalRequiredDocumentsToMerchant':
-      case '/SendRMAInfoToMerchant':
-      case '/UpdateParcelDispatch': {
+      default: {
+        // every other callback (the documents webhook, a return, a parcel dispatch, …): accepted for an order it knows
         const id = orders.get(orderId);
         return id ? reply(res, 200, { Success: true, InternalOrderId: id }) : declined(res, 404, 'unknown order');
       }
-      default:
-        return declined(res, 404, 'not found');
     }
   };
 
