@@ -1,6 +1,8 @@
 /**
  * The service client: the merchant → service operations (docs/client.md). One factory, one options
  * object checked at construction; every failure is a ServiceError with a stable code.
+ *
+ * @module crossborder-merchant-kit/client
  */
 import type { HubDetails, MerchantOrder, ShipmentInformation, VoidParcelResponse } from '../payloads.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';

@@ -4,6 +4,8 @@
  * integrations do (the PHP SDK, the commerce-cloud cartridge). The data is fetched by refresh() and
  * then on a schedule; a failed refresh keeps the last good data (health() says so); localPrice never
  * waits on the network.
+ *
+ * @module crossborder-merchant-kit/prices
  */
 import { parseDecimal } from '../shared/decimal.js';
 import type { Decimal } from '../shared/decimal.js';

@@ -10,6 +10,8 @@
  * - Replies: first write wins (a conditional put). Holds: compare-and-set on a version.
  * - Expiry: DynamoDB's TTL deletes expired items (within days); every read ignores them at once.
  * Items and keys: items.ts. The table (CloudFormation/SAM, CDK, IAM): docs/stores.md.
+ *
+ * @module crossborder-merchant-kit/store/dynamodb
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient, QueryCommandInput } from '@aws-sdk/client-dynamodb';

@@ -8,6 +8,8 @@
  * - Every other operation is one command or one script: one round trip. Expiry is the keys' TTL.
  * - Durability is the server's: without AOF (appendonly yes, appendfsync everysec or always) a
  *   restart loses the records, and exactly-once then holds only within a lease. See docs/stores.md.
+ *
+ * @module crossborder-merchant-kit/store/redis
  */
 import { storeKeyPart } from '../../json/canonical.js';
 import { checkKeys, fail, parseDuration } from '../../shared/options.js';
