@@ -99,9 +99,15 @@ export interface ClaimOptions extends AcquireOptions {
  */
 export type AttemptOutcome = 'crashed' | 'timeout' | 'invalid-result' | 'unsaved';
 
+/**
+ * The attempt before the current one for the same key, when it ended without a known result:
+ * `context.previousAttempt` tells the adapter so it can check its own side before acting again
+ * (e.g. whether the order was already created). See docs/idempotency.md.
+ */
 export interface PreviousAttempt {
   /** When the unfinished attempt started. */
   startedAt: Date;
+  /** How it ended: crashed (lease expired), timed out, returned an invalid result, or its reply was not saved. */
   outcome: AttemptOutcome;
 }
 
