@@ -25,14 +25,18 @@ import {
 
 /** A Durable Object stub: what `namespace.get(id)` returns (the part the store uses). */
 export interface DurableObjectStubLike {
+  /** Sends one request to the object (the store's internal protocol). */
   fetch(url: string, init: { method: string; headers: Record<string, string>; body: string }): Promise<{ status: number; json(): Promise<unknown> }>;
 }
 /** The Durable Object namespace binding of `CallbackStoreObject` (`env.CALLBACK_STORE`; the part the store uses). */
 export interface DurableObjectNamespaceLike {
+  /** The object id for a name. */
   idFromName(name: string): unknown;
+  /** The stub of an object by its id. */
   get(id: any): DurableObjectStubLike;
 }
 
+/** Options of {@link DurableObjectStore}: how long replies are kept, the request time-out, and a logger. */
 export interface DurableObjectStoreOptions {
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
   ttl?: number | string;

@@ -31,6 +31,10 @@ import * as lua from './scripts.js';
 
 export type { RedisClientLike, NodeRedisLike, IoRedisLike } from './client.js';
 
+/**
+ * Options of `RedisStore`: your connected client, the key prefix, how long replies are kept, and the
+ * time-outs. See docs/stores.md#redisstore.
+ */
 export interface RedisStoreOptions {
   /** A connected node-redis client (`await createClient({ url }).connect()`, redis 4 or 5) or an ioredis instance (`new Redis(url)`). The store never closes it. */
   client: RedisClientLike;
