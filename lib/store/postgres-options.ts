@@ -44,7 +44,10 @@ export interface PostgresStoreOptions {
    * stderr. The store always listens for them: without a listener an idle client's error (PostgreSQL
    * restarting) would kill the process.
    */
-  logger?: { error(obj: object, msg?: string): void };
+  logger?: {
+    /** Writes one error line (pino-style): the object first, then the message. */
+    error(obj: object, msg?: string): void;
+  };
   /**
    * Run the store's statements as named prepared statements (parsed and planned once per
    * connection; pg's `{ name, text, values }` query config); default true. Set false for a pool

@@ -13,12 +13,15 @@ import type { Exchange, ExchangeLog } from './exchange-log.js';
 import type { OrderBook } from './orders.js';
 import { ORDER_LIFE_DESCRIPTIONS, ORDER_LIFE_SCENARIOS } from './scenarios-order-life.js';
 
+/** The scenarios `trigger <name>` and {@link runScenario} run (docs/sandbox.md describes each). */
 export const SCENARIO_NAMES = [
   'cart-info', 'order', 'order-with-payment', 'order-update', 'cancel', 'payment', 'documents', 'redelivery',
   'return', 'merchant-cancel', 'refund', 'address-change', 'full',
 ] as const;
+/** The name of a scenario: one of {@link SCENARIO_NAMES}. */
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
+/** A one-line description of each scenario, as `trigger --help` and the console list them. */
 export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   'cart-info': 'GetCheckoutCartInfo by GET, then by POST (needs a cart token)',
   order: 'SendOrderToMerchant, top-level body, URL-encoded personal fields',
@@ -32,6 +35,9 @@ export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   full: 'every scenario above, in order',
 };
 
+/**
+ * What a scenario runs with: the log, the orders, the merchant to call back, a cart token, and where documents are served.
+ */
 export interface ScenarioEnv {
   log: ExchangeLog;
   orders: OrderBook;
@@ -44,6 +50,7 @@ export interface ScenarioEnv {
   onNewOrder?: (order: { orderId: string; trackingNumber: string; lines: OrderLineInput[] }) => void;
 }
 
+/** One step of a scenario run: what it checked, its status and detail, and the exchanges it made. */
 export interface ScenarioStep {
   scenario: ScenarioName;
   label: string;
@@ -53,6 +60,9 @@ export interface ScenarioStep {
   exchangeIds: number[];
 }
 
+/**
+ * What {@link runScenario} answers: the run's number, whether every step passed, the steps and the orders it created.
+ */
 export interface ScenarioResult {
   name: ScenarioName;
   runId: number;
@@ -61,6 +71,9 @@ export interface ScenarioResult {
   orderIds: string[];
 }
 
+/**
+ * Thrown by {@link runScenario} for a name that is no scenario (`code` `UNKNOWN_SCENARIO`; the message lists the known ones).
+ */
 export class ScenarioError extends Error {
   readonly code = 'UNKNOWN_SCENARIO';
   constructor(message: string) {
