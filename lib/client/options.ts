@@ -9,8 +9,10 @@ import { didYouMean } from '../shared/did-you-mean.js';
 import type { ServiceOperation } from './errors.js';
 
 /**
- * The client's `retry` option: how often and how long it retries an attempt that failed in a way that is
- * safe to resend (a refused connection, 429, 503 with Retry-After, …).
+ * The client's `retry` option: how often and how long it retries a failed attempt — a request that
+ * provably was not sent (connection refused, unknown host), and, for the operations safe to resend
+ * (look-ups, or a call given `{ retry: true }`), time-outs, network errors and 408, 429, 500, 502, 503,
+ * 504 (a Retry-After is honoured up to `maxDelayMs`).
  */
 export interface RetryOptions {
   /** Retries after the first attempt; default 2 (0 turns retrying off). */
