@@ -24,7 +24,7 @@ const RESERVED = ['merchantCartToken', 'countryCode', 'currencyCode'];
 
 /**
  * Authentication by a secret query parameter (e.g. `?key=…` in the callback URLs), as the kit builds it
- * from `auth.urlParameter`. Compared in constant time and masked in logs (the URL included); a missing,
+ * from `auth.urlParameter`. Compared in constant time and masked in logs; a missing,
  * repeated or wrong parameter is 401.
  *
  * @param options - The parameter `name` (case-sensitive; not one the service sends itself) and its `value`.
