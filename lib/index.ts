@@ -7,6 +7,8 @@
  * `/testing`, `/sandbox`, `/conformance`.
  * Every name exported here is documented (docs/architecture.md#the-public-api lists where); the rest
  * of lib/ is internal.
+ *
+ * @module crossborder-merchant-kit
  */
 export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
 export type { RequestBody } from './core/body.js';

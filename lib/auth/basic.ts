@@ -19,6 +19,10 @@ let safeCompareOf: Promise<SafeCompare> | undefined;
 const loadSafeCompare = (): Promise<SafeCompare> =>
   (safeCompareOf ??= import('express-basic-auth').then((m) => m.default.safeCompare));
 
+/**
+ * Options of `auth.basic` ({@link createBasicStrategy}): HTTP Basic credentials, either fixed `users` or
+ * your own `authorizer` (exactly one of the two).
+ */
 export interface BasicAuthOptions {
   /** `{ user: password }`; a password may be [current, previous] while rotating. */
   users?: Record<string, string | readonly string[]>;
@@ -45,6 +49,19 @@ export function parseBasicAuthorization(header: string | string[] | undefined): 
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/**
+ * HTTP Basic authentication (`Authorization: Basic base64(user:password)`), as the kit builds it from
+ * `auth.basic`; use it directly to combine strategies. Passwords are compared in constant time and masked
+ * in every log line (`secrets`). A request without valid credentials is refused 401 with a
+ * `WWW-Authenticate: Basic realm="…"` challenge.
+ *
+ * @param options - `users` or `authorizer` (exactly one), and `realm` (default `'crossborder-callbacks'`).
+ * @param where - The option path named in error messages (default `'auth.basic'`).
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED` when neither or both of `users` and `authorizer` are given;
+ * `ERR_CBK_OPTION_INVALID` for an empty `users`, a user name that is empty or has a colon, a password
+ * that is not a non-empty string (or list), a non-printable `realm`; `ERR_CBK_OPTION_UNKNOWN` for an
+ * unknown key (with a did-you-mean).
+ */
 export function createBasicStrategy(options: BasicAuthOptions, where = 'auth.basic'): AuthStrategy & { secrets: readonly string[] } {
   const o = checkObject(options, where, ['users', 'authorizer', 'realm']);
   if ((o.users === undefined) === (o.authorizer === undefined)) {

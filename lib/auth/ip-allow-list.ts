@@ -24,6 +24,17 @@ function parseRule(rule: unknown, where: string): IpRange {
 /** Parses the client address; IPv4-mapped IPv6 becomes IPv4. Null when it is not an address. */
 export const parseClientAddress = parseIpAddress;
 
+/**
+ * Authentication by client address (`auth.ipAllowList`): accepts a request whose address is in one of
+ * the listed addresses or CIDR ranges (IPv4 or IPv6; IPv4-mapped IPv6 counts as IPv4), refuses every
+ * other with 403 FORBIDDEN. `X-Forwarded-For` is only read when the binding trusts the proxy
+ * (`trustProxy`); otherwise the kit warns once (`CBK_FORWARDED_UNTRUSTED`).
+ *
+ * @param allowList - Addresses or CIDR ranges, e.g. `['203.0.113.0/24', '2001:db8::/32']` (non-empty).
+ * @param where - The option path named in error messages (default `'auth.ipAllowList'`).
+ * @param forwarded - Internal: shares the "warned once" state between strategies of one kit.
+ * @throws KitError `ERR_CBK_OPTION_INVALID` for an empty list or an entry that is no address or range.
+ */
 export function createIpAllowListStrategy(
   allowList: readonly string[], where = 'auth.ipAllowList', forwarded: ForwardedWarningState = { warned: false },
 ): AuthStrategy {

@@ -11,8 +11,13 @@ import { single } from './config.js';
 import { createHmacVerifier, type ClaimRules } from './jwt-hmac.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
 
+/** A public key for `auth.jwt.publicKey`: PEM text (SPKI or certificate), a JWK object, or a `KeyObject`. */
 export type PublicKeyInput = string | JWK | KeyObject;
 
+/**
+ * Options of `auth.jwt` ({@link createJwtStrategy}): a bearer JSON Web Token verified with exactly one of
+ * `secret`, `publicKey` or `jwksUrl`, against the `algorithms` you list.
+ */
 export interface JwtAuthOptions {
   /** HS256/384/512 shared secret (at least 32 bytes), or [current, previous] while rotating. */
   secret?: string | readonly string[];
@@ -104,6 +109,19 @@ function describe(err: unknown): string {
 /** Errors after which trying the next (rotated) key is pointless: the signature already verified. */
 const FINAL = new Set(['ERR_JWT_EXPIRED', 'ERR_JWT_CLAIM_VALIDATION_FAILED', 'ERR_JOSE_ALG_NOT_ALLOWED', 'ERR_JWT_INVALID', 'ERR_JWS_INVALID']);
 
+/**
+ * JWT bearer authentication (`Authorization: Bearer <token>`), as the kit builds it from `auth.jwt`.
+ * Verifies the signature with the given key(s) (rotated keys tried in turn), then `exp`/`nbf`, the
+ * `issuer`, `audience`, `maxTokenAge` and `requiredClaims`; unsigned tokens (`alg: none`) are never
+ * accepted. A refused token is 401; the token's claims are exposed to the adapter as `context.auth.jwt`.
+ *
+ * @param options - The key source (one of `secret`, `publicKey`, `jwksUrl`), `algorithms` and claim rules.
+ * @param where - The option path named in error messages (default `'auth.jwt'`).
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED` when no key source or several are given, or `algorithms` is
+ * missing or empty; `ERR_CBK_OPTION_INVALID` for `'none'` or an algorithm that does not fit the key, a
+ * secret shorter than 32 bytes, an unreadable key, a `jwksUrl` that is not https (or http on loopback),
+ * a bad duration; `ERR_CBK_OPTION_UNKNOWN` for an unknown key.
+ */
 export function createJwtStrategy(options: JwtAuthOptions, where = 'auth.jwt'): AuthStrategy & { secrets: readonly string[] } {
   const o = checkObject(options, where, KEYS);
   const sources = ['secret', 'publicKey', 'jwksUrl'].filter((k) => o[k] !== undefined);

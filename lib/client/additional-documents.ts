@@ -10,11 +10,16 @@ import { errorFromAnswer, isSuccess, validBody } from './response.js';
 
 const OPERATION = 'requestAdditionalRequiredDocuments';
 
+/**
+ * One order of {@link ServiceClient.requestAdditionalRequiredDocuments}: the service's `OrderId` and the
+ * tracking numbers of its parcels that need additional documents.
+ */
 export interface AdditionalDocumentsOrder {
   OrderId: string;
   TrackingNumbers: string[];
 }
 
+/** Options of {@link ServiceClient.requestAdditionalRequiredDocuments}. */
 export interface AdditionalDocumentsOptions {
   /** Resend after a failure that may have reached the service (the operation starts a process: only when a duplicate request is harmless). */
   retry?: boolean;

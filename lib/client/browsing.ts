@@ -17,6 +17,12 @@ import { getDefaultCulture } from './default-culture.js';
 import { getLocationByIp } from './location-by-ip.js';
 import { getProductRestrictions, type ProductRestrictionsPage } from './recent-product-countries.js';
 
+/**
+ * The client's browsing operations (part of {@link ServiceClient}): the service's reference data a shop
+ * shows prices and restrictions with — app settings, countries, currencies, rates, country coefficients,
+ * rounding rules, location and culture look-ups, product restrictions, shipping details. Typed answers,
+ * validated against their schemas (INVALID_RESPONSE otherwise). `createLocalPrices` reads them.
+ */
 export interface BrowsingApi {
   /** POST {baseUrl}/Browsing/AppSettings (body: the web store's codes, when given). */
   getAppSettings(webStore?: WebStoreCodes): Promise<AppSettings>;

@@ -19,8 +19,16 @@ const OPERATION = 'getCatalogPrices';
 /** Product × country prices per call. */
 export const CATALOG_PRICES_CAP = 10_000;
 
+/**
+ * One product of {@link CatalogPricesInput}: as GetCatalogPrices takes it (code and price in the merchant's currency).
+ */
 export type CatalogPriceProduct = CatalogPricesRequest['Products'][number];
 
+/**
+ * What {@link CatalogApi.getCatalogPrices} prices: products × countries. More than 10,000 product ×
+ * currency results are split into several calls and merged. A malformed request fails with
+ * ServiceError `INVALID_ARGUMENT` before anything is sent.
+ */
 export interface CatalogPricesInput {
   /** The products with their prices in the merchant's currency (OriginalSalePrice, VATRate, …). */
   products: readonly CatalogPriceProduct[];

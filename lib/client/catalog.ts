@@ -5,6 +5,10 @@ import type { ResolvedClientOptions } from './options.js';
 import { saveProductsBulk, type ProductsSaved, type SaveProductsBulkOptions } from './save-products-bulk.js';
 import { saveProductsList, type ProductsListSaved, type SaveProductsListOptions } from './save-products-list.js';
 
+/**
+ * The client's catalogue operations (part of {@link ServiceClient}): product saves in batches and
+ * catalogue prices. See docs/client.md, "The catalogue".
+ */
 export interface CatalogApi {
   /** POST {baseUrl}/Browsing/SaveProductsList in batches: the products saved, their ProductCountry records returned. */
   saveProductsList(products: readonly CartProduct[], options?: SaveProductsListOptions): Promise<ProductsListSaved>;

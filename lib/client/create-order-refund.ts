@@ -35,13 +35,23 @@ import { errorFromAnswer, errorShaped, isSuccess, parseJson } from './response.j
 
 const OPERATION = 'createOrderRefund';
 
+/**
+ * An amount as the refund takes it: decimal text (`'10.50'`, exact) or a number (converted to its shortest decimal text).
+ */
 export type Amount = string | number;
 
+/**
+ * The reason of a refund (or of one product's refund): your reason code, mapped on the service's side, and its name.
+ */
 export interface RefundReasonInput {
   OrderRefundReasonCode: string;
   Name?: string;
 }
 
+/**
+ * One product of a partial refund: the line (`CartItemId` or `ProductCode`), the quantity and/or the
+ * amount refunded, and an optional reason and comment.
+ */
 export interface RefundProductInput {
   CartItemId?: string | number;
   ProductCode?: string;
@@ -75,6 +85,9 @@ export interface OrderRefundInput {
   Products?: RefundProductInput[];
 }
 
+/**
+ * Options of {@link ServiceClient.createOrderRefund}. A refund is never resent automatically: see docs/client.md#refunds.
+ */
 export interface CreateOrderRefundOptions {
   /** Send even when the refund exceeds the paid total the store knows (logged as a warning). */
   force?: boolean;

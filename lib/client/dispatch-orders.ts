@@ -26,6 +26,11 @@ const OPERATION = 'dispatchOrders';
 const KEYS = ['OrderIds', 'MerchantOrderIds', 'ParcelCodes', 'TrackingNumbers', 'HubCode', 'OuterBoxesAmount', 'OuterBoxesCount'];
 const NAMES = ['ParcelCodes', 'TrackingNumbers', 'OrderIds', 'MerchantOrderIds'] as const;
 
+/**
+ * What {@link ServiceClient.dispatchOrders} dispatches: orders (by the service's or your ids) or parcels
+ * (by code or tracking number), optionally from one hub and with the count of outer boxes. At least one
+ * id list is required (ServiceError `INVALID_ARGUMENT` otherwise, before anything is sent).
+ */
 export interface DispatchOrdersInput {
   /** Service order ids; at least one of OrderIds, MerchantOrderIds, ParcelCodes or TrackingNumbers. */
   OrderIds?: string[];
@@ -43,6 +48,11 @@ export interface DispatchOrdersInput {
   OuterBoxesCount?: number;
 }
 
+/**
+ * Options of {@link ServiceClient.dispatchOrders}. Without `force`, one held order (or, with a store, one
+ * parcel the client has no record of) refuses the whole call: ServiceError `FULFILMENT_HOLD` or
+ * `PARCEL_NOT_RECORDED`, nothing sent.
+ */
 export interface DispatchOrdersOptions {
   /** Dispatch even when orders are on fulfilment hold, or parcels' orders are unknown to the store (logged as a warning). */
   force?: boolean;

@@ -17,6 +17,9 @@ export interface TrackingDetailsInput {
   ShipperName?: string;
 }
 
+/**
+ * One product line of a dispatched parcel: the line (`CartItemId` or `ProductCode`) and the quantity in this parcel.
+ */
 export interface DispatchProductInput {
   /** Quantity delivered in this parcel (> 0). */
   DeliveryQuantity?: number;
@@ -24,15 +27,21 @@ export interface DispatchProductInput {
   ProductCode?: string;
 }
 
+/** A dispatched parcel (UpdateOrderDispatch V1): its code and the products in it. */
 export interface DispatchParcelInput {
   ParcelCode?: string;
   Products?: DispatchProductInput[];
 }
 
+/** A dispatched parcel (UpdateOrderDispatchV2): as in V1, with the parcel's own tracking details. */
 export interface DispatchParcelInputV2 extends DispatchParcelInput {
   TrackingDetails?: TrackingDetailsInput | null;
 }
 
+/**
+ * A line that is not dispatched as ordered (V1 and V2 `Exceptions`): a quantity short, or an expected
+ * fulfilment date for a line sent later.
+ */
 export interface DispatchExceptionInput {
   CartItemId?: string;
   ProductCode?: string;
@@ -51,6 +60,11 @@ interface DispatchCommon {
   Exceptions?: DispatchExceptionInput[] | null;
 }
 
+/**
+ * The request of {@link ServiceClient.updateOrderDispatchV2}: the order (service `OrderId` or
+ * `MerchantOrderID`), its parcels with their tracking details, exceptions, and whether the order is
+ * complete. Checked before sending (ServiceError `INVALID_ARGUMENT`).
+ */
 export interface DispatchRequestV2Input extends DispatchCommon {
   MerchantOrderID?: string | null;
   /** The V1 spelling: accepted and sent as MerchantOrderID. */
@@ -59,6 +73,10 @@ export interface DispatchRequestV2Input extends DispatchCommon {
   TrackingDetails?: TrackingDetailsInput | null;
 }
 
+/**
+ * The request of {@link ServiceClient.updateOrderDispatch} (V1): the order (service `OrderId` or
+ * `MerchantOrderId`), its parcels and exceptions. Checked before sending (ServiceError `INVALID_ARGUMENT`).
+ */
 export interface DispatchRequestV1Input extends DispatchCommon {
   MerchantOrderId?: string | null;
   /** The V2 spelling: accepted and sent as MerchantOrderId. */

@@ -9,6 +9,10 @@ import type { ResolvedClientOptions } from './options.js';
 import { mask, send } from './request.js';
 import { errorFromAnswer, isSuccess, parseJson, serviceText, validBody } from './response.js';
 
+/**
+ * Options of {@link ServiceClient.updateOrderDispatchV2} and {@link ServiceClient.updateOrderDispatch}.
+ * Without `force`, an order on fulfilment hold is refused with ServiceError `FULFILMENT_HOLD` (nothing sent).
+ */
 export interface DispatchOptions {
   /** Dispatch even when the order is on fulfilment hold (logged as a warning). */
   force?: boolean;
@@ -16,6 +20,7 @@ export interface DispatchOptions {
   retry?: boolean;
 }
 
+/** The answer of an accepted dispatch (`Success: true`); a refused one throws ServiceError `DISPATCH_REJECTED`. */
 export type DispatchSuccess = DispatchResponse & { Success: true };
 
 export async function dispatch(o: ResolvedClientOptions, version: 1 | 2, request: unknown, options: DispatchOptions): Promise<DispatchSuccess> {

@@ -22,10 +22,16 @@ export const SERVICE_ERROR_CODES = {
   'HTTP_<status>': 'An error status whose body carries no code (e.g. not JSON).',
 } as const;
 
+/**
+ * A {@link ServiceError}'s `code`: the client's own codes (`INVALID_ARGUMENT`, `TIMEOUT`, `NETWORK`,
+ * `FULFILMENT_HOLD`, `REFUND_OUTCOME_UNKNOWN`, … each explained in docs/client.md), the service's own
+ * codes as it sent them (`A810`, `B001`, …), or `HTTP_<status>` for an error status without a code.
+ */
 export type ServiceErrorCode = Exclude<keyof typeof SERVICE_ERROR_CODES, 'HTTP_<status>'>
   | 'A810' | 'INVALID_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'SHIPMENT_CONFIGURATION_INCOMPLETE' | 'INTERNAL_ERROR' | 'B001'
   | `HTTP_${number}` | (string & {});
 
+/** The name of the client operation that failed, as a {@link ServiceError}'s `operation` says it. */
 export type ServiceOperation =
   | 'getShipmentInformation' | 'requestAdditionalRequiredDocuments' | 'updateOrderDispatchV2' | 'updateOrderDispatch' | 'getActiveHubDetails'
   | 'updateOrderStatus' | 'createOrderRefund' | 'getRefundDetails' | 'updateShippingAddress'
@@ -57,6 +63,13 @@ export interface ServiceErrorInit {
   cause?: unknown;
 }
 
+/**
+ * Every failure of the service client. `code` is stable (see {@link ServiceErrorCode}); `retryable` says
+ * whether the same call may succeed later; `mayHaveReached` whether the request may have reached the
+ * service (false: provably nothing was sent); `attempts` how many requests were sent; `status` the HTTP
+ * status when there was one. Credentials (MerchantGUID, tokens, passwords) are masked in the message and
+ * description in every spelling, also when the service echoes them.
+ */
 export class ServiceError extends Error {
   readonly status: number | undefined;
   readonly code: ServiceErrorCode;

@@ -1,6 +1,8 @@
 /**
  * The service client: the merchant → service operations (docs/client.md). One factory, one options
  * object checked at construction; every failure is a ServiceError with a stable code.
+ *
+ * @module crossborder-merchant-kit/client
  */
 import type { HubDetails, MerchantOrder, ShipmentInformation, VoidParcelResponse } from '../payloads.js';
 import { unknownKeyMessage } from '../shared/did-you-mean.js';
@@ -30,6 +32,12 @@ import { catalogApi, type CatalogApi } from './catalog.js';
 import { returnsTrackingApi, type ReturnsTrackingApi } from './returns-tracking.js';
 import { checkoutInvoicesApi, type CheckoutInvoicesApi } from './checkout-invoices.js';
 
+/**
+ * The service client: each operation of the service a merchant calls, with its documented request form,
+ * authentication (MerchantGUID, access token or JWT), a per-attempt time-out, retries with back-off for
+ * what is safe to resend, and checked answers. Every failure is a {@link ServiceError}. Built by
+ * {@link createServiceClient}; see docs/client.md.
+ */
 export interface ServiceClient extends BrowsingApi, CatalogApi, ReturnsTrackingApi, CheckoutInvoicesApi {
   /** GET {baseUrl}/api/shipments/{trackingNumber}: the data for an export declaration. */
   getShipmentInformation(trackingNumber: string): Promise<ShipmentInformation>;
@@ -72,6 +80,17 @@ function callOptions<T extends object>(operation: ServiceOperation, value: T | u
   return value;
 }
 
+/**
+ * Builds the {@link ServiceClient} from its options, checked at once (did-you-mean on unknown keys). With
+ * `store` (the one your callback router uses) the client refuses to dispatch an order on fulfilment hold,
+ * to cancel or re-address a dispatched order and to refund twice.
+ *
+ * @param options - `baseUrl` and `merchantGuid` (required); authentication, time-out (default 10 s),
+ * retry (default 2 retries), fetch, logger, store: {@link ServiceClientOptions}.
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED` without `baseUrl` or `merchantGuid`;
+ * `ERR_CBK_OPTION_INVALID` for a URL that is not absolute http(s) or carries a query or credentials, a
+ * malformed MerchantGUID, a bad duration or placement; `ERR_CBK_OPTION_UNKNOWN` for an unknown key.
+ */
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const o = resolveClientOptions(options);
   if (o.jwt) o.jwtSource = createJwtSource(o);

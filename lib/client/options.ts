@@ -8,6 +8,12 @@ import type { Store } from '../store/types.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import type { ServiceOperation } from './errors.js';
 
+/**
+ * The client's `retry` option: how often and how long it retries a failed attempt — a request that
+ * provably was not sent (connection refused, unknown host), and, for the operations safe to resend
+ * (look-ups, or a call given `{ retry: true }`), time-outs, network errors and 408, 429, 500, 502, 503,
+ * 504 (a Retry-After is honoured up to `maxDelayMs`).
+ */
 export interface RetryOptions {
   /** Retries after the first attempt; default 2 (0 turns retrying off). */
   retries?: number;
@@ -20,6 +26,9 @@ export interface RetryOptions {
 /** Where the client puts the MerchantGUID on {base_url} operations. */
 export type MerchantGuidPlacement = 'both' | 'header' | 'query';
 
+/**
+ * A `fetch` implementation the client can use instead of the global one (e.g. undici with a proxy agent, or a test double).
+ */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** JWT authentication (docs.global-e.com `jwt-authentication`): a token from /Authentication/GetAuthenticationToken. */
@@ -64,6 +73,7 @@ export interface JwtSource {
   invalidate(token: string): void;
 }
 
+/** Options of {@link createServiceClient}. Every option is checked when the client is built. */
 export interface ServiceClientOptions {
   /** {base_url}: host of the shipment, dispatch and hub operations, e.g. 'https://api.example.com'. Required. */
   baseUrl: string;

@@ -14,6 +14,10 @@ import { errorFromAnswer, isSuccess, validBody } from './response.js';
 
 const OPERATION = 'getProductRestrictions';
 
+/**
+ * One page of {@link BrowsingApi.getProductRestrictions}: the product × country restrictions, and the
+ * `requestId` to pass for the next page (0 when there is none).
+ */
 export interface ProductRestrictionsPage {
   productCountries: ProductCountry[];
   /** The requestId of the next call (0: none). */

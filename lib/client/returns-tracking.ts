@@ -5,6 +5,10 @@ import { rateWindow } from './rate-window.js';
 import { getTrackingEvents, TRACKING_REQUESTS_PER_MINUTE, type TrackingEventsInput } from './tracking-events.js';
 import { updateRma, type RmaUpdateInput } from './update-rma.js';
 
+/**
+ * The client's tracking and returns operations (part of {@link ServiceClient}): tracking events of
+ * shipments and returns, and a return's progress back to the service (UpdateRMA).
+ */
 export interface ReturnsTrackingApi {
   /** POST {baseUrl}/Shipment/GetTrackingEvents: 100 ids per call (more are split and merged), 10 calls a minute kept on this side. */
   getTrackingEvents(request: TrackingEventsInput): Promise<TrackingEventsResponse>;

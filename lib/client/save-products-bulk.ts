@@ -18,6 +18,7 @@ import { errorFromAnswer, isSuccess, serviceText, validBody } from './response.j
 const OPERATION = 'saveProductsBulk';
 const QUERY = ['inputDataCultureCode', 'originalCurrencyCode'] as const;
 
+/** Options of {@link CatalogApi.saveProductsBulk}: the query parameters of SaveProductsBulk and the batch size. */
 export interface SaveProductsBulkOptions {
   /** The culture of the products' texts (default: the merchant's). */
   inputDataCultureCode?: string;
@@ -27,6 +28,9 @@ export interface SaveProductsBulkOptions {
   batchSize?: number;
 }
 
+/**
+ * What {@link CatalogApi.saveProductsBulk} reports: products saved and failed, and each batch's answer or error.
+ */
 export interface ProductsSaved {
   /** Products in batches the service accepted. */
   saved: number;

@@ -17,6 +17,10 @@ import type { ResolvedClientOptions } from './options.js';
 const OPERATION = 'saveProductsList';
 const QUERY = ['clientIP', 'countryCode', 'cultureCode', 'originalCurrencyCode', 'inputDataCultureCode', 'priceCoefficientRate', 'roundingRuleId', 'includeVAT'] as const;
 
+/**
+ * Options of {@link CatalogApi.saveProductsList}: the query parameters of SaveProductsList (the customer's
+ * IP, country and culture; the currency, culture and price coefficient of the products) and the batch size.
+ */
 export interface SaveProductsListOptions {
   /** The end customer's IP address. */
   clientIP?: string;
@@ -35,6 +39,10 @@ export interface SaveProductsListOptions {
   batchSize?: number;
 }
 
+/**
+ * What {@link CatalogApi.saveProductsList} reports: the ProductCountry records of every accepted batch,
+ * and each batch's answer or error.
+ */
 export interface ProductsListSaved {
   productCountries: ProductCountry[];
   batches: BatchReport<ProductCountry[]>[];

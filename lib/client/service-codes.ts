@@ -11,6 +11,10 @@ import { ServiceError, type ServiceOperation } from './errors.js';
 import { parseJson, serviceText } from './response.js';
 import { isObject } from '../shared/options.js';
 
+/**
+ * The error codes of GetShippingDocuments (A100…A500, A018, A019) with their documented meaning: a
+ * {@link ServiceError} with one of them carries that meaning in its `description` and is not retryable.
+ */
 export const SHIPPING_DOCUMENTS_CODES: Readonly<Record<string, string>> = {
   A100: 'Invalid information schema (a technical error, e.g. a wrong JSON structure)',
   A200: 'Could not retrieve documents and/or process orders: the order has the wrong status or partial information was provided',
@@ -21,6 +25,10 @@ export const SHIPPING_DOCUMENTS_CODES: Readonly<Record<string, string>> = {
   A019: 'The order was cancelled and cannot be shipped',
 };
 
+/**
+ * The error codes of DispatchOrders (B001…B600) with their documented meaning: a {@link ServiceError}
+ * with one of them carries that meaning in its `description` and is not retryable.
+ */
 export const DISPATCH_ORDERS_CODES: Readonly<Record<string, string>> = {
   B001: 'Order ID not found: an order id provided does not exist',
   B002: 'Order cannot be dispatched: the order and/or its parcels have the wrong status (AWB generation failed, not yet processed with GetShippingDocuments, or already dispatched)',

@@ -19,6 +19,9 @@ export const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
   7: 'GELabel', 8: 'CustomerReceiptInvoice', 9: 'ArchibeLabel', 10: 'DeliveryAdvice', 11: 'EAD',
 };
 
+/**
+ * The format of a shipping document: the service's `DocumentExtension`, upper-cased. Anything else is refused as INVALID_RESPONSE.
+ */
 export type DocumentFormat = 'PDF' | 'ZPL' | 'EPL';
 
 /** A document as the client returns it: the service's fields (nulls left out), decoded; DocumentData is replaced by Content. */

@@ -26,6 +26,10 @@ import { shippingDocumentsAnswer, type ShippingDocumentsResult } from './shippin
 const OPERATION = 'getShippingDocuments';
 const EXTRA = ['HubCode', 'ShippingMethodCode', 'ShippingAdditionalInformation'] as const;
 
+/**
+ * The request of {@link ServiceClient.getShippingDocuments}: the order and its parcels as for
+ * UpdateOrderDispatchV2, plus the hub, an optional shipping method and additional shipping information.
+ */
 export interface ShippingDocumentsInput extends DispatchRequestV2Input {
   /** The merchant hub code the parcels leave from (mapped to a service hub id). */
   HubCode?: string | null;
@@ -35,6 +39,10 @@ export interface ShippingDocumentsInput extends DispatchRequestV2Input {
   ShippingAdditionalInformation?: string | null;
 }
 
+/**
+ * Options of {@link ServiceClient.getShippingDocuments}. Without `force`, an order on fulfilment hold is
+ * refused with ServiceError `FULFILMENT_HOLD` (nothing sent).
+ */
 export interface ShippingDocumentsOptions {
   /** Ask even when the order is on fulfilment hold (logged as a warning). */
   force?: boolean;

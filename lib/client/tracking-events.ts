@@ -22,6 +22,12 @@ export const TRACKING_IDS_PER_CALL = 100;
 /** The documented rate: requests per minute. */
 export const TRACKING_REQUESTS_PER_MINUTE = 10;
 
+/**
+ * What {@link ReturnsTrackingApi.getTrackingEvents} asks for: inbound (returns) or outbound (shipments)
+ * events of orders and/or tracking numbers (100 ids per call; more are split and merged), optionally
+ * since a date. The documented 10 requests a minute are kept on this side (ServiceError `RATE_LIMITED`
+ * when a call would wait longer than `retry.maxDelayMs`).
+ */
 export interface TrackingEventsInput {
   /** inbound: returns; outbound: shipments to customers. */
   type: 'inbound' | 'outbound';

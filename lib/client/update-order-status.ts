@@ -21,6 +21,10 @@ import { errorFromAnswer, errorShaped, isSuccess, parseJson } from './response.j
 
 const OPERATION = 'updateOrderStatus';
 
+/**
+ * The request of {@link ServiceClient.updateOrderStatus}: the order and its new status (`StatusCode` or
+ * `OrderStatus`), with a reason for a cancellation.
+ */
 export interface OrderStatusInput {
   /** The service's order id. */
   OrderId: string;
@@ -31,11 +35,16 @@ export interface OrderStatusInput {
   OrderStatusReason?: { OrderStatusReasonCode: string; Name?: string };
 }
 
+/**
+ * Options of {@link ServiceClient.updateOrderStatus}. Without `force`, cancelling an order the store
+ * records as dispatched is refused with ServiceError `ORDER_DISPATCHED` (nothing sent).
+ */
 export interface UpdateOrderStatusOptions {
   /** Cancel even an order the store records as dispatched (logged as a warning). */
   force?: boolean;
 }
 
+/** The answer of an accepted status update, with the status as sent. */
 export interface OrderStatusUpdated {
   Success: true;
   /** What was sent as the orderStatus parameter. */

@@ -22,6 +22,10 @@ import { errorFromAnswer, errorShaped, isSuccess, parseJson } from './response.j
 const OPERATION = 'updateShippingAddress';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
+/**
+ * The request of {@link ServiceClient.updateShippingAddress}: the service's order id and the new primary
+ * shipping address (field names as the service's API spells them).
+ */
 export interface ShippingAddressInput {
   orderId: string;
   primaryShipping: {
@@ -32,6 +36,10 @@ export interface ShippingAddressInput {
   extraDetails?: { customerComments?: string };
 }
 
+/**
+ * Options of {@link ServiceClient.updateShippingAddress}. Without `force`, re-addressing an order the
+ * store records as dispatched is refused with ServiceError `ORDER_DISPATCHED` (nothing sent).
+ */
 export interface UpdateShippingAddressOptions {
   /** A UUID v4 of your own (e.g. kept with the change in your database); default a new one per call. */
   idempotencyKey?: string;
@@ -39,6 +47,10 @@ export interface UpdateShippingAddressOptions {
   force?: boolean;
 }
 
+/**
+ * The answer of an accepted address change (HTTP 202 as documented): the change is applied by the
+ * service later; `idempotencyKey` is the key sent, to resend the same change safely.
+ */
 export interface ShippingAddressAccepted {
   accepted: true;
   /** The HTTP status (202 as documented; any 2xx is accepted). */

@@ -20,6 +20,10 @@ import { voidCodes } from './void-answer.js';
 const OPERATION = 'voidParcel';
 const KEYS = ['OrderId', 'MerchantOrderId', 'MerchantOrderID', 'DeliveryReferenceNumber', 'ParcelCode'];
 
+/**
+ * The request of {@link ServiceClient.voidParcel}: the parcel's code and its order (one of `OrderId`,
+ * `MerchantOrderId` or `DeliveryReferenceNumber`).
+ */
 export interface VoidParcelInput {
   ParcelCode: string;
   /** The order: one of OrderId, MerchantOrderId (MerchantOrderID accepted) or DeliveryReferenceNumber. */
@@ -29,6 +33,7 @@ export interface VoidParcelInput {
   DeliveryReferenceNumber?: string;
 }
 
+/** Options of {@link ServiceClient.voidParcel}. */
 export interface VoidParcelOptions {
   /** Resend after a failure that may have reached the service (a second void of a voided parcel answers C104). */
   retry?: boolean;

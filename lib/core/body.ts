@@ -9,6 +9,13 @@
  */
 import type { PipelineFailure } from '../shared/errors.js';
 
+/**
+ * The body a binding hands to `kit.handle` (see {@link CallbackKit}): `{ kind: 'raw', bytes }` as
+ * received (the kit parses it and checks its size against the callback's limit), `{ kind: 'parsed',
+ * value, size }` when the host app already parsed it (the size, when known, is checked against the same
+ * limit), or `{ kind: 'unreadable', refusal }` when the binding could not read it (the kit answers the
+ * refusal, e.g. 413). Build your own binding with it: docs/bindings.md, "Your own binding".
+ */
 export type RequestBody =
   | { readonly kind: 'raw'; readonly bytes: Buffer | string }
   | { readonly kind: 'parsed'; readonly value: unknown; readonly size: number | undefined }

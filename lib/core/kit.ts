@@ -21,6 +21,11 @@ import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types
 
 export type { CallbackRoute } from './match.js';
 
+/**
+ * The framework-free kit every binding is built on: match a request to a callback, then `handle` it
+ * (authentication, body limit and parsing, validation, exactly-once delivery to your adapter, the reply).
+ * Use it to write a binding of your own (Koa, anything): docs/bindings.md, "Your own binding".
+ */
 export interface CallbackKit {
   /** Every mounted (method, path) pair. */
   readonly routes: readonly CallbackRoute[];
@@ -63,6 +68,13 @@ class AuthSecrets implements Iterable<string> {
   }
 }
 
+/**
+ * Builds the {@link CallbackKit} from the kit's options (the same as every binding's), checked once.
+ *
+ * @param userOptions - `merchantGuid` and `adapter` (required), auth, store, limits, logger: docs/options.md.
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED`, `ERR_CBK_OPTION_INVALID` or `ERR_CBK_OPTION_UNKNOWN` (with
+ * a did-you-mean) when an option is missing or wrong.
+ */
 export function createCallbackKit<A extends MerchantAdapter>(userOptions: CallbackKitOptions<A>): CallbackKit {
   return createCallbackKitFor(DEFAULT_REGISTRY, userOptions);
 }

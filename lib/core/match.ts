@@ -5,6 +5,7 @@
  */
 import type { CallbackName, HttpMethod } from './registry.js';
 
+/** A callback the kit serves, as `kit.routes` lists and `kit.match` finds it: its name, HTTP method and path. */
 export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
 
 /** Lookup key of a method and path (any case, one trailing slash, the query string dropped). */

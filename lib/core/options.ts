@@ -17,6 +17,13 @@ import type { CheckedAdapter, MerchantAdapter } from './types.js';
 
 export { DEFAULT_PATHS } from './registry.js';
 
+/**
+ * Options of `createCallbackKit`, `createCallbackRouter` (Express), `createCallbackHandler` (node:http),
+ * `createFetchHandler`, `fastifyCallbacks` and `createLambdaHandler`: checked once, when the kit is built
+ * (an unknown key throws `ERR_CBK_OPTION_UNKNOWN` with a did-you-mean, a missing one
+ * `ERR_CBK_OPTION_REQUIRED`, a wrong value `ERR_CBK_OPTION_INVALID`). Every option, with its default, is
+ * in docs/options.md.
+ */
 export interface CallbackKitOptions<A extends MerchantAdapter = MerchantAdapter> {
   /** Your MerchantGUID; every POST payload must carry it (constant-time compared). An array accepts any of them (rotation). */
   merchantGuid: string | readonly string[];

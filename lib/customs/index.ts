@@ -1,4 +1,8 @@
-/** The export-declaration rule and the EU customs territory (see docs/export-declaration.md). */
+/**
+ * The export-declaration rule and the EU customs territory (see docs/export-declaration.md).
+ *
+ * @module crossborder-merchant-kit/customs
+ */
 export {
   exportDeclarationRequired, EXPORT_DECLARATION_THRESHOLD_EUR,
   type ExportDeclarationInput, type ExportDeclarationLine, type ExportDeclarationDecision, type ExportDeclarationReason,

@@ -11,6 +11,7 @@ import { customsTerritoryStatus, type TerritoryStatus } from './territory.js';
 /** The free-circulation threshold, in EUR. */
 export const EXPORT_DECLARATION_THRESHOLD_EUR = 1000;
 
+/** One line of {@link ExportDeclarationInput}: its customs value and whether its goods are bonded. */
 export interface ExportDeclarationLine {
   /** The line's customs value (unit value × quantity) in `currencyCode`; >= 0. */
   value: number;
@@ -18,6 +19,10 @@ export interface ExportDeclarationLine {
   bonded?: boolean;
 }
 
+/**
+ * What {@link exportDeclarationRequired} decides on: where the goods leave from and go to (country and,
+ * for split countries, postal code), the currency of the values with its EUR rate, and the lines.
+ */
 export interface ExportDeclarationInput {
   /** ISO 3166-1 alpha-2 country the goods leave from (the dispatch hub's country). */
   dispatchCountryCode: string;
@@ -34,12 +39,20 @@ export interface ExportDeclarationInput {
   lines: readonly ExportDeclarationLine[];
 }
 
+/**
+ * Why a declaration is or is not required: the goods do not leave the EU customs territory, they hold
+ * bonded goods, or the free-circulation total is at or above (or below) EUR 1,000.
+ */
 export type ExportDeclarationReason =
   | 'NOT_LEAVING_CUSTOMS_TERRITORY'
   | 'BONDED_GOODS'
   | 'FREE_CIRCULATION_AT_OR_ABOVE_THRESHOLD'
   | 'FREE_CIRCULATION_BELOW_THRESHOLD';
 
+/**
+ * What {@link exportDeclarationRequired} answers: `required`, the `reason`, whether the shipment leaves
+ * the customs territory, the free-circulation total in EUR, and the territory status of both places.
+ */
 export interface ExportDeclarationDecision {
   required: boolean;
   reason: ExportDeclarationReason;

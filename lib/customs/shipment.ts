@@ -8,6 +8,10 @@ import type { ShipmentInformation } from '../payloads.js';
 import { compare, sum, times, toDecimal, toNumber, type Decimal } from '../shared/decimal.js';
 import { exportDeclarationRequired, type ExportDeclarationDecision } from './rule.js';
 
+/**
+ * Options of {@link exportDeclarationForShipment}: what the service does not return — your bonded product
+ * codes, the EUR rate of the declaration's currency, and the postal codes for split countries.
+ */
 export interface ShipmentDeclarationOptions {
   /** The merchant's bonded product codes (exact productCode match). Default: none. */
   bondedProductCodes?: Iterable<string>;
@@ -19,6 +23,10 @@ export interface ShipmentDeclarationOptions {
   destinationPostalCode?: string;
 }
 
+/**
+ * One line of a {@link ShipmentDeclaration}: a product of the shipment with its codes (HS, origin),
+ * quantity, values and weights (per unit and in total, exact decimal products), and whether it is bonded.
+ */
 export interface DeclarationLine {
   orderId: string;
   parcelTrackingNumber?: string;
@@ -41,11 +49,19 @@ export interface DeclarationLine {
   unitGrossWeight: number;
 }
 
+/**
+ * A mismatch found while reconciling the service's answer: line weights or values that do not add up to
+ * the declared totals, or a bonded product code that is not in the shipment.
+ */
 export interface ReconciliationWarning {
   code: 'WEIGHT_MISMATCH' | 'VALUE_MISMATCH' | 'UNKNOWN_BONDED_PRODUCT';
   message: string;
 }
 
+/**
+ * What {@link exportDeclarationForShipment} answers: the decision ({@link ExportDeclarationDecision}), the
+ * declaration's lines and their totals, and the reconciliation warnings.
+ */
 export interface ShipmentDeclaration extends ExportDeclarationDecision {
   trackingNumber: string;
   currencyCode: string;

@@ -31,6 +31,10 @@ export interface PostalCodeRule {
   source: string;
 }
 
+/**
+ * A country of {@link CUSTOMS_TERRITORY}: whether it is inside the Union's customs territory, the
+ * provision that says so, and the parts of it told apart by postal code.
+ */
 export interface TerritoryEntry {
   /** ISO 3166-1 alpha-2 code (a few codes in common use in EU systems are noted as such). */
   code: string;
@@ -53,6 +57,11 @@ const WINDSOR = 'Windsor Framework (Protocol on Ireland/Northern Ireland), Art. 
 const member = (code: string, name: string, postalCodes?: readonly PostalCodeRule[]): TerritoryEntry =>
   ({ code, name, inside: true, source: `${ART4_1}: ${name}`, ...(postalCodes ? { postalCodes } : {}) });
 
+/**
+ * The Union's customs territory (Regulation (EU) No 952/2013, Art. 4, and the Windsor Framework): every
+ * member state and the places in or outside it, with the postal-code rules of split countries (e.g. DE
+ * Heligoland, ES Canary Islands). docs/export-declaration.md explains each entry.
+ */
 export const CUSTOMS_TERRITORY: readonly TerritoryEntry[] = [
   member('AT', 'Austria'),
   member('BE', 'Belgium'),

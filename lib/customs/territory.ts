@@ -1,6 +1,10 @@
 /** Is a place inside the Union's customs territory? A lookup over the table in territory-table.ts. */
 import { CUSTOMS_TERRITORY, type TerritoryEntry } from './territory-table.js';
 
+/**
+ * Whether a place is inside the Union's customs territory ({@link customsTerritoryStatus}), which part of
+ * the table said so, and whether the status was assumed for lack of a postal code.
+ */
 export interface TerritoryStatus {
   /** The country code as looked up (upper case). */
   countryCode: string;

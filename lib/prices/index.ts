@@ -4,6 +4,8 @@
  * integrations do (the PHP SDK, the commerce-cloud cartridge). The data is fetched by refresh() and
  * then on a schedule; a failed refresh keeps the last good data (health() says so); localPrice never
  * waits on the network.
+ *
+ * @module crossborder-merchant-kit/prices
  */
 import { parseDecimal } from '../shared/decimal.js';
 import type { Decimal } from '../shared/decimal.js';
@@ -58,6 +60,22 @@ const errorCode = (err: unknown): string => {
   return typeof e?.code === 'string' ? e.code : typeof e?.name === 'string' ? e.name : 'Error';
 };
 
+/**
+ * Local prices (`crossborder-merchant-kit/prices`): a product's price in the customer's currency, computed
+ * in memory as the service's own integrations do — VAT (per the merchant's setting and the country), the
+ * country coefficient (per product class when given), the currency rate, the currency's minor unit and
+ * the rounding rule's ranges, in exact decimal arithmetic; a fixed price wins. The browsing data is
+ * fetched by `refresh()` and then every `refreshMs` (default 1 hour); a failed refresh keeps the last good
+ * data and says so in `health()`. The timer does not keep the process alive. See docs/prices.md.
+ *
+ * @param options - `client` (required: a ServiceClient or anything with its browsing operations),
+ * `refreshMs`, `merchantCurrency`, `merchantVatRate`, `pricesIncludeVat`, `logger`.
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED` without `client`; `ERR_CBK_OPTION_INVALID` for a client
+ * without the browsing operations, a `refreshMs` that is neither 0 nor between 1 s and about 24 days, a
+ * currency that is not an ISO 4217 code, a negative VAT rate; `ERR_CBK_OPTION_UNKNOWN` for an unknown
+ * key. `localPrice` throws `ERR_CBK_PRICES_NOT_LOADED` before the first successful refresh,
+ * `ERR_CBK_PRICE_UNAVAILABLE` for a country it cannot price, `ERR_CBK_INVALID_ARGUMENT` for a bad input.
+ */
 export function createLocalPrices(options: LocalPricesOptions): LocalPrices {
   const o = resolve(options);
   let snapshot: Snapshot | undefined;

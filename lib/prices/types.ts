@@ -4,17 +4,27 @@ import type { LoggerLike } from '../shared/logger.js';
 
 /** What createLocalPrices reads from the service client (the client's browsing operations; a `ServiceClient` fits). */
 export interface BrowsingSource {
+  /** The countries with their default currency, VAT rate and whether the service operates them (GetCountries). */
   getCountries(): Promise<BrowsingCountry[]>;
+  /** The currencies with their minor units (GetCurrencies). */
   getCurrencies(): Promise<BrowsingCurrency[]>;
+  /** The rates from the merchant's currency (GetCurrencyRates). */
   getCurrencyRates(): Promise<CurrencyRate[]>;
+  /** The price coefficients per country, and per product class (GetCountryCoefficients). */
   getCountryCoefficients(): Promise<CountryCoefficient[]>;
+  /** The rounding rules per country and currency, with their ranges (GetRoundingRules). */
   getRoundingRules(): Promise<RoundingRule[]>;
+  /** Optional: the merchant's app settings (the VAT behaviour), read when present. */
   getAppSettings?(): Promise<AppSettings>;
 }
 
 /** A decimal amount: decimal text ("19.99", the exact form) or a number (read as the decimal it prints as). */
 export type DecimalInput = string | number;
 
+/**
+ * Options of {@link createLocalPrices}: the client to read the browsing data with, the schedule, the
+ * merchant's currency and VAT settings, and a logger. Checked when the prices are built.
+ */
 export interface LocalPricesOptions {
   /** The service client (or anything with its browsing operations). */
   client: BrowsingSource;
@@ -37,6 +47,11 @@ export interface LocalPricesOptions {
   logger?: LoggerLike;
 }
 
+/**
+ * What {@link LocalPrices.localPrice} converts: a product's price in the merchant's currency, the
+ * customer's country, and optionally the product class, its VAT rate, whether the price includes VAT,
+ * and a fixed price for the country.
+ */
 export interface LocalPriceInput {
   /** The product's price in the merchant currency. */
   price: DecimalInput;
@@ -63,6 +78,10 @@ export interface PriceStep {
   detail: string;
 }
 
+/**
+ * A local price (from {@link LocalPrices.localPrice}): decimal text in the country's default currency
+ * with that currency's places, the steps that made it, and whether the data behind it is stale.
+ */
 export interface LocalPrice {
   /** The local price as decimal text with the currency's places ("12.99", "1230" for JPY). */
   price: string;
@@ -77,6 +96,10 @@ export interface LocalPrice {
   stale: boolean;
 }
 
+/**
+ * What {@link LocalPrices.health} says: whether the data is fresh (`ok`), kept after a failed refresh
+ * (`stale`) or not loaded yet (`empty`), when it was loaded, the failures since, and what it holds.
+ */
 export interface LocalPricesHealth {
   /** ok: the last refresh succeeded; stale: it failed and the last good data is served; empty: no data yet. */
   status: 'ok' | 'stale' | 'empty';
@@ -92,11 +115,17 @@ export interface LocalPricesHealth {
   roundingRules: number;
 }
 
+/**
+ * Local prices from the service's browsing data, held in memory ({@link createLocalPrices}). Load once
+ * with `refresh()` at start-up; then `localPrice` answers synchronously, and the data is refreshed on
+ * the schedule.
+ */
 export interface LocalPrices {
   /** Fetches the browsing data now; resolves when it is loaded, rejects (keeping the last good data) when it could not be. */
   refresh(): Promise<void>;
   /** The local price of a product, from the data in memory (never waits on the network). */
   localPrice(input: LocalPriceInput): LocalPrice;
+  /** Whether the data is fresh, stale or empty, and since when; for your readiness endpoint. Never throws. */
   health(): LocalPricesHealth;
   /** Stops the schedule (an idle process can exit either way: the timer is unref'd). */
   close(): void;

@@ -5,6 +5,15 @@
 import crypto from 'node:crypto';
 import { sha256 as digest } from './sha256.js';
 
+/**
+ * Compares a candidate with a secret in constant time (exported as `timingSafeEqualString`): both are
+ * hashed (SHA-256) first, so neither the content nor the length of the secret leaks through timing.
+ * Use it in your own `authorizer` or strategy instead of `===`.
+ *
+ * @param candidate - What the request carried; anything but a string is unequal.
+ * @param secret - The expected value.
+ * @returns true when they are equal.
+ */
 export function safeEqual(candidate: unknown, secret: string): boolean {
   if (typeof candidate !== 'string') return false;
   return crypto.timingSafeEqual(digest(candidate), digest(secret));

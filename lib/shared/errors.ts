@@ -20,6 +20,10 @@ export class CallbackError extends Error {
   }
 }
 
+/**
+ * Every code a {@link KitError} can have, each with its help text (the same as `err.help`): a mistake of
+ * the caller (an option, an argument) or a store failing in a way the kit names. Frozen. See docs/errors.md.
+ */
 export const KIT_ERROR_CODES = Object.freeze({
   ERR_CBK_OPTION_UNKNOWN: 'An option name is not one the kit knows (often a typo; the message suggests the closest name).',
   ERR_CBK_OPTION_REQUIRED: 'A required option is missing.',
@@ -33,6 +37,7 @@ export const KIT_ERROR_CODES = Object.freeze({
   ERR_CBK_STORE_NOT_MIGRATED: 'PostgresStore\'s tables or functions are not in the database (never migrated, or another schema): run `crossborder-merchant-kit migrate` (or `await store.migrate()`) as a deploy step. The pg error is `cause`.',
   ERR_CBK_STORE_BUSY: 'DynamoDBStore or RedisStore could not complete a write now: DynamoDB throttled it (ProvisionedThroughputExceeded, ThrottlingException, RequestLimitExceeded) past the SDK\'s own retries, or a conditional write kept losing to concurrent writers; retryable (the kit answers 503 STORE_UNAVAILABLE). The engine\'s error is `cause`.',
 } as const);
+/** A {@link KitError}'s `code`: one of the keys of {@link KIT_ERROR_CODES} (stable across versions). */
 export type KitErrorCode = keyof typeof KIT_ERROR_CODES;
 
 /** A configuration or usage error raised by the kit itself, with a stable `code` and a `help` text. */
@@ -63,7 +68,13 @@ const wireErrors = {
   STORE_UNAVAILABLE: { status: 503, message: 'Service unavailable, retry later', help: 'The store failed; retryable (Retry-After).' },
 } as const satisfies Record<string, { status: number; message: string; help: string }>;
 for (const entry of Object.values(wireErrors)) Object.freeze(entry);
+/**
+ * The `ErrorCode`s the kit answers the service with when it refuses or fails a callback itself (never the
+ * adapter's own codes), each with its HTTP `status`, public `message` and a `help` text: e.g.
+ * `INVALID_REQUEST` 400, `UNAUTHORIZED` 401, `IN_FLIGHT` and `STORE_UNAVAILABLE` 503 (retryable). Frozen.
+ */
 export const WIRE_ERRORS: typeof wireErrors = Object.freeze(wireErrors);
+/** An `ErrorCode` the kit itself answers with: one of the keys of {@link WIRE_ERRORS}. */
 export type WireErrorCode = keyof typeof WIRE_ERRORS;
 
 /** The reply body of a wire error: `{ Success: false, Message, ErrorCode[, Description] }`. */

@@ -7,17 +7,35 @@ import { isNativeError } from 'node:util/types';
 import { KitError } from './errors.js';
 import { spellingsPattern } from './spellings.js';
 
+/**
+ * The logger the kit accepts (`logger` option): pino, bunyan, winston-style or `console`-like objects with
+ * `info`, `warn`, `error` and optionally `debug`, each called as `(object, message?)`. The kit wraps it in
+ * a {@link SafeLogger}, so what reaches it is already redacted. Default: JSON lines on stderr.
+ */
 export interface LoggerLike {
+  /** Debug detail (e.g. each stage of a delivery); optional: without it, debug lines are dropped. */
   debug?(obj: object, msg?: string): void;
+  /** Normal events (a delivery answered, a replay served). */
   info(obj: object, msg?: string): void;
+  /** Something the merchant should look at (a payload deviation, an untrusted forwarded header). */
   warn(obj: object, msg?: string): void;
+  /** A failure (the adapter threw, the store failed). */
   error(obj: object, msg?: string): void;
 }
 
+/**
+ * The logger the kit hands to strategies and adapters (`context.log`): every line is redacted before it
+ * reaches your {@link LoggerLike} (card data, MerchantGUIDs, passwords, tokens and configured secrets, in
+ * every spelling), and bound to the request (callback, requestId).
+ */
 export interface SafeLogger {
+  /** Writes a debug line (dropped when the wrapped logger has no `debug`). */
   debug(obj: object, msg?: string): void;
+  /** Writes an info line, redacted. */
   info(obj: object, msg?: string): void;
+  /** Writes a warning line, redacted. */
   warn(obj: object, msg?: string): void;
+  /** Writes an error line, redacted. */
   error(obj: object, msg?: string): void;
   /** A logger with extra bindings and extra secret values (or global patterns) to mask. */
   child(bindings: object, secrets?: Iterable<string | RegExp>): SafeLogger;

@@ -16,12 +16,19 @@ import type { AttemptOutcome, DocumentRef } from './types.js';
 
 /** The part of a Durable Object's storage the object uses (`state.storage` in workerd). */
 export interface DurableObjectStorageLike {
+  /** Reads one value (undefined when absent). */
   get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Writes one value. */
   put(key: string, value: unknown): Promise<void>;
+  /** Writes several values at once (atomically). */
   put(entries: Record<string, unknown>): Promise<void>;
+  /** Deletes one key or several. */
   delete(key: string | string[]): Promise<unknown>;
+  /** Lists values by key order, optionally from a prefix or start key, up to a limit. */
   list<T = unknown>(options?: { prefix?: string; start?: string; limit?: number }): Promise<Map<string, T>>;
+  /** The time of the object's alarm (ms since the epoch), or null. */
   getAlarm(): Promise<number | null>;
+  /** Sets the object's alarm (used to purge expired entries). */
   setAlarm(scheduledTime: number): Promise<void>;
 }
 /** What workerd hands a Durable Object's constructor (the part used). */
@@ -46,6 +53,12 @@ const PAGE = 1_000;
 
 const live = <T extends { expiresAt: number }>(r: T | undefined, now: number): T | undefined => (r !== undefined && r.expiresAt > now ? r : undefined);
 
+/**
+ * The Durable Object class that holds the kit's store on Cloudflare Workers: export it from your Worker
+ * (`export { CallbackStoreObject } from 'crossborder-merchant-kit/store/durable-object'`) and bind it
+ * in wrangler's `durable_objects` (with a migration), then give the binding to {@link DurableObjectStore}.
+ * Its protocol is internal. See docs/stores.md#durableobjectstore.
+ */
 export class CallbackStoreObject {
   private readonly storage: DurableObjectStorageLike;
   /** Claims waiting for this object's lock: woken by a release (each then tries again). */

@@ -25,21 +25,32 @@ import {
 
 /** A Durable Object stub: what `namespace.get(id)` returns (the part the store uses). */
 export interface DurableObjectStubLike {
-  fetch(url: string, init: { method: string; headers: Record<string, string>; body: string }): Promise<{ status: number; json(): Promise<unknown> }>;
+  /** Sends one request to the object (the store's internal protocol). */
+  fetch(url: string, init: { method: string; headers: Record<string, string>; body: string }): Promise<{
+    status: number;
+    /** The answer's body, parsed as JSON. */
+    json(): Promise<unknown>;
+  }>;
 }
 /** The Durable Object namespace binding of `CallbackStoreObject` (`env.CALLBACK_STORE`; the part the store uses). */
 export interface DurableObjectNamespaceLike {
+  /** The object id for a name. */
   idFromName(name: string): unknown;
+  /** The stub of an object by its id. */
   get(id: any): DurableObjectStubLike;
 }
 
+/** Options of {@link DurableObjectStore}: how long replies are kept, the request time-out, and a logger. */
 export interface DurableObjectStoreOptions {
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
   ttl?: number | string;
   /** The longest a request to an object may take beyond its own wait for a lock; past it the delivery is answered 503 (retryable). Default 5000. */
   timeoutMs?: number;
   /** Where failures that do not fail the call are logged (merchant order ids not kept after a stored reply); pino-style `error(obj, msg)`. Default: one line on stderr. */
-  logger?: { error(obj: object, msg?: string): void };
+  logger?: {
+    /** Writes one error line (pino-style): the object first, then the message. */
+    error(obj: object, msg?: string): void;
+  };
 }
 
 const stderrLogger: NonNullable<DurableObjectStoreOptions['logger']> = {

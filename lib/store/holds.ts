@@ -5,6 +5,10 @@
  */
 import type { DocumentRef, FulfilmentHold } from './types.js';
 
+/**
+ * A fulfilment hold's state as a store keeps it (for a store of your own): the documents awaited (null
+ * when no hold was placed), those received, and since when the order is held.
+ */
 export interface HoldState {
   awaiting: DocumentRef[] | null;
   received: DocumentRef[];
@@ -71,6 +75,7 @@ export function remaining(awaited: readonly DocumentRef[], received: readonly Do
   return awaited.filter((a) => !received.some((r) => satisfies(r, a)));
 }
 
+/** The state of an order that never had a hold (for a store of your own). */
 export const emptyHoldState = (): HoldState => ({ awaiting: null, received: [], since: null });
 
 /** SendOrderToMerchant with AdditionalRequiredDocuments: the list replaces the awaited one; documents already received count. */
@@ -88,6 +93,10 @@ export function applyDocuments(state: HoldState, received: readonly DocumentRef[
   return awaiting.length === 0 ? { awaiting: null, received: all, since: null } : { ...state, awaiting, received: all };
 }
 
+/**
+ * The {@link FulfilmentHold} a store answers for an order from its kept {@link HoldState} (null when the
+ * order awaits no document), as the built-in stores compute it.
+ */
 export function holdOf(orderId: string, state: HoldState | null | undefined): FulfilmentHold | null {
   if (!state || !state.awaiting || state.awaiting.length === 0) return null;
   return { orderId, awaiting: state.awaiting.map((r) => ({ ...r })), since: new Date(state.since ?? Date.now()) };

@@ -6,6 +6,8 @@
  * DynamoDBStore and RedisStore have entry points of their own (`/store/dynamodb`, `/store/redis`:
  * lib/store/dynamodb/, lib/store/redis/), so that their client libraries load only with them.
  * Everything else in lib/store/ (canonical JSON, the payload hash, key building, SQL) is internal.
+ *
+ * @module crossborder-merchant-kit/store
  */
 export { MemoryStore, StoreFullError, type MemoryStoreOptions } from './memory.js';
 export { PostgresStore, type PostgresStoreOptions, type PgPoolLike, type PgClientLike, type PgQuery } from './postgres.js';

@@ -25,6 +25,7 @@ export class StoreFullError extends Error {
   }
 }
 
+/** Options of `MemoryStore` (one process: tests, a single instance): how long replies are kept and how many. */
 export interface MemoryStoreOptions {
   /** How long a stored reply is kept: milliseconds or '30d' / '12h'; default 30 days. */
   ttl?: number | string;

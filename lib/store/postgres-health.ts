@@ -10,6 +10,11 @@
 import { functionObjects, nameLiteral as lit, presenceQuery, schemaObjects, SCHEMA_VERSION } from './postgres-migrate.js';
 import type { Tables } from './postgres-tables.js';
 
+/**
+ * Why PostgresStore's health probe failed (`HealthReport.store.error`): the database is read-only or a
+ * standby, the kit's tables are missing or older than this version (run `crossborder-merchant-kit
+ * migrate`), privileges are lacking, a table is locked, or a write failed.
+ */
 export type HealthCheckCode = 'READ_ONLY' | 'IN_RECOVERY' | 'SCHEMA_MISSING' | 'SCHEMA_OUTDATED' | 'PRIVILEGES' | 'LOCK_TIMEOUT' | 'NOT_WRITABLE';
 
 /** A failed check of the health probe: `code` the check, `detail` what failed (object names). */

@@ -7,16 +7,26 @@ export type PgQuery = string | { name?: string; text: string; values?: unknown[]
 
 /** The part of a `pg` Pool the store uses. */
 export interface PgPoolLike {
+  /** Runs one query on any connection of the pool. */
   query(query: PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  /** Checks out a connection (for a transaction); the store releases it. */
   connect(): Promise<PgClientLike>;
   /** The store listens for the pool's 'error' events (an idle client lost), which would otherwise crash the process. */
   on?(event: 'error', listener: (err: Error) => void): unknown;
 }
+/** The part of a `pg` PoolClient the store uses (a connection checked out of the pool). */
 export interface PgClientLike {
+  /** Runs one query on this connection. */
   query(query: PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  /** Returns the connection to the pool (an error destroys it instead). */
   release(err?: Error | boolean): void;
 }
 
+/**
+ * Options of `PostgresStore`: your `pg` Pool, the schema, how long replies are kept, and the time-outs
+ * of its statements and locks. Checked when the store is built (KitError `ERR_CBK_OPTION_*`). See
+ * docs/stores.md#postgresstore.
+ */
 export interface PostgresStoreOptions {
   /** A `pg` Pool (new Pool({ connectionString })). The store never ends it. */
   pool: PgPoolLike;
@@ -34,7 +44,10 @@ export interface PostgresStoreOptions {
    * stderr. The store always listens for them: without a listener an idle client's error (PostgreSQL
    * restarting) would kill the process.
    */
-  logger?: { error(obj: object, msg?: string): void };
+  logger?: {
+    /** Writes one error line (pino-style): the object first, then the message. */
+    error(obj: object, msg?: string): void;
+  };
   /**
    * Run the store's statements as named prepared statements (parsed and planned once per
    * connection; pg's `{ name, text, values }` query config); default true. Set false for a pool

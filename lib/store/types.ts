@@ -21,6 +21,9 @@ export interface StoredRecord {
   expiresAt: Date;
 }
 
+/**
+ * A reply to store (`saveRecord`, `saveAndRelease`): a {@link StoredRecord} without its timestamps, which the store sets.
+ */
 export type NewRecord = Omit<StoredRecord, 'createdAt' | 'expiresAt'>;
 
 /** The per-OrderId lock: while it is held, no other call for the OrderId runs (in any process sharing the store). */
@@ -55,6 +58,10 @@ export interface PrefetchRequest {
   beginAttempt: boolean;
 }
 
+/**
+ * What a batching store read together with taking the lock (`StoreLock.prefetched`): the stored reply,
+ * the first payment, the latest reply of the callback, the hold, and the attempt begun.
+ */
 export interface Prefetched {
   record: StoredRecord | null;
   /** Null also when no payment was asked for. */
@@ -65,6 +72,10 @@ export interface Prefetched {
   attempt?: AttemptStart;
 }
 
+/**
+ * How `acquire` takes an OrderId's lock: how long to wait for it, how long it lasts without a release,
+ * and what to read with it (optional).
+ */
 export interface AcquireOptions {
   /** How long to wait for the lock; past it `acquire` resolves to null. */
   waitMs: number;
@@ -85,6 +96,7 @@ export interface StoredAnswer {
 /** What `claimOrReplay` resolves to: the delivery's stored answer, or the OrderId's lock. */
 export type Claim = { stored: StoredAnswer; lock?: undefined } | { lock: StoreLock; stored?: undefined };
 
+/** How `claimOrReplay` (batching stores) looks for a stored answer and otherwise takes the lock. */
 export interface ClaimOptions extends AcquireOptions {
   /** What the delivery looks for (`key`, `payment`) and, when it gets the lock, what to read with it. */
   prefetch: PrefetchRequest;
@@ -99,9 +111,15 @@ export interface ClaimOptions extends AcquireOptions {
  */
 export type AttemptOutcome = 'crashed' | 'timeout' | 'invalid-result' | 'unsaved';
 
+/**
+ * The attempt before the current one for the same key, when it ended without a known result:
+ * `context.previousAttempt` tells the adapter so it can check its own side before acting again
+ * (e.g. whether the order was already created). See docs/idempotency.md.
+ */
 export interface PreviousAttempt {
   /** When the unfinished attempt started. */
   startedAt: Date;
+  /** How it ended: crashed (lease expired), timed out, returned an invalid result, or its reply was not saved. */
   outcome: AttemptOutcome;
 }
 
@@ -232,6 +250,11 @@ export const STORE_CAPABILITIES = {
   activeHolds: ['countActiveHolds'],
 } as const satisfies Record<string, readonly (keyof StoreCapabilities)[]>;
 
+/**
+ * The name of an optional store capability ({@link StoreCapabilities}): `payments`, `latest`,
+ * `attempts`, `merchantOrderIds`, `manualRelease`, `batching`, `activeHolds`. A store has all of a
+ * capability's methods or none.
+ */
 export type StoreCapability = keyof typeof STORE_CAPABILITIES;
 
 /** How long a stored reply is kept by default: 30 days. */

@@ -10,10 +10,15 @@ import { errorType } from './otel.js';
 
 /** What checkHealth needs of a store (every `Store` has it; `ping` is optional). */
 export interface HealthCheckedStore {
+  /**
+   * Checks that the store answers (PostgresStore: a probe of its tables, functions and privileges); rejects when it does not.
+   */
   ping?(options?: { timeoutMs?: number }): Promise<void>;
+  /** Reads a stored reply; used with a key no reply has when the store has no `ping`. */
   getRecord(key: string): Promise<unknown>;
 }
 
+/** Options of {@link checkHealth}. */
 export interface HealthOptions {
   /** The store the kit uses (MemoryStore, PostgresStore or your own). */
   store: HealthCheckedStore;
@@ -21,6 +26,10 @@ export interface HealthOptions {
   timeoutMs?: number;
 }
 
+/**
+ * What {@link checkHealth} answers: `ok` overall and the store's part (`ok`, `latencyMs`, and when not ok
+ * an `error` code and, when the store says, a `detail` naming what failed). No secret or value is in it.
+ */
 export interface HealthReport {
   ok: boolean;
   store: {
@@ -41,6 +50,16 @@ const KEYS = ['store', 'timeoutMs'] as const;
 /** A key no stored reply can have (real keys are `<callback>:<OrderId>:<hash>`). */
 const PROBE_KEY = 'crossborder-merchant-kit:health';
 
+/**
+ * A readiness check for your health endpoint: pings the store (or reads a probe key) within `timeoutMs`
+ * (default 2000 ms). Never throws for a failing store: the report says `ok: false` with an error code
+ * ('TIMEOUT', 'ECONNREFUSED', 'READ_ONLY', …), so you can answer 503 from it. See docs/observability.md.
+ *
+ * @param options - `{ store, timeoutMs? }`.
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED` without `store`; `ERR_CBK_OPTION_INVALID` when `store` has
+ * neither `ping` nor `getRecord` or `timeoutMs` is not a positive duration; `ERR_CBK_OPTION_UNKNOWN` for
+ * an unknown key.
+ */
 export async function checkHealth(options: HealthOptions): Promise<HealthReport> {
   const o = checkObject(options, 'checkHealth', KEYS);
   const store = o.store as HealthCheckedStore | undefined;

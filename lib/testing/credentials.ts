@@ -7,6 +7,10 @@ export function basicAuthHeader(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
 }
 
+/**
+ * Options of `signTestJwt`: the key to sign with (a `secret` for HS*, or a `privateKey`), the algorithm
+ * and a `kid`. Test credentials only: never use them in production.
+ */
 export interface SignTestJwtOptions {
   /** HS* shared secret (the same string you give auth.jwt.secret). */
   secret?: string;

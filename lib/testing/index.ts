@@ -1,6 +1,8 @@
 /**
  * `crossborder-merchant-kit/testing`: helpers for merchants' supertest suites.
  * Not for production code: the builders carry a test GUID and a test card number.
+ *
+ * @module crossborder-merchant-kit/testing
  */
 export { basicAuthHeader, signTestJwt, type SignTestJwtOptions } from './credentials.js';
 export {

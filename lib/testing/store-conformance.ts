@@ -21,6 +21,11 @@ export interface StoreSettings {
 /** Builds a fresh store (empty, or at least sharing no ids with earlier checks: each check uses ids of its own). */
 export type MakeStore = (settings: StoreSettings) => Store | Promise<Store>;
 
+/**
+ * Options of `runStoreConformance`: your test framework's `describe` and `it`, a second instance over
+ * the same data (to prove the store across processes), and how the checks run. See docs/stores.md,
+ * "Writing your own".
+ */
 export interface StoreConformanceOptions {
   /** The test framework's `describe` (jest, vitest and mocha globals; `import { describe } from 'node:test'`). Default: the global one. */
   describe?: (name: string, body: () => void) => unknown;

@@ -9,8 +9,22 @@ import type { CallbackKitOptions } from '../../core/options.js';
 import type { CallbackRoute } from '../../core/kit.js';
 import type { MerchantAdapter } from '../../core/types.js';
 
+/**
+ * Options of {@link createCallbackRouter}: the kit's options (`CallbackKitOptions`), every one in docs/options.md.
+ */
 export type CallbackRouterOptions<A extends MerchantAdapter = MerchantAdapter> = CallbackKitOptions<A>;
 
+/**
+ * The Express binding (Express 4 or 5): an Express `Router` that serves every callback whose adapter
+ * method exists, at the paths of `options.paths` (defaults `DEFAULT_PATHS`) relative to where you mount it
+ * (`app.use('/crossborder', createCallbackRouter(...))`). Works with or without `express.json()` mounted
+ * before it; requests it does not serve fall through to the next middleware.
+ *
+ * @param options - `merchantGuid` and `adapter` (required), auth, store, limits, logger: docs/options.md.
+ * @returns The router to mount.
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED`, `ERR_CBK_OPTION_INVALID` or `ERR_CBK_OPTION_UNKNOWN` (with a
+ * did-you-mean) when an option is missing or wrong: checked here, once, not per request.
+ */
 export function createCallbackRouter<A extends MerchantAdapter>(options: CallbackRouterOptions<A>): Router {
   const kit = createCallbackKit(options);
   // One middleware and a lookup (kit.match: method and path, matched as Express matches routes by

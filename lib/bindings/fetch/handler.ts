@@ -19,6 +19,10 @@ export interface FetchHandlerOptions<A extends MerchantAdapter = MerchantAdapter
 /** What the server knows and the Request does not: the client's address (absent: unknown, so an IP allow-list refuses). */
 export interface FetchRequestInfo { remoteAddress?: string }
 
+/**
+ * The handler {@link createFetchHandler} returns: a web `Request` in, a `Response` out (404 for a path it
+ * does not serve). `info.remoteAddress` gives the client's address where the runtime knows it.
+ */
 export type FetchHandler = (request: Request, info?: FetchRequestInfo) => Promise<Response>;
 
 function headerMap(headers: Headers): HeaderMap {
@@ -52,6 +56,15 @@ async function serve(kit: CallbackKit, basePath: string, request: Request, info?
   return toResponse(await kit.handle(found.route.callback, core.request, core.body));
 }
 
+/**
+ * The web-standard binding: a `(request, info?) => Promise<Response>` handler for anything that speaks
+ * `Request`/`Response` (Hono, Next.js route handlers, Bun.serve, Deno.serve, Cloudflare Workers, edge
+ * functions). Same options and behaviour as the Express router, plus `basePath`. See docs/bindings.md.
+ *
+ * @param options - The kit's options (docs/options.md) and `basePath` (default `''`).
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED`, `ERR_CBK_OPTION_INVALID` or `ERR_CBK_OPTION_UNKNOWN` when
+ * an option is missing or wrong (checked once, here).
+ */
 export function createFetchHandler<A extends MerchantAdapter>(options: FetchHandlerOptions<A>): FetchHandler {
   const { own, kit: kitOptions } = splitOptions<CallbackKitOptions>(options, ['basePath']);
   const basePath = checkBasePath(own.basePath);

@@ -40,6 +40,7 @@ export interface LambdaHttpEvent {
   };
 }
 
+/** The result the Lambda handler returns to API Gateway or the function URL: status, headers and a text body. */
 export interface LambdaHttpResult {
   statusCode: number;
   headers: Record<string, string>;
@@ -47,6 +48,7 @@ export interface LambdaHttpResult {
   isBase64Encoded: false;
 }
 
+/** The handler {@link createLambdaHandler} returns: export it as your Lambda function's handler. */
 export type LambdaHandler = (event: LambdaHttpEvent) => Promise<LambdaHttpResult>;
 
 /**
@@ -105,6 +107,15 @@ async function serve(kit: CallbackKit, basePath: string, event: LambdaHttpEvent)
   return toResult(await kit.handle(found.route.callback, request, body));
 }
 
+/**
+ * The AWS Lambda binding: a handler for API Gateway HTTP APIs (payload 2.0), REST APIs (payload 1.0,
+ * multi-value headers and query read) and function URLs. Imports no AWS SDK. Paths not served answer
+ * 404. Build it once, outside the handler function, so the kit's options are checked at cold start.
+ *
+ * @param options - The kit's options (docs/options.md) and `basePath` (default `''`).
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED`, `ERR_CBK_OPTION_INVALID` or `ERR_CBK_OPTION_UNKNOWN` when
+ * an option is missing or wrong.
+ */
 export function createLambdaHandler<A extends MerchantAdapter>(options: LambdaHandlerOptions<A>): LambdaHandler {
   const { own, kit: kitOptions } = splitOptions<CallbackKitOptions>(options, ['basePath']);
   const basePath = checkBasePath(own.basePath);

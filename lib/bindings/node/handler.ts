@@ -27,8 +27,23 @@ export interface CallbackHandlerOptions<A extends MerchantAdapter = MerchantAdap
   trustProxy?: TrustProxyOption;
 }
 
+/**
+ * The handler {@link createCallbackHandler} returns: `(req, res, next?)` for `http.createServer` or a
+ * connect-style stack. Without `next`, a request it does not serve gets a JSON 404; with `next`, it is
+ * passed on.
+ */
 export type CallbackHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
 
+/**
+ * The node:http binding: a request handler for `http.createServer` or any connect-style stack, needing
+ * nothing but Node. Same options and behaviour as the Express router, plus `basePath` and `trustProxy`.
+ * See docs/node-binding.md.
+ *
+ * @param options - The kit's options (docs/options.md), `basePath` (default `''`) and `trustProxy`
+ * (default `false`).
+ * @throws KitError `ERR_CBK_OPTION_REQUIRED`, `ERR_CBK_OPTION_INVALID` or `ERR_CBK_OPTION_UNKNOWN` when
+ * an option is missing or wrong (checked once, here).
+ */
 export function createCallbackHandler<A extends MerchantAdapter>(options: CallbackHandlerOptions<A>): CallbackHandler {
   const { own, kit: kitOptions } = splitOptions<CallbackKitOptions>(options, ['basePath', 'trustProxy']);
   const basePath = checkBasePath(own.basePath);

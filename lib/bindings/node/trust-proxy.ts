@@ -16,6 +16,13 @@ import { isIP } from 'node:net';
 import { inIpRanges, parseIpAddress, parseIpRange, type IpAddress, type IpRange } from '../../shared/cidr.js';
 import { KitError } from '../../shared/errors.js';
 
+/**
+ * The node:http binding's `trustProxy` option: whether and how far the client address comes from
+ * X-Forwarded-For. `false` (default) or `0`: the socket's address; `true`: the leftmost entry; a number
+ * n: n hops back; addresses, CIDRs or `'loopback'`, `'linklocal'`, `'uniquelocal'` (an array or a
+ * comma-separated string): the rightmost untrusted hop. An entry that is not an address makes the client
+ * unknown, so an IP allow-list refuses. See docs/node-binding.md.
+ */
 export type TrustProxyOption = boolean | number | string | readonly string[];
 
 export interface TrustProxy {

@@ -10,6 +10,8 @@
  * - Replies: first write wins (a conditional put). Holds: compare-and-set on a version.
  * - Expiry: DynamoDB's TTL deletes expired items (within days); every read ignores them at once.
  * Items and keys: items.ts. The table (CloudFormation/SAM, CDK, IAM): docs/stores.md.
+ *
+ * @module crossborder-merchant-kit/store/dynamodb
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient, QueryCommandInput } from '@aws-sdk/client-dynamodb';
@@ -36,6 +38,10 @@ import { ACTIVE_HOLDS_INDEX, createTable } from './table.js';
 
 export { tableDefinition, ACTIVE_HOLDS_INDEX, TTL_ATTRIBUTE } from './table.js';
 
+/**
+ * Options of `DynamoDBStore`: your `DynamoDBClient`, the table (create it with `createTable` or from
+ * {@link tableDefinition}), how long replies are kept, and the time-outs. See docs/stores.md#dynamodbstore.
+ */
 export interface DynamoDBStoreOptions {
   /** A `DynamoDBClient` of `@aws-sdk/client-dynamodb` (its region, credentials, retries and time-outs are yours). The store never destroys it. */
   client: DynamoDBClient;

@@ -12,6 +12,13 @@ export const ACTIVE_HOLDS_INDEX = 'active-holds';
 /** The TTL attribute (epoch seconds). */
 export const TTL_ATTRIBUTE = 'ttl';
 
+/**
+ * The `CreateTableCommand` input of the store's table (on-demand billing, keys `pk`/`sk`, the
+ * `active-holds` index), for infrastructure as code (CDK, Terraform, CloudFormation) or `createTable`.
+ * Turn the TTL attribute `ttl` on as well.
+ *
+ * @param tableName - The table's name.
+ */
 export const tableDefinition = (tableName: string): CreateTableCommandInput => ({
   TableName: tableName,
   BillingMode: 'PAY_PER_REQUEST',

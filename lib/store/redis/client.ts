@@ -9,12 +9,15 @@ import { invalid } from '../../shared/options.js';
 
 /** The part of a node-redis client (`createClient()`, connected) RedisStore uses. */
 export interface NodeRedisLike {
+  /** Sends one command (node-redis 4 or 5). */
   sendCommand(args: string[]): Promise<unknown>;
 }
 /** The part of an ioredis instance (`new Redis()`) RedisStore uses. */
 export interface IoRedisLike {
+  /** Sends one command (ioredis). */
   call(command: string, ...args: string[]): Promise<unknown>;
 }
+/** What `RedisStore` takes as `client`: a connected node-redis client or an ioredis instance. */
 export type RedisClientLike = NodeRedisLike | IoRedisLike;
 
 export type Send = (args: string[]) => Promise<unknown>;

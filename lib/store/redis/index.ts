@@ -8,6 +8,8 @@
  * - Every other operation is one command or one script: one round trip. Expiry is the keys' TTL.
  * - Durability is the server's: without AOF (appendonly yes, appendfsync everysec or always) a
  *   restart loses the records, and exactly-once then holds only within a lease. See docs/stores.md.
+ *
+ * @module crossborder-merchant-kit/store/redis
  */
 import { storeKeyPart } from '../../json/canonical.js';
 import { checkKeys, fail, parseDuration } from '../../shared/options.js';
@@ -29,6 +31,10 @@ import * as lua from './scripts.js';
 
 export type { RedisClientLike, NodeRedisLike, IoRedisLike } from './client.js';
 
+/**
+ * Options of `RedisStore`: your connected client, the key prefix, how long replies are kept, and the
+ * time-outs. See docs/stores.md#redisstore.
+ */
 export interface RedisStoreOptions {
   /** A connected node-redis client (`await createClient({ url }).connect()`, redis 4 or 5) or an ioredis instance (`new Redis(url)`). The store never closes it. */
   client: RedisClientLike;

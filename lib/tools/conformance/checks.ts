@@ -9,9 +9,17 @@ import { missingCartFields } from '../../validation/cart-product.js';
 import { isRefusal, notRefusedBecause, type RefusalKind } from './refusal.js';
 import { documentsDelivery, eadDocument, malformedEncodedCustomer, paymentDetails, trackingNumberFor, type Json } from './payloads.js';
 
+/** The status of one conformance check: passed, failed, or skipped (with the reason in its detail). */
 export type CheckStatus = 'pass' | 'fail' | 'skip';
+/** What a check found: its status and a one-line detail (what was sent and answered, or why it failed). */
 export interface CheckOutcome { status: CheckStatus; detail: string }
-export interface CheckDefinition { id: string; title: string; run(ctx: CheckContext): Promise<CheckOutcome> }
+/** A conformance check: its stable `id` (as `check --only` takes it), a title, and what it runs. */
+export interface CheckDefinition {
+  id: string;
+  title: string;
+  /** Runs the check against the merchant (the context sends and records the requests). */
+  run(ctx: CheckContext): Promise<CheckOutcome>;
+}
 
 const pass = (detail: string): CheckOutcome => ({ status: 'pass', detail });
 const fail = (detail: string): CheckOutcome => ({ status: 'fail', detail });
@@ -46,6 +54,9 @@ const arrived = (e: CheckExchange) => e.status !== undefined;
 
 const ORDER_REPLY_KINDS = new Set(['sendOrderToMerchant', 'updateOrderStatus', 'performOrderPayment', 'getCheckoutCartInfo']);
 
+/**
+ * Every conformance check, in the order they run (docs/conformance.md describes each id: what it sends, what passes).
+ */
 export const CHECKS: readonly CheckDefinition[] = [
   {
     id: 'cart-info-get', title: 'GetCheckoutCartInfo by GET answers the cart',
@@ -283,4 +294,5 @@ export const CHECKS: readonly CheckDefinition[] = [
   },
 ];
 
+/** The ids of {@link CHECKS}, in order (what `only` and `check --only` accept). */
 export const CHECK_IDS: readonly string[] = CHECKS.map((c) => c.id);

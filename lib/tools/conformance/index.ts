@@ -1,5 +1,7 @@
 /**
  * The conformance checker (a tool around the kit: nothing in the kit imports it). See docs/conformance.md.
+ *
+ * @module crossborder-merchant-kit/conformance
  */
 export { runConformance, type ConformanceOptions, type ConformanceReport, type CheckResult } from './runner.js';
 export { CHECKS, CHECK_IDS, type CheckStatus, type CheckDefinition, type CheckOutcome } from './checks.js';

@@ -9,6 +9,10 @@ import { preflight } from './preflight.js';
 import { didYouMean } from '../../shared/did-you-mean.js';
 import { checkKeys, invalid } from '../../shared/options.js';
 
+/**
+ * Options of {@link runConformance}: the merchant's callback URL and MerchantGUID (required), a cart
+ * token, paths, time-out (default 10 s per reply), extra headers, which checks and callbacks.
+ */
 export interface ConformanceOptions {
   /** Base URL of the merchant's callbacks (where the router is mounted), e.g. https://shop.example/crossborder. */
   merchantUrl: string;
@@ -34,8 +38,13 @@ export interface ConformanceOptions {
   onExchange?: (call: RecordedCall) => void;
 }
 
+/** The result of one check in a {@link ConformanceReport}: its id, title, status, detail and duration. */
 export interface CheckResult { id: string; title: string; status: CheckStatus; detail: string; durationMs: number }
 
+/**
+ * What {@link runConformance} answers: each check's result, the counts, `ok`, and the preflight's finding
+ * when nothing could run. `crossborder-merchant-kit check --json` prints it.
+ */
 export interface ConformanceReport {
   merchantUrl: string;
   startedAt: string;
@@ -55,6 +64,15 @@ export interface ConformanceReport {
 
 const KNOWN = ['merchantUrl', 'merchantGuid', 'cartToken', 'paths', 'timeoutMs', 'headers', 'only', 'callbacks', 'onExchange'];
 
+/**
+ * Runs the conformance checks against a merchant's callbacks, as `crossborder-merchant-kit check <url>`
+ * does: each check sends what the service sends (test card data only) and judges the reply as the
+ * interface defines it. Never throws for a failing merchant: the report says what failed.
+ *
+ * @param options - `merchantUrl` and `merchantGuid` (required), and the rest of {@link ConformanceOptions}.
+ * @throws KitError `ERR_CBK_OPTION_INVALID` for a `merchantUrl` that is not an absolute http(s) URL or a
+ * missing `merchantGuid`; `ERR_CBK_OPTION_UNKNOWN` for an unknown key.
+ */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   checkKeys('', options as unknown as Record<string, unknown>, KNOWN);
   let base: URL;

@@ -6,6 +6,9 @@ import { joinUrl, MAX_REPLY_BYTES, responseInfoOf, sendHttp } from '../conforman
 import type { CallbackPathName, CallbackPaths } from '../conformance/paths.js';
 import type { Exchange, ExchangeLog } from './exchange-log.js';
 
+/**
+ * Where the sandbox sends callbacks: the merchant's base URL, its MerchantGUID, the callback paths, the per-callback time-out and extra headers.
+ */
 export interface MerchantTarget {
   /** Base URL the callback paths are appended to, e.g. http://127.0.0.1:3000/crossborder. */
   merchantUrl: string;
@@ -17,6 +20,9 @@ export interface MerchantTarget {
   headers?: Record<string, string>;
 }
 
+/**
+ * One callback to send: which one, its method, query and body, and the scenario, label and order it belongs to (for the log).
+ */
 export interface CallbackCall {
   kind: CallbackPathName;
   method?: 'GET' | 'POST';
@@ -34,6 +40,11 @@ export function cutReply(text: string): string {
   return `${text.slice(0, 2000)}… [cut: the reply was larger than ${MAX_REPLY_BYTES} bytes]`;
 }
 
+/**
+ * Sends one callback to the merchant as the service would (its MerchantGUID and headers), records the
+ * exchange in the log (card data masked; a reply larger than the limit is cut) and returns it. A
+ * failure to connect or a time-out is recorded as the exchange's `error`, not thrown.
+ */
 export async function sendCallback(target: MerchantTarget, log: ExchangeLog, call: CallbackCall): Promise<Exchange> {
   const url = joinUrl(target.merchantUrl, target.paths[call.kind], call.query);
   const at = new Date().toISOString();

@@ -13,6 +13,9 @@ export function pathOf(url: string): string {
 
 const RI_KEYS = ['Success', 'InternalOrderId', 'OrderId', 'StatusCode', 'PaymentAmount', 'PaymentCurrencyCode', 'ErrorCode', 'Message'];
 
+/**
+ * An exchange as the CLI prints it: direction, method and path, label, then the status, the ResponseInfo's fields and the time taken (or the error).
+ */
 export function describeExchange(e: Exchange): string {
   const arrow = e.direction === 'to-merchant' ? '→' : '←';
   const head = `${arrow} ${e.request.method} ${pathOf(e.request.url)}${e.label ? `   ${e.label}` : ''}`;

@@ -10,6 +10,9 @@ import type { ExchangeRecord } from '../conformance/context.js';
 import { redactCardData } from '../conformance/redact.js';
 import type { OrderState } from './orders.js';
 
+/**
+ * Which way an exchange went: a callback the sandbox sent to the merchant, or a call the merchant made to the sandbox's service API.
+ */
 export type ExchangeDirection = 'to-merchant' | 'from-merchant';
 
 /** What the exchange was: a callback the sandbox sent (every callback of the registry), or a service operation the merchant called. */
@@ -37,6 +40,9 @@ export interface Exchange extends ExchangeRecord {
 
 export type NewExchange = Omit<Exchange, 'id'>;
 
+/**
+ * A scenario run as the log announces it: its name and run number, when, and once finished whether it passed, with a summary.
+ */
 export interface ScenarioEvent { name: string; runId: number; at: string; ok?: boolean; summary?: string }
 
 /** Everything a subscriber hears, in order. */
@@ -47,6 +53,9 @@ export interface ScenarioEvent { name: string; runId: number; at: string; ok?: b
  */
 export interface RunResult { kind: 'check' | 'scenario'; name: string; at: string; ok: boolean; data: unknown }
 
+/**
+ * What an {@link ExchangeLog} subscriber hears: a new exchange, an order's new state, a scenario started or finished, a run's result.
+ */
 export type SandboxEvent =
   | { type: 'result'; result: RunResult }
   | { type: 'exchange'; exchange: Exchange }
@@ -54,6 +63,7 @@ export type SandboxEvent =
   | { type: 'scenario-started'; scenario: ScenarioEvent }
   | { type: 'scenario-finished'; scenario: ScenarioEvent };
 
+/** A subscriber of {@link ExchangeLog.subscribe}. */
 export type SandboxListener = (event: SandboxEvent) => void;
 
 const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
@@ -69,6 +79,10 @@ function maskHeaders(headers: Record<string, string>): Record<string, string> {
   return out;
 }
 
+/**
+ * The sandbox's log of exchanges in both directions (credentials and card data masked), bounded to
+ * `limit` entries (default 1000; the oldest are dropped), with the events the console streams.
+ */
 export class ExchangeLog {
   private readonly emitter = new EventEmitter();
   private readonly items: Exchange[] = [];
@@ -115,10 +129,12 @@ export class ExchangeLog {
     return this.droppedCount;
   }
 
+  /** The exchange with this id, while it is still in the log. */
   get(id: number): Exchange | undefined {
     return this.items.find((e) => e.id === id);
   }
 
+  /** Empties the log. */
   clear(): void {
     this.items.length = 0;
   }
@@ -137,10 +153,12 @@ export class ExchangeLog {
     return scenario;
   }
 
+  /** Announces the end of a scenario run, with whether it passed and a summary. */
   finishRun(run: ScenarioEvent, ok: boolean, summary: string): void {
     this.emit({ type: 'scenario-finished', scenario: { ...run, at: new Date().toISOString(), ok, summary } });
   }
 
+  /** Sends an event to every subscriber. */
   emit(event: SandboxEvent): void {
     this.emitter.emit('event', event);
   }

@@ -20,6 +20,9 @@ import { manifestFile, parcelFiles, sandboxTrackingNumber, type ShippingFile } f
 
 /** The API user the sandbox's GetAuthenticationToken accepts by default. */
 export const SANDBOX_JWT_USER = 'sandbox-api';
+/**
+ * The password of {@link SANDBOX_JWT_USER} on the sandbox's GetAuthenticationToken (a sandbox credential, never a real one).
+ */
 export const SANDBOX_JWT_PASSWORD = 'sandbox-password';
 
 export interface FulfilmentSettings {

@@ -1,5 +1,7 @@
 /**
  * The sandbox of the service (a tool around the kit: nothing in the kit imports it). See docs/sandbox.md.
+ *
+ * @module crossborder-merchant-kit/sandbox
  */
 export { createSandbox, type Sandbox, type SandboxRoute } from './server.js';
 export { resolveSandboxOptions, SANDBOX_MERCHANT_GUID, type SandboxOptions, type ResolvedSandboxOptions, type MerchantHoldReader } from './options.js';

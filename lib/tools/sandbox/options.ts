@@ -19,6 +19,10 @@ export interface MerchantHoldReader {
 /** The MerchantGUID the sandbox uses when none is given: the example app's demo GUID, so the two match out of the box. */
 export const SANDBOX_MERCHANT_GUID = '6a3c1f52-0d7e-4b9a-8f21-5c4e9d0b7a13';
 
+/**
+ * Options of {@link createSandbox} (and of `crossborder-merchant-kit sandbox`): where it listens, the
+ * merchant it calls back, its MerchantGUID, seed data and time-outs. See docs/sandbox.md.
+ */
 export interface SandboxOptions {
   /** Port of the service API; default 4010; 0 picks a free one. */
   port?: number;
@@ -73,6 +77,7 @@ const KNOWN_OPTIONS = [
   'jwtUserName', 'jwtPassword', 'jwtTtlMs', 'merchantStore',
 ];
 
+/** The sandbox's options after checking, with every default filled in (`sandbox.options`). */
 export interface ResolvedSandboxOptions {
   port: number;
   host: string;
@@ -114,6 +119,12 @@ function nonNegative(name: string, value: unknown, fallback: number): number {
   return value;
 }
 
+/**
+ * Checks the sandbox's options and fills in the defaults, as {@link createSandbox} does.
+ *
+ * @throws KitError `ERR_CBK_OPTION_INVALID` for a wrong value (e.g. a host other than loopback without
+ * `allowRemote`, a negative time-out), `ERR_CBK_OPTION_UNKNOWN` for an unknown key.
+ */
 export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSandboxOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) return invalid('createSandbox options must be an object');
   checkKeys('', options as Record<string, unknown>, KNOWN_OPTIONS);

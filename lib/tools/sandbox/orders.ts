@@ -7,6 +7,7 @@
 /** A documented DispatchOrders refusal an order of the sandbox can be seeded with (`dispatch` on a seed order; manifest-request.ts). */
 export type DispatchSimulation = 'consolidated' | 'not-consolidated' | 'no-destination-hub' | 'manifest-fails' | 'consolidated-awb-fails' | 'no-source-hub';
 export const DISPATCH_SIMULATIONS: readonly DispatchSimulation[] = ['consolidated', 'not-consolidated', 'no-destination-hub', 'manifest-fails', 'consolidated-awb-fails', 'no-source-hub'];
+/** One line of a sandbox order: the product, units ordered, dispatched so far and excepted. */
 export interface OrderLineState {
   sku: string;
   cartItemId?: string;
@@ -18,6 +19,7 @@ export interface OrderLineState {
   excepted: number;
 }
 
+/** A parcel the merchant dispatched to the sandbox (V1 or V2): its code, tracking number and products. */
 export interface DispatchedParcel {
   at: string;
   version: 'V1' | 'V2';
@@ -28,6 +30,7 @@ export interface DispatchedParcel {
   manifested?: boolean;
 }
 
+/** One event of an order's timeline as the console shows it (created, paid, held, dispatched, …). */
 export interface TimelineEntry {
   at: string;
   /** e.g. created, paid, hold-announced, documents-requested, documents-delivered, dispatched, completed, cancelled. */
@@ -67,6 +70,9 @@ export interface SandboxRefund {
   RefundProducts: Array<Record<string, unknown>>;
 }
 
+/**
+ * An order as the sandbox keeps it: ids, merchant, lines, status, holds, parcels, documents, refunds and its timeline.
+ */
 export interface OrderState {
   orderId: string;
   merchantOrderId?: string;
@@ -116,6 +122,9 @@ export interface NewOrder {
   dispatch?: DispatchSimulation;
 }
 
+/**
+ * The sandbox's orders (those the scenarios created and the seed's), with every change published to the console.
+ */
 export class OrderBook {
   private readonly orders = new Map<string, OrderState>();
 
@@ -144,6 +153,7 @@ export class OrderBook {
     return order;
   }
 
+  /** The order with this OrderId, of any merchant. */
   get(orderId: string): OrderState | undefined {
     return this.orders.get(orderId);
   }
@@ -161,6 +171,7 @@ export class OrderBook {
     return undefined;
   }
 
+  /** Every order, oldest first. */
   list(): OrderState[] {
     return [...this.orders.values()];
   }

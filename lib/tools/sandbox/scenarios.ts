@@ -15,16 +15,21 @@ import { ORDER_LIFE_DESCRIPTIONS, ORDER_LIFE_SCENARIOS } from './scenarios-order
 import { HOLD_PAYMENT_DESCRIPTIONS, HOLD_PAYMENT_SCENARIOS } from './scenarios-holds-payments.js';
 import type { MerchantHoldReader } from './options.js';
 
-/** The scenario registry: every list of scenarios (trigger --help, the banners, the console, the docs' tests) is read from here. */
+/**
+ * The scenarios `trigger <name>` and {@link runScenario} run (docs/sandbox.md describes each). The scenario
+ * registry: every list of scenarios (trigger --help, the banners, the console, the docs' tests) is read from here.
+ */
 export const SCENARIO_NAMES = [
   'cart-info', 'order', 'order-with-payment', 'order-update', 'cancel', 'payment', 'payment-declined', 'documents', 'hold',
   'redelivery', 'return', 'merchant-cancel', 'refund', 'service-refund', 'address-change', 'full',
 ] as const;
+/** The name of a scenario: one of {@link SCENARIO_NAMES}. */
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** The scenarios as the banners list them (npm start's, the sandbox command's): generated, never written by hand. */
 export const SCENARIO_LIST_LINE = `(scenarios: ${SCENARIO_NAMES.join(', ')}; docs/sandbox.md)`;
 
+/** A one-line description of each scenario, as `trigger --help` and the console list them. */
 export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   'cart-info': 'GetCheckoutCartInfo by GET, then by POST (needs a cart token)',
   order: 'SendOrderToMerchant, top-level body, URL-encoded personal fields',
@@ -39,6 +44,9 @@ export const SCENARIO_DESCRIPTIONS: Readonly<Record<ScenarioName, string>> = {
   full: 'every scenario above, in order',
 };
 
+/**
+ * What a scenario runs with: the log, the orders, the merchant to call back, a cart token, and where documents are served.
+ */
 export interface ScenarioEnv {
   log: ExchangeLog;
   orders: OrderBook;
@@ -53,6 +61,7 @@ export interface ScenarioEnv {
   merchantStore?: MerchantHoldReader;
 }
 
+/** One step of a scenario run: what it checked, its status and detail, and the exchanges it made. */
 export interface ScenarioStep {
   scenario: ScenarioName;
   label: string;
@@ -62,6 +71,9 @@ export interface ScenarioStep {
   exchangeIds: number[];
 }
 
+/**
+ * What {@link runScenario} answers: the run's number, whether every step passed, the steps and the orders it created.
+ */
 export interface ScenarioResult {
   name: ScenarioName;
   runId: number;
@@ -70,6 +82,9 @@ export interface ScenarioResult {
   orderIds: string[];
 }
 
+/**
+ * Thrown by {@link runScenario} for a name that is no scenario (`code` `UNKNOWN_SCENARIO`; the message lists the known ones).
+ */
 export class ScenarioError extends Error {
   readonly code = 'UNKNOWN_SCENARIO';
   constructor(message: string) {

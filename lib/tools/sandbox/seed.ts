@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isObject } from '../../shared/options.js';
 import { DISPATCH_SIMULATIONS, type DispatchSimulation } from './orders.js';
 
+/** A merchant of the sandbox's seed data: its id, MerchantGUID, access token, and what its account allows. */
 export interface SeedMerchant {
   /** Id the orders and shipments refer to; `default` is the sandbox's own merchant (its GUID is `--guid`). */
   id: string;
@@ -19,6 +20,9 @@ export interface SeedMerchant {
   parcelDispatch?: boolean;
 }
 
+/**
+ * An order of the seed data: its ids, merchant, tracking numbers and lines, and a dispatch refusal it simulates.
+ */
 export interface SeedOrder {
   orderId: string;
   merchantOrderId?: string;
@@ -29,6 +33,7 @@ export interface SeedOrder {
   dispatch?: DispatchSimulation;
 }
 
+/** A product of a seed shipment, with its customs data (a null HS code or value makes the shipment answer 409). */
 export interface SeedProduct {
   productCode: string;
   productName: string;
@@ -65,11 +70,15 @@ export interface SeedShipment {
   products: SeedProduct[];
 }
 
+/** The merchant hub GetActiveHubDetails answers (field names as the service sends them). */
 export interface SeedHub {
   HubId: number; HubName: string; Address1: string; Address2: string; City: string; StateCode: string; StateOrProvice: string;
   Zip: string; CountryCode: string; CountryName: string; Email: string; Phone1: string; Phone2: string; Fax: string;
 }
 
+/**
+ * The sandbox's seed data: merchants, orders, shipments and the hub (`--seed <file>` merges a file into the built-in one).
+ */
 export interface SeedData {
   merchants: SeedMerchant[];
   orders: SeedOrder[];
@@ -177,6 +186,9 @@ export function defaultSeed(merchantGuid: string, accessToken?: string): SeedDat
   };
 }
 
+/**
+ * Thrown for seed data that cannot be used (`code` `SANDBOX_SEED_INVALID`; the message names the file and the entry).
+ */
 export class SeedError extends Error {
   readonly code = 'SANDBOX_SEED_INVALID';
   constructor(message: string) {

@@ -33,6 +33,10 @@ import { checkKeys } from '../../shared/options.js';
 /** Another request handler on the sandbox's server (resolve true when it answered). */
 export type SandboxRoute = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
+/**
+ * The sandbox: the service's API with seed data on a local port, callback scenarios against your
+ * merchant, the conformance checker and the web console ({@link createSandbox}).
+ */
 export interface Sandbox {
   readonly options: ResolvedSandboxOptions;
   readonly log: ExchangeLog;
@@ -43,6 +47,7 @@ export interface Sandbox {
   readonly catalogue: Catalogue;
   /** http://host:port once listening. */
   readonly url: string | undefined;
+  /** Starts listening; resolves to the sandbox's URL (`http://host:port`). */
   listen(): Promise<string>;
   /** Adds a handler tried before the service API (e.g. the web console at `/`). */
   use(route: SandboxRoute): void;
@@ -145,6 +150,15 @@ function checkMerchant(log: ExchangeLog, orders: OrderBook, resolved: ResolvedSa
   });
 }
 
+/**
+ * The service on your laptop (`crossborder-merchant-kit sandbox`): its API with deterministic seed data,
+ * callback scenarios against your merchant, the conformance checker and the web console. Listens on
+ * loopback only unless `allowRemote`. Call `listen()` to start and `close()` to stop. See docs/sandbox.md.
+ *
+ * @param options - Port (default 4010), host, the merchant URL and MerchantGUID, seed data, time-outs: {@link SandboxOptions}.
+ * @throws KitError `ERR_CBK_OPTION_INVALID` or `ERR_CBK_OPTION_UNKNOWN` for a wrong or unknown option;
+ * {@link SeedError} for unusable seed data.
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveSandboxOptions(options);
   const seed = loadSeed(options, resolved);
