@@ -13,6 +13,7 @@ import type { FulfilmentHold } from '../../store/types.js';
  * Any store of the kit (`MemoryStore`, `PostgresStore`, …) has it.
  */
 export interface MerchantHoldReader {
+  /** The order's fulfilment hold (the documents it awaits), or null when the order may ship. */
   getFulfilmentHold(orderId: string): Promise<FulfilmentHold | null>;
 }
 
