@@ -95,15 +95,17 @@ describe('createOrderRefund: what goes out', () => {
 });
 
 describe('createOrderRefund: never sent twice', () => {
-  test.each<[string, () => object]>([
-    ['a 500', () => ({ status: 500, body: { Code: 'INTERNAL_ERROR', Error: 'failure during request handling' } })],
-    ['a 503 with Retry-After', () => ({ status: 503, headers: { 'retry-after': '0' } })],
-    ['a 429', () => ({ status: 429 })],
-    ['a reset connection', () => ({ destroy: true })],
-    ['a time-out after the body was sent', () => ({ delayMs: 400, status: 200, body: { Success: true } })],
-  ])('%s without an ExternalReference: REFUND_OUTCOME_UNKNOWN after ONE request, saying what to do', async (_what, reply) => {
+  // timeoutMs: generous where the service answers at once (a loaded machine must not time the request out before it
+  // is sent); for the time-out itself, long enough to send the body, shorter than the service's delay.
+  test.each<[string, () => object, number]>([
+    ['a 500', () => ({ status: 500, body: { Code: 'INTERNAL_ERROR', Error: 'failure during request handling' } }), 10_000],
+    ['a 503 with Retry-After', () => ({ status: 503, headers: { 'retry-after': '0' } }), 10_000],
+    ['a 429', () => ({ status: 429 }), 10_000],
+    ['a reset connection', () => ({ destroy: true }), 10_000],
+    ['a time-out after the body was sent', () => ({ delayMs: 3000, status: 200, body: { Success: true } }), 1000],
+  ])('%s without an ExternalReference: REFUND_OUTCOME_UNKNOWN after ONE request, saying what to do', async (_what, reply, timeoutMs) => {
     svc.answer(reply as never);
-    const { client } = clientFor(svc, { timeoutMs: 150 });
+    const { client } = clientFor(svc, { timeoutMs });
     const err = await failure(client.createOrderRefund(partial()));
     expect(err).toMatchObject({ name: 'ServiceError', code: 'REFUND_OUTCOME_UNKNOWN', operation: 'createOrderRefund', retryable: false });
     expect(err.description).toMatch(/may have been made and was not sent again/);

@@ -69,8 +69,10 @@ function delegate(store: Store, overrides: Partial<Record<keyof Store, unknown>>
 // The slow cases (most of their time is waiting out leases) are test.concurrent: each builds stores of
 // its own, and jest runs the top-level concurrent tests of a file as one group, at once.
 test.concurrent('the suite catches a broken store: a lease ended early (a tenth of leaseMs): "holder keeps its lock for its whole lease" fails', async () => {
+  // Usually the other instance takes the lock past a tenth of the lease; on a loaded machine the same instance's
+  // 150 ms wait can already outlast the shortened lease: either way the check names the lock taken too early.
   expect(await failures(() => new BrokenLockStore({ leaseFactor: 0.1 }), 'whole lease'))
-    .toEqual({ 'core: lease: acquire gives up after waitMs (null) and the holder keeps its lock for its whole lease': 'a lock was taken over before its lease ended' });
+    .toEqual({ 'core: lease: acquire gives up after waitMs (null) and the holder keeps its lock for its whole lease': expect.stringMatching(/^(a lock was taken over before its lease ended|acquire took a held lock)$/) });
 });
 
 test.concurrent('the suite catches a broken store: a claim that is not atomic (check, then set): "exactly once" fails', async () => {
