@@ -27,11 +27,17 @@ import { refusal } from '../stages/reply.js';
 import { Background } from './background.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
 import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type Lookup } from './lookup.js';
-import { isSuccess, Settler, successRecord, type RecordBase } from './settle.js';
+import { isSuccess, Settler, successRecord, type RecordBase, type Settled } from './settle.js';
 import { fromStore, retryable, storeUnavailable } from './store-call.js';
 
 /** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
 export type Run = () => Promise<Reply>;
+
+/** How the work under a lock ended: the delivery's answer, and how its save settled (null: nothing was stored). */
+interface Held {
+  readonly reply: Reply;
+  readonly settled: Settled | null;
+}
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -86,7 +92,7 @@ export class ExactlyOnce {
     const mine = new Promise<void>((resolve) => { finished = resolve; });
     if (!this.#running.has(d.key)) this.#running.set(d.key, mine);
     try {
-      return await this.underLock(d, run, deadline);
+      return await this.claimAndRun(d, run, deadline);
     } finally {
       finished();
       if (this.#running.get(d.key) === mine) this.#running.delete(d.key);
@@ -120,29 +126,59 @@ export class ExactlyOnce {
     throw storeUnavailable('idempotency store');
   }
 
-  /** Under the lock: the stored answer if any, else the attempt runs and settles. */
-  private async underLock(d: Keyed, run: Run, deadline: number): Promise<Reply> {
+  /** Claims the lock and runs the attempt under it; the stored answer (or 503 IN_FLIGHT) when the claim gives no lock. */
+  private async claimAndRun(d: Keyed, run: Run, deadline: number): Promise<Reply> {
     const claimed = await this.claim(d, deadline);
     if (!claimed) return this.inFlight(d);
     if (!('release' in claimed)) return claimed;
     const lock = claimed;
+    return this.underLock(d, lock, (answerNow) => this.attempt(d, lock, run, answerNow));
+  }
+
+  /**
+   * Holds `lock` while `work` runs and releases it in one place, the `finally` below, on every path
+   * (but when the store released it with the save: Settled `released`). `work` answers by returning
+   * (the answer goes out once the lock is released), or early through `answerNow` while it keeps the
+   * lock (a late adapter awaited, a save retried): its rest is then a tracked background task, bounded
+   * by the lock's bound. What it throws before answering is the delivery's, rethrown after the release.
+   */
+  private underLock(d: Keyed, lock: StoreLock, work: (answerNow: (reply: Reply) => void) => Promise<Held>): Promise<Reply> {
+    return new Promise<Reply>((resolve, reject) => {
+      let early = false;
+      let task: Promise<void> | undefined;
+      const answerNow = (reply: Reply): void => {
+        early = true;
+        resolve(reply);
+        if (task) this.background.track(task);
+      };
+      task = (async () => {
+        let held: Held | undefined;
+        let thrown: { err: unknown } | undefined;
+        try {
+          held = await work(answerNow);
+        } catch (err) {
+          thrown = { err };
+        } finally {
+          if (held?.settled?.kind !== 'released') await this.#settler.release(d, lock);
+        }
+        if (early) return; // background work logs its own failures
+        if (thrown) reject(thrown.err);
+        else resolve(held!.reply);
+      })();
+      if (early) this.background.track(task);
+    });
+  }
+
+  /** Under the lock: the stored answer if any, else the attempt begins, runs and settles. */
+  private async attempt(d: Keyed, lock: StoreLock, run: Run, answerNow: (reply: Reply) => void): Promise<Held> {
     const bound = Date.now() + this.#leaseMs - this.#margin;
     const pre = lock.prefetched;
     if (lock.recovered) d.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
-    let reply: Reply;
-    try {
-      const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
-      if (stored) {
-        await this.#settler.release(d, lock);
-        return stored;
-      }
-      await this.beginAttempt(d, pre);
-      reply = await this.runAttempt(d, run, pre);
-    } catch (err) {
-      await this.#settler.release(d, lock);
-      throw err;
-    }
-    return this.settle(d, reply, lock, bound);
+    const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
+    if (stored) return { reply: stored, settled: null };
+    await this.beginAttempt(d, pre);
+    const reply = await this.runAttempt(d, run, pre);
+    return this.settle(d, reply, lock, bound, answerNow);
   }
 
   /** Tells the adapter what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
@@ -173,33 +209,35 @@ export class ExactlyOnce {
   }
 
   /**
-   * After the adapter's reply: a success is stored (or kept, and its save retried in the background),
-   * a timed-out adapter is awaited under the lock in the background, anything else ends the attempt.
+   * After the adapter's reply: a success is stored (Settled, settle.ts) or kept, its save retried
+   * after the answer; a timed-out adapter is awaited after the answer; anything else ends the attempt.
    */
-  private async settle(d: Keyed, reply: Reply, lock: StoreLock, bound: number): Promise<Reply> {
+  private async settle(d: Keyed, reply: Reply, lock: StoreLock, bound: number, answerNow: (reply: Reply) => void): Promise<Held> {
     const settler = this.#settler;
     const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
     if (isSuccess(reply)) {
       // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
       const record = successRecord(base, reply.body as ResponseInfo);
-      const saved = await settler.saveNow(d, record, lock);
-      if (saved === false) this.background.track(settler.keepSaving(d, record, lock, bound));
-      else if (saved === true) await settler.release(d, lock);
-      else if (typeof saved === 'object') {
+      const saved = await settler.save(d, record, lock);
+      switch (saved.kind) {
+        case 'failed': {
+          const saving = settler.keepSaving(d, record, lock, bound);
+          answerNow(reply);
+          return { reply, settled: await saving };
+        }
         // The lease was lost before the save (a stall): the stored reply, another attempt's, is the order's.
-        await settler.release(d, lock);
-        if (saved.lost.winner) return replay(saved.lost.winner, 'replayed');
-        throw storeUnavailable('idempotency store');
+        case 'replayed': return { reply: replay(saved.winner, 'replayed'), settled: saved };
+        case 'lost': throw storeUnavailable('idempotency store');
+        default: return { reply, settled: saved };
       }
-      return reply;
     }
     if (reply.late) {
       await settler.end(d, d.key, 'timeout');
-      this.background.track(settler.awaitLate(d, base, reply.late, lock, bound));
-      return reply;
+      const awaiting = settler.awaitLate(d, base, reply.late, lock, bound);
+      answerNow(reply);
+      return { reply, settled: await awaiting };
     }
     await settler.end(d, d.key, reply.invalidResult ? 'invalid-result' : null);
-    await settler.release(d, lock);
-    return reply;
+    return { reply, settled: null };
   }
 }
