@@ -17,14 +17,14 @@ import { decodeOrder } from './form-decode.js';
 import type { ResolvedOptions } from './options.js';
 import { ExactlyOnce } from './exactly-once/index.js';
 import { merchantInitiated } from './exactly-once/merchant-action.js';
-import { createAdapterCall, type AdapterCall } from './stages/adapter-reply.js';
+import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter-reply.js';
 import { authenticate } from './stages/authenticate.js';
 import { documents } from './stages/documents.js';
 import { key } from './stages/key.js';
 import { createMerchantGuidCheck, type MerchantGuidCheck } from './stages/merchant-guid.js';
 import { createParser, parse, type Parser } from './stages/parse.js';
-import { failureReply, replyHeaders, sent } from './stages/reply.js';
-import type { DeliveryResult, Keyed, Reply, Started, Validated } from './stages/types.js';
+import { answerOutcome, replyHeaders, sent, thrown, type Answer } from './stages/reply.js';
+import type { DeliveryResult, Keyed, Started, Validated } from './stages/types.js';
 import { validate } from './stages/validate.js';
 import type { Validators } from '../validation/index.js';
 
@@ -63,7 +63,7 @@ async function deliver(kit: Kit, started: Started): Promise<DeliveryResult> {
   let log = started.log;
   let orderId: string | undefined;
   let deviations: Validated['deviations'];
-  let reply: Reply;
+  let answer: Answer;
   try {
     context.auth = await authenticate(kit.options, started);
 
@@ -86,16 +86,16 @@ async function deliver(kit: Kit, started: Started): Promise<DeliveryResult> {
       // Keyed on the payload as received (the stages after it copy what they change).
       const keyed = prepare(kit, key(validated));
       context.idempotencyKey = keyed.key;
-      reply = await kit.exactlyOnce.deliver(keyed, () => runUnderLock(kit, keyed));
+      answer = await kit.exactlyOnce.deliver(keyed, () => runUnderLock(kit, keyed));
     } else {
-      reply = await kit.callAdapter(prepare(kit, validated));
+      answer = await kit.callAdapter(prepare(kit, validated));
     }
   } catch (err) {
-    reply = failureReply(log, err);
+    answer = thrown(err);
   }
   return {
-    reply: sent(log, kit.headers, reply, orderId, startedAt),
-    outcome: reply.outcome,
+    reply: sent(log, kit.headers, answer, orderId, startedAt),
+    outcome: answerOutcome(answer),
     orderId,
     attempt: context.attempt,
     deviationCount: deviations?.length ?? 0,
@@ -111,7 +111,7 @@ function prepare<D extends Validated>(kit: Kit, delivery: D): D {
 }
 
 /** Under the OrderId lock (after the hold policy): the merchant's own call this callback follows, then the adapter. */
-async function runUnderLock(kit: Kit, keyed: Keyed): Promise<Reply> {
+async function runUnderLock(kit: Kit, keyed: Keyed): Promise<AdapterOutcome> {
   if (keyed.entry.merchantAction !== undefined) {
     const initiated = await merchantInitiated(kit.options.idempotency.store, keyed);
     if (initiated) keyed.context.merchantInitiated = initiated;

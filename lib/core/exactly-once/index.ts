@@ -22,20 +22,21 @@ import type { KitStore } from '../../store/capabilities.js';
 import type { Prefetched, StoreLock } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
 import type { ResolvedOptions } from '../options.js';
-import type { Keyed, Reply } from '../stages/types.js';
-import { refusal } from '../stages/reply.js';
+import type { AdapterOutcome } from '../stages/adapter-reply.js';
+import { refused, type Answer } from '../stages/reply.js';
+import type { Keyed } from '../stages/types.js';
 import { Background } from './background.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
 import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type Lookup } from './lookup.js';
-import { isSuccess, Settler, successRecord, type RecordBase, type Settled } from './settle.js';
+import { accepted, Settler, successRecord, type RecordBase, type Settled } from './settle.js';
 import { fromStore, retryable, storeUnavailable } from './store-call.js';
 
 /** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
-export type Run = () => Promise<Reply>;
+export type Run = () => Promise<AdapterOutcome>;
 
 /** How the work under a lock ended: the delivery's answer, and how its save settled (null: nothing was stored). */
 interface Held {
-  readonly reply: Reply;
+  readonly answer: Answer;
   readonly settled: Settled | null;
 }
 
@@ -78,13 +79,13 @@ export class ExactlyOnce {
   }
 
   /** One exactly-once delivery: lookup → claim → run → settle. */
-  async deliver(d: Keyed, run: Run): Promise<Reply> {
+  async deliver(d: Keyed, run: Run): Promise<Answer> {
     const deadline = Date.now() + this.#inFlightWaitMs;
     const early = await this.lookup(d);
     if (early) return early;
     const twin = this.#running.get(d.key);
     if (twin) {
-      if (!(await within(twin, deadline - Date.now()))) return this.inFlight(d);
+      if (!(await within(twin, deadline - Date.now()))) return this.inFlight();
       const settled = await this.lookup(d);
       if (settled) return settled;
     }
@@ -100,18 +101,18 @@ export class ExactlyOnce {
   }
 
   /** The stored answer before the lock; a store with claimOrReplay looks for it in the statement that claims the lock. */
-  private lookup(d: Keyed): Promise<Reply | null> {
+  private lookup(d: Keyed): Promise<Answer | null> {
     const lookup: Lookup = { reads: storeReads(d, this.#store), settler: this.#settler, holds: this.#holds };
     return this.#claims ? pendingAnswer(d, lookup) : storedAnswer(d, lookup);
   }
 
-  private inFlight(d: Keyed): Reply {
-    return refusal(d.log, retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${this.#inFlightWaitMs} ms`,
+  private inFlight(): Answer {
+    return refused(retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${this.#inFlightWaitMs} ms`,
       'Another delivery for this order is still being processed; retry later'), 'in_flight');
   }
 
   /** Claims the OrderId lock, or the stored answer from a store that reads it in its claim; null: not within the wait. */
-  private async claim(d: Keyed, deadline: number): Promise<StoreLock | Reply | null> {
+  private async claim(d: Keyed, deadline: number): Promise<StoreLock | Answer | null> {
     const store = this.#store;
     const waitMs = Math.max(0, deadline - Date.now());
     // A store able to (PostgresStore) reads what follows together with the lock: one round trip.
@@ -127,9 +128,9 @@ export class ExactlyOnce {
   }
 
   /** Claims the lock and runs the attempt under it; the stored answer (or 503 IN_FLIGHT) when the claim gives no lock. */
-  private async claimAndRun(d: Keyed, run: Run, deadline: number): Promise<Reply> {
+  private async claimAndRun(d: Keyed, run: Run, deadline: number): Promise<Answer> {
     const claimed = await this.claim(d, deadline);
-    if (!claimed) return this.inFlight(d);
+    if (!claimed) return this.inFlight();
     if (!('release' in claimed)) return claimed;
     const lock = claimed;
     return this.underLock(d, lock, (answerNow) => this.attempt(d, lock, run, answerNow));
@@ -142,13 +143,13 @@ export class ExactlyOnce {
    * lock (a late adapter awaited, a save retried): its rest is then a tracked background task, bounded
    * by the lock's bound. What it throws before answering is the delivery's, rethrown after the release.
    */
-  private underLock(d: Keyed, lock: StoreLock, work: (answerNow: (reply: Reply) => void) => Promise<Held>): Promise<Reply> {
-    return new Promise<Reply>((resolve, reject) => {
+  private underLock(d: Keyed, lock: StoreLock, work: (answerNow: (answer: Answer) => void) => Promise<Held>): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
       let early = false;
       let task: Promise<void> | undefined;
-      const answerNow = (reply: Reply): void => {
+      const answerNow = (answer: Answer): void => {
         early = true;
-        resolve(reply);
+        resolve(answer);
         if (task) this.background.track(task);
       };
       task = (async () => {
@@ -163,22 +164,22 @@ export class ExactlyOnce {
         }
         if (early) return; // background work logs its own failures
         if (thrown) reject(thrown.err);
-        else resolve(held!.reply);
+        else resolve(held!.answer);
       })();
       if (early) this.background.track(task);
     });
   }
 
   /** Under the lock: the stored answer if any, else the attempt begins, runs and settles. */
-  private async attempt(d: Keyed, lock: StoreLock, run: Run, answerNow: (reply: Reply) => void): Promise<Held> {
+  private async attempt(d: Keyed, lock: StoreLock, run: Run, answerNow: (answer: Answer) => void): Promise<Held> {
     const bound = Date.now() + this.#leaseMs - this.#margin;
     const pre = lock.prefetched;
     if (lock.recovered) d.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
     const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
-    if (stored) return { reply: stored, settled: null };
+    if (stored) return { answer: stored, settled: null };
     await this.beginAttempt(d, pre);
-    const reply = await this.runAttempt(d, run, pre);
-    return this.settle(d, reply, lock, bound, answerNow);
+    const outcome = await this.runAttempt(d, run, pre);
+    return this.settle(d, outcome, lock, bound, answerNow);
   }
 
   /** Tells the adapter what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
@@ -196,12 +197,12 @@ export class ExactlyOnce {
   }
 
   /** The hold policy around the delivery's work; a failure ends the attempt (recorded) and is rethrown. */
-  private async runAttempt(d: Keyed, run: Run, pre: Prefetched | undefined): Promise<Reply> {
+  private async runAttempt(d: Keyed, run: Run, pre: Prefetched | undefined): Promise<AdapterOutcome> {
     try {
       await this.#holds.beforeRun(d, pre?.hold);
-      const reply = await run();
-      if (isSuccess(reply)) await this.#holds.accepted(d);
-      return reply;
+      const outcome = await run();
+      if (accepted(outcome)) await this.#holds.accepted(d);
+      return outcome;
     } catch (err) {
       await this.#settler.end(d, d.key, null);
       throw err;
@@ -209,35 +210,35 @@ export class ExactlyOnce {
   }
 
   /**
-   * After the adapter's reply: a success is stored (Settled, settle.ts) or kept, its save retried
-   * after the answer; a timed-out adapter is awaited after the answer; anything else ends the attempt.
+   * After the adapter: a success is stored (Settled, settle.ts) or kept, its save retried after the
+   * answer; a timed-out adapter is awaited after the answer; anything else ends the attempt.
    */
-  private async settle(d: Keyed, reply: Reply, lock: StoreLock, bound: number, answerNow: (reply: Reply) => void): Promise<Held> {
+  private async settle(d: Keyed, outcome: AdapterOutcome, lock: StoreLock, bound: number, answerNow: (answer: Answer) => void): Promise<Held> {
     const settler = this.#settler;
     const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
-    if (isSuccess(reply)) {
+    if (accepted(outcome)) {
       // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
-      const record = successRecord(base, reply.body as ResponseInfo);
+      const record = successRecord(base, outcome.body as ResponseInfo);
       const saved = await settler.save(d, record, lock);
       switch (saved.kind) {
         case 'failed': {
           const saving = settler.keepSaving(d, record, lock, bound);
-          answerNow(reply);
-          return { reply, settled: await saving };
+          answerNow(outcome);
+          return { answer: outcome, settled: await saving };
         }
         // The lease was lost before the save (a stall): the stored reply, another attempt's, is the order's.
-        case 'replayed': return { reply: replay(saved.winner, 'replayed'), settled: saved };
+        case 'replayed': return { answer: replay(saved.winner, 'replayed'), settled: saved };
         case 'lost': throw storeUnavailable('idempotency store');
-        default: return { reply, settled: saved };
+        default: return { answer: outcome, settled: saved };
       }
     }
-    if (reply.late) {
+    if (outcome.kind === 'timed-out') {
       await settler.end(d, d.key, 'timeout');
-      const awaiting = settler.awaitLate(d, base, reply.late, lock, bound);
-      answerNow(reply);
-      return { reply, settled: await awaiting };
+      const awaiting = settler.awaitLate(d, base, outcome.late, lock, bound);
+      answerNow(outcome);
+      return { answer: outcome, settled: await awaiting };
     }
-    await settler.end(d, d.key, reply.invalidResult ? 'invalid-result' : null);
-    return { reply, settled: null };
+    await settler.end(d, d.key, outcome.kind === 'invalid-result' ? 'invalid-result' : null);
+    return { answer: outcome, settled: null };
   }
 }

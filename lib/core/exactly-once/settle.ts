@@ -21,7 +21,7 @@ import type { KitStore } from '../../store/capabilities.js';
 import type { AttemptOutcome, NewRecord, StoreLock, StoredRecord } from '../../store/types.js';
 import type { CallbackName } from '../registry.js';
 import type { Keyed } from '../stages/types.js';
-import type { CallbackResponse } from '../types.js';
+import type { Accepted, AdapterOutcome, Declined } from '../stages/adapter-reply.js';
 import type { HoldPolicy } from './holds.js';
 
 /** First and longest pause between two tries of a failed save. */
@@ -56,10 +56,14 @@ export type RecordBase = Omit<NewRecord, 'response'>;
 export const successRecord = (base: RecordBase, response: ResponseInfo): NewRecord =>
   ({ key: base.key, callback: base.callback, orderId: base.orderId, hash: base.hash, payment: base.payment, response });
 
-export const isSuccess = (res: CallbackResponse): boolean => {
+/** A reply to store: a 200 whose body is an object with `Success: true`. */
+export const isSuccess = (res: { readonly status: number; readonly body: unknown }): boolean => {
   const body = res.body as Record<string, unknown> | null;
   return res.status === 200 && body !== null && typeof body === 'object' && body.Success === true;
 };
+
+/** The adapter accepted the delivery with a reply to store (a cart's CheckoutCartInfo is not one). */
+export const accepted = (outcome: AdapterOutcome): outcome is Accepted => outcome.kind === 'ok' && isSuccess(outcome);
 
 export class Settler {
   /** Replies kept in memory while their save is retried, by key; payments also by OrderId. */
@@ -141,7 +145,7 @@ export class Settler {
    * Holds on (the caller keeps the lock) until the timed-out adapter settles, storing a late success,
    * or until `deadline`; how it ended (null: nothing to store).
    */
-  async awaitLate(d: Keyed, base: RecordBase, late: Promise<CallbackResponse>, lock: StoreLock, deadline: number): Promise<Settled | null> {
+  async awaitLate(d: Keyed, base: RecordBase, late: Promise<Accepted | Declined>, lock: StoreLock, deadline: number): Promise<Settled | null> {
     const settled = await lateOrBound(late, deadline);
     if (settled === 'bound') {
       d.log.error({}, 'adapter still running when the OrderId lock reached its bound; releasing it (the next attempt is told previousAttempt.outcome = timeout)');
@@ -203,7 +207,7 @@ export class Settler {
  * bound's timer does not keep the process alive (an adapter that never settles must not hold a
  * Lambda invocation, a test worker or a shutting-down server open for the lock's whole bound).
  */
-async function lateOrBound(late: Promise<CallbackResponse>, deadline: number): Promise<CallbackResponse | 'bound' | { failed: unknown }> {
+async function lateOrBound(late: Promise<Accepted | Declined>, deadline: number): Promise<Accepted | Declined | 'bound' | { failed: unknown }> {
   const bound = new AbortController();
   return Promise.race([
     late.then((res) => res, (err: unknown) => ({ failed: err })),
