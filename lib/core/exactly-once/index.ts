@@ -7,8 +7,9 @@
  *    already succeeded gets that success, whatever its payload (lookup.ts);
  * 2. claim: otherwise the OrderId's lock is taken (waiting up to `inFlightWaitMs`, else 503 IN_FLIGHT,
  *    retryable) and the lookup repeated under it; a store with `claimOrReplay` (PostgresStore) does
- *    both in one round trip. The attempt is recorded and the adapter told what came before
- *    (`context.attempt`, `context.previousAttempt`, `context.previous`);
+ *    both in one round trip. The attempt is recorded, and what came before (`attempt`,
+ *    `previousAttempt`, `previous`) and the order's hold handed to the run (AttemptFacts), whose
+ *    adapter context is built with them;
  * 3. run: the hold policy's `beforeRun` (holds.ts), then the delivery's own work (deliver() passes
  *    it: the merchant-initiated lookup and the adapter); an accepted reply goes to the policy's `accepted`;
  * 4. settle: only a success is stored (declines and failures run again on a retry); a timed-out
@@ -21,6 +22,7 @@
 import type { KitStore } from '../../store/capabilities.js';
 import type { Prefetched, StoreLock } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
+import type { ContextFacts } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
 import type { AdapterOutcome } from '../stages/adapter-reply.js';
 import { refused, type Answer } from '../stages/reply.js';
@@ -31,8 +33,11 @@ import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type 
 import { accepted, Settler, successRecord, type RecordBase, type Settled } from './settle.js';
 import { fromStore, retryable, storeUnavailable } from './store-call.js';
 
-/** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
-export type Run = () => Promise<AdapterOutcome>;
+/** What the attempt learnt under the lock, for the adapter's context (context.ts builds it once, just before the adapter). */
+export type AttemptFacts = Pick<ContextFacts, 'previous' | 'attempt' | 'previousAttempt' | 'fulfilmentHold'>;
+
+/** The delivery's own work under the lock (the adapter), run once the claim is this delivery's, told what the attempt learnt. */
+export type Run = (facts: AttemptFacts) => Promise<AdapterOutcome>;
 
 /** How the work under a lock ended: the delivery's answer, and how its save settled (null: nothing was stored). */
 interface Held {
@@ -177,30 +182,30 @@ export class ExactlyOnce {
     if (lock.recovered) d.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
     const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
     if (stored) return { answer: stored, settled: null };
-    await this.beginAttempt(d, pre);
-    const outcome = await this.runAttempt(d, run, pre);
+    const begun = await this.beginAttempt(d, pre);
+    const outcome = await this.runAttempt(d, run, begun, pre);
     return this.settle(d, outcome, lock, bound, answerNow);
   }
 
-  /** Tells the adapter what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
-  private async beginAttempt(d: Keyed, pre: Prefetched | undefined): Promise<void> {
+  /** What the adapter is told of what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
+  private async beginAttempt(d: Keyed, pre: Prefetched | undefined): Promise<AttemptFacts> {
     const store = this.#store;
     const previous = pre ? pre.latest : await fromStore(d.log, 'idempotency store', () => store.getLatestRecord(d.orderId, this.#orderCreation));
-    if (previous) d.context.previous = previous.response;
     const start = pre?.attempt ?? await fromStore(d.log, 'idempotency store', () => store.beginAttempt(d.key, d.orderId));
-    if (start) d.context.attempt = start.attempt; // null: the store counts no attempts (docs/stores.md)
+    // start null: the store counts no attempts (docs/stores.md)
+    const facts: AttemptFacts = { previous: previous?.response, attempt: start?.attempt, previousAttempt: start?.previousAttempt };
     if (start?.previousAttempt) {
-      d.context.previousAttempt = start.previousAttempt;
       d.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
         'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');
     }
+    return facts;
   }
 
   /** The hold policy around the delivery's work; a failure ends the attempt (recorded) and is rethrown. */
-  private async runAttempt(d: Keyed, run: Run, pre: Prefetched | undefined): Promise<AdapterOutcome> {
+  private async runAttempt(d: Keyed, run: Run, begun: AttemptFacts, pre: Prefetched | undefined): Promise<AdapterOutcome> {
     try {
-      await this.#holds.beforeRun(d, pre?.hold);
-      const outcome = await run();
+      const hold = await this.#holds.beforeRun(d, pre?.hold);
+      const outcome = await run({ previous: begun.previous, attempt: begun.attempt, previousAttempt: begun.previousAttempt, fulfilmentHold: hold ?? undefined });
       if (accepted(outcome)) await this.#holds.accepted(d);
       return outcome;
     } catch (err) {

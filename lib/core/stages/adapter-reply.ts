@@ -8,6 +8,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { CallbackName } from '../types.js';
 import type { Validated, Who } from './types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
+import { DeliveryContext, type ContextFacts } from '../context.js';
 import { createCardMask, type CardMask } from '../delivery/card-mask.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { createReplyValueCheck } from '../delivery/reply-values.js';
@@ -120,8 +121,11 @@ const responseInfoReply: ToReply = (state, result, check, tidy) => {
   return { kind: 'ok', status: 200, body: { Success: true, ...fields } };
 };
 
-/** Calls the adapter of a delivery and says what came of it (the one place the adapter is called: delivery/adapter.ts). */
-export type AdapterCall = (delivery: Validated) => Promise<AdapterOutcome>;
+/**
+ * Calls the adapter of a delivery and says what came of it (the one place the adapter is called:
+ * delivery/adapter.ts). Its context is built here, once, from the delivery and `facts`.
+ */
+export type AdapterCall = (delivery: Validated, facts: ContextFacts) => Promise<AdapterOutcome>;
 
 /** The adapter stage of one kit: the delivery's registry entry says which kind of reply (`result`) its adapter method gives. */
 export function createAdapterCall(options: ResolvedOptions, validateResult: ResultValidator): AdapterCall {
@@ -129,11 +133,11 @@ export function createAdapterCall(options: ResolvedOptions, validateResult: Resu
   const tidy = createReplyTidier();
   const replyValues = createReplyValueCheck();
   const check: ReplyCheck = (state, body) => replyValues(state, body, validateResult);
-  return async (delivery) => {
+  return async (delivery, facts) => {
     const toReply = delivery.entry.result === 'cartInfo' ? cartInfoReply : responseInfoReply;
     let result: unknown;
     try {
-      result = await invokeAdapter(delivery, adapter[delivery.callback], adapter, options.adapterTimeoutMs);
+      result = await invokeAdapter(delivery, DeliveryContext.of(delivery, facts), adapter[delivery.callback], adapter, options.adapterTimeoutMs);
     } catch (err) {
       if (err instanceof CallbackError) return declined(delivery, err);
       delivery.log.error({ err }, `adapter ${delivery.callback} failed`);

@@ -13,14 +13,13 @@ import type { SafeLogger } from '../../shared/logger.js';
 import type { CardMask } from '../delivery/card-mask.js';
 import type { CallbackTypes } from '../adapter-types.js';
 import type { RequestBody } from '../body.js';
-import type { DeliveryContext } from '../context.js';
 import type { CallbackEntry, CallbackName } from '../registry.js';
 import type { CallbackRequest, CallbackResponse } from '../types.js';
 
 /** The adapter input of a callback (built by its registry entry's `input`). */
 export type AdapterInput = CallbackTypes[CallbackName]['input'];
 
-/** A delivery as it starts: which callback, what was asked, the adapter's context, the call's logger. */
+/** A delivery as it starts: which callback, what was asked, the call's id and logger. */
 export interface Started {
   readonly callback: CallbackName;
   /** The registry entry of the callback: every branch of deliver() reads it. */
@@ -28,8 +27,8 @@ export interface Started {
   readonly request: CallbackRequest;
   /** The request's body (body.ts): raw, parsed by the host app, or unreadable; undefined without one. */
   readonly body: RequestBody | undefined;
-  /** What the adapter receives as its second argument; deliver() fills it in as the stages go. */
-  readonly context: DeliveryContext;
+  /** Random id of this delivery (`context.requestId`; the adapter's context is built just before it runs: context.ts). */
+  readonly requestId: string;
   readonly log: SafeLogger;
 }
 
