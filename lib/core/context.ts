@@ -1,6 +1,6 @@
 /**
  * The context of one delivery: what the adapter receives as its second argument (CallbackContext).
- * It is built once, just before the adapter runs (stages/adapter-reply.ts, `DeliveryContext.of`),
+ * It is built once, just before the adapter runs (stages/adapter-reply.ts, `new DeliveryContext`),
  * from the stages' results and what the exactly-once module learnt under the lock (ContextFacts);
  * the kit writes nothing into it afterwards (its type is Readonly; the object is not frozen, so an
  * adapter that writes to its context still may, as before).
@@ -58,12 +58,8 @@ export class DeliveryContext implements CallbackContext {
   #aborted = false;
   #reason: unknown = undefined;
 
-  /** The context of a delivery, built once just before its adapter runs: the one place a context is written by the kit. */
-  static of(delivery: Validated, facts: ContextFacts): Readonly<DeliveryContext> {
-    return new DeliveryContext(delivery, facts);
-  }
-
-  private constructor(d: Validated, facts: ContextFacts) {
+  /** The context of a delivery, built once just before its adapter runs: the one place the kit writes a context. */
+  constructor(d: Validated, facts: ContextFacts) {
     this.callback = d.callback;
     this.requestId = d.requestId;
     this.log = d.log;

@@ -137,18 +137,18 @@ export class ExactlyOnce {
     const claimed = await this.claim(d, deadline);
     if (!claimed) return this.inFlight();
     if (!('release' in claimed)) return claimed;
-    const lock = claimed;
-    return this.underLock(d, lock, (answerNow) => this.attempt(d, lock, run, answerNow));
+    return this.underLock(d, claimed, run);
   }
 
   /**
-   * Holds `lock` while `work` runs and releases it in one place, the `finally` below, on every path
-   * (but when the store released it with the save: Settled `released`). `work` answers by returning
-   * (the answer goes out once the lock is released), or early through `answerNow` while it keeps the
-   * lock (a late adapter awaited, a save retried): its rest is then a tracked background task, bounded
-   * by the lock's bound. What it throws before answering is the delivery's, rethrown after the release.
+   * Holds `lock` while the attempt runs and releases it in one place, the `finally` below, on every
+   * path (but when the store released it with the save: Settled `released`). The attempt answers by
+   * returning (the answer goes out once the lock is released), or early through `answerNow` while it
+   * keeps the lock (a late adapter awaited, a save retried): its rest is then a tracked background
+   * task, bounded by the lock's bound. What it throws before answering is the delivery's, rethrown
+   * after the release.
    */
-  private underLock(d: Keyed, lock: StoreLock, work: (answerNow: (answer: Answer) => void) => Promise<Held>): Promise<Answer> {
+  private underLock(d: Keyed, lock: StoreLock, run: Run): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
       let early = false;
       let task: Promise<void> | undefined;
@@ -161,7 +161,7 @@ export class ExactlyOnce {
         let held: Held | undefined;
         let thrown: { err: unknown } | undefined;
         try {
-          held = await work(answerNow);
+          held = await this.attempt(d, lock, run, answerNow);
         } catch (err) {
           thrown = { err };
         } finally {

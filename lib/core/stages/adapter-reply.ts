@@ -137,7 +137,7 @@ export function createAdapterCall(options: ResolvedOptions, validateResult: Resu
     const toReply = delivery.entry.result === 'cartInfo' ? cartInfoReply : responseInfoReply;
     let result: unknown;
     try {
-      result = await invokeAdapter(delivery, DeliveryContext.of(delivery, facts), adapter[delivery.callback], adapter, options.adapterTimeoutMs);
+      result = await invokeAdapter(delivery, new DeliveryContext(delivery, facts) as Readonly<DeliveryContext>, adapter[delivery.callback], adapter, options.adapterTimeoutMs);
     } catch (err) {
       if (err instanceof CallbackError) return declined(delivery, err);
       delivery.log.error({ err }, `adapter ${delivery.callback} failed`);
