@@ -10,21 +10,22 @@
  *       exactly-once entries: exactly-once/index.ts)
  *     → the reply, with the kit's headers and one `callback handled` log line.
  *
- * The adapter's context (context.ts) is filled in along the way; deliver() returns the reply and
- * what telemetry reads of the delivery (DeliveryResult), nothing that another stage wrote afterwards.
+ * The adapter's context (context.ts) is built once, just before the adapter runs, from the stages'
+ * results and (exactly-once) what was learnt under the lock; nothing is written into it afterwards.
+ * deliver() returns the reply and what telemetry reads of the delivery (DeliveryResult).
  */
 import { decodeOrder } from './form-decode.js';
 import type { ResolvedOptions } from './options.js';
-import { ExactlyOnce } from './exactly-once/index.js';
+import { ExactlyOnce, type AttemptFacts } from './exactly-once/index.js';
 import { merchantInitiated } from './exactly-once/merchant-action.js';
-import { createAdapterCall, type AdapterCall } from './stages/adapter-reply.js';
+import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter-reply.js';
 import { authenticate } from './stages/authenticate.js';
 import { documents } from './stages/documents.js';
 import { key } from './stages/key.js';
 import { createMerchantGuidCheck, type MerchantGuidCheck } from './stages/merchant-guid.js';
 import { createParser, parse, type Parser } from './stages/parse.js';
-import { failureReply, replyHeaders, sent } from './stages/reply.js';
-import type { DeliveryResult, Keyed, Reply, Started, Validated } from './stages/types.js';
+import { answerOutcome, replyHeaders, sent, thrown, type Answer } from './stages/reply.js';
+import type { DeliveryResult, Keyed, Started, Validated } from './stages/types.js';
 import { validate } from './stages/validate.js';
 import type { Validators } from '../validation/index.js';
 
@@ -58,20 +59,19 @@ export function createDeliver(options: ResolvedOptions, validators: Validators):
 
 async function deliver(kit: Kit, started: Started): Promise<DeliveryResult> {
   const startedAt = performance.now();
-  const { entry, context } = started;
+  const { entry } = started;
   // What the reply and its log line need, whichever stage ends the delivery.
   let log = started.log;
   let orderId: string | undefined;
   let deviations: Validated['deviations'];
-  let reply: Reply;
+  let attempt: number | undefined;
+  let answer: Answer;
   try {
-    context.auth = await authenticate(kit.options, started);
+    const auth = await authenticate(kit.options, started);
 
     const parsed = parse(kit.parser, started);
     log = parsed.log;
     orderId = parsed.orderId;
-    context.log = parsed.log;
-    if (parsed.envelope) context.envelope = parsed.envelope;
 
     if (entry.methods.includes('POST')) kit.checkMerchantGuid(parsed);
 
@@ -80,24 +80,25 @@ async function deliver(kit: Kit, started: Started): Promise<DeliveryResult> {
     if (loading) await loading;
     const validated = validate(kit.validators, parsed);
     deviations = validated.deviations;
-    if (deviations) context.specDeviations = deviations;
 
     if (entry.exactlyOnce) {
       // Keyed on the payload as received (the stages after it copy what they change).
       const keyed = prepare(kit, key(validated));
-      context.idempotencyKey = keyed.key;
-      reply = await kit.exactlyOnce.deliver(keyed, () => runUnderLock(kit, keyed));
+      answer = await kit.exactlyOnce.deliver(keyed, (facts) => {
+        attempt = facts.attempt;
+        return runUnderLock(kit, keyed, auth, facts);
+      });
     } else {
-      reply = await kit.callAdapter(prepare(kit, validated));
+      answer = await kit.callAdapter(prepare(kit, validated), { auth });
     }
   } catch (err) {
-    reply = failureReply(log, err);
+    answer = thrown(err);
   }
   return {
-    reply: sent(log, kit.headers, reply, orderId, startedAt),
-    outcome: reply.outcome,
+    reply: sent(log, kit.headers, answer, orderId, startedAt),
+    outcome: answerOutcome(answer),
     orderId,
-    attempt: context.attempt,
+    attempt,
     deviationCount: deviations?.length ?? 0,
   };
 }
@@ -111,10 +112,10 @@ function prepare<D extends Validated>(kit: Kit, delivery: D): D {
 }
 
 /** Under the OrderId lock (after the hold policy): the merchant's own call this callback follows, then the adapter. */
-async function runUnderLock(kit: Kit, keyed: Keyed): Promise<Reply> {
-  if (keyed.entry.merchantAction !== undefined) {
-    const initiated = await merchantInitiated(kit.options.idempotency.store, keyed);
-    if (initiated) keyed.context.merchantInitiated = initiated;
-  }
-  return kit.callAdapter(keyed);
+async function runUnderLock(kit: Kit, keyed: Keyed, auth: Record<string, unknown>, facts: AttemptFacts): Promise<AdapterOutcome> {
+  const initiated = keyed.entry.merchantAction === undefined ? undefined : await merchantInitiated(kit.options.idempotency.store, keyed);
+  return kit.callAdapter(keyed, {
+    auth, idempotencyKey: keyed.key, previous: facts.previous, attempt: facts.attempt, previousAttempt: facts.previousAttempt,
+    fulfilmentHold: facts.fulfilmentHold, merchantInitiated: initiated,
+  });
 }

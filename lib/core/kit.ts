@@ -16,7 +16,6 @@ import { createDeliver } from './deliver.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
 import { DEFAULT_REGISTRY, type CallbackName, type RegistryView } from './registry.js';
 import { routeKey, routeTable, type CallbackRoute } from './match.js';
-import { DeliveryContext } from './context.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
 export type { CallbackRoute } from './match.js';
@@ -119,8 +118,7 @@ export function createCallbackKitFor(registry: RegistryView, userOptions: unknow
       try {
         const entry = registry.byName[callback];
         if (!entry) throw new Error(`no callback ${String(callback)} in the kit's registry`);
-        const context = new DeliveryContext(callback, requestId, log, request.headers, request.remoteAddress);
-        const result = await observeDelivery(entry.defaultPath, () => deliver({ callback, entry, request, body, context, log }));
+        const result = await observeDelivery(entry.defaultPath, () => deliver({ callback, entry, request, body, requestId, log }));
         return result.reply;
       } catch (err) {
         log.error({ err }, 'callback pipeline failed');

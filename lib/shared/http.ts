@@ -33,7 +33,11 @@ export const JSON_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
   'cache-control': 'no-store',
 });
 
-/** The reply sent when a binding itself fails (never the error's text): a new object each time, so no caller can change another's. */
+/**
+ * The one generic 500 (INTERNAL_ERROR, never the error's text): a binding that fails itself (kit.fail), a
+ * delivery that failed inside the kit, an adapter that failed or timed out (core/stages/reply.ts). A new
+ * object each time, so no caller can change another's.
+ */
 export function bindingFailure(): CallbackResponse {
   return { status: 500, headers: { ...JSON_NO_STORE }, body: wireErrorBody('INTERNAL_ERROR') };
 }

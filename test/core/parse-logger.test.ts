@@ -20,7 +20,7 @@ function deliver(callback: CallbackName, body: unknown) {
   const child = jest.fn((_bindings: object, _secrets?: Iterable<string | RegExp>) => log);
   const log = { debug() {}, info() {}, warn() {}, error() {}, child } as unknown as Started['log'];
   const started = {
-    callback, entry: DEFAULT_REGISTRY.byName[callback], log, context: { log } as unknown as Started['context'],
+    callback, entry: DEFAULT_REGISTRY.byName[callback], log, requestId: 'test',
     request: { method: 'POST', path: '/x', query: {}, headers: { 'content-type': 'application/json' } },
     body: rawBody(JSON.stringify(body)),
   } as unknown as Started;

@@ -17,12 +17,12 @@ export class AdapterTimeout extends Error {
   }
 }
 
-export function invokeAdapter(delivery: Validated, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
-  return observeAdapter(delivery.callback, () => callAdapter(delivery, fn, self, timeoutMs)); // telemetry: docs/observability.md
+/** Calls `fn` (a method of `self`) with the delivery's input and its context (built just before, context.ts). */
+export function invokeAdapter(delivery: Validated, context: Readonly<DeliveryContext>, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
+  return observeAdapter(delivery.callback, () => callAdapter(delivery, context, fn, self, timeoutMs)); // telemetry: docs/observability.md
 }
 
-function callAdapter(delivery: Validated, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
-  const { context } = delivery;
+function callAdapter(delivery: Validated, context: Readonly<DeliveryContext>, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
   const call = Promise.resolve().then(() => fn.call(self, delivery.input, context));
   return new Promise((resolve, reject) => {
     let timedOut = false;

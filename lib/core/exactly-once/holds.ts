@@ -7,7 +7,8 @@
  * - the documents webhook, once the adapter accepted the documents (on time or late), counts them and
  *   releases the hold when nothing is left awaited (documents arriving before the order are remembered);
  * - every order callback sees the order's hold as `context.fulfilmentHold` (the documents webhook:
- *   the hold as it will be once these documents are counted; absent when released).
+ *   the hold as it will be once these documents are counted; absent when released): `beforeRun`
+ *   answers it, and the adapter's context is built with it (context.ts).
  */
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import type { KitStore } from '../../store/capabilities.js';
@@ -18,18 +19,13 @@ import { fromStore } from './store-call.js';
 export interface HoldPolicy {
   /** A stored payment replayed (the adapter does not run): the order still places the hold it announces. */
   replayed(d: Keyed): Promise<void>;
-  /** Before the adapter: the hold placed, or shown (`prefetched`: the hold the store read with the lock, if it did). */
-  beforeRun(d: Keyed, prefetched: FulfilmentHold | null | undefined): Promise<void>;
+  /** Before the adapter: the hold placed, or read (`prefetched`: the hold the store read with the lock, if it did); the hold the adapter is shown (null: none). */
+  beforeRun(d: Keyed, prefetched: FulfilmentHold | null | undefined): Promise<FulfilmentHold | null>;
   /** The adapter accepted the delivery in time: the documents webhook's documents are counted (a failing store: 503). */
   accepted(d: Keyed): Promise<void>;
   /** The adapter accepted after its time-out: the same count; false when the store failed (the success is then not stored). */
   acceptedLate(d: Keyed): Promise<boolean>;
 }
-
-const show = (d: Keyed, hold: FulfilmentHold | null) => {
-  if (hold) d.context.fulfilmentHold = hold;
-  else delete d.context.fulfilmentHold;
-};
 
 const documentsOf = (d: Keyed) => toDocumentRefs((d.input as Record<string, unknown>).Documents);
 
@@ -38,15 +34,14 @@ export function createHoldPolicy(store: KitStore): HoldPolicy {
   const currentHold = (d: Keyed, prefetched: FulfilmentHold | null | undefined): Promise<FulfilmentHold | null> =>
     prefetched !== undefined ? Promise.resolve(prefetched) : fromStore(d.log, 'fulfilment-hold store', () => store.getFulfilmentHold(d.orderId));
 
-  /** Places the hold a SendOrderToMerchant announces; false when it announces none. */
-  const placeAnnounced = async (d: Keyed): Promise<boolean> => {
-    if (!d.entry.placesHold) return false;
+  /** Places the hold a SendOrderToMerchant announces: `{ hold }` (null: none left awaited); undefined when it announces none. */
+  const placeAnnounced = async (d: Keyed): Promise<{ hold: FulfilmentHold | null } | undefined> => {
+    if (!d.entry.placesHold) return undefined;
     const required = toDocumentRefs((d.input as Record<string, unknown>).AdditionalRequiredDocuments);
-    if (required.length === 0) return false;
+    if (required.length === 0) return undefined;
     const hold = await fromStore(d.log, 'fulfilment-hold store', () => store.placeFulfilmentHold(d.orderId, required));
     if (hold) d.log.info({ awaiting: hold.awaiting.length }, 'order placed on fulfilment hold');
-    show(d, hold);
-    return true;
+    return { hold };
   };
 
   return {
@@ -57,10 +52,10 @@ export function createHoldPolicy(store: KitStore): HoldPolicy {
       if (d.entry.documents) {
         // The hold as it will be once these documents count.
         const current = await currentHold(d, prefetched);
-        show(d, current && holdOf(d.orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, documentsOf(d))));
-      } else if (!(await placeAnnounced(d))) {
-        show(d, await currentHold(d, prefetched));
+        return current && holdOf(d.orderId, applyDocuments({ awaiting: current.awaiting, received: [], since: current.since }, documentsOf(d)));
       }
+      const placed = await placeAnnounced(d);
+      return placed ? placed.hold : currentHold(d, prefetched);
     },
     async accepted(d) {
       if (!d.entry.documents) return;

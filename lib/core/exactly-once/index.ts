@@ -7,8 +7,9 @@
  *    already succeeded gets that success, whatever its payload (lookup.ts);
  * 2. claim: otherwise the OrderId's lock is taken (waiting up to `inFlightWaitMs`, else 503 IN_FLIGHT,
  *    retryable) and the lookup repeated under it; a store with `claimOrReplay` (PostgresStore) does
- *    both in one round trip. The attempt is recorded and the adapter told what came before
- *    (`context.attempt`, `context.previousAttempt`, `context.previous`);
+ *    both in one round trip. The attempt is recorded, and what came before (`attempt`,
+ *    `previousAttempt`, `previous`) and the order's hold handed to the run (AttemptFacts), whose
+ *    adapter context is built with them;
  * 3. run: the hold policy's `beforeRun` (holds.ts), then the delivery's own work (deliver() passes
  *    it: the merchant-initiated lookup and the adapter); an accepted reply goes to the policy's `accepted`;
  * 4. settle: only a success is stored (declines and failures run again on a retry); a timed-out
@@ -21,17 +22,28 @@
 import type { KitStore } from '../../store/capabilities.js';
 import type { Prefetched, StoreLock } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
+import type { ContextFacts } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
-import type { Keyed, Reply } from '../stages/types.js';
-import { refusal } from '../stages/reply.js';
+import type { AdapterOutcome } from '../stages/adapter-reply.js';
+import { refused, type Answer } from '../stages/reply.js';
+import type { Keyed } from '../stages/types.js';
 import { Background } from './background.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
 import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type Lookup } from './lookup.js';
-import { isSuccess, Settler, successRecord, type RecordBase } from './settle.js';
+import { accepted, Settler, successRecord, type RecordBase, type Settled } from './settle.js';
 import { fromStore, retryable, storeUnavailable } from './store-call.js';
 
-/** The delivery's own work under the lock (the adapter), run once the claim is this delivery's. */
-export type Run = () => Promise<Reply>;
+/** What the attempt learnt under the lock, for the adapter's context (context.ts builds it once, just before the adapter). */
+export type AttemptFacts = Pick<ContextFacts, 'previous' | 'attempt' | 'previousAttempt' | 'fulfilmentHold'>;
+
+/** The delivery's own work under the lock (the adapter), run once the claim is this delivery's, told what the attempt learnt. */
+export type Run = (facts: AttemptFacts) => Promise<AdapterOutcome>;
+
+/** How the work under a lock ended: the delivery's answer, and how its save settled (null: nothing was stored). */
+interface Held {
+  readonly answer: Answer;
+  readonly settled: Settled | null;
+}
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
 async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -72,13 +84,13 @@ export class ExactlyOnce {
   }
 
   /** One exactly-once delivery: lookup → claim → run → settle. */
-  async deliver(d: Keyed, run: Run): Promise<Reply> {
+  async deliver(d: Keyed, run: Run): Promise<Answer> {
     const deadline = Date.now() + this.#inFlightWaitMs;
     const early = await this.lookup(d);
     if (early) return early;
     const twin = this.#running.get(d.key);
     if (twin) {
-      if (!(await within(twin, deadline - Date.now()))) return this.inFlight(d);
+      if (!(await within(twin, deadline - Date.now()))) return this.inFlight();
       const settled = await this.lookup(d);
       if (settled) return settled;
     }
@@ -86,7 +98,7 @@ export class ExactlyOnce {
     const mine = new Promise<void>((resolve) => { finished = resolve; });
     if (!this.#running.has(d.key)) this.#running.set(d.key, mine);
     try {
-      return await this.underLock(d, run, deadline);
+      return await this.claimAndRun(d, run, deadline);
     } finally {
       finished();
       if (this.#running.get(d.key) === mine) this.#running.delete(d.key);
@@ -94,18 +106,18 @@ export class ExactlyOnce {
   }
 
   /** The stored answer before the lock; a store with claimOrReplay looks for it in the statement that claims the lock. */
-  private lookup(d: Keyed): Promise<Reply | null> {
+  private lookup(d: Keyed): Promise<Answer | null> {
     const lookup: Lookup = { reads: storeReads(d, this.#store), settler: this.#settler, holds: this.#holds };
     return this.#claims ? pendingAnswer(d, lookup) : storedAnswer(d, lookup);
   }
 
-  private inFlight(d: Keyed): Reply {
-    return refusal(d.log, retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${this.#inFlightWaitMs} ms`,
+  private inFlight(): Answer {
+    return refused(retryable('IN_FLIGHT', `another delivery for this OrderId was still in progress after ${this.#inFlightWaitMs} ms`,
       'Another delivery for this order is still being processed; retry later'), 'in_flight');
   }
 
   /** Claims the OrderId lock, or the stored answer from a store that reads it in its claim; null: not within the wait. */
-  private async claim(d: Keyed, deadline: number): Promise<StoreLock | Reply | null> {
+  private async claim(d: Keyed, deadline: number): Promise<StoreLock | Answer | null> {
     const store = this.#store;
     const waitMs = Math.max(0, deadline - Date.now());
     // A store able to (PostgresStore) reads what follows together with the lock: one round trip.
@@ -120,52 +132,82 @@ export class ExactlyOnce {
     throw storeUnavailable('idempotency store');
   }
 
-  /** Under the lock: the stored answer if any, else the attempt runs and settles. */
-  private async underLock(d: Keyed, run: Run, deadline: number): Promise<Reply> {
+  /** Claims the lock and runs the attempt under it; the stored answer (or 503 IN_FLIGHT) when the claim gives no lock. */
+  private async claimAndRun(d: Keyed, run: Run, deadline: number): Promise<Answer> {
     const claimed = await this.claim(d, deadline);
-    if (!claimed) return this.inFlight(d);
+    if (!claimed) return this.inFlight();
     if (!('release' in claimed)) return claimed;
-    const lock = claimed;
+    return this.underLock(d, claimed, run);
+  }
+
+  /**
+   * Holds `lock` while the attempt runs and releases it in one place, the `finally` below, on every
+   * path (but when the store released it with the save: Settled `released`). The attempt answers by
+   * returning (the answer goes out once the lock is released), or early through `answerNow` while it
+   * keeps the lock (a late adapter awaited, a save retried): its rest is then a tracked background
+   * task, bounded by the lock's bound. What it throws before answering is the delivery's, rethrown
+   * after the release.
+   */
+  private underLock(d: Keyed, lock: StoreLock, run: Run): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      let early = false;
+      let task: Promise<void> | undefined;
+      const answerNow = (answer: Answer): void => {
+        early = true;
+        resolve(answer);
+        if (task) this.background.track(task);
+      };
+      task = (async () => {
+        let held: Held | undefined;
+        let thrown: { err: unknown } | undefined;
+        try {
+          held = await this.attempt(d, lock, run, answerNow);
+        } catch (err) {
+          thrown = { err };
+        } finally {
+          if (held?.settled?.kind !== 'released') await this.#settler.release(d, lock);
+        }
+        if (early) return; // background work logs its own failures
+        if (thrown) reject(thrown.err);
+        else resolve(held!.answer);
+      })();
+      if (early) this.background.track(task);
+    });
+  }
+
+  /** Under the lock: the stored answer if any, else the attempt begins, runs and settles. */
+  private async attempt(d: Keyed, lock: StoreLock, run: Run, answerNow: (answer: Answer) => void): Promise<Held> {
     const bound = Date.now() + this.#leaseMs - this.#margin;
     const pre = lock.prefetched;
     if (lock.recovered) d.log.warn({}, 'the lease of an in-progress delivery for this OrderId expired (crash or stall); running again');
-    let reply: Reply;
-    try {
-      const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
-      if (stored) {
-        await this.#settler.release(d, lock);
-        return stored;
-      }
-      await this.beginAttempt(d, pre);
-      reply = await this.runAttempt(d, run, pre);
-    } catch (err) {
-      await this.#settler.release(d, lock);
-      throw err;
-    }
-    return this.settle(d, reply, lock, bound);
+    const stored = await storedAnswer(d, { reads: pre ? prefetchedReads(pre) : storeReads(d, this.#store), settler: this.#settler, holds: this.#holds });
+    if (stored) return { answer: stored, settled: null };
+    const begun = await this.beginAttempt(d, pre);
+    const outcome = await this.runAttempt(d, run, begun, pre);
+    return this.settle(d, outcome, lock, bound, answerNow);
   }
 
-  /** Tells the adapter what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
-  private async beginAttempt(d: Keyed, pre: Prefetched | undefined): Promise<void> {
+  /** What the adapter is told of what came before: the created order's reply, the attempt number, an attempt that ended unknown. */
+  private async beginAttempt(d: Keyed, pre: Prefetched | undefined): Promise<AttemptFacts> {
     const store = this.#store;
     const previous = pre ? pre.latest : await fromStore(d.log, 'idempotency store', () => store.getLatestRecord(d.orderId, this.#orderCreation));
-    if (previous) d.context.previous = previous.response;
     const start = pre?.attempt ?? await fromStore(d.log, 'idempotency store', () => store.beginAttempt(d.key, d.orderId));
-    if (start) d.context.attempt = start.attempt; // null: the store counts no attempts (docs/stores.md)
+    // start null: the store counts no attempts (docs/stores.md)
+    const facts: AttemptFacts = { previous: previous?.response, attempt: start?.attempt, previousAttempt: start?.previousAttempt };
     if (start?.previousAttempt) {
-      d.context.previousAttempt = start.previousAttempt;
       d.log.warn({ attempt: start.attempt, previousOutcome: start.previousAttempt.outcome },
         'the previous attempt for this delivery ended without a known result; the adapter is told (context.previousAttempt)');
     }
+    return facts;
   }
 
   /** The hold policy around the delivery's work; a failure ends the attempt (recorded) and is rethrown. */
-  private async runAttempt(d: Keyed, run: Run, pre: Prefetched | undefined): Promise<Reply> {
+  private async runAttempt(d: Keyed, run: Run, begun: AttemptFacts, pre: Prefetched | undefined): Promise<AdapterOutcome> {
     try {
-      await this.#holds.beforeRun(d, pre?.hold);
-      const reply = await run();
-      if (isSuccess(reply)) await this.#holds.accepted(d);
-      return reply;
+      const hold = await this.#holds.beforeRun(d, pre?.hold);
+      const outcome = await run({ previous: begun.previous, attempt: begun.attempt, previousAttempt: begun.previousAttempt, fulfilmentHold: hold ?? undefined });
+      if (accepted(outcome)) await this.#holds.accepted(d);
+      return outcome;
     } catch (err) {
       await this.#settler.end(d, d.key, null);
       throw err;
@@ -173,33 +215,35 @@ export class ExactlyOnce {
   }
 
   /**
-   * After the adapter's reply: a success is stored (or kept, and its save retried in the background),
-   * a timed-out adapter is awaited under the lock in the background, anything else ends the attempt.
+   * After the adapter: a success is stored (Settled, settle.ts) or kept, its save retried after the
+   * answer; a timed-out adapter is awaited after the answer; anything else ends the attempt.
    */
-  private async settle(d: Keyed, reply: Reply, lock: StoreLock, bound: number): Promise<Reply> {
+  private async settle(d: Keyed, outcome: AdapterOutcome, lock: StoreLock, bound: number, answerNow: (answer: Answer) => void): Promise<Held> {
     const settler = this.#settler;
     const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
-    if (isSuccess(reply)) {
+    if (accepted(outcome)) {
       // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
-      const record = successRecord(base, reply.body as ResponseInfo);
-      const saved = await settler.saveNow(d, record, lock);
-      if (saved === false) this.background.track(settler.keepSaving(d, record, lock, bound));
-      else if (saved === true) await settler.release(d, lock);
-      else if (typeof saved === 'object') {
+      const record = successRecord(base, outcome.body as ResponseInfo);
+      const saved = await settler.save(d, record, lock);
+      switch (saved.kind) {
+        case 'failed': {
+          const saving = settler.keepSaving(d, record, lock, bound);
+          answerNow(outcome);
+          return { answer: outcome, settled: await saving };
+        }
         // The lease was lost before the save (a stall): the stored reply, another attempt's, is the order's.
-        await settler.release(d, lock);
-        if (saved.lost.winner) return replay(saved.lost.winner, 'replayed');
-        throw storeUnavailable('idempotency store');
+        case 'replayed': return { answer: replay(saved.winner, 'replayed'), settled: saved };
+        case 'lost': throw storeUnavailable('idempotency store');
+        default: return { answer: outcome, settled: saved };
       }
-      return reply;
     }
-    if (reply.late) {
+    if (outcome.kind === 'timed-out') {
       await settler.end(d, d.key, 'timeout');
-      this.background.track(settler.awaitLate(d, base, reply.late, lock, bound));
-      return reply;
+      const awaiting = settler.awaitLate(d, base, outcome.late, lock, bound);
+      answerNow(outcome);
+      return { answer: outcome, settled: await awaiting };
     }
-    await settler.end(d, d.key, reply.invalidResult ? 'invalid-result' : null);
-    await settler.release(d, lock);
-    return reply;
+    await settler.end(d, d.key, outcome.kind === 'invalid-result' ? 'invalid-result' : null);
+    return { answer: outcome, settled: null };
   }
 }

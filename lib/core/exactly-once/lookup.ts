@@ -5,15 +5,15 @@
  */
 import type { Prefetched, StoredRecord } from '../../store/types.js';
 import type { KitStore } from '../../store/capabilities.js';
-import type { Keyed, Reply } from '../stages/types.js';
+import type { Answer } from '../stages/reply.js';
+import type { Keyed } from '../stages/types.js';
 import type { HoldPolicy } from './holds.js';
 import type { Settler } from './settle.js';
 import { fromStore } from './store-call.js';
 
-export const REPLAY_HEADER = 'idempotency-replayed';
-
-export const replay = (record: Pick<StoredRecord, 'response'>, outcome: string): Reply =>
-  ({ status: 200, headers: { [REPLAY_HEADER]: 'true' }, body: record.response, outcome });
+/** A stored reply as the answer (stages/reply.ts sends it with the replay header). */
+export const replay = (record: Pick<StoredRecord, 'response'>, outcome: 'replayed' | 'payment_replayed'): Answer =>
+  ({ kind: 'replayed', response: record.response, outcome });
 
 /** Where a lookup reads: the store, or what the store read together with the lock (`Prefetched`). */
 export interface Reads {
@@ -40,7 +40,7 @@ export interface Lookup { reads: Reads; settler: Settler; holds: HoldPolicy }
  * The stored answer of this delivery, if any: its own reply, or the order's earlier successful
  * payment. A SendOrderToMerchant answered from the payment still places the fulfilment hold it announces.
  */
-export async function storedAnswer(d: Keyed, { reads, settler, holds }: Lookup): Promise<Reply | null> {
+export async function storedAnswer(d: Keyed, { reads, settler, holds }: Lookup): Promise<Answer | null> {
   const pendingOwn = settler.unsaved.get(d.key);
   if (pendingOwn) return replay(pendingOwn, 'replayed');
   const own = await reads.record(d.key);
@@ -61,7 +61,7 @@ export async function storedAnswer(d: Keyed, { reads, settler, holds }: Lookup):
  * For a store that looks for the stored answer in its claim (`claimOrReplay`): only what this process
  * keeps in memory (a reply whose save is being retried) is answered before it.
  */
-export async function pendingAnswer(d: Keyed, lookup: Lookup): Promise<Reply | null> {
+export async function pendingAnswer(d: Keyed, lookup: Lookup): Promise<Answer | null> {
   const pendingOwn = lookup.settler.unsaved.get(d.key);
   if (pendingOwn) return replay(pendingOwn, 'replayed');
   // Rare (a store outage): read as a store without claimOrReplay would, so the key's own stored reply still comes first.

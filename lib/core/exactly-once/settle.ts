@@ -21,18 +21,33 @@ import type { KitStore } from '../../store/capabilities.js';
 import type { AttemptOutcome, NewRecord, StoreLock, StoredRecord } from '../../store/types.js';
 import type { CallbackName } from '../registry.js';
 import type { Keyed } from '../stages/types.js';
-import type { CallbackResponse } from '../types.js';
+import type { Accepted, AdapterOutcome, Declined } from '../stages/adapter-reply.js';
 import type { HoldPolicy } from './holds.js';
 
 /** First and longest pause between two tries of a failed save. */
 export const SAVE_BACKOFF_MS = { first: 50, max: 2_000 };
 
 /**
- * How a save went: true stored, 'released' stored and the lock released, false failed (retried in
- * the background), `{ lost }` refused because the lease was lost: `lost.winner` is the reply stored
- * for the key by the attempt that took over (null: none yet).
+ * How storing a successful reply went (Settler.save, the one place this is decided):
+ * - `stored`: stored; the lock is still held (index.ts releases it);
+ * - `released`: stored, and the lock released by the store in the same call (`saveAndRelease`), or
+ *   the lease was lost but the key's stored reply is this one (a save that committed although its
+ *   answer did not arrive in time): nothing left to release;
+ * - `replayed`: the lease was lost and another attempt's reply (`winner`) is the key's: it answers;
+ * - `lost`: the lease was lost and nothing is stored for the key (503; the attempt recorded 'unsaved');
+ * - `failed`: the store failed (the save is retried while the lock is held, keepSaving).
  */
-export type SaveOutcome = boolean | 'released' | { lost: { winner: StoredRecord | null } };
+export type Settled =
+  | { readonly kind: 'stored' }
+  | { readonly kind: 'released' }
+  | { readonly kind: 'replayed'; readonly winner: StoredRecord }
+  | { readonly kind: 'lost' }
+  | { readonly kind: 'failed' };
+
+const STORED: Settled = { kind: 'stored' };
+const RELEASED: Settled = { kind: 'released' };
+const LOST: Settled = { kind: 'lost' };
+const FAILED: Settled = { kind: 'failed' };
 
 /** The record of an attempt, without its reply. */
 export type RecordBase = Omit<NewRecord, 'response'>;
@@ -41,10 +56,14 @@ export type RecordBase = Omit<NewRecord, 'response'>;
 export const successRecord = (base: RecordBase, response: ResponseInfo): NewRecord =>
   ({ key: base.key, callback: base.callback, orderId: base.orderId, hash: base.hash, payment: base.payment, response });
 
-export const isSuccess = (res: CallbackResponse): boolean => {
+/** A reply to store: a 200 whose body is an object with `Success: true`. */
+export const isSuccess = (res: { readonly status: number; readonly body: unknown }): boolean => {
   const body = res.body as Record<string, unknown> | null;
   return res.status === 200 && body !== null && typeof body === 'object' && body.Success === true;
 };
+
+/** The adapter accepted the delivery with a reply to store (a cart's CheckoutCartInfo is not one). */
+export const accepted = (outcome: AdapterOutcome): outcome is Accepted => outcome.kind === 'ok' && isSuccess(outcome);
 
 export class Settler {
   /** Replies kept in memory while their save is retried, by key; payments also by OrderId. */
@@ -63,6 +82,7 @@ export class Settler {
     }
   }
 
+  /** Releases the OrderId lock; a failure is logged (its lease then expires). Called from one place: ExactlyOnce.underLock. */
   async release(d: Keyed, lock: StoreLock): Promise<void> {
     try {
       await lock.release();
@@ -72,66 +92,72 @@ export class Settler {
   }
 
   /**
-   * Stores a successful reply (one try); false when the store failed (keepSaving then retries it).
-   * Given the lock of a store that can save and release at once, does both: 'released'.
+   * One try to store a successful reply (through the lock when the store can save and release at
+   * once: every try then fenced by the lease). `retry`: a try of keepSaving (a failure is a warning,
+   * a success logged). The one place a Settled is made.
    */
-  async saveNow(d: Keyed, record: NewRecord, lock?: StoreLock): Promise<SaveOutcome> {
+  async save(d: Keyed, record: NewRecord, lock: StoreLock, retry = false): Promise<Settled> {
+    let released = false;
     try {
-      if (lock?.saveAndRelease) {
+      if (lock.saveAndRelease) {
         await lock.saveAndRelease(record, this.merchantIdsOf(record));
-        return 'released';
+        released = true;
+      } else {
+        await this.store.saveRecord(record);
       }
-      await this.store.saveRecord(record);
     } catch (err) {
       if (isLeaseLost(err)) return this.lost(d, record);
-      d.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
-      return false;
+      if (retry) d.log.warn({ err }, 'idempotency store still failing to keep a successful reply');
+      else d.log.error({ err }, 'idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
+      return FAILED;
     }
+    if (retry) d.log.info({}, 'a successful reply that could not be stored at first is now stored');
+    if (released) return RELEASED;
     await this.afterSave(d, record);
-    return true;
+    return STORED;
   }
 
-  /** Keeps the lock while `record` is saved with back-off, until `deadline`; then releases it. */
-  async keepSaving(d: Keyed, record: NewRecord, lock: StoreLock, deadline: number): Promise<void> {
+  /**
+   * Keeps a reply whose save failed in memory (replayed to deliveries in this process) and retries
+   * its save with back-off until `deadline`, while the caller holds the lock; how it ended.
+   */
+  async keepSaving(d: Keyed, record: NewRecord, lock: StoreLock, deadline: number): Promise<Settled> {
     this.unsaved.set(record.key, record);
     if (record.payment && !this.unsavedPayments.has(record.orderId)) this.unsavedPayments.set(record.orderId, record);
     try {
-      const saved = await this.retrySave(d, record, lock, deadline);
-      if (saved === 'lost') {
-        await this.lost(d, record);
-      } else if (saved) {
-        d.log.info({}, 'a successful reply that could not be stored at first is now stored');
-        if (saved !== 'released') await this.afterSave(d, record);
-      } else {
-        d.log.error({}, 'gave up storing a successful reply (the OrderId lock reached its bound); the next attempt is told previousAttempt.outcome = unsaved');
-        await this.end(d, record.key, 'unsaved');
+      let pause = SAVE_BACKOFF_MS.first;
+      while (Date.now() + pause < deadline) {
+        await sleep(Math.max(0, pause), undefined, { ref: false });
+        pause = Math.min(pause * 2, SAVE_BACKOFF_MS.max);
+        const settled = await this.save(d, record, lock, true);
+        if (settled.kind !== 'failed') return settled;
       }
+      d.log.error({}, 'gave up storing a successful reply (the OrderId lock reached its bound); the next attempt is told previousAttempt.outcome = unsaved');
+      await this.end(d, record.key, 'unsaved');
+      return FAILED;
     } finally {
       if (this.unsaved.get(record.key) === record) this.unsaved.delete(record.key);
       if (this.unsavedPayments.get(record.orderId) === record) this.unsavedPayments.delete(record.orderId);
-      await this.release(d, lock);
     }
   }
 
-  /** Keeps the lock until the timed-out adapter settles (storing a late success) or `deadline`; then releases it. */
-  async awaitLate(d: Keyed, base: RecordBase, late: Promise<CallbackResponse>, lock: StoreLock, deadline: number): Promise<void> {
+  /**
+   * Holds on (the caller keeps the lock) until the timed-out adapter settles, storing a late success,
+   * or until `deadline`; how it ended (null: nothing to store).
+   */
+  async awaitLate(d: Keyed, base: RecordBase, late: Promise<Accepted | Declined>, lock: StoreLock, deadline: number): Promise<Settled | null> {
     const settled = await lateOrBound(late, deadline);
     if (settled === 'bound') {
       d.log.error({}, 'adapter still running when the OrderId lock reached its bound; releasing it (the next attempt is told previousAttempt.outcome = timeout)');
-      await this.release(d, lock);
-      return;
+      return null;
     }
     if ('failed' in settled) await this.end(d, base.key, 'timeout');
     // A late acceptance still goes through the hold policy (the documents webhook counts its documents).
-    if ('failed' in settled || !isSuccess(settled) || !(await this.holds.acceptedLate(d))) {
-      await this.release(d, lock);
-      return;
-    }
+    if ('failed' in settled || !isSuccess(settled) || !(await this.holds.acceptedLate(d))) return null;
     const record = successRecord(base, settled.body as ResponseInfo);
     d.log.warn({}, 'adapter succeeded after its time-out; its reply is stored and replayed to later deliveries');
-    const saved = await this.saveNow(d, record, lock);
-    if (saved === true || typeof saved === 'object') await this.release(d, lock);
-    else if (!saved) await this.keepSaving(d, record, lock, deadline);
+    const saved = await this.save(d, record, lock);
+    return saved.kind === 'failed' ? this.keepSaving(d, record, lock, deadline) : saved;
   }
 
   /** The merchant ids of a created order, kept for the client's hold guard. */
@@ -159,44 +185,20 @@ export class Settler {
    * although its answer did not arrive in time), it was stored after all; otherwise this attempt lost,
    * which is logged with both replies' order ids so the merchant can undo the lost one.
    */
-  private async lost(d: Keyed, record: NewRecord): Promise<SaveOutcome> {
+  private async lost(d: Keyed, record: NewRecord): Promise<Settled> {
     let winner: StoredRecord | null = null;
     try {
       winner = await this.store.getRecord(record.key);
     } catch (err) {
       d.log.error({ err }, 'idempotency store failed to read the reply of a delivery whose lease was lost');
     }
-    if (winner && JSON.stringify(winner.response) === JSON.stringify(record.response)) return 'released';
+    if (winner && JSON.stringify(winner.response) === JSON.stringify(record.response)) return RELEASED;
     d.log.error({ internalOrderId: record.response.InternalOrderId ?? null, storedInternalOrderId: winner?.response.InternalOrderId ?? null },
       winner
         ? 'this attempt lost its lease before its reply was stored (it stalled past leaseMs); another attempt took over and its reply is the order\'s; this attempt\'s reply is not stored nor sent: undo what it did'
         : 'this attempt lost its lease before its reply was stored (it stalled past leaseMs); its reply is not stored nor sent (503): the next attempt is told previousAttempt.outcome = unsaved');
     if (!winner) await this.end(d, record.key, 'unsaved');
-    return { lost: { winner } };
-  }
-
-  /**
-   * Tries to save with back-off until `deadline` (through the lock when it can save, so every try is
-   * fenced by the lease); whether it was saved ('released': and the lock released; 'lost': the lease was lost).
-   */
-  private async retrySave(d: Keyed, record: NewRecord, lock: StoreLock, deadline: number): Promise<boolean | 'released' | 'lost'> {
-    let pause = SAVE_BACKOFF_MS.first;
-    while (Date.now() + pause < deadline) {
-      await sleep(Math.max(0, pause), undefined, { ref: false });
-      pause = Math.min(pause * 2, SAVE_BACKOFF_MS.max);
-      try {
-        if (lock.saveAndRelease) {
-          await lock.saveAndRelease(record, this.merchantIdsOf(record));
-          return 'released';
-        }
-        await this.store.saveRecord(record);
-        return true;
-      } catch (err) {
-        if (isLeaseLost(err)) return 'lost';
-        d.log.warn({ err }, 'idempotency store still failing to keep a successful reply');
-      }
-    }
-    return false;
+    return winner ? { kind: 'replayed', winner } : LOST;
   }
 }
 
@@ -205,7 +207,7 @@ export class Settler {
  * bound's timer does not keep the process alive (an adapter that never settles must not hold a
  * Lambda invocation, a test worker or a shutting-down server open for the lock's whole bound).
  */
-async function lateOrBound(late: Promise<CallbackResponse>, deadline: number): Promise<CallbackResponse | 'bound' | { failed: unknown }> {
+async function lateOrBound(late: Promise<Accepted | Declined>, deadline: number): Promise<Accepted | Declined | 'bound' | { failed: unknown }> {
   const bound = new AbortController();
   return Promise.race([
     late.then((res) => res, (err: unknown) => ({ failed: err })),

@@ -65,7 +65,7 @@ export function key(delivery: Validated): Keyed {
   const d = delivery;
   // Listed, not spread: a spread that adds fields costs a hidden class per delivery (stages/validate.ts, validated()).
   return {
-    callback: d.callback, entry, request: d.request, body: d.body, context: d.context, log: d.log,
+    callback: d.callback, entry, request: d.request, body: d.body, requestId: d.requestId, log: d.log,
     payload: d.payload, input: d.input, envelope: d.envelope, orderId, nullFree: d.nullFree, cardMask: d.cardMask, cardDigest: d.cardDigest,
     deviations: d.deviations,
     fingerprint, key: idempotencyKey(d.callback, orderId, fingerprint), payment: paymentExpected(d),

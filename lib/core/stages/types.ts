@@ -3,7 +3,7 @@
  * of the one before and returns a new, readonly result (or refuses: it throws a PipelineFailure,
  * which deliver() answers). Nothing is written back into an earlier result.
  *
- *   Started → Parsed → Validated → (exactly-once entries) Keyed → Reply → DeliveryResult
+ *   Started → Parsed → Validated → (exactly-once entries) Keyed → Answer (stages/reply.ts) → DeliveryResult
  *
  * Parse, validate and key build their result as one literal listing every field of the one before
  * (a spread that adds fields costs V8 a hidden class per delivery: bench/NOTES.md). Keep every field
@@ -13,14 +13,13 @@ import type { SafeLogger } from '../../shared/logger.js';
 import type { CardMask } from '../delivery/card-mask.js';
 import type { CallbackTypes } from '../adapter-types.js';
 import type { RequestBody } from '../body.js';
-import type { DeliveryContext } from '../context.js';
 import type { CallbackEntry, CallbackName } from '../registry.js';
 import type { CallbackRequest, CallbackResponse } from '../types.js';
 
 /** The adapter input of a callback (built by its registry entry's `input`). */
 export type AdapterInput = CallbackTypes[CallbackName]['input'];
 
-/** A delivery as it starts: which callback, what was asked, the adapter's context, the call's logger. */
+/** A delivery as it starts: which callback, what was asked, the call's id and logger. */
 export interface Started {
   readonly callback: CallbackName;
   /** The registry entry of the callback: every branch of deliver() reads it. */
@@ -28,8 +27,8 @@ export interface Started {
   readonly request: CallbackRequest;
   /** The request's body (body.ts): raw, parsed by the host app, or unreadable; undefined without one. */
   readonly body: RequestBody | undefined;
-  /** What the adapter receives as its second argument; deliver() fills it in as the stages go. */
-  readonly context: DeliveryContext;
+  /** Random id of this delivery (`context.requestId`; the adapter's context is built just before it runs: context.ts). */
+  readonly requestId: string;
   readonly log: SafeLogger;
 }
 
@@ -68,19 +67,6 @@ export interface Keyed extends Validated {
   readonly key: string;
   /** A payment is expected of the adapter (its success is replayed to any later payment request of the OrderId). */
   readonly payment: boolean;
-}
-
-/** A stage's reply: the response, and what the stages around it learn about the attempt (never sent). */
-export interface Reply extends CallbackResponse {
-  /** Why it was answered, when worth logging (e.g. 'replayed', 'declined', 'in_flight'); else from the status. */
-  readonly outcome?: string;
-  /** The adapter's result was refused (a merchant bug): the attempt's outcome is unknown. */
-  readonly invalidResult?: true;
-  /**
-   * The adapter timed out: the reply its late settlement would give (rejects when it fails). The
-   * exactly-once module keeps the OrderId lock until it settles (bounded by the lease).
-   */
-  readonly late?: Promise<Reply>;
 }
 
 /** What deliver() hands to kit.handle: the reply a binding writes, and what telemetry reads of the delivery. */

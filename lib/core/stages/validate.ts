@@ -107,7 +107,7 @@ export function validate(validators: RequestValidators, delivery: Parsed): Valid
  */
 function validated(d: Parsed, input: Validated['input'], deviations: Validated['deviations']): Validated {
   return {
-    callback: d.callback, entry: d.entry, request: d.request, body: d.body, context: d.context, log: d.log,
+    callback: d.callback, entry: d.entry, request: d.request, body: d.body, requestId: d.requestId, log: d.log,
     payload: d.payload, input, envelope: d.envelope, orderId: d.orderId, nullFree: d.nullFree, cardMask: d.cardMask, cardDigest: d.cardDigest,
     deviations,
   };
