@@ -13,6 +13,7 @@
  * it from a slow pass, so each test counts the releases. A delivery or a background task that never
  * ends makes its test exceed jest's time-out: a failure, not a slow pass.
  */
+import { jest } from '@jest/globals';
 import { LeaseLostError, MemoryStore, type AcquireOptions, type NewRecord, type StoreLock } from 'crossborder-merchant-kit/store';
 import { BatchingMemoryStore } from '../../idempotency/batching-store.js';
 import { order, paymentOrder, statusUpdate } from '../../helpers/orders.js';
@@ -78,9 +79,23 @@ const STORES = [['MemoryStore', () => new WatchedMemoryStore()], ['a batching st
 const PAID = { InternalOrderId: 'A-1', PaymentAmount: '10.00', PaymentCurrencyCode: 'EUR' };
 const never = () => new Promise<never>(() => {});
 
-/** After the reply and kit.idle(): every lock taken was given back. */
+// A delivery that never answers fails its test in 10 s (not the suite's 30 s): a hang is a prompt failure.
+jest.setTimeout(10_000);
+
+/** Whether `promise` settles within `ms` (far beyond every lock's bound in this file: at most 360 ms). */
+async function settles(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((r) => { timer = setTimeout(() => r(false), ms); });
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** After the reply: the background work ends (kit.idle() settles) and every lock taken was given back. */
 async function allReleased(kit: { idle(): Promise<void> }, store: Watched, taken = 1): Promise<void> {
-  await kit.idle();
+  expect(await settles(kit.idle(), 3_000)).toBe(true);
   expect(store.locks.map((l) => l.released > 0)).toEqual(Array(taken).fill(true));
 }
 
@@ -180,6 +195,15 @@ describe.each(STORES)('on %s, every ending of an attempt gives the OrderId lock 
     const t = kitWith(store, { performOrderPayment: () => PAID });
     expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
     await allReleased(t.kit, store);
+  });
+
+  test('identical deliveries at once: each answered (the twins wait for the first in the process), the adapter run once, every lock given back', async () => {
+    const store = make();
+    const t = kitWith(store, { performOrderPayment: async () => { await sleep(50); return PAID; } }, { inFlightWaitMs: 5_000 });
+    const replies = await Promise.all(Array.from({ length: 3 }, () => t.deliver('performOrderPayment', paymentOrder())));
+    expect(replies.map((r) => [r.status, r.body])).toEqual(Array(3).fill([200, { Success: true, ...PAID }]));
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+    await allReleased(t.kit, store, store.locks.length);
   });
 
   test('deliveries of one order one after the other: each takes the lock at once and gives it back', async () => {
