@@ -9,6 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { DISPATCH_ORDERS_CODES } from 'crossborder-merchant-kit/client';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { rememberParcels } from '../../lib/client/parcel-record.js';
+import { parcelOrders } from '../../lib/store/parcel-orders.js';
+import { captureLogger } from '../helpers/recording.js';
 import { fakeService, type Reply, type FakeService } from './fake-service.js';
 import { clientFor, failure } from './setup.js';
 
@@ -233,5 +236,13 @@ describe('what is recorded, and what the guard says (issue 47: the client-parcel
     await client.dispatchOrders({ ParcelCodes: ['P-8'], TrackingNumbers: ['TRK-8'] }, { force: true });
     expect(log.lines.filter((l) => l.level === 'warn').map((l) => [l.obj.operation, l.obj.unrecorded, l.msg])).toEqual([[
       'dispatchOrders', 2, 'dispatching parcels whose orders the store does not know, unchecked for fulfilment holds (force: true)']]);
+  });
+
+  test('rememberParcels records under each order id given and skips an empty or missing one (no parcel of order \'\')', async () => {
+    const store = new MemoryStore();
+    const log = captureLogger();
+    await rememberParcels({ store, log } as never, 'getShippingDocuments', ['', 'GE6', undefined], { parcel: ['P-6'], tracking: ['TRK-6'] });
+    expect(log.lines).toEqual([]);
+    expect([await parcelOrders(store, 'parcel', 'P-6'), await parcelOrders(store, 'tracking', 'TRK-6')]).toEqual([['GE6'], ['GE6']]);
   });
 });
