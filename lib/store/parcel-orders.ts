@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { storeKeyPart } from '../json/canonical.js';
 import type { ResponseInfo } from '../payloads.js';
+import { KitError } from '../shared/errors.js';
 import { MAX_ORDER_ACTIONS } from './order-actions.js';
 import type { StoreCore } from './types.js';
 
@@ -17,13 +18,27 @@ import type { StoreCore } from './types.js';
 export type ParcelIdKind = 'parcel' | 'tracking';
 
 const key = (kind: ParcelIdKind, id: string, n: number) => `~order:${kind}:${storeKeyPart(id)}:${n}`;
+const blank = (v: unknown): v is unknown => typeof v !== 'string' || v.trim() === '';
+/** The order a record names; none for a blank one (written by no version of the client: read as unrecorded, fail closed). */
 const orderOf = (response: unknown): string | undefined => {
   const v = (response as { orderId?: unknown } | null)?.orderId;
-  return typeof v === 'string' ? v : undefined;
+  return blank(v) ? undefined : v as string;
 };
 
-/** Every order `id` was recorded with, oldest first ([] when none). */
+const NAMES: Record<ParcelIdKind, string> = { parcel: 'a parcel code', tracking: 'a tracking number' };
+
+/**
+ * A blank parcel code or tracking number names no parcel, and a blank order id no order: neither is
+ * recorded nor looked up (a parcel recorded under order '' maps to an order no hold guard can check).
+ * ERR_CBK_INVALID_ARGUMENT, naming the function and what was blank (never the value).
+ */
+function refuseBlank(fn: string, what: string, value: unknown): void {
+  if (blank(value)) throw new KitError('ERR_CBK_INVALID_ARGUMENT', `${fn}: ${what} must be a non-blank string`);
+}
+
+/** Every order `id` was recorded with, oldest first ([] when none); a blank `id` is refused (ERR_CBK_INVALID_ARGUMENT). */
 export async function parcelOrders(store: Pick<StoreCore, 'getRecord'>, kind: ParcelIdKind, id: string): Promise<string[]> {
+  refuseBlank('parcelOrders', NAMES[kind], id);
   const out: string[] = [];
   for (let n = 1; n <= MAX_ORDER_ACTIONS; n++) {
     const record = await store.getRecord(key(kind, id, n));
@@ -34,8 +49,13 @@ export async function parcelOrders(store: Pick<StoreCore, 'getRecord'>, kind: Pa
   return out;
 }
 
-/** Records that `id` belongs to `orderId` (nothing when already recorded); false when the list is full. */
+/**
+ * Records that `id` belongs to `orderId` (nothing when already recorded); false when the list is full.
+ * A blank `id` or `orderId` is refused (ERR_CBK_INVALID_ARGUMENT), nothing recorded.
+ */
 export async function recordParcelOrder(store: Pick<StoreCore, 'getRecord' | 'saveRecord'>, kind: ParcelIdKind, id: string, orderId: string): Promise<boolean> {
+  refuseBlank('recordParcelOrder', NAMES[kind], id);
+  refuseBlank('recordParcelOrder', `the order id ${NAMES[kind]} is recorded with`, orderId);
   for (let n = 1; n <= MAX_ORDER_ACTIONS; n++) {
     const k = key(kind, id, n);
     const found = await store.getRecord(k);

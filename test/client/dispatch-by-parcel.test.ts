@@ -9,6 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { DISPATCH_ORDERS_CODES } from 'crossborder-merchant-kit/client';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
+import { rememberParcels } from '../../lib/client/parcel-record.js';
+import { parcelOrders } from '../../lib/store/parcel-orders.js';
+import { captureLogger } from '../helpers/recording.js';
 import { fakeService, type Reply, type FakeService } from './fake-service.js';
 import { clientFor, failure } from './setup.js';
 
@@ -167,5 +170,79 @@ describe('the hold guard, every id form', () => {
       ['getShippingDocuments', 'the store could not record the parcels of an accepted call (a dispatch by these parcels will be refused unless forced)'],
     ]);
     expect(await failure(client.dispatchOrders({ ParcelCodes: ['P-1'] }))).toMatchObject({ code: 'PARCEL_NOT_RECORDED', unrecordedIds: ['P-1'] });
+  });
+});
+
+describe('what is recorded, and what the guard says (issue 47: the client-parcel-guard area measured whole)', () => {
+  const errors = (log: { lines: Array<{ level: string; msg?: string }> }) => log.lines.filter((l) => l.level === 'error').map((l) => l.msg);
+
+  test('blank parcel codes and tracking numbers in an answer are skipped, the others recorded; nothing is logged as failed', async () => {
+    const store = new MemoryStore();
+    svc.answer((r) => (r.path === '/Order/GetShippingDocuments'
+      ? { status: 200, body: { IsSuccess: true, Documents: [], ParcelsTracking: [{ ParcelCode: '  ', TrackingNumber: 'TRK-5' }, { ParcelCode: 'P-5', TrackingNumber: ' ' }, { ParcelCode: '', TrackingNumber: '' }] } }
+      : answers(r)));
+    const { client, log } = clientFor(svc, { store });
+    await client.getShippingDocuments({ OrderId: 'GE5' });
+    expect(errors(log)).toEqual([]);
+    await store.placeFulfilmentHold('GE5', [{ DocumentTypeCode: '11', TrackingNumber: 'EAD-5' }]);
+    for (const request of [{ ParcelCodes: ['P-5'] }, { TrackingNumbers: ['TRK-5'] }]) {
+      expect(await failure(client.dispatchOrders(request))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+    }
+  });
+
+  test('updateOrderDispatchV2\'s own TrackingDetails (the request object itself, not a parcel of its list) are recorded too', async () => {
+    const store = new MemoryStore();
+    const { client, log } = clientFor(svc, { store });
+    await client.updateOrderDispatchV2({ OrderId: 'GE4', Parcels: [parcel('P-4')], TrackingDetails: { TrackingNumber: 'TRK-4' } });
+    expect(errors(log)).toEqual([]);
+    await store.placeFulfilmentHold('GE4', [{ DocumentTypeCode: '11', TrackingNumber: 'EAD-4' }]);
+    expect(await failure(client.dispatchOrders({ TrackingNumbers: ['TRK-4'] }))).toMatchObject({ code: 'FULFILMENT_HOLD' });
+  });
+
+  test('without a store nothing is recorded and nothing is logged', async () => {
+    const { client, log } = clientFor(svc);
+    await client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel('P-1')] });
+    expect(log.lines.filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
+  });
+
+  test('a store failing with something that is no Error: logged as "error" (the thrown value is never written)', async () => {
+    const store = new MemoryStore();
+    const failing = new Proxy(store, {
+      get: (t, k) => (k === 'saveRecord' ? (r: { key: string }) => (r.key.startsWith('~order:parcel:') ? Promise.reject('secret-ish text') : t.saveRecord(r as never)) : Reflect.get(t, k)),
+    });
+    const { client, log } = clientFor(svc, { store: failing });
+    await client.getShippingDocuments({ OrderId: 'GE1', Parcels: [parcel('P-1')] });
+    expect(log.lines.filter((l) => l.level === 'error').map((l) => [l.obj.operation, l.obj.err])).toEqual([['getShippingDocuments', 'error']]);
+  });
+
+  test('by order ids only, with a store: the manifest names just them and each is recorded as dispatched', async () => {
+    const store = new MemoryStore();
+    const { client, log } = clientFor(svc, { store });
+    await client.dispatchOrders({ OrderIds: ['GE1'] });
+    expect(manifests().map((r) => r.json)).toEqual([{ OrderIds: ['GE1'] }]);
+    expect(log.lines.filter((l) => l.level === 'error' || l.level === 'warn')).toEqual([]);
+    expect(await failure(client.updateOrderStatus({ OrderId: 'GE1', StatusCode: 'cancelled', OrderStatusReason: { OrderStatusReasonCode: '1' } }))).toMatchObject({ code: 'ORDER_DISPATCHED' });
+  });
+
+  test('what the guard says: the store failure\'s description, the forced warnings with the operation and the count of unrecorded ids', async () => {
+    const store = new MemoryStore();
+    const broken = new Proxy(store, { get: (t, k) => (k === 'getRecord' ? () => Promise.reject(new Error('down')) : Reflect.get(t, k)) });
+    const down = clientFor(svc, { store: broken });
+    const err = await failure(down.client.dispatchOrders({ ParcelCodes: ['P-1'] }));
+    expect(err.description).toBe('could not read the store to find the orders of the parcels named; nothing was sent');
+    await down.client.dispatchOrders({ ParcelCodes: ['P-1'] }, { force: true });
+    expect(down.log.lines.filter((l) => l.level === 'warn').map((l) => l.obj.operation)).toEqual(['dispatchOrders']);
+    const { client, log } = clientFor(svc, { store });
+    await client.dispatchOrders({ ParcelCodes: ['P-8'], TrackingNumbers: ['TRK-8'] }, { force: true });
+    expect(log.lines.filter((l) => l.level === 'warn').map((l) => [l.obj.operation, l.obj.unrecorded, l.msg])).toEqual([[
+      'dispatchOrders', 2, 'dispatching parcels whose orders the store does not know, unchecked for fulfilment holds (force: true)']]);
+  });
+
+  test('rememberParcels records under each order id given and skips an empty or missing one (no parcel of order \'\')', async () => {
+    const store = new MemoryStore();
+    const log = captureLogger();
+    await rememberParcels({ store, log } as never, 'getShippingDocuments', ['', 'GE6', undefined], { parcel: ['P-6'], tracking: ['TRK-6'] });
+    expect(log.lines).toEqual([]);
+    expect([await parcelOrders(store, 'parcel', 'P-6'), await parcelOrders(store, 'tracking', 'TRK-6')]).toEqual([['GE6'], ['GE6']]);
   });
 });

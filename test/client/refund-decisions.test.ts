@@ -7,7 +7,7 @@
  */
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { paymentKey } from '../../lib/store/capabilities.js';
-import { orderActions } from '../../lib/store/order-actions.js';
+import { orderAction, orderActions } from '../../lib/store/order-actions.js';
 import { fakeService, type FakeService, type Received } from './fake-service.js';
 import { clientFor, failure } from './setup.js';
 
@@ -351,5 +351,48 @@ describe('a lost answer confirmed by GetRefundDetails', () => {
     expect((await orderActions(store, 'refund', ORDER)).map((a) => a.details)).toEqual([
       { amount: '42.00', amountKey: '42', ExternalReference: 'ref-l', FullRefund: false, Success: true },
     ]);
+  });
+});
+
+describe('issue 47 item 8, the whole-area run: what its survivors left unpinned', () => {
+  test('a line whose fields have the wrong type is refused by the request schema, naming the refund; an empty list is no line to check', async () => {
+    const { client } = clientFor(svc);
+    for (const line of [{ CartItemId: '1', RefundComments: 5 }, { CartItemId: '1', RefundReason: 'damaged' }]) {
+      const err = await failure(client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00', Products: [line] } as never));
+      expect(err).toMatchObject({ code: 'INVALID_ARGUMENT', attempts: 0 });
+      expect(err.description).toMatch(/the refund/);
+    }
+    expect(svc.count()).toBe(0);
+  });
+
+  test('Success as text in any case and spacing decides, also beside an error code: " TRUE " a success, " False" a refusal', async () => {
+    svc.answer(() => ({ status: 200, body: { Success: ' TRUE ', Code: 'OK-1', Error: 'none' } }));
+    const { client } = clientFor(svc);
+    expect(await client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00' })).toMatchObject({ Success: true, Code: 'OK-1' });
+    svc.answer(() => ({ status: 200, body: { Success: ' False', RefundId: 4 } }));
+    expect(await failure(client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00' }))).toMatchObject({ code: 'HTTP_200' });
+    svc.answer(() => ({ status: 200, body: { Success: 'pending', RefundId: 4 } }));
+    expect(await client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00' })).toMatchObject({ Success: true, RefundId: 4 });
+  });
+
+  test('what is recorded: a RefundID of null is no RefundId; a reference is recorded with itself, a refund without one records no reference', async () => {
+    const store = await paid('100.00');
+    const { client } = clientFor(svc, { store });
+    svc.answer(() => ({ status: 200, body: { Success: true, RefundID: null } }));
+    await client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00' });
+    expect(await orderAction(store, 'refundRef', ORDER)).toBeNull();
+    await client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '1.00', ExternalReference: 'r-rec' });
+    expect((await orderActions(store, 'refund', ORDER)).map((a) => a.details)).toEqual([
+      { amount: '1.00', amountKey: '1', FullRefund: false, Success: true },
+      { amount: '1.00', amountKey: '1', ExternalReference: 'r-rec', FullRefund: false, Success: true },
+    ]);
+    expect((await orderAction(store, 'refundRef', ORDER, 'r-rec'))?.details).toEqual({ ExternalReference: 'r-rec', Success: true });
+  });
+
+  test('more than paid with force: the warning carries the operation', async () => {
+    const store = await paid('1.00');
+    const { client, log } = clientFor(svc, { store });
+    await client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '2.00' }, { force: true });
+    expect(log.lines.filter((l) => l.level === 'warn').map((l) => l.obj.operation)).toEqual(['createOrderRefund']);
   });
 });
