@@ -396,3 +396,16 @@ describe('issue 47 item 8, the whole-area run: what its survivors left unpinned'
     expect(log.lines.filter((l) => l.level === 'warn').map((l) => l.obj.operation)).toEqual(['createOrderRefund']);
   });
 });
+
+describe('a failure before the refund is sent is not an unknown outcome', () => {
+  test('JWT: the token call answers 500: the refund was never sent, so the error is the token\'s, not REFUND_OUTCOME_UNKNOWN', async () => {
+    svc.answer((r) => (r.path === '/Authentication/GetAuthenticationToken'
+      ? { status: 500, body: { Code: 'INTERNAL_ERROR', Error: 'token service down' } }
+      : { status: 200, body: { Success: true, RefundId: 789 } }));
+    const { client } = clientFor(svc, { accessToken: undefined, jwt: { userName: 'nordwear-api', password: 'pw-secret-1' }, retry: { retries: 0 } });
+    const err = await failure(client.createOrderRefund({ OrderId: ORDER, TotalRefundAmount: '10.00' }));
+    expect(err.code).not.toBe('REFUND_OUTCOME_UNKNOWN');
+    expect(err).toMatchObject({ name: 'ServiceError', operation: 'createOrderRefund' });
+    expect(svc.count(REFUND_PATH)).toBe(0);
+  });
+});
