@@ -33,6 +33,16 @@ export const EXPIRY_MARGIN_MS = 500;
 const EXPIRY_POLL_MS = 20;
 
 /**
+ * Reads what was just saved with a ttl of `TTL_MS`: `inTime` is whether the read completed before
+ * `savedAt + TTL_MS` (the record must then be found); a read that completed later, on a slow machine or
+ * network, may rightly find it expired, so no verdict on its presence then (the expiry check follows).
+ */
+export async function readBeforeTtl<T>(read: () => Promise<T>, savedAt: number): Promise<{ value: T; inTime: boolean }> {
+  const value = await read();
+  return { value, inTime: Date.now() < savedAt + TTL_MS };
+}
+
+/**
  * Resolves once `read` finds nothing, asserting that happens by `TTL_MS + EXPIRY_MARGIN_MS` after
  * now (call it right after the record was seen: the same bound as a fixed sleep from there). Reads
  * from `savedAt + TTL_MS` on, every 20 ms, so a store that expires on time passes in about TTL_MS

@@ -283,3 +283,18 @@ test.concurrent('under node:test, capabilities not declared: each check of a cap
   expect(stdout).toMatch(new RegExp(`^# skipped ${capabilityChecks.length}$`, 'm'));
   expect(stdout).toContain(`ok 15 - ${getPaymentCheck} # SKIP skipped: the store does not implement payments (no getPayment method)`);
 });
+
+test.concurrent('the suite catches a broken store: records gone at once (before their ttl): the ttl checks fail', async () => {
+  // A store that keeps nothing it is given a ttl for: read at once (in memory, well before TTL_MS), the
+  // record must be there, so the presence checks give their verdict.
+  const lost = (ttlMs: number | undefined) => {
+    const store = new MemoryStore(ttlMs === undefined ? {} : { ttl: ttlMs });
+    return ttlMs === undefined ? store : delegate(store, { getRecord: async () => null, getPayment: async () => null, findOrderId: async () => null });
+  };
+  const failed = await failures(({ ttlMs }) => lost(ttlMs), 'expire');
+  expect(failed).toEqual(expect.objectContaining({
+    'core: replay: a reply expires after the ttl, and its key may then be saved again': 'a reply was gone before its ttl',
+    'payments: a payment expires with its reply': 'a payment was gone before its ttl',
+    'merchantOrderIds: merchant ids expire after the ttl': 'a merchant id did not find its order before its ttl',
+  }));
+});
