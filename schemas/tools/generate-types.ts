@@ -196,10 +196,10 @@ async function main(): Promise<void> {
     }
   }
   if (stale.length > 0) {
-    process.stderr.write(`lib/generated is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.\n`);
+    process.stderr.write(`generated files are stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.\n`);
     process.exit(1);
   }
-  if (check) process.stdout.write('lib/generated is up to date\n');
+  if (check) process.stdout.write('lib/generated and openapi.yaml are up to date\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
