@@ -126,7 +126,9 @@ export function webhooksSection(entries: readonly CallbackEntry[], document: str
   const components = (parse(document) as { components: Components }).components;
   const lines = ['webhooks:', NOTE];
   for (const e of entries) {
-    const schema = JSON.parse(fs.readFileSync(path.join(schemasDir, e.requestSchema), 'utf8')) as { title?: string; description?: string };
+    const file = path.join(schemasDir, e.requestSchema);
+    if (!fs.existsSync(file)) throw new Error(`${e.name}: its request schema schemas/${e.requestSchema} (lib/core/registry.ts) does not exist`);
+    const schema = JSON.parse(fs.readFileSync(file, 'utf8')) as { title?: string; description?: string };
     const schemaText = { title: schema.title ?? e.defaultPath.slice(1), description: schema.description ?? '' };
     lines.push(`  ${e.defaultPath.slice(1)}:`);
     e.methods.forEach((m, i) => lines.push(...operation(e, m, i === 0, components, schemaText)));
