@@ -11,9 +11,11 @@
  *                 schema, strict), index.ts (which module holds which schema, each a lazy import);
  *   - validator-roots.ts: the request schemas the tolerant validators were generated for;
  *   - version.ts: the package's version (package.json), for the instrumentation scope.
+ * and schemas/openapi.yaml's `webhooks:` section, from the registry and the request schemas
+ * (schemas/tools/generate-openapi.ts).
  *
  *   npm run generate         write the files
- *   npm run generate:check   exit 1 when the files on disk differ from what the schemas produce
+ *   npm run generate:check   exit 1 when the files on disk (openapi.yaml's webhooks too) differ from what the schemas produce
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { CALLBACK_SCHEMAS } from '../../lib/core/registry.js';
 import { tolerantSchema } from '../../lib/validation/tolerant.js';
+import { OPENAPI_FILE, openapiDocument } from './generate-openapi.js';
 import { loadersModule, PROSE, rootsModule, validatorFiles, validatorsModule, withoutAnnotations } from './generate-validators.js';
 
 /** The callback request schemas (from the registry): their top-level `required` is kept in the tolerant form. */
@@ -183,11 +186,20 @@ async function main(): Promise<void> {
       process.stdout.write(`removed ${path.relative(process.cwd(), file)}\n`);
     }
   }
+  const openapi = fs.readFileSync(OPENAPI_FILE, 'utf8');
+  const written = openapiDocument(openapi);
+  if (written !== openapi) {
+    if (check) stale.push(path.relative(process.cwd(), OPENAPI_FILE));
+    else {
+      fs.writeFileSync(OPENAPI_FILE, written);
+      process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)} (webhooks)\n`);
+    }
+  }
   if (stale.length > 0) {
-    process.stderr.write(`lib/generated is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.\n`);
+    process.stderr.write(`generated files are stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.\n`);
     process.exit(1);
   }
-  if (check) process.stdout.write('lib/generated is up to date\n');
+  if (check) process.stdout.write('lib/generated and openapi.yaml are up to date\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

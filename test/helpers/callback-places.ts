@@ -5,6 +5,8 @@
  * registry with an entry no place knows, or sources with one place forgotten.
  * docs/architecture.md ("Adding a callback") lists the same places. Places derived from the registry are
  * not here: the fuzz list and the telemetry deliveries (every registry entry, its body from its builder).
+ * The runtime recipes' shop (examples/runtimes/shop.mjs) is not a place: the runtime matrix runs the
+ * checks of the callbacks it implements (`check --callbacks`, .ci/runtimes.mjs).
  */
 import fs from 'node:fs';
 import type { CallbackEntry } from '../../lib/core/registry.js';
@@ -38,12 +40,8 @@ export interface Sources {
   conformanceDoc: string;
   /** The source of the checker's checks and the sandbox's scenarios. */
   tools: string;
-  /** The source of the checker's checks alone. */
-  checks: string;
   /** The example shop's adapter (its tests run every check and scenario against it). */
   exampleAdapter: string;
-  /** The runtime recipes' shop (docs/bindings.md shows it verbatim; the runtime matrix runs every check, --strict, against it). */
-  runtimeShop: string;
 }
 
 const root = new URL('../../', import.meta.url);
@@ -65,9 +63,7 @@ export function readSources(): Sources {
     conformanceDoc: read('docs/conformance.md'),
     tools: ['lib/tools/conformance/', 'lib/tools/sandbox/']
       .flatMap((dir) => filesUnder(dir).filter((f) => f.endsWith('.ts')).map((f) => read(`${dir}${f}`))).join('\n'),
-    checks: read('lib/tools/conformance/checks.ts'),
     exampleAdapter: read('examples/basic-merchant/adapter.ts'),
-    runtimeShop: read('examples/runtimes/shop.mjs'),
   };
 }
 
@@ -100,7 +96,7 @@ export function places(s: Sources): Place[] {
       },
     },
     {
-      where: 'schemas/openapi.yaml', what: 'a webhook named as its path, with each of its methods',
+      where: 'schemas/openapi.yaml', what: 'a webhook named as its path, with each of its methods (written by npm run generate)',
       has: (e) => {
         const declared = webhookMethods(s.openapi, wireName(e));
         return e.methods.every((m) => declared.includes(m.toLowerCase()));
@@ -130,10 +126,6 @@ export function places(s: Sources): Place[] {
     {
       where: 'examples/basic-merchant/adapter.ts', what: 'its method in the example shop, which every check and scenario runs against',
       has: (e) => new RegExp(`^\\s+async ${e.name}\\(`, 'm').test(s.exampleAdapter),
-    },
-    {
-      where: 'examples/runtimes/shop.mjs', what: 'its method in the runtime recipes\' shop (and docs/bindings.md, which shows it), when a check sends it',
-      has: (e) => !s.checks.includes(`kind: '${e.name}'`) || new RegExp(`^\\s+async ${e.name}\\(`, 'm').test(s.runtimeShop),
     },
   ];
 }
