@@ -5,7 +5,7 @@
  * the order of alternatives (a card number wins over a shorter card or a CVV inside it), every
  * occurrence, and the pattern handed to the logger.
  */
-import { createCardMask, MIN_CARD_DIGITS } from '../../lib/core/delivery/card-mask.js';
+import { createCardMask, MIN_CARD_DIGITS } from '../../lib/core/card-data/index.js';
 
 const R = '[REDACTED]';
 const mask = (cards: string[], cvvs: string[] = []) => {

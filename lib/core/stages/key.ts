@@ -3,7 +3,7 @@
  * SHA-256 of the canonical JSON of the payload as received (parse never changes it: URL decoding
  * makes a copy; of the adapter input for a delivery without a body). The canonical JSON leaves the
  * card values out; a delivery with card data also hashes in the keyed card digest (parse stage,
- * delivery/card-digest.ts): another card is another key, the same card the same key. An entry with
+ * card-data/digest.ts): another card is another key, the same card the same key. An entry with
  * `keyFields` (a return: OrderId + RMANumber; a parcel dispatch: OrderId + parcel + status) is fingerprinted by
  * those fields of its input only (dotted paths; `?`: optional).
  */

@@ -16,8 +16,7 @@ import type { CallbackRequest } from '../types.js';
 import type { Parsed, Started } from './types.js';
 import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../json/canonical.js';
-import { createCardDigester } from '../delivery/card-digest.js';
-import { createCardMask } from '../delivery/card-mask.js';
+import { CARD_NUMBER, CVV_NUMBER, createCardDigester, createCardMask, type CardDigester } from '../card-data/index.js';
 import { payloadProblem, readOrderId, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
@@ -115,7 +114,7 @@ export interface Parser {
   readonly options: ResolvedOptions;
   /** The configured MerchantGUIDs in lower case: masked by every logger of the kit already, in any letter case. */
   readonly knownGuids: ReadonlySet<string>;
-  readonly cardDigest: (cards: readonly string[], cvvs: readonly string[]) => string | undefined;
+  readonly cardDigest: CardDigester;
 }
 
 export function createParser(options: ResolvedOptions): Parser {
@@ -212,10 +211,10 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
     if (typeof v === 'object') {
       if (v !== null) flags |= walkSecrets(v, out, depth + 1, cards, cvvs);
       else flags |= NULL_SEEN;
-    } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
+    } else if ((k === CARD_NUMBER || k === CVV_NUMBER || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
       out.push(String(v));
-      if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
-      if (cvvs && k === 'CVVNumber') cvvs.push(String(v));
+      if (cards && k === CARD_NUMBER && String(v).trim().length >= 8) cards.push(String(v).trim());
+      if (cvvs && k === CVV_NUMBER) cvvs.push(String(v));
     }
   }
   return flags;
