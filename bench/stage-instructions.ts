@@ -20,7 +20,7 @@ import { collectSecrets } from '../lib/core/stages/parse.js';
 import { stripCardData } from '../lib/core/card-data/index.js';
 import { createCardMask } from '../lib/core/card-data/index.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
-import { payloadHash } from '../lib/json/canonical.js';
+import { payloadHash } from '../lib/core/stages/fingerprint.js';
 import { jsonCopy } from '../lib/json/json-copy.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';
 import { createValidators } from '../lib/validation/index.js';

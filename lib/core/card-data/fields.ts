@@ -2,5 +2,8 @@
 export const CARD_NUMBER = 'CardNumber';
 export const CVV_NUMBER = 'CVVNumber';
 
+/** What an idempotency fingerprint hashes in place of a card field's value (stages/fingerprint.ts). */
+export const CARD_MARKER = '[card]';
+
 /** Whether a member's key is one of the card fields. */
 export const isCardKey = (key: string): boolean => key === CARD_NUMBER || key === CVV_NUMBER;

@@ -1,8 +1,8 @@
 /**
  * The key of an exactly-once delivery: `<callback>:<OrderId>:<fingerprint>`, the fingerprint being the
  * SHA-256 of the canonical JSON of the payload as received (parse never changes it: URL decoding
- * makes a copy; of the adapter input for a delivery without a body). The canonical JSON leaves the
- * card values out; a delivery with card data also hashes in the keyed card digest (parse stage,
+ * makes a copy; of the adapter input for a delivery without a body). Its rules (stages/fingerprint.ts)
+ * leave the card values out; a delivery with card data also hashes in the keyed card digest (parse stage,
  * card-data/digest.ts): another card is another key, the same card the same key. An entry with
  * `keyFields` (a return: OrderId + RMANumber; a parcel dispatch: OrderId + parcel + status) is fingerprinted by
  * those fields of its input only (dotted paths; `?`: optional).
@@ -10,7 +10,8 @@
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { sha256Hex } from '../../shared/sha256.js';
-import { idempotencyKey, payloadHash, PayloadTooDeep } from '../../json/canonical.js';
+import { PayloadTooDeep } from '../../json/canonical.js';
+import { idempotencyKey, payloadHash } from './fingerprint.js';
 import { paymentExpected } from './adapter-reply.js';
 import type { Keyed, Validated } from './types.js';
 
