@@ -80,6 +80,8 @@ export const AREAS = {
     // With the repeated-member refusal of payload-rules.ts (issue 47 item 6: a credential or key member given twice).
     mutate: [
       'lib/core/stages/parse.ts',
+      // The exactly-once id it requires (lib/core/required-fields.ts, with the key fields below).
+      functionRange('lib/core/required-fields.ts', 'export function orderIdOf('),
       functionRange('lib/core/delivery/payload-rules.ts', 'export function repeatedMember('),
       functionRange('lib/core/delivery/payload-rules.ts', 'function quotedNames('),
       functionRange('lib/core/delivery/payload-rules.ts', 'function escapedQuote('),
@@ -93,7 +95,7 @@ export const AREAS = {
   },
   'key-fields': {
     // The idempotency key's fields (issue 47 item 4): each registry keyFields entry required, a number beyond 2^53 refused.
-    mutate: [functionRange('lib/core/stages/key.ts', 'function keyOf(')],
+    mutate: [functionRange('lib/core/required-fields.ts', 'export function keyFieldsOf(')],
     tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts'],
   },
   'lambda-headers': {

@@ -1,5 +1,5 @@
 /**
- * The card mask of a delivery (lib/core/stages/card-mask.ts): which values of the request it
+ * The card mask of a delivery (lib/core/card-data/mask.ts): which values of the request it
  * hides in reply texts and log lines, in which spellings. Written against mutation testing
  * (docs/safety-tests.md): the length boundary, separators, values with letters, the CVV's bounds,
  * the order of alternatives (a card number wins over a shorter card or a CVV inside it), every

@@ -10,6 +10,7 @@ import type { Validated, Who } from './types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { DeliveryContext, type ContextFacts } from '../context.js';
 import { stripCardData } from '../card-data/index.js';
+import { paymentExpected } from '../required-fields.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { createReplyValueCheck } from '../delivery/reply-values.js';
 import { isObject } from '../../shared/options.js';
@@ -39,12 +40,6 @@ export type ResultValidator = (callback: CallbackName, result: unknown) => strin
 
 const merchantBug = (reason: string) =>
   new PipelineFailure('INTERNAL_ERROR', `merchant adapter bug: ${reason}`);
-
-export function paymentExpected(delivery: Pick<Validated, 'entry' | 'input'>): boolean {
-  const { payment } = delivery.entry;
-  if (payment === 'always') return true;
-  return payment === 'withPaymentDetails' && isObject((delivery.input as Record<string, unknown>)?.PaymentDetails);
-}
 
 function declined(state: Validated, err: CallbackError): Declined {
   // The texts of a thrown CallbackError are masked like those of a returned result.

@@ -1,23 +1,23 @@
 /**
  * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON, prototype
  * pollution keys, NUL characters, ill-formed Unicode, too deep nesting and an OrderId that cannot
- * identify one order (400, see payload-rules.ts); then the registry entry's builder (inputs.ts)
- * makes the adapter input.
+ * identify one order (400, see payload-rules.ts; an exactly-once entry's id required:
+ * required-fields.ts); then the registry entry's builder (inputs.ts) makes the adapter input.
  */
 import * as nodeBuffer from 'node:buffer';
-import { cutText, MAX_LOGGED_HEADER, MAX_LOGGED_ID } from '../../shared/bounded.js';
+import { cutText, MAX_LOGGED_HEADER } from '../../shared/bounded.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../body-limit.js';
 import type { RequestBody } from '../body.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CallbackEntry } from '../registry.js';
+import { orderIdOf } from '../required-fields.js';
 import type { CallbackRequest } from '../types.js';
 import type { Parsed, Started } from './types.js';
-import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../json/canonical.js';
 import { CARD_NUMBER, CVV_NUMBER, createCardDigester, createCardMask, type CardDigester } from '../card-data/index.js';
-import { payloadProblem, readOrderId, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
+import { payloadProblem, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);
@@ -149,24 +149,6 @@ export function parse(parser: Parser, delivery: Started): Parsed {
     // Another card is another payment request (its own idempotency key): the key stage hashes this in.
     cardDigest: parser.cardDigest(found.cards, found.cvvs),
   };
-}
-
-/**
- * The OrderId of a delivery. An exactly-once callback's keys its delivery: it must be there and
- * exact, whatever the schema says (fail closed: without it, nothing could be done exactly once). A
- * read's (the cart's OrderID) is only logged.
- */
-function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
-  const field = entry.idField;
-  const raw = (input as Record<string, unknown>)[field];
-  // Only logged (and a span attribute): cut at the kit's id limit, marked.
-  if (!entry.exactlyOnce) return typeof raw === 'string' ? cutText(raw, MAX_LOGGED_ID) : undefined;
-  const orderId = readOrderId(raw, field);
-  if (orderId === undefined) {
-    const description = describeIssues([{ pointer: `/${field}`, rule: raw === undefined || raw === null ? 'is required' : 'must be string or number' }]);
-    throw invalid(`validation failed: ${description} (exactly-once: the registry entry requires it)`, description);
-  }
-  return orderId;
 }
 
 /**
