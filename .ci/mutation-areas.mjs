@@ -17,15 +17,6 @@ function functionRange(file, start) {
   return `${file}:${from + 1}-${to + 1}`;
 }
 
-/** `file:from-to`, from the line that starts with `start` to the line before the one that starts with `next`. */
-function linesBetween(file, start, next) {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const from = lines.findIndex((l) => l.startsWith(start));
-  const to = lines.findIndex((l, i) => i > from && l.startsWith(next));
-  if (from < 0 || to < 0) throw new Error(`${file}: no lines from ${JSON.stringify(start)} to ${JSON.stringify(next)} (moved?)`);
-  return `${file}:${from + 1}-${to}`;
-}
-
 export const AREAS = {
   compare: {
     // the constant-time compare and the SHA-256 helper it hashes with (payloadHash's too)
