@@ -1,7 +1,7 @@
 /**
  * The security paths under mutation testing, one area per run (issue 26 item 6): which files are
  * mutated and which test files cover them. Keep each area's test list short: every mutant runs it once.
- * Paths as of 2026-12-06 (card data lives in lib/core/card-data/); when a file moves,
+ * Paths as of 2026-12-06 (card data lives in lib/core/card-data.ts); when a file moves,
  * it here too. Stryker would quietly report 0 mutants for a path that matches nothing, so
  * .ci/mutation.mjs refuses to start when a listed file does not exist.
  * `postgres-lock` needs TEST_DATABASE_URL (see test/setup/postgres-config.js).
@@ -17,6 +17,15 @@ function functionRange(file, start) {
   return `${file}:${from + 1}-${to + 1}`;
 }
 
+/** `file:from-to`, from the line that starts with `start` to the line before the one that starts with `next`. */
+function linesBetween(file, start, next) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const from = lines.findIndex((l) => l.startsWith(start));
+  const to = lines.findIndex((l, i) => i > from && l.startsWith(next));
+  if (from < 0 || to < 0) throw new Error(`${file}: no lines from ${JSON.stringify(start)} to ${JSON.stringify(next)} (moved?)`);
+  return `${file}:${from + 1}-${to}`;
+}
+
 export const AREAS = {
   compare: {
     // the constant-time compare and the SHA-256 helper it hashes with (payloadHash's too)
@@ -28,7 +37,8 @@ export const AREAS = {
     tests: ['test/core/merchant-guid.test.ts', 'test/core/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
-    mutate: ['lib/core/card-data/mask.ts'],
+    // The masking section of card-data.ts: MIN_CARD_DIGITS, the separators, createCardMask.
+    mutate: [linesBetween('lib/core/card-data.ts', '// ---- Masking', '// ---- The keyed digest')],
     tests: ['test/core/card-mask.test.ts', 'test/safety/card-data.test.ts'],
   },
   'ip-allow-list': {
@@ -38,7 +48,10 @@ export const AREAS = {
   'card-strip': {
     // stripCardData and the copying walk it shares with the store's jsonCopy (lib/json/json-copy.ts, jsonCopyWith):
     // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
-    mutate: ['lib/core/card-data/strip.ts', 'lib/core/card-data/fields.ts', 'lib/json/json-copy.ts'],
+    mutate: [
+      functionRange('lib/core/card-data.ts', 'export function stripCardData('), functionRange('lib/core/card-data.ts', 'export function isCardKey('),
+      'lib/json/json-copy.ts',
+    ],
     // json-copy-fast-path: plain values never go through JSON (the walk's promise; it killed the fast-path "equivalents").
     tests: ['test/core/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/json/json-copy-fast-path.test.ts'],
   },

@@ -3,7 +3,7 @@
  * `undefined` members left out, numbers and strings as JSON.stringify writes them. A hash may take a
  * member rule (`MemberRule`): by its key, a member is written, left out, or its value written as a
  * marker. Which members (the idempotency fingerprint's card marker, its skipping of MerchantGUID) is
- * the caller's: lib/core/stages/fingerprint.ts.
+ * the caller's: the key stage's, lib/core/stages/key.ts.
  *
  * Speed (the fingerprint runs on every order callback):
  * - orders repeat a handful of object shapes (every product line, every address has the same keys

@@ -9,7 +9,7 @@ import type { CallbackName } from '../types.js';
 import type { Validated, Who } from './types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { DeliveryContext, type ContextFacts } from '../context.js';
-import { stripCardData } from '../card-data/index.js';
+import { stripCardData } from '../card-data.js';
 import { paymentExpected } from '../required-fields.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { createReplyValueCheck } from '../delivery/reply-values.js';

@@ -16,7 +16,7 @@ import { orderIdOf } from '../required-fields.js';
 import type { CallbackRequest } from '../types.js';
 import type { Parsed, Started } from './types.js';
 import { MAX_DEPTH } from '../../json/canonical.js';
-import { CARD_NUMBER, CVV_NUMBER, createCardDigester, createCardMask, type CardDigester } from '../card-data/index.js';
+import { CARD_NUMBER, CVV_NUMBER, createCardDigester, createCardMask, type CardDigester } from '../card-data.js';
 import { payloadProblem, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
