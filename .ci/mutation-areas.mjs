@@ -1,7 +1,7 @@
 /**
  * The security paths under mutation testing, one area per run (issue 26 item 6): which files are
  * mutated and which test files cover them. Keep each area's test list short: every mutant runs it once.
- * Paths as of 2026-11-25 (card-mask and attempt-finish live in lib/core/delivery/); when a file moves,
+ * Paths as of 2026-12-06 (card data lives in lib/core/card-data.ts); when a file moves,
  * it here too. Stryker would quietly report 0 mutants for a path that matches nothing, so
  * .ci/mutation.mjs refuses to start when a listed file does not exist.
  * `postgres-lock` needs TEST_DATABASE_URL (see test/setup/postgres-config.js).
@@ -37,7 +37,8 @@ export const AREAS = {
     tests: ['test/core/merchant-guid.test.ts', 'test/core/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
-    mutate: ['lib/core/delivery/card-mask.ts'],
+    // The masking section of card-data.ts: MIN_CARD_DIGITS, the separators, createCardMask.
+    mutate: [linesBetween('lib/core/card-data.ts', '// ---- Masking', '// ---- The keyed digest')],
     tests: ['test/core/card-mask.test.ts', 'test/safety/card-data.test.ts'],
   },
   'ip-allow-list': {
@@ -47,7 +48,10 @@ export const AREAS = {
   'card-strip': {
     // stripCardData and the copying walk it shares with the store's jsonCopy (lib/json/json-copy.ts, jsonCopyWith):
     // no CardNumber/CVVNumber, card numbers masked in texts, in every reply; a stored reply exactly its JSON copy.
-    mutate: [linesBetween('lib/core/stages/adapter-reply.ts', 'export function stripCardData(', 'export function paymentExpected('), 'lib/json/json-copy.ts'],
+    mutate: [
+      functionRange('lib/core/card-data.ts', 'export function stripCardData('), functionRange('lib/core/card-data.ts', 'export function isCardKey('),
+      'lib/json/json-copy.ts',
+    ],
     // json-copy-fast-path: plain values never go through JSON (the walk's promise; it killed the fast-path "equivalents").
     tests: ['test/core/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/json/json-copy-fast-path.test.ts'],
   },
@@ -80,6 +84,8 @@ export const AREAS = {
     // With the repeated-member refusal of payload-rules.ts (issue 47 item 6: a credential or key member given twice).
     mutate: [
       'lib/core/stages/parse.ts',
+      // The exactly-once id it requires (lib/core/required-fields.ts, with the key fields below).
+      functionRange('lib/core/required-fields.ts', 'export function orderIdOf('),
       functionRange('lib/core/delivery/payload-rules.ts', 'export function repeatedMember('),
       functionRange('lib/core/delivery/payload-rules.ts', 'function quotedNames('),
       functionRange('lib/core/delivery/payload-rules.ts', 'function escapedQuote('),
@@ -93,7 +99,7 @@ export const AREAS = {
   },
   'key-fields': {
     // The idempotency key's fields (issue 47 item 4): each registry keyFields entry required, a number beyond 2^53 refused.
-    mutate: [functionRange('lib/core/stages/key.ts', 'function keyOf(')],
+    mutate: [functionRange('lib/core/required-fields.ts', 'export function keyFieldsOf(')],
     tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts'],
   },
   'lambda-headers': {

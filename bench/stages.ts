@@ -11,7 +11,7 @@ import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
 import { collectSecrets } from '../lib/core/stages/parse.js';
 import { payloadProblem } from '../lib/core/delivery/payload-rules.js';
 import type { CallbackRequest } from '../lib/core/types.js';
-import { payloadHash } from '../lib/json/canonical.js';
+import { payloadHash } from '../lib/core/stages/key.js';
 import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';
 import { createValidators } from '../lib/validation/index.js';
 import { withoutNulls } from '../lib/validation/tolerant.js';

@@ -1,9 +1,9 @@
 /**
- * Canonical JSON and the payload fingerprint of a delivery. Canonical: object keys sorted by code
- * unit, no whitespace, `undefined` members left out, numbers and strings as JSON.stringify writes
- * them. Before hashing, the values of CardNumber and CVVNumber are replaced by a marker (a card
- * number is guessable from BIN + last four digits, so its hash must not be stored) and MerchantGUID
- * is left out (a rotated GUID does not make a redelivery a new delivery).
+ * Canonical JSON and its SHA-256. Canonical: object keys sorted by code unit, no whitespace,
+ * `undefined` members left out, numbers and strings as JSON.stringify writes them. A hash may take a
+ * member rule (`MemberRule`): by its key, a member is written, left out, or its value written as a
+ * marker. Which members (the idempotency fingerprint's card marker, its skipping of MerchantGUID) is
+ * the caller's: the key stage's, lib/core/stages/key.ts.
  *
  * Speed (the fingerprint runs on every order callback):
  * - orders repeat a handful of object shapes (every product line, every address has the same keys
@@ -28,7 +28,6 @@ const MAX_CACHED_KEYS = 128;
 /** The cache is emptied when it holds this many shapes (bodies with random keys cannot grow it). */
 const MAX_SHAPES = 1024;
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
-const CARD = '"[card]"';
 
 export class PayloadTooDeep extends Error {
   constructor() {
@@ -37,10 +36,19 @@ export class PayloadTooDeep extends Error {
   }
 }
 
-/** Member kinds in fingerprint mode: written as is, left out (MerchantGUID), masked (card values). */
-const PLAIN = 0;
-const SKIP = 1;
-const MASK = 2;
+/** What a member rule does with a member: written as is, left out, or its value (unless null or '') written as the marker. */
+export const KEEP = 0;
+export const OMIT = 1;
+export const MARK = 2;
+export type MemberKind = typeof KEEP | typeof OMIT | typeof MARK;
+
+/** A hash's treatment of object members by their key (the same for every object of the value, at any depth). */
+export interface MemberRule {
+  /** The kind of a member, by its key: asked once per key of each cached object shape. */
+  readonly kindOf: (key: string) => MemberKind;
+  /** The text a MARK member's value is replaced by (written as a JSON string). */
+  readonly marker: string;
+}
 
 interface Shape {
   /** The object's keys in Object.keys order: what a lookup compares. */
@@ -50,8 +58,9 @@ interface Shape {
   /** UTF-8 of `"key":` for each sorted key, one after the other; label i ends at `ends[i]`. */
   readonly labels: Uint8Array;
   readonly ends: Int32Array;
-  /** Fingerprint-mode kind of each sorted key. */
-  readonly kinds: Uint8Array;
+  /** The kind of each sorted key under `rule` (the last rule this shape was written with). */
+  kinds: Uint8Array | undefined;
+  rule: MemberRule | undefined;
 }
 
 /** Shapes by their first key (or '' for `{}`): few shapes share one. */
@@ -62,18 +71,26 @@ function makeShape(keys: string[]): Shape {
   const order = new Int32Array(keys.length);
   for (let i = 0; i < keys.length; i++) order[i] = i;
   order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
-  const kinds = new Uint8Array(keys.length);
   const ends = new Int32Array(keys.length);
   let text = '';
   let end = 0;
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[order[i]];
-    kinds[i] = k === 'MerchantGUID' ? SKIP : k === 'CardNumber' || k === 'CVVNumber' ? MASK : PLAIN;
-    const label = `${JSON.stringify(k)}:`;
+    const label = `${JSON.stringify(keys[order[i]])}:`;
     text += label;
     ends[i] = end += Buffer.byteLength(label);
   }
-  return { keys, order, labels: Buffer.from(text), ends, kinds };
+  return { keys, order, labels: Buffer.from(text), ends, kinds: undefined, rule: undefined };
+}
+
+/** The kinds of a shape's sorted keys under a rule: computed once per shape while the rule stays the same. */
+function kindsOf(shape: Shape, rule: MemberRule): Uint8Array {
+  if (shape.rule === rule && shape.kinds !== undefined) return shape.kinds;
+  const { keys, order } = shape;
+  const kinds = new Uint8Array(keys.length);
+  for (let i = 0; i < keys.length; i++) kinds[i] = rule.kindOf(keys[order[i]]);
+  shape.kinds = kinds;
+  shape.rule = rule;
+  return kinds;
 }
 
 function shapeOf(keys: string[]): Shape {
@@ -189,11 +206,11 @@ function primitive(value: unknown): void {
   else ascii(JSON.stringify(value) ?? 'null'); // null, undefined, a symbol; a BigInt throws, as JSON.stringify does
 }
 
-function write(value: unknown, depth: number, fingerprint: boolean): void {
+function write(value: unknown, depth: number, rule: MemberRule | undefined): void {
   if (depth > MAX_DEPTH) throw new PayloadTooDeep();
   if (value === null || typeof value !== 'object') return primitive(value);
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return write((value as { toJSON(): unknown }).toJSON(), depth + 1, fingerprint);
+    return write((value as { toJSON(): unknown }).toJSON(), depth + 1, rule);
   }
   const deep = depth >= MAX_DEPTH;
   if (Array.isArray(value)) {
@@ -206,32 +223,34 @@ function write(value: unknown, depth: number, fingerprint: boolean): void {
       if (i > 0) byte(0x2c);
       if (v === undefined) ascii('null');
       else if (v === null || typeof v !== 'object') primitive(v);
-      else write(v, depth + 1, fingerprint);
+      else write(v, depth + 1, rule);
     }
     return byte(0x5d);
   }
-  const { order, labels, ends, kinds } = shapeOf(Object.keys(value));
+  const shape = shapeOf(Object.keys(value));
+  const { order, labels, ends } = shape;
+  const kinds = rule === undefined ? undefined : kindsOf(shape, rule);
   const values = Object.values(value);
   byte(0x7b);
   let first = true;
   for (let i = 0; i < order.length; i++) {
     const v: unknown = values[order[i]];
     if (v === undefined || typeof v === 'function') continue;
-    const kind = fingerprint ? kinds[i] : PLAIN;
-    if (kind === SKIP) continue;
+    const kind = kinds === undefined ? KEEP : kinds[i];
+    if (kind === OMIT) continue;
     if (deep) throw new PayloadTooDeep();
     if (!first) byte(0x2c);
     first = false;
     bytes(labels, i === 0 ? 0 : ends[i - 1], ends[i]);
-    if (kind === MASK && v !== null && v !== '') ascii(CARD);
+    if (kind === MARK && v !== null && v !== '') string((rule as MemberRule).marker);
     else if (v === null || typeof v !== 'object') primitive(v);
-    else write(v, depth + 1, fingerprint);
+    else write(v, depth + 1, rule);
   }
   byte(0x7d);
 }
 
 /** Runs `write` into the shared buffer (or a fresh one when called from inside a write) and hands the bytes to `use`. */
-function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) => T): T {
+function render<T>(value: unknown, rule: MemberRule | undefined, use: (bytes: Buffer) => T): T {
   const own = spare;
   spare = null;
   const outerBuf = buf;
@@ -239,7 +258,7 @@ function render<T>(value: unknown, fingerprint: boolean, use: (bytes: Buffer) =>
   buf = own ?? Buffer.allocUnsafe(INITIAL_BYTES);
   pos = 0;
   try {
-    write(value, 0, fingerprint);
+    write(value, 0, rule);
     return use(buf.subarray(0, pos));
   } finally {
     if (own) spare = buf.length <= KEEP_BYTES ? buf : Buffer.allocUnsafe(INITIAL_BYTES);
@@ -252,17 +271,12 @@ const toText = (b: Buffer) => b.toString('utf8');
 
 /** Canonical JSON text of a value (no masking). */
 export function canonicalJson(value: unknown): string {
-  return render(value, false, toText);
+  return render(value, undefined, toText);
 }
 
-/** SHA-256 (hex) of the canonical JSON of a payload, card values masked and MerchantGUID left out. */
-export function payloadHash(payload: unknown): string {
-  return render(payload, true, sha256Hex);
-}
-
-/** The idempotency key of a delivery: stable across redeliveries of the same payload. */
-export function idempotencyKey(callback: string, orderId: string, hash: string): string {
-  return `${callback}:${storeKeyPart(orderId)}:${hash}`;
+/** SHA-256 (hex) of the canonical JSON of a value, its members written, left out or marked as `rule` says. */
+export function canonicalHash(value: unknown, rule?: MemberRule): string {
+  return render(value, rule, sha256Hex);
 }
 
 /** Longest text a store keeps as a key part as it is (PostgreSQL's btree takes ~2,700 bytes a row). */

@@ -7,7 +7,7 @@
  * through JSON itself, so the result and the errors are JSON's.
  *
  * jsonCopyWith(v, hook) is the same walk with a replacer: keys dropped and texts rewritten
- * (stripCardData, lib/core/stages/adapter-reply.ts, drops card fields and masks card numbers).
+ * (stripCardData, lib/core/card-data.ts, drops card fields and masks card numbers).
  */
 
 const MAX_DEPTH = 64;

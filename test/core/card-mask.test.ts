@@ -1,11 +1,11 @@
 /**
- * The card mask of a delivery (lib/core/stages/card-mask.ts): which values of the request it
+ * The card mask of a delivery (createCardMask, lib/core/card-data.ts): which values of the request it
  * hides in reply texts and log lines, in which spellings. Written against mutation testing
  * (docs/safety-tests.md): the length boundary, separators, values with letters, the CVV's bounds,
  * the order of alternatives (a card number wins over a shorter card or a CVV inside it), every
  * occurrence, and the pattern handed to the logger.
  */
-import { createCardMask, MIN_CARD_DIGITS } from '../../lib/core/delivery/card-mask.js';
+import { createCardMask, MIN_CARD_DIGITS } from '../../lib/core/card-data.js';
 
 const R = '[REDACTED]';
 const mask = (cards: string[], cvvs: string[] = []) => {

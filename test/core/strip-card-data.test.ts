@@ -6,8 +6,8 @@
  * nesting, errors; and no card number or CVV of the request survives in any spelling.
  */
 import { PipelineFailure } from '../../lib/shared/errors.js';
-import { stripCardData } from '../../lib/core/stages/adapter-reply.js';
-import { createCardMask, type CardMask } from '../../lib/core/delivery/card-mask.js';
+import { stripCardData } from '../../lib/core/card-data.js';
+import { createCardMask, type CardMask } from '../../lib/core/card-data.js';
 import { prng } from '../helpers/prng.js';
 
 const CARD = '4111 1111 1111 1111';

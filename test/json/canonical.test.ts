@@ -1,4 +1,5 @@
-import { canonicalJson, payloadHash } from '../../lib/json/canonical.js';
+import { canonicalJson } from '../../lib/json/canonical.js';
+import { payloadHash } from '../../lib/core/stages/key.js';
 
 describe('canonical JSON and the payload hash', () => {
   test('object keys are sorted at every level; arrays keep their order; undefined members are left out', () => {

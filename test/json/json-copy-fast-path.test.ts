@@ -8,8 +8,8 @@
  * the mutants that switched a fast path off or on were "equivalent" to a test of the result alone.
  */
 import { jest } from '@jest/globals';
-import { stripCardData } from '../../lib/core/stages/adapter-reply.js';
-import { createCardMask } from '../../lib/core/delivery/card-mask.js';
+import { stripCardData } from '../../lib/core/card-data.js';
+import { createCardMask } from '../../lib/core/card-data.js';
 import { jsonCopy, jsonCopyWith } from '../../lib/json/json-copy.js';
 
 /** An object nested `levels` deep below the top (the innermost object is at depth `levels`). */

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PostgresStore } from 'crossborder-merchant-kit/store';
-import { payloadHash } from '../../lib/json/canonical.js';
+import { payloadHash } from '../../lib/core/stages/key.js';
 import { MERCHANT_GUID, order, paymentDetails, paymentOrder } from '../helpers/orders.js';
 import { databaseUrl } from '../store/harness.js';
 

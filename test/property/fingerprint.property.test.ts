@@ -4,7 +4,7 @@
  * (masked: their keyed digest is added by the pipeline) are not generated here.
  */
 import fc from 'fast-check';
-import { payloadHash } from '../../lib/json/canonical.js';
+import { payloadHash } from '../../lib/core/stages/key.js';
 import { holds, paths, shuffled, type Json } from './settings.js';
 
 

@@ -5,7 +5,7 @@
  * (the card mask). Issue 36 item 11.
  */
 import fc from 'fast-check';
-import { createCardMask } from '../../lib/core/delivery/card-mask.js';
+import { createCardMask } from '../../lib/core/card-data.js';
 import { mask, publicAnswer } from '../../lib/client/request.js';
 import { credentialPatterns } from '../../lib/shared/credentials.js';
 import { createSafeLogger } from '../../lib/shared/logger.js';

@@ -9,11 +9,11 @@ import type { CallbackName } from '../types.js';
 import type { Validated, Who } from './types.js';
 import { AdapterTimeout, invokeAdapter } from '../delivery/adapter.js';
 import { DeliveryContext, type ContextFacts } from '../context.js';
-import { createCardMask, type CardMask } from '../delivery/card-mask.js';
+import { stripCardData } from '../card-data.js';
+import { paymentExpected } from '../required-fields.js';
 import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
 import { createReplyValueCheck } from '../delivery/reply-values.js';
 import { isObject } from '../../shared/options.js';
-import { jsonCopyWith } from '../../json/json-copy.js';
 
 /** An accepted result: the reply's body (a ResponseInfo with `Success: true`, or a CheckoutCartInfo). */
 export interface Accepted { readonly kind: 'ok'; readonly status: 200; readonly body: Record<string, unknown> }
@@ -40,35 +40,6 @@ export type ResultValidator = (callback: CallbackName, result: unknown) => strin
 
 const merchantBug = (reason: string) =>
   new PipelineFailure('INTERNAL_ERROR', `merchant adapter bug: ${reason}`);
-
-
-/**
- * A JSON copy of an adapter result without card fields (CardNumber/CVVNumber never reach a
- * response, even if an adapter returns them), with the request's card numbers (any spelling) and
- * CVV masked inside any text (`mask`: the request's CardMask, or literal card numbers). A result
- * that cannot be serialised (a cycle, a BigInt) is a merchant bug, caught here rather than after
- * the reply was logged as a success.
- *
- * The result is `JSON.parse(JSON.stringify(value, dropCardsAndMask))` (test/core/strip-card-data.test.ts
- * compares the two), made by the store's copying walk (lib/json/json-copy.ts, jsonCopyWith) without
- * the text in between for plain objects and arrays; anything else goes through JSON with that replacer.
- */
-export function stripCardData(value: unknown, mask?: CardMask | readonly string[]): unknown {
-  const masker = Array.isArray(mask) ? createCardMask(mask as readonly string[], []) : mask as CardMask | undefined;
-  try {
-    return jsonCopyWith(value, { drop: isCardKey, text: masker });
-  } catch (err) {
-    throw merchantBug(`result is not JSON-serialisable (${(err as Error).name})`);
-  }
-}
-
-const isCardKey = (key: string): boolean => key === 'CardNumber' || key === 'CVVNumber';
-
-export function paymentExpected(delivery: Pick<Validated, 'entry' | 'input'>): boolean {
-  const { payment } = delivery.entry;
-  if (payment === 'always') return true;
-  return payment === 'withPaymentDetails' && isObject((delivery.input as Record<string, unknown>)?.PaymentDetails);
-}
 
 function declined(state: Validated, err: CallbackError): Declined {
   // The texts of a thrown CallbackError are masked like those of a returned result.

@@ -1,24 +1,23 @@
 /**
  * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON, prototype
  * pollution keys, NUL characters, ill-formed Unicode, too deep nesting and an OrderId that cannot
- * identify one order (400, see payload-rules.ts); then the registry entry's builder (inputs.ts)
- * makes the adapter input.
+ * identify one order (400, see payload-rules.ts; an exactly-once entry's id required:
+ * required-fields.ts); then the registry entry's builder (inputs.ts) makes the adapter input.
  */
 import * as nodeBuffer from 'node:buffer';
-import { cutText, MAX_LOGGED_HEADER, MAX_LOGGED_ID } from '../../shared/bounded.js';
+import { cutText, MAX_LOGGED_HEADER } from '../../shared/bounded.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { payloadTooLarge } from '../body-limit.js';
 import type { RequestBody } from '../body.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CallbackEntry } from '../registry.js';
+import { orderIdOf } from '../required-fields.js';
 import type { CallbackRequest } from '../types.js';
 import type { Parsed, Started } from './types.js';
-import { describeIssues } from '../../validation/issues.js';
 import { MAX_DEPTH } from '../../json/canonical.js';
-import { createCardDigester } from '../delivery/card-digest.js';
-import { createCardMask } from '../delivery/card-mask.js';
-import { payloadProblem, readOrderId, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
+import { CARD_NUMBER, CVV_NUMBER, createCardDigester, createCardMask, type CardDigester } from '../card-data.js';
+import { payloadProblem, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);
@@ -115,7 +114,7 @@ export interface Parser {
   readonly options: ResolvedOptions;
   /** The configured MerchantGUIDs in lower case: masked by every logger of the kit already, in any letter case. */
   readonly knownGuids: ReadonlySet<string>;
-  readonly cardDigest: (cards: readonly string[], cvvs: readonly string[]) => string | undefined;
+  readonly cardDigest: CardDigester;
 }
 
 export function createParser(options: ResolvedOptions): Parser {
@@ -150,24 +149,6 @@ export function parse(parser: Parser, delivery: Started): Parsed {
     // Another card is another payment request (its own idempotency key): the key stage hashes this in.
     cardDigest: parser.cardDigest(found.cards, found.cvvs),
   };
-}
-
-/**
- * The OrderId of a delivery. An exactly-once callback's keys its delivery: it must be there and
- * exact, whatever the schema says (fail closed: without it, nothing could be done exactly once). A
- * read's (the cart's OrderID) is only logged.
- */
-function orderIdOf(entry: CallbackEntry, input: unknown): string | undefined {
-  const field = entry.idField;
-  const raw = (input as Record<string, unknown>)[field];
-  // Only logged (and a span attribute): cut at the kit's id limit, marked.
-  if (!entry.exactlyOnce) return typeof raw === 'string' ? cutText(raw, MAX_LOGGED_ID) : undefined;
-  const orderId = readOrderId(raw, field);
-  if (orderId === undefined) {
-    const description = describeIssues([{ pointer: `/${field}`, rule: raw === undefined || raw === null ? 'is required' : 'must be string or number' }]);
-    throw invalid(`validation failed: ${description} (exactly-once: the registry entry requires it)`, description);
-  }
-  return orderId;
 }
 
 /**
@@ -212,10 +193,10 @@ function walkSecrets(payload: unknown, out: string[], depth: number, cards?: str
     if (typeof v === 'object') {
       if (v !== null) flags |= walkSecrets(v, out, depth + 1, cards, cvvs);
       else flags |= NULL_SEEN;
-    } else if ((k === 'CardNumber' || k === 'CVVNumber' || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
+    } else if ((k === CARD_NUMBER || k === CVV_NUMBER || k === 'MerchantGUID') && (typeof v === 'string' || typeof v === 'number')) {
       out.push(String(v));
-      if (cards && k === 'CardNumber' && String(v).trim().length >= 8) cards.push(String(v).trim());
-      if (cvvs && k === 'CVVNumber') cvvs.push(String(v));
+      if (cards && k === CARD_NUMBER && String(v).trim().length >= 8) cards.push(String(v).trim());
+      if (cvvs && k === CVV_NUMBER) cvvs.push(String(v));
     }
   }
   return flags;

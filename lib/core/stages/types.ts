@@ -10,7 +10,7 @@
  * required (`T | undefined`, not `?:`), so a listing that forgets a new field does not compile.
  */
 import type { SafeLogger } from '../../shared/logger.js';
-import type { CardMask } from '../delivery/card-mask.js';
+import type { CardMask } from '../card-data.js';
 import type { CallbackTypes } from '../adapter-types.js';
 import type { RequestBody } from '../body.js';
 import type { CallbackEntry, CallbackName } from '../registry.js';

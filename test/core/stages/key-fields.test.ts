@@ -7,7 +7,7 @@
  */
 import { createCallbackKitFor } from '../../../lib/core/kit.js';
 import { CALLBACK_ENTRIES, describeRegistry, REGISTRY, type CallbackEntry, type CallbackName } from '../../../lib/core/registry.js';
-import { idempotencyKey, payloadHash } from '../../../lib/json/canonical.js';
+import { idempotencyKey, payloadHash } from '../../../lib/core/stages/key.js';
 import { testKit } from '../../helpers/kit.js';
 import { MERCHANT_GUID } from '../../helpers/orders.js';
 import { recordingAdapter } from '../../helpers/recording.js';
