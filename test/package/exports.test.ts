@@ -175,8 +175,12 @@ test('a node:http handler built from dist answers a callback, loaded with requir
   expect(out.body).toEqual({ Success: true, InternalOrderId: `cjs-${out.orderId}` });
 });
 
+/** The files `npm pack` puts in the tarball (one `npm pack --dry-run` for the tests that read them: ~3 s each). */
+let packed: string[] | undefined;
+const packedFiles = () => packed ??= JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path) as string[];
+
 test('dist ships no source maps (they would point at unshipped sources)', () => {
-  const files = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
+  const files = packedFiles();
   expect(files.filter((f: string) => f.endsWith('.map'))).toEqual([]);
   expect(files).toContain('dist/index.js');
   expect(files).toContain('dist/bindings/express/index.d.ts');
@@ -193,7 +197,7 @@ test('the package ships the licence of every package whose code dist/ bundles', 
     expect(notices).toContain(`## ${name} ${version} (`);
   }
   expect(notices).toContain('Permission is hereby granted, free of charge');
-  const files = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
+  const files = packedFiles();
   expect(files).toContain('dist/THIRD-PARTY-NOTICES.md');
 });
 

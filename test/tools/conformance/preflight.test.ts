@@ -3,8 +3,6 @@
  * mounted at the URL and for a MerchantGUID the app refuses; refusal checks pass only on a refusal
  * the interface defines (never a framework's 404 page); callbacks the merchant does not implement
  * are SKIP with the reason, on every binding; `--callbacks` names them.
- * The tests run at once (test.concurrent): each starts its own merchant on its own port, and most of a
- * checker run is waiting for replies (issue 51, item 8).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,7 +47,7 @@ async function cli(argv: string[]) {
 
 const statusOf = (r: ConformanceReport, id: string) => r.checks.find((c) => c.id === id)!;
 
-test.concurrent('the right host, the wrong path (Express\'s HTML 404): one preflight line naming the path, no refusal check passes', async () => {
+test('the right host, the wrong path (Express\'s HTML 404): one preflight line naming the path, no refusal check passes', async () => {
   const app = express();
   app.use('/crossborder', createCallbackRouter({ merchantGuid: GUID, logger: false, adapter: minimalAdapter() }));
   const s = await serve(app as unknown as http.RequestListener);
@@ -67,7 +65,7 @@ test.concurrent('the right host, the wrong path (Express\'s HTML 404): one prefl
   }
 });
 
-test.concurrent('the wrong path on a kit binding that answers unknown paths itself (NOT_FOUND JSON): the same preflight line', async () => {
+test('the wrong path on a kit binding that answers unknown paths itself (NOT_FOUND JSON): the same preflight line', async () => {
   const [, mountNode] = BINDINGS.find(([name]) => name === 'node:http')!;
   const s = await serve(mountNode({ merchantGuid: GUID, adapter: minimalAdapter() }) as http.Server);
   try {
@@ -82,7 +80,7 @@ test.concurrent('the wrong path on a kit binding that answers unknown paths itse
   }
 });
 
-test.concurrent('a wrong --guid: one line saying the app refuses this MerchantGUID, instead of nine separate 401s', async () => {
+test('a wrong --guid: one line saying the app refuses this MerchantGUID, instead of nine separate 401s', async () => {
   const merchant = await startFakeMerchant();
   try {
     const report = await runConformance({ merchantUrl: merchant.url, merchantGuid: '11111111-2222-4333-8444-555555555555', cartToken: FAKE_CART });
@@ -98,7 +96,7 @@ test.concurrent('a wrong --guid: one line saying the app refuses this MerchantGU
   }
 });
 
-test.concurrent.each<[string, { guid?: number; json?: number }, string[]]>([
+test.each<[string, { guid?: number; json?: number }, string[]]>([
   ['answers a wrong or missing GUID with a framework 404 page', { guid: 404 }, ['guid-wrong-refused', 'guid-missing-refused']],
   ['answers malformed JSON with a 404 page', { json: 404 }, ['malformed-json-refused']],
   ['answers a wrong GUID with 500', { guid: 500 }, ['guid-wrong-refused', 'guid-missing-refused']],
@@ -113,7 +111,7 @@ test.concurrent.each<[string, { guid?: number; json?: number }, string[]]>([
   }
 });
 
-test.concurrent('an unknown cart answered with a 404 page (not a ResponseInfo): SKIP as not mounted, or with --callbacks naming it, FAIL', async () => {
+test('an unknown cart answered with a 404 page (not a ResponseInfo): SKIP as not mounted, or with --callbacks naming it, FAIL', async () => {
   const merchant = await startFakeMerchant({ refusalAnsweredWith: { cart: 404 } });
   try {
     const found = await runConformance({ merchantUrl: merchant.url, merchantGuid: FAKE_GUID, cartToken: FAKE_CART });
@@ -128,7 +126,7 @@ test.concurrent('an unknown cart answered with a 404 page (not a ResponseInfo): 
 });
 
 describe.each(BINDINGS)('%s, the README\'s minimal adapter (two callbacks)', (_name, mount) => {
-  test.concurrent('the callbacks it does not implement are SKIP with the reason, nothing fails', async () => {
+  test('the callbacks it does not implement are SKIP with the reason, nothing fails', async () => {
     const s = await serve(mount({ merchantGuid: GUID, adapter: minimalAdapter() }) as http.Server);
     try {
       const report = await runConformance({ merchantUrl: `${s.origin}/cb`, merchantGuid: GUID, cartToken: 'any' });
@@ -149,7 +147,7 @@ describe.each(BINDINGS)('%s, the README\'s minimal adapter (two callbacks)', (_n
   });
 });
 
-test.concurrent('--callbacks names what the app implements: the others are SKIP without a request; a named one answering 404 FAILs', async () => {
+test('--callbacks names what the app implements: the others are SKIP without a request; a named one answering 404 FAILs', async () => {
   const merchant = await startFakeMerchant({ unmounted: ['/PerformOrderPayment'] });
   const seen: string[] = [];
   try {
@@ -175,7 +173,7 @@ test.concurrent('--callbacks names what the app implements: the others are SKIP 
   }
 });
 
-test.concurrent('every check id still runs in the fixed order after the preflight', async () => {
+test('every check id still runs in the fixed order after the preflight', async () => {
   const merchant = await startFakeMerchant();
   try {
     const report = await runConformance({ merchantUrl: merchant.url, merchantGuid: FAKE_GUID, cartToken: FAKE_CART });
@@ -185,7 +183,7 @@ test.concurrent('every check id still runs in the fixed order after the prefligh
   }
 });
 
-test.concurrent('no-leak and response-time judge only the replies that arrived: a path that drops the connection is no slow reply', async () => {
+test('no-leak and response-time judge only the replies that arrived: a path that drops the connection is no slow reply', async () => {
   const merchant = await startFakeMerchant({ dropConnection: ['/PerformOrderPayment'] });
   try {
     const report = await runConformance({ merchantUrl: merchant.url, merchantGuid: FAKE_GUID, cartToken: FAKE_CART, timeoutMs: 5000 });
