@@ -48,6 +48,10 @@ export default {
   setupFiles: ['<rootDir>/test/setup/kit-log-lines.js'],
   // PostgreSQL for the *.pg.test.ts files (throwaway cluster, or TEST_DATABASE_URL); see test/setup/postgres-config.js.
   ...postgres,
+  // Both global hooks: the throwaway PostgreSQL when postgres is available, and one Chromium shared by the
+  // *.browser.test.ts files (test/setup/browser-global-setup.js), each only when its tests are in the run.
+  globalSetup: '<rootDir>/test/setup/global-setup.js',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.js',
   // Chromium for the *.browser.test.ts files (the sandbox web console); see test/setup/browser-config.js.
   testPathIgnorePatterns: [...(postgres.testPathIgnorePatterns ?? ['/node_modules/']), ...browserTestIgnores()],
 };

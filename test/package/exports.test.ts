@@ -1,5 +1,5 @@
 /**
- * Import tests: build dist/ as `npm run build` does, then load the package the way a consumer
+ * Import tests: build dist/ as `npm run build` does (unless it is fresh), then load the package the way a consumer
  * does (by name, through the package.json "exports" map, in plain Node without any loader).
  * The packed-tarball checks (no Express installed, Express 4 and 5, TypeScript) are in .ci/consumer.sh.
  */
@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { ensureFreshDist } from '../helpers/fresh-dist.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = (file: string, args: string[]) => execFileSync(file, args, { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
@@ -14,7 +15,8 @@ const run = (file: string, args: string[]) => execFileSync(file, args, { cwd: ro
 beforeAll(() => {
   // `npm run build`: a clean dist/ first (files left by an older build cannot linger), tsc, the bundles
   // of the entry points (.ci/bundle-dist.mjs), the sandbox console's static files: what the package ships.
-  run('npm', ['run', '--silent', 'build']);
+  // Skipped when dist/ is fresh (built after the last change to lib/, e.g. by CI just before): test/helpers/fresh-dist.ts.
+  ensureFreshDist(root);
 }, 120_000);
 
 /**
@@ -173,8 +175,12 @@ test('a node:http handler built from dist answers a callback, loaded with requir
   expect(out.body).toEqual({ Success: true, InternalOrderId: `cjs-${out.orderId}` });
 });
 
+/** The files `npm pack` puts in the tarball (one `npm pack --dry-run` for the tests that read them: ~3 s each). */
+let packed: string[] | undefined;
+const packedFiles = () => packed ??= JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path) as string[];
+
 test('dist ships no source maps (they would point at unshipped sources)', () => {
-  const files = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
+  const files = packedFiles();
   expect(files.filter((f: string) => f.endsWith('.map'))).toEqual([]);
   expect(files).toContain('dist/index.js');
   expect(files).toContain('dist/bindings/express/index.d.ts');
@@ -191,7 +197,7 @@ test('the package ships the licence of every package whose code dist/ bundles', 
     expect(notices).toContain(`## ${name} ${version} (`);
   }
   expect(notices).toContain('Permission is hereby granted, free of charge');
-  const files = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts']))[0].files.map((f: { path: string }) => f.path);
+  const files = packedFiles();
   expect(files).toContain('dist/THIRD-PARTY-NOTICES.md');
 });
 

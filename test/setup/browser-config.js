@@ -3,10 +3,13 @@
  * Chromium (Debian's `chromium` package) with playwright-core; no browser is downloaded.
  * - CHROMIUM_PATH set, or /usr/bin/chromium present: they run;
  * - else: in CI (CI=true) the run fails at once; elsewhere those files are left out, with a warning.
+ * One Chromium serves every browser test file of a run (browser-global-setup.js).
  */
 import { accessSync, constants } from 'node:fs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** The flags the browser tests start Chromium with (test/helpers/chromium.ts repeats them for a file run on its own). */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export function chromiumAvailable() {
   try { accessSync(CHROMIUM_PATH, constants.X_OK); return true; } catch { return false; }

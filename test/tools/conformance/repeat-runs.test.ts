@@ -11,12 +11,17 @@ import { BASE_PATH, createExampleApp, DEMO_MERCHANT_GUID } from '../../../exampl
 import { CHECK_IDS } from '../../../lib/tools/conformance/index.js';
 import { newServiceOrderId } from '../../../lib/tools/conformance/payloads.js';
 import { FAKE_CART, FAKE_GUID, startFakeMerchant } from './fake-merchant.js';
+import { distIsFresh } from '../../helpers/fresh-dist.js';
 
-const BIN = fileURLToPath(new URL('../../../lib/tools/cli/bin.ts', import.meta.url));
+// The CLI as users run it: the built bin when dist/ is fresh (CI builds it before `npm test`; each
+// `--import tsx` process compiles lib/ anew, seconds on a busy 2-core machine), else the sources through tsx.
+const CLI = distIsFresh()
+  ? [fileURLToPath(new URL('../../../dist/tools/cli/bin.js', import.meta.url))]
+  : ['--import', 'tsx', fileURLToPath(new URL('../../../lib/tools/cli/bin.ts', import.meta.url))];
 
 function cliInAProcess(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
+    const child = spawn(process.execPath, [...CLI, ...args], {
       env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

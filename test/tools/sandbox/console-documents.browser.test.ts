@@ -3,12 +3,14 @@
  * (issue 39): a real headless Chromium (see console.browser.test.ts), the sandbox on a free loopback
  * port, the service client running the warehouse flow against it.
  */
-import { readFileSync } from 'node:fs';
-import playwright, { type Browser, type Page } from 'playwright-core';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { openChromium } from '../../helpers/chromium.js';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { createSandbox, SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../../lib/tools/sandbox/index.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 let sandbox: Sandbox;
 let url: string;
 let browser: Browser;
@@ -17,10 +19,7 @@ let page: Page;
 beforeAll(async () => {
   sandbox = createSandbox({ port: 0, documentsDelayMs: 60_000 });
   url = await sandbox.listen();
-  browser = await playwright.chromium.launch({
-    executablePath: CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await openChromium();
   page = await browser.newPage({ acceptDownloads: true });
 }, 60_000);
 
@@ -46,7 +45,9 @@ test('the documents and the manifest appear on the timeline; each link downloads
 
   const [download] = await Promise.all([page.waitForEvent('download'), issued.first().click()]);
   expect(download.suggestedFilename()).toBe('P-1-label.zpl');
-  const saved = await download.path();
+  // saveAs, not path(): the browser may be the run's shared one, connected to (test/helpers/chromium.ts)
+  const saved = path.join(mkdtempSync(path.join(tmpdir(), 'cbk-download-')), 'P-1-label.zpl');
+  await download.saveAs(saved);
   expect(readFileSync(saved).equals(docs.Documents[0].Content!)).toBe(true);
 }, 90_000);
 

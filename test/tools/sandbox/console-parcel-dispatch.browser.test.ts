@@ -6,14 +6,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import playwright, { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openChromium } from '../../helpers/chromium.js';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 import { createSandbox, SANDBOX_JWT_PASSWORD, SANDBOX_JWT_USER, SANDBOX_MERCHANT_GUID, type Sandbox } from '../../../lib/tools/sandbox/index.js';
 import { recordingAdapter } from '../../helpers/recording.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const ORDER = 'GE100000001SB';
 let sandbox: Sandbox;
 let merchant: Server;
@@ -26,10 +26,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
   sandbox = createSandbox({ port: 0, merchantUrl: `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`, documentsDelayMs: 60_000 });
   url = await sandbox.listen();
-  browser = await playwright.chromium.launch({
-    executablePath: CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await openChromium();
   page = await browser.newPage();
 }, 60_000);
 

@@ -5,12 +5,12 @@
  * is not drawn red; 21 redeliveries are one expandable line; a refused-as-expected row's label is
  * shown whole. Left out, with a warning, where there is no Chromium and CI is not set.
  */
-import playwright, { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openChromium } from '../../helpers/chromium.js';
 import { startLoop, type Loop } from '../../../examples/basic-merchant/loop.js';
 import { main as cli } from '../../../lib/tools/cli/main.js';
 import { CHECK_IDS } from '../../../lib/tools/conformance/index.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 
 let loop: Loop;
@@ -20,7 +20,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   loop = await startLoop({ merchantPort: 0, sandboxPort: 0, logger: quiet });
-  browser = await playwright.chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await openChromium();
   page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });

@@ -5,10 +5,10 @@
  * its position and never the text; card data never reaches the page. Left out, with a warning, where
  * there is no Chromium and CI is not set (test/setup/browser-config.js).
  */
-import playwright, { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openChromium } from '../../helpers/chromium.js';
 import { startLoop, type Loop } from '../../../examples/basic-merchant/loop.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const quiet = { info() {}, warn() {}, error() {}, debug() {} } as never;
 
 let loop: Loop;
@@ -18,7 +18,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   loop = await startLoop({ merchantPort: 0, sandboxPort: 0, logger: quiet });
-  browser = await playwright.chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  browser = await openChromium();
   page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => { if (msg.type() === 'error' && !/status of 4\d\d/.test(msg.text())) problems.push(`console error: ${msg.text()}`); });

@@ -6,11 +6,11 @@
  * payload would set `window.__xss` if it ran, and the flag must stay unset while the payloads show
  * as text.
  */
-import playwright, { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openChromium } from '../../helpers/chromium.js';
 import { createSandbox, type Sandbox } from '../../../lib/tools/sandbox/index.js';
 import { startHostile, XSS_PAYLOADS, type Hostile } from '../../helpers/hostile-merchant.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const IMG = XSS_PAYLOADS[1];
 
 let hostile: Hostile;
@@ -25,7 +25,7 @@ beforeAll(async () => {
     port: 0, merchantUrl: `${hostile.url}/shop/${IMG}`, cartToken: `cart${XSS_PAYLOADS[0]}`, callbackTimeoutMs: 5000, documentsDelayMs: 0,
   });
   const url = await sandbox.listen();
-  browser = await playwright.chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  browser = await openChromium();
   const context = await browser.newContext({ bypassCSP: true });
   page = await context.newPage();
   page.on('pageerror', (err) => pageErrors.push(err.message));

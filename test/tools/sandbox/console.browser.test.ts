@@ -6,13 +6,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import playwright, { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openChromium } from '../../helpers/chromium.js';
 import { DEMO_MERCHANT_GUID } from '../../../examples/basic-merchant/app.js';
 import { DEMO_CART_TOKEN, startLoop, type Loop } from '../../../examples/basic-merchant/loop.js';
 import { main as cli } from '../../../lib/tools/cli/main.js';
 import type { Sandbox } from '../../../lib/tools/sandbox/index.js';
-/** The same default as test/setup/browser-config.js. */
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/console/', import.meta.url));
 
@@ -31,10 +30,7 @@ beforeAll(async () => {
   ({ merchantUrl, sandbox } = loop);
   consoleUrl = `${loop.sandboxUrl}/`;
   expect(loop.banner).toContain(consoleUrl);
-  browser = await playwright.chromium.launch({
-    executablePath: CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await openChromium();
   page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
   page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`); });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
