@@ -53,7 +53,7 @@ export const AREAS = {
       'lib/json/json-copy.ts',
     ],
     // json-copy-fast-path: plain values never go through JSON (the walk's promise; it killed the fast-path "equivalents").
-    tests: ['test/core/strip-card-data.test.ts', 'test/store/json-copy.test.ts', 'test/store/json-copy-hook.test.ts', 'test/json/json-copy-fast-path.test.ts'],
+    tests: ['test/core/strip-card-data.test.ts', 'test/json/json-copy.test.ts', 'test/json/json-copy-hook.test.ts', 'test/json/json-copy-fast-path.test.ts'],
   },
   'client-mask': {
     // The client's masking (issue 36): mask, the channel's public answer, the tokens of every attempt, and the

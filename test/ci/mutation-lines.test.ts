@@ -3,7 +3,7 @@
  * parts — which lines a diff changes, which of them each area mutates, and the gate on Stryker's report
  * with the documented equivalents (.ci/mutation-equivalents.json).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 // @ts-expect-error a plain ESM script of .ci/, without type declarations
 import { areaRanges, changedLines, gate, isEquivalent, mergeRanges, mutatedFiles } from '../../.ci/mutation-lines.mjs';
 // @ts-expect-error a plain ESM script of .ci/, without type declarations
@@ -159,4 +159,10 @@ test('every documented equivalent still names code of its file (edit or remove t
     expect({ entry: e.original, found }).toEqual({ entry: e.original, found: true });
     expect(e.why.length).toBeGreaterThan(10);
   }
+});
+
+test('every file an area mutates or runs exists (a moved test or source file must be renamed in .ci/mutation-areas.mjs)', () => {
+  const missing = Object.entries(AREAS as Record<string, { mutate: string[]; tests: string[] }>)
+    .flatMap(([area, a]) => [...a.mutate.map((m) => m.replace(/:\d+-\d+$/, '')), ...a.tests].filter((f) => !existsSync(f)).map((f) => `${area}: ${f}`));
+  expect(missing).toEqual([]);
 });
