@@ -16,8 +16,7 @@
  */
 import { decodeOrder } from './form-decode.js';
 import type { ResolvedOptions } from './options.js';
-import { ExactlyOnce, type AttemptFacts } from './exactly-once/index.js';
-import { merchantInitiated } from './exactly-once/merchant-action.js';
+import { ExactlyOnce, merchantInitiated, type AttemptFacts } from './exactly-once/index.js';
 import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter-reply.js';
 import { authenticate } from './stages/authenticate.js';
 import { documents } from './stages/documents.js';

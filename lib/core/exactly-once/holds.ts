@@ -14,7 +14,7 @@ import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import type { KitStore } from '../../store/capabilities.js';
 import type { FulfilmentHold } from '../../store/types.js';
 import type { Keyed } from '../stages/types.js';
-import { fromStore } from './store-call.js';
+import { fromStore } from './settle.js';
 
 export interface HoldPolicy {
   /** A stored payment replayed (the adapter does not run): the order still places the hold it announces. */
