@@ -1,6 +1,6 @@
 /**
  * The context of one delivery: what the adapter receives as its second argument (CallbackContext).
- * It is built once, just before the adapter runs (stages/adapter-reply.ts, `new DeliveryContext`),
+ * It is built once, just before the adapter runs (stages/adapter.ts, `new DeliveryContext`),
  * from the stages' results and what the exactly-once module learnt under the lock (ContextFacts);
  * the kit writes nothing into it afterwards (its type is Readonly; the object is not frozen, so an
  * adapter that writes to its context still may, as before).
@@ -21,7 +21,7 @@ import type { Validated } from './stages/types.js';
 
 /** What the adapter's context holds beyond the stages' results: their authentication, and (exactly-once entries) what was learnt under the lock. */
 export interface ContextFacts {
-  /** Results of the authentication strategies (stages/authenticate.ts). */
+  /** Results of the authentication strategies (stages/auth.ts). */
   readonly auth: Record<string, unknown>;
   /** The idempotency key (stages/key.ts). */
   readonly idempotencyKey?: string;

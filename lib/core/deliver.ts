@@ -17,11 +17,10 @@
 import { decodeOrder } from './form-decode.js';
 import type { ResolvedOptions } from './options.js';
 import { ExactlyOnce, merchantInitiated, type AttemptFacts } from './exactly-once/index.js';
-import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter-reply.js';
-import { authenticate } from './stages/authenticate.js';
+import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter.js';
+import { authenticate, createMerchantGuidCheck, type MerchantGuidCheck } from './stages/auth.js';
 import { documents } from './stages/documents.js';
 import { key } from './stages/key.js';
-import { createMerchantGuidCheck, type MerchantGuidCheck } from './stages/merchant-guid.js';
 import { createParser, parse, type Parser } from './stages/parse.js';
 import { answerOutcome, replyHeaders, sent, thrown, type Answer } from './stages/reply.js';
 import type { DeliveryResult, Keyed, Started, Validated } from './stages/types.js';

@@ -29,7 +29,7 @@ import type { Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
 import type { ContextFacts } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
-import type { AdapterOutcome } from '../stages/adapter-reply.js';
+import type { AdapterOutcome } from '../stages/adapter.js';
 import { refused, type Answer } from '../stages/reply.js';
 import type { Keyed } from '../stages/types.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
@@ -273,7 +273,7 @@ export class ExactlyOnce {
     const settler = this.#settler;
     const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
     if (accepted(outcome)) {
-      // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
+      // Card numbers in reply texts were masked when the reply was built (stages/adapter.ts).
       const record = successRecord(base, outcome.body as ResponseInfo);
       const saved = await settler.save(d, record, lock);
       switch (saved.kind) {

@@ -27,7 +27,7 @@ import type { KitStore } from '../../store/capabilities.js';
 import type { AttemptOutcome, NewRecord, Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import type { CallbackName } from '../registry.js';
 import type { Keyed } from '../stages/types.js';
-import type { Accepted, AdapterOutcome, Declined } from '../stages/adapter-reply.js';
+import type { Accepted, AdapterOutcome, Declined } from '../stages/adapter.js';
 
 // ── Store calls: a failure logged and refused 503 STORE_UNAVAILABLE, retryable (lookups, the claim, holds,
 // merchant-initiated records); where a lookup reads.
