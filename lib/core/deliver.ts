@@ -10,7 +10,7 @@
  *       exactly-once entries: exactly-once/index.ts)
  *     → the reply, with the kit's headers and one `callback handled` log line.
  *
- * The adapter's context (context.ts) is built once, just before the adapter runs, from the stages'
+ * The adapter's context (stages/adapter.ts) is built once, just before the adapter runs, from the stages'
  * results and (exactly-once) what was learnt under the lock; nothing is written into it afterwards.
  * deliver() returns the reply and what telemetry reads of the delivery (DeliveryResult).
  */

@@ -8,7 +8,7 @@
  *   releases the hold when nothing is left awaited (documents arriving before the order are remembered);
  * - every order callback sees the order's hold as `context.fulfilmentHold` (the documents webhook:
  *   the hold as it will be once these documents are counted; absent when released): `beforeRun`
- *   answers it, and the adapter's context is built with it (context.ts).
+ *   answers it, and the adapter's context is built with it (stages/adapter.ts).
  */
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import type { KitStore } from '../../store/capabilities.js';

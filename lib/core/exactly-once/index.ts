@@ -27,9 +27,8 @@
 import type { KitStore } from '../../store/capabilities.js';
 import type { Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
-import type { ContextFacts } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
-import type { AdapterOutcome } from '../stages/adapter.js';
+import type { AdapterOutcome, ContextFacts } from '../stages/adapter.js';
 import { refused, type Answer } from '../stages/reply.js';
 import type { Keyed } from '../stages/types.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
@@ -38,7 +37,7 @@ import { accepted, Background, fromStore, prefetchedReads, retryable, Settler, s
 export { merchantInitiated } from './merchant-action.js';
 export { isSuccess } from './settle.js';
 
-/** What the attempt learnt under the lock, for the adapter's context (context.ts builds it once, just before the adapter). */
+/** What the attempt learnt under the lock, for the adapter's context (stages/adapter.ts builds it once, just before the adapter). */
 export type AttemptFacts = Pick<ContextFacts, 'previous' | 'attempt' | 'previousAttempt' | 'fulfilmentHold'>;
 
 /** The delivery's own work under the lock (the adapter), run once the claim is this delivery's, told what the attempt learnt. */

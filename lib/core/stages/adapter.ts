@@ -6,29 +6,37 @@
  * The call (below, invokeAdapter) has a time limit. A throw, a rejection or a timeout never escapes
  * as an unhandled rejection. A timed-out call keeps running: AdapterTimeout carries it (`late`), so
  * the exactly-once module can hold the OrderId lock until it settles and store a late success. The
- * time-out aborts the context's signal (context.ts: created only if the adapter reads it).
+ * time-out aborts the context's signal (created only if the adapter reads it).
  *
- * Values in an adapter's reply that real integrations write and the service accepts, but that the
- * interface's schema refuses (the service's own cart cartridge, test/fixtures/real-world-2:
- * `"OriginCountryCode": ""`, `"loyaltyCode": 0`), are read the tolerant way (createReplyValueCheck,
- * below) instead of failing the checkout with a 500:
- * - an empty string where the interface wants a value of a form (a country or currency code) is read
- *   as "not given", like a null, and left out;
- * - a number or boolean where the interface wants text is sent as its text (`0` → `"0"`): the
- *   documented form.
- * The places are logged once per shape (then at debug); any other invalid value still fails the reply
- * (docs/compatibility.md, "Adapter replies as real integrations write them").
+ * The adapter's context (DeliveryContext, below) is what the adapter receives as its second argument
+ * (CallbackContext). It is built once, just before the adapter runs (`new DeliveryContext`), from the
+ * stages' results and what the exactly-once module learnt under the lock (ContextFacts); the kit
+ * writes nothing into it afterwards (its type is Readonly; the object is not frozen, so an adapter
+ * that writes to its context still may, as before).
+ *
+ * One class, so every context has the same hidden class. `signal` is a getter on the prototype (one
+ * shared getter: a getter defined on each object gave every context its own hidden class and cost
+ * far more than it saved) that makes the delivery's AbortController on its first read: most
+ * adapters never read it, and an AbortController per request costs objects and microseconds. When
+ * the adapter's time-out fires, a signal already read is aborted; a signal first read after the
+ * time-out is created aborted, with the same reason.
+ *
+ * An adapter's reply is tidied and its values read the tolerant way before it is validated
+ * (reply-tidy.ts: the reply as real adapters write it).
  */
 import { CallbackError, PipelineFailure } from '../../shared/errors.js';
 import { isObject } from '../../shared/options.js';
 import { observeAdapter } from '../../telemetry/callback.js';
 import type { ResolvedOptions } from '../options.js';
-import type { CallbackName } from '../types.js';
+import type { HeaderMap } from '../../shared/http.js';
+import type { SafeLogger } from '../../shared/logger.js';
+import type { FulfilmentHold, PreviousAttempt } from '../../store/types.js';
+import type { ResponseInfo } from '../../payloads.js';
+import type { CallbackContext, CallbackName, MerchantInitiated } from '../types.js';
 import type { Validated, Who } from './types.js';
-import { DeliveryContext, type ContextFacts } from '../context.js';
 import { stripCardData } from '../card-data.js';
 import { paymentExpected } from '../payload-rules.js';
-import { createReplyTidier, type ReplyTidier } from '../reply-tidy.js';
+import { createReplyTidier, createReplyValueCheck, type ReplyTidier } from '../reply-tidy.js';
 
 /** An accepted result: the reply's body (a ResponseInfo with `Success: true`, or a CheckoutCartInfo). */
 export interface Accepted { readonly kind: 'ok'; readonly status: 200; readonly body: Record<string, unknown> }
@@ -53,6 +61,93 @@ const FAILED: AdapterOutcome = { kind: 'failed' };
 /** Validates the adapter's output (filled by the schemas); returns the failing field or null. */
 export type ResultValidator = (callback: CallbackName, result: unknown) => string | null;
 
+// ── The adapter's context.
+
+/** What the adapter's context holds beyond the stages' results: their authentication, and (exactly-once entries) what was learnt under the lock. */
+export interface ContextFacts {
+  /** Results of the authentication strategies (stages/auth.ts). */
+  readonly auth: Record<string, unknown>;
+  /** The idempotency key (stages/key.ts). */
+  readonly idempotencyKey?: string;
+  /** The created order's reply (exactly-once/index.ts, the attempt's start). */
+  readonly previous?: ResponseInfo;
+  /** The attempt number, when the store counts attempts. */
+  readonly attempt?: number;
+  /** The attempt before this one, when it ended without a known result. */
+  readonly previousAttempt?: PreviousAttempt;
+  /** The order's hold (exactly-once/holds.ts). */
+  readonly fulfilmentHold?: FulfilmentHold;
+  /** The merchant's own call this callback follows (exactly-once/merchant-action.ts). */
+  readonly merchantInitiated?: MerchantInitiated;
+}
+
+export class DeliveryContext implements CallbackContext {
+  callback: CallbackName;
+  requestId: string;
+  log: SafeLogger;
+  headers: HeaderMap;
+  remoteAddress?: string;
+  auth: Record<string, unknown>;
+  // Absent unless known (declared only: an own property only when set, in this order, by the constructor).
+  declare idempotencyKey?: string;
+  declare attempt?: number;
+  declare previousAttempt?: PreviousAttempt;
+  declare previous?: ResponseInfo;
+  declare fulfilmentHold?: FulfilmentHold;
+  declare specDeviations?: ReadonlyArray<{ pointer: string; rule: string }>;
+  declare envelope?: Record<string, unknown>;
+  declare merchantInitiated?: MerchantInitiated;
+  #signal: AbortSignal | undefined = undefined;
+  #controller: AbortController | undefined = undefined;
+  #aborted = false;
+  #reason: unknown = undefined;
+
+  /** The context of a delivery, built once just before its adapter runs: the one place the kit writes a context. */
+  constructor(d: Validated, facts: ContextFacts) {
+    this.callback = d.callback;
+    this.requestId = d.requestId;
+    this.log = d.log;
+    this.headers = d.request.headers;
+    this.remoteAddress = d.request.remoteAddress;
+    this.auth = facts.auth;
+    if (d.envelope) this.envelope = d.envelope;
+    if (d.deviations) this.specDeviations = d.deviations;
+    if (facts.idempotencyKey !== undefined) this.idempotencyKey = facts.idempotencyKey;
+    if (facts.previous) this.previous = facts.previous;
+    if (facts.attempt !== undefined) this.attempt = facts.attempt;
+    if (facts.previousAttempt) this.previousAttempt = facts.previousAttempt;
+    if (facts.fulfilmentHold) this.fulfilmentHold = facts.fulfilmentHold;
+    if (facts.merchantInitiated) this.merchantInitiated = facts.merchantInitiated;
+  }
+
+  /** Aborted when `adapterTimeoutMs` elapses: pass it to fetch/DB calls. Created on first read. */
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+      this.#signal = this.#controller.signal;
+    }
+    return this.#signal;
+  }
+
+  /** A signal assigned by hand replaces the kit's (as on the plain object the context used to be). */
+  set signal(value: AbortSignal) {
+    this.#signal = value;
+  }
+
+  /**
+   * Aborts the signal of a delivery's context (now, or when it is first read). Static, so the
+   * adapter's context has no abort member of its own.
+   */
+  static abort(context: Readonly<CallbackContext>, reason: unknown): void {
+    if (!(context instanceof DeliveryContext)) return;
+    if (context.#aborted) return;
+    context.#aborted = true;
+    context.#reason = reason;
+    context.#controller?.abort(reason);
+  }
+}
+
 // ── The call, with its time-out.
 
 export class AdapterTimeout extends Error {
@@ -64,7 +159,7 @@ export class AdapterTimeout extends Error {
   }
 }
 
-/** Calls `fn` (a method of `self`) with the delivery's input and its context (built just before, context.ts). */
+/** Calls `fn` (a method of `self`) with the delivery's input and its context (built just before: DeliveryContext, above). */
 export function invokeAdapter(delivery: Validated, context: Readonly<DeliveryContext>, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
   return observeAdapter(delivery.callback, () => callAdapter(delivery, context, fn, self, timeoutMs)); // telemetry: docs/observability.md
 }
@@ -96,84 +191,6 @@ function callAdapter(delivery: Validated, context: Readonly<DeliveryContext>, fn
   });
 }
 
-// ── Reply values read the tolerant way (above).
-
-/** Validates a reply; returns the JSON pointer of the first failing field, or null. */
-export type ReplyValidator = (callback: CallbackName, result: unknown) => string | null;
-
-/** How many values one reply may have read this way before the rest count as invalid (a bound on the loop). */
-const MAX_FIXED = 200;
-/** How many distinct shapes are remembered for the once-per-shape warning. */
-const MAX_SHAPES = 256;
-
-const unescape = (token: string): string => token.replace(/~1/g, '/').replace(/~0/g, '~');
-
-/** The object holding the property a JSON pointer names, and its key; null when the pointer names no object property. */
-function holderOf(body: Record<string, unknown>, pointer: string): { holder: Record<string, unknown>; key: string } | null {
-  const tokens = pointer.split('/').slice(1).map(unescape);
-  if (tokens.length === 0) return null;
-  let node: unknown = body;
-  for (const token of tokens.slice(0, -1)) {
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return null;
-    node = (node as Record<string, unknown>)[token];
-  }
-  const key = tokens[tokens.length - 1];
-  if (node === null || typeof node !== 'object' || Array.isArray(node) || !Object.hasOwn(node, key)) return null;
-  return { holder: node as Record<string, unknown>, key };
-}
-
-/** Reads the value at `at` the tolerant way; returns what it did, or null when nothing applies. */
-function readTolerantly(at: { holder: Record<string, unknown>; key: string }): 'empty' | 'text' | null {
-  const value = at.holder[at.key];
-  if (value === '') {
-    delete at.holder[at.key];
-    return 'empty';
-  }
-  if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') {
-    at.holder[at.key] = String(value);
-    return 'text';
-  }
-  return null;
-}
-
-export type ReplyValueCheck = (state: Who, body: Record<string, unknown>, validate: ReplyValidator) => string | null;
-
-/**
- * A reply check: validates `body`; where the failing field is an empty string or a number/boolean,
- * reads it the tolerant way (above) and validates again. Returns the first failing field it cannot
- * read so (that value then as the adapter gave it), or null.
- */
-export function createReplyValueCheck(): ReplyValueCheck {
-  const shapes = new Set<string>();
-  return (state, body, validate) => {
-    const fixed: Array<{ at: string; as: 'empty' | 'text' }> = [];
-    let field = validate(state.callback, body);
-    while (field !== null && fixed.length < MAX_FIXED) {
-      const at = holderOf(body, field);
-      const before = at?.holder[at.key];
-      const as = at === null ? null : readTolerantly(at);
-      if (at === null || as === null) break;
-      const next = validate(state.callback, body);
-      if (next === field) {
-        // Still refused there: the schema wanted something else; the value goes back as given.
-        at.holder[at.key] = before;
-        break;
-      }
-      fixed.push({ at: field, as });
-      field = next;
-    }
-    if (fixed.length > 0) {
-      const folded = [...new Set(fixed.map((f) => `${f.at.replace(/\/\d+(?=\/|$)/g, '/*')}:${f.as}`))];
-      const shape = `${state.callback}:${folded.join(',')}`;
-      const once = !shapes.has(shape) && shapes.size < MAX_SHAPES;
-      if (once) shapes.add(shape);
-      state.log[once ? 'warn' : 'debug']({ read: folded.slice(0, 50), readCount: fixed.length },
-        `adapter ${state.callback} reply had values the interface words otherwise (an empty code left out as not given, a number sent as text)${once ? '; reported once per shape' : ''}`);
-    }
-    return field;
-  };
-}
-
 // ── The reply.
 
 const merchantBug = (reason: string) =>
@@ -189,7 +206,7 @@ function declined(state: Validated, err: CallbackError): Declined {
   return { kind: 'declined', status: err.status, body };
 }
 
-/** Validates a reply body (values real integrations write read the tolerant way first: createReplyValueCheck); the failing field or null. */
+/** Validates a reply body (values real integrations write read the tolerant way first: reply-tidy.ts, createReplyValueCheck); the failing field or null. */
 type ReplyCheck = (state: Who, body: Record<string, unknown>) => string | null;
 
 type ToReply = (state: Validated, result: unknown, check: ReplyCheck, tidy: ReplyTidier) => Accepted | Declined;
