@@ -159,34 +159,35 @@ export class AdapterTimeout extends Error {
   }
 }
 
-/** Calls `fn` (a method of `self`) with the delivery's input and its context (built just before: DeliveryContext, above). */
+/**
+ * Calls `fn` (a method of `self`) with the delivery's input and its context (built just before: DeliveryContext,
+ * above), under the adapter's telemetry (docs/observability.md) and its time limit.
+ */
 export function invokeAdapter(delivery: Validated, context: Readonly<DeliveryContext>, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
-  return observeAdapter(delivery.callback, () => callAdapter(delivery, context, fn, self, timeoutMs)); // telemetry: docs/observability.md
-}
-
-function callAdapter(delivery: Validated, context: Readonly<DeliveryContext>, fn: (input: unknown, ctx: unknown) => unknown, self: object, timeoutMs: number): Promise<unknown> {
-  const call = Promise.resolve().then(() => fn.call(self, delivery.input, context));
-  return new Promise((resolve, reject) => {
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      const err = new AdapterTimeout(timeoutMs);
-      err.late = call;
-      DeliveryContext.abort(context, err);
-      reject(err);
-    }, timeoutMs); // kept referenced: whoever awaits the delivery gets its 500 even when nothing else runs (cleared when the adapter settles)
-    call.then((value) => {
-      if (timedOut) delivery.log.warn({}, 'adapter settled after its time-out');
-      else {
-        clearTimeout(timer);
-        resolve(value);
-      }
-    }, (err: unknown) => {
-      if (timedOut) delivery.log.warn({ err }, 'adapter failed after its time-out');
-      else {
-        clearTimeout(timer);
+  return observeAdapter(delivery.callback, () => {
+    const call = Promise.resolve().then(() => fn.call(self, delivery.input, context));
+    return new Promise((resolve, reject) => {
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        const err = new AdapterTimeout(timeoutMs);
+        err.late = call;
+        DeliveryContext.abort(context, err);
         reject(err);
-      }
+      }, timeoutMs); // kept referenced: whoever awaits the delivery gets its 500 even when nothing else runs (cleared when the adapter settles)
+      call.then((value) => {
+        if (timedOut) delivery.log.warn({}, 'adapter settled after its time-out');
+        else {
+          clearTimeout(timer);
+          resolve(value);
+        }
+      }, (err: unknown) => {
+        if (timedOut) delivery.log.warn({ err }, 'adapter failed after its time-out');
+        else {
+          clearTimeout(timer);
+          reject(err);
+        }
+      });
     });
   });
 }
