@@ -63,6 +63,12 @@ export const BARE_ONLY_IN_FOLDER = {
   '@aws-sdk/client-dynamodb': 'store/dynamodb',
 };
 export const PRIVATE_FOLDERS = ['store/dynamodb', 'store/redis'];
+/**
+ * Folders with one entry file: a file outside the folder may import that file only, never another
+ * of the folder's files (the exactly-once module: a reader follows an order through it from its
+ * index.ts; what it shares with the rest of the core, it re-exports there).
+ */
+export const ENTRY_FOLDERS = { 'core/exactly-once': 'index.ts' };
 export const BARE_FORBIDDEN = {
   'bindings/fetch': ['node:http', 'http', 'node:net', 'net', 'node:https', 'https'],
 };
@@ -149,6 +155,10 @@ export function checkImports(root) {
     for (const d of deps) {
       const folder = PRIVATE_FOLDERS.find((x) => inFolder(d, x));
       if (folder && !inFolder(f, folder)) breaks.push(`${path.relative(lib, f)} imports ${path.relative(lib, d)} (lib/${folder}/ is reached through its own entry point only)`);
+      const entered = Object.entries(ENTRY_FOLDERS).find(([x]) => inFolder(d, x));
+      if (entered && !inFolder(f, entered[0]) && path.relative(lib, d).split(path.sep).join('/') !== `${entered[0]}/${entered[1]}`) {
+        breaks.push(`${path.relative(lib, f)} imports ${path.relative(lib, d)} (lib/${entered[0]}/ is imported through its ${entered[1]} only)`);
+      }
     }
   }
   for (const [f, deps] of graph) {

@@ -17,6 +17,14 @@ function functionRange(file, start) {
   return `${file}:${from + 1}-${to + 1}`;
 }
 
+/** `file:from-to`, from the line that starts with `start` to the file's last line. */
+function linesFrom(file, start) {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const from = lines.findIndex((l) => l.startsWith(start));
+  if (from < 0) throw new Error(`${file}: no line starting with ${JSON.stringify(start)} (moved?)`);
+  return `${file}:${from + 1}-${lines.length}`;
+}
+
 /** `file:from-to`, from the line that starts with `start` to the line before the one that starts with `next`. */
 function linesBetween(file, start, next) {
   const lines = readFileSync(file, 'utf8').split('\n');
@@ -33,7 +41,8 @@ export const AREAS = {
     tests: ['test/shared/compare.test.ts', 'test/shared/compare-fallback.test.ts', 'test/shared/sha256.test.ts', 'test/shared/sha256-fallback.test.ts', 'test/auth/merchant-guid.test.ts', 'test/auth/header-url-parameter.test.ts'],
   },
   'merchant-guid': {
-    mutate: ['lib/core/stages/merchant-guid.ts', 'lib/auth/merchant-guid.ts'],
+    // The MerchantGUID section of stages/auth.ts (its authenticate stage above it is not this area's).
+    mutate: [linesFrom('lib/core/stages/auth.ts', '// ── The MerchantGUID.'), 'lib/auth/merchant-guid.ts'],
     tests: ['test/core/merchant-guid.test.ts', 'test/core/merchant-guid-places.test.ts', 'test/auth/merchant-guid.test.ts'],
   },
   'card-mask': {
@@ -84,22 +93,22 @@ export const AREAS = {
     // With the repeated-member refusal of payload-rules.ts (issue 47 item 6: a credential or key member given twice).
     mutate: [
       'lib/core/stages/parse.ts',
-      // The exactly-once id it requires (lib/core/required-fields.ts, with the key fields below).
-      functionRange('lib/core/required-fields.ts', 'export function orderIdOf('),
-      functionRange('lib/core/delivery/payload-rules.ts', 'export function repeatedMember('),
-      functionRange('lib/core/delivery/payload-rules.ts', 'function quotedNames('),
-      functionRange('lib/core/delivery/payload-rules.ts', 'function escapedQuote('),
-      functionRange('lib/core/delivery/payload-rules.ts', 'function scanKeys('),
+      // The exactly-once id it requires (lib/core/payload-rules.ts, "Required fields", with the key fields below).
+      functionRange('lib/core/payload-rules.ts', 'export function orderIdOf('),
+      functionRange('lib/core/payload-rules.ts', 'export function repeatedMember('),
+      functionRange('lib/core/payload-rules.ts', 'function quotedNames('),
+      functionRange('lib/core/payload-rules.ts', 'function escapedQuote('),
+      functionRange('lib/core/payload-rules.ts', 'function scanKeys('),
     ],
     tests: [
       'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
       'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
-      'test/core/stages/parse.test.ts', 'test/core/body.test.ts', 'test/core/delivery/payload-rules.test.ts',
+      'test/core/stages/parse.test.ts', 'test/core/body.test.ts', 'test/core/payload-rules.test.ts',
     ],
   },
   'key-fields': {
     // The idempotency key's fields (issue 47 item 4): each registry keyFields entry required, a number beyond 2^53 refused.
-    mutate: [functionRange('lib/core/required-fields.ts', 'export function keyFieldsOf(')],
+    mutate: [functionRange('lib/core/payload-rules.ts', 'export function keyFieldsOf(')],
     tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts'],
   },
   'lambda-headers': {
@@ -141,8 +150,9 @@ export const AREAS = {
     tests: ['test/auth/resolver.test.ts', 'test/auth/options.test.ts', 'test/auth/combined.test.ts', 'test/shared/options.test.ts'],
   },
   'exactly-once-steps': {
-    mutate: ['lib/core/exactly-once/index.ts', 'lib/core/exactly-once/lookup.ts', 'lib/core/exactly-once/settle.ts', 'lib/core/exactly-once/holds.ts', 'lib/core/exactly-once/store-call.ts', 'lib/core/exactly-once/background.ts'],
-    // holds.ts is measured with holds.test.ts; index.ts, lookup.ts and settle.ts with the others
+    mutate: ['lib/core/exactly-once/index.ts', 'lib/core/exactly-once/settle.ts', 'lib/core/exactly-once/holds.ts'],
+    // holds.ts is measured with holds.test.ts; index.ts (with the lookup) and settle.ts (with the
+    // store-call refusal and the background tasks) with the others
     // (index.test.ts runs the exactly-once and attempt suites over a batching store too).
     // lock-release.test.ts: every ending gives the OrderId lock back (issue 47 item 9: the hangs no other test told from a slow pass).
     tests: ['test/core/exactly-once/holds.test.ts', 'test/core/exactly-once/settle.test.ts', 'test/core/exactly-once/index.test.ts', 'test/core/exactly-once/background.test.ts', 'test/core/exactly-once/lock-release.test.ts'],

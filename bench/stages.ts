@@ -9,7 +9,7 @@ import { createJwtStrategy } from '../lib/auth/index.js';
 import { compileRule, decodeOrder, DEFAULT_DECODE_FIELDS, type CompiledRule } from '../lib/core/form-decode.js';
 import { silentLogger, createSafeLogger } from '../lib/shared/logger.js';
 import { collectSecrets } from '../lib/core/stages/parse.js';
-import { payloadProblem } from '../lib/core/delivery/payload-rules.js';
+import { payloadProblem } from '../lib/core/payload-rules.js';
 import type { CallbackRequest } from '../lib/core/types.js';
 import { payloadHash } from '../lib/core/stages/key.js';
 import { CALLBACK_SCHEMAS } from '../lib/core/registry.js';

@@ -10,6 +10,27 @@ test('lib/ has no import cycle and no layering break', () => {
   expect(breaks).toEqual([]);
 });
 
+test('lib/core/exactly-once/ is imported through its index.ts only (one entry: a reader follows an order from it)', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cbk-imports-'));
+  try {
+    const write = (file: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    };
+    write('lib/core/exactly-once/index.ts', "export { fromStore } from './settle.js';\n");
+    write('lib/core/exactly-once/settle.ts', 'export const fromStore = 1;\n');
+    write('lib/core/deliver.ts', "import { fromStore } from './exactly-once/index.js';\nexport const a = fromStore;\n");
+    expect(checkImports(root).breaks).toEqual([]);
+    write('lib/core/kit.ts', "import type { fromStore } from './exactly-once/settle.js';\nexport type B = typeof fromStore;\n");
+    expect(checkImports(root).breaks).toEqual([expect.stringContaining('core/kit.ts imports core/exactly-once/settle.ts')]);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('the checker sees every form of import, type-only ones included', () => {
   const source = [
     "import { a } from './a.js';",

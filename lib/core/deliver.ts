@@ -10,19 +10,17 @@
  *       exactly-once entries: exactly-once/index.ts)
  *     → the reply, with the kit's headers and one `callback handled` log line.
  *
- * The adapter's context (context.ts) is built once, just before the adapter runs, from the stages'
+ * The adapter's context (stages/adapter.ts) is built once, just before the adapter runs, from the stages'
  * results and (exactly-once) what was learnt under the lock; nothing is written into it afterwards.
  * deliver() returns the reply and what telemetry reads of the delivery (DeliveryResult).
  */
 import { decodeOrder } from './form-decode.js';
 import type { ResolvedOptions } from './options.js';
-import { ExactlyOnce, type AttemptFacts } from './exactly-once/index.js';
-import { merchantInitiated } from './exactly-once/merchant-action.js';
-import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter-reply.js';
-import { authenticate } from './stages/authenticate.js';
+import { ExactlyOnce, merchantInitiated, type AttemptFacts } from './exactly-once/index.js';
+import { createAdapterCall, type AdapterCall, type AdapterOutcome } from './stages/adapter.js';
+import { authenticate, createMerchantGuidCheck, type MerchantGuidCheck } from './stages/auth.js';
 import { documents } from './stages/documents.js';
 import { key } from './stages/key.js';
-import { createMerchantGuidCheck, type MerchantGuidCheck } from './stages/merchant-guid.js';
 import { createParser, parse, type Parser } from './stages/parse.js';
 import { answerOutcome, replyHeaders, sent, thrown, type Answer } from './stages/reply.js';
 import type { DeliveryResult, Keyed, Started, Validated } from './stages/types.js';

@@ -2,6 +2,11 @@
  * The framework-free callback kit: options checked once, then `handle(callback, request)` runs one
  * delivery through deliver() (deliver.ts: the one place a delivery runs, top to bottom) under its
  * telemetry.
+ *
+ * Its routing (routeKey, routeTable, below) matches as Express matches routes by default: any letter
+ * case, one trailing slash allowed, the query string ignored. `kit.match` is built on it, so that any
+ * framework's binding (Koa, Hono, a serverless handler) routes the way the Express router and
+ * node:http handler do.
  */
 import { randomUUID } from 'node:crypto';
 import { bindingFailure } from '../shared/http.js';
@@ -14,11 +19,33 @@ import { createValidators } from '../validation/validators.js';
 import { bodyOf, type RequestBody } from './body.js';
 import { createDeliver } from './deliver.js';
 import { resolveOptions, type CallbackKitOptions, type ResolvedOptions } from './options.js';
-import { DEFAULT_REGISTRY, type CallbackName, type RegistryView } from './registry.js';
-import { routeKey, routeTable, type CallbackRoute } from './match.js';
+import { DEFAULT_REGISTRY, type CallbackName, type HttpMethod, type RegistryView } from './registry.js';
 import type { CallbackRequest, CallbackResponse, MerchantAdapter } from './types.js';
 
-export type { CallbackRoute } from './match.js';
+// ── Routing.
+
+/** A callback the kit serves, as `kit.routes` lists and `kit.match` finds it: its name, HTTP method and path. */
+export interface CallbackRoute { callback: CallbackName; method: HttpMethod; path: string }
+
+/** Lookup key of a method and path (any case, one trailing slash, the query string dropped). */
+export function routeKey(method: string, path: string): string {
+  const q = path.indexOf('?');
+  let p = q < 0 ? path : path.slice(0, q);
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return `${method.toUpperCase()} ${p.toLowerCase()}`;
+}
+
+/** The routes by routeKey (paths prefixed with `basePath`); the first route of a key wins. */
+export function routeTable(routes: readonly CallbackRoute[], basePath = ''): Map<string, CallbackRoute> {
+  const table = new Map<string, CallbackRoute>();
+  for (const route of routes) {
+    const key = routeKey(route.method, basePath + route.path);
+    if (!table.has(key)) table.set(key, route);
+  }
+  return table;
+}
+
+// ── The kit.
 
 /**
  * The framework-free kit every binding is built on: match a request to a callback, then `handle` it

@@ -63,7 +63,7 @@ export interface CallbackEntry<N extends CallbackName = CallbackName> {
   /**
    * `required`: a POST delivery must carry the MerchantGUID (payload, `MerchantGUID` header or query
    * parameter); `optional`: one without it passes only when an auth strategy configured for the callback
-   * authenticated it (stages/merchant-guid.ts). A GUID that is sent is always checked.
+   * authenticated it (stages/auth.ts). A GUID that is sent is always checked.
    */
   readonly merchantGuid: 'required' | 'optional';
 }

@@ -1,5 +1,5 @@
 /**
- * context.signal: made on first read (lib/core/context.ts), aborted by the adapter's time-out
+ * context.signal: made on first read (DeliveryContext, lib/core/stages/adapter.ts), aborted by the adapter's time-out
  * whether the adapter read it before the time-out or only after it; never aborted for a call that
  * settled in time; one per delivery.
  */

@@ -25,8 +25,8 @@ test('every entry names itself, its kind, methods, path, body limit and existing
 
 test('no stage, the kit or the options compare callback names: they ask the registry entry', () => {
   const dir = new URL('../../lib/core/', import.meta.url);
-  const files = ['kit.ts', 'deliver.ts', 'options.ts', 'inputs.ts',
-    ...['stages', 'exactly-once', 'delivery'].flatMap((sub) => fs.readdirSync(new URL(`${sub}/`, dir)).map((f) => `${sub}/${f}`))];
+  const files = ['kit.ts', 'deliver.ts', 'options.ts', 'inputs.ts', 'payload-rules.ts',
+    ...['stages', 'exactly-once'].flatMap((sub) => fs.readdirSync(new URL(`${sub}/`, dir)).map((f) => `${sub}/${f}`))];
   expect(files).toEqual(expect.arrayContaining(['deliver.ts', 'stages/parse.ts', 'exactly-once/index.ts']));
   for (const file of files) {
     const source = fs.readFileSync(new URL(file, dir), 'utf8');

@@ -7,10 +7,9 @@
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { buildRequest, checkReplyHeaders, queryFromUrl, splitOptions } from '../http/binding.js';
-import { createCallbackKit, type CallbackKit, type CallbackRoute } from '../../core/kit.js';
+import { createCallbackKit, routeKey, type CallbackKit, type CallbackRoute } from '../../core/kit.js';
 import type { CallbackKitOptions } from '../../core/options.js';
 import { readBody } from '../http/read-body.js';
-import { routeKey } from '../../core/match.js';
 import type { CallbackResponse, MerchantAdapter } from '../../core/types.js';
 import { PipelineFailure } from '../../shared/errors.js';
 import { rawBody, unreadableBody, type RequestBody } from '../../core/body.js';

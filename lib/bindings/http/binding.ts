@@ -10,7 +10,7 @@ import { parsedBody, rawBody, unreadableBody, type RequestBody } from '../../cor
 import { KitError, PipelineFailure, wireErrorBody } from '../../shared/errors.js';
 import { JSON_NO_STORE, type CallbackRequest, type CallbackResponse, type HeaderMap, type QueryMap } from '../../shared/http.js';
 
-export { routeKey, routeTable } from '../../core/match.js';
+export { routeKey, routeTable } from '../../core/kit.js';
 
 /** The reply to a method and path where no callback is (bindings that own their 404). */
 export const NOT_FOUND: CallbackResponse = Object.freeze({

@@ -8,13 +8,13 @@
  *   releases the hold when nothing is left awaited (documents arriving before the order are remembered);
  * - every order callback sees the order's hold as `context.fulfilmentHold` (the documents webhook:
  *   the hold as it will be once these documents are counted; absent when released): `beforeRun`
- *   answers it, and the adapter's context is built with it (context.ts).
+ *   answers it, and the adapter's context is built with it (stages/adapter.ts).
  */
 import { applyDocuments, holdOf, toDocumentRefs } from '../../store/holds.js';
 import type { KitStore } from '../../store/capabilities.js';
 import type { FulfilmentHold } from '../../store/types.js';
 import type { Keyed } from '../stages/types.js';
-import { fromStore } from './store-call.js';
+import { fromStore } from './settle.js';
 
 export interface HoldPolicy {
   /** A stored payment replayed (the adapter does not run): the order still places the hold it announces. */

@@ -4,7 +4,7 @@
  * stages/key.ts):
  *
  * 1. lookup: a stored reply for the key is replayed; a payment request for an OrderId whose payment
- *    already succeeded gets that success, whatever its payload (lookup.ts);
+ *    already succeeded gets that success, whatever its payload (storedAnswer, below);
  * 2. claim: otherwise the OrderId's lock is taken (waiting up to `inFlightWaitMs`, else 503 IN_FLIGHT,
  *    retryable) and the lookup repeated under it; a store with `claimOrReplay` (PostgresStore) does
  *    both in one round trip. The attempt is recorded, and what came before (`attempt`,
@@ -17,23 +17,27 @@
  *
  * The lock is held until the adapter's promise settles and its success is stored (a time-out or a
  * failing store do not release it early), at most until the lock's bound (its lease minus a margin).
- * What outlives the reply runs as a tracked background task (background.ts).
+ * What outlives the reply runs as a tracked background task (Background, settle.ts).
+ *
+ * This file is the folder's one entry (.ci/imports.mjs: nothing outside exactly-once/ imports its
+ * other files): the delivery (lookup, claim, run) here; settle.ts ends the attempt (and holds the
+ * store-call refusal and the background tasks every step shares); holds.ts is the hold policy;
+ * merchant-action.ts what the adapter is told of the merchant's own call.
  */
 import type { KitStore } from '../../store/capabilities.js';
-import type { Prefetched, StoreLock } from '../../store/types.js';
+import type { Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import type { ResponseInfo } from '../../payloads.js';
-import type { ContextFacts } from '../context.js';
 import type { ResolvedOptions } from '../options.js';
-import type { AdapterOutcome } from '../stages/adapter-reply.js';
+import type { AdapterOutcome, ContextFacts } from '../stages/adapter.js';
 import { refused, type Answer } from '../stages/reply.js';
 import type { Keyed } from '../stages/types.js';
-import { Background } from './background.js';
 import { createHoldPolicy, type HoldPolicy } from './holds.js';
-import { pendingAnswer, prefetchedReads, replay, storedAnswer, storeReads, type Lookup } from './lookup.js';
-import { accepted, Settler, successRecord, type RecordBase, type Settled } from './settle.js';
-import { fromStore, retryable, storeUnavailable } from './store-call.js';
+import { accepted, Background, fromStore, prefetchedReads, retryable, Settler, storeReads, storeUnavailable, successRecord, type Reads, type RecordBase, type Settled } from './settle.js';
 
-/** What the attempt learnt under the lock, for the adapter's context (context.ts builds it once, just before the adapter). */
+export { merchantInitiated } from './merchant-action.js';
+export { isSuccess } from './settle.js';
+
+/** What the attempt learnt under the lock, for the adapter's context (stages/adapter.ts builds it once, just before the adapter). */
 export type AttemptFacts = Pick<ContextFacts, 'previous' | 'attempt' | 'previousAttempt' | 'fulfilmentHold'>;
 
 /** The delivery's own work under the lock (the adapter), run once the claim is this delivery's, told what the attempt learnt. */
@@ -55,6 +59,52 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
     clearTimeout(timer);
   }
 }
+
+// ── Lookup: the stored answer of an exactly-once delivery, if there is one: its own reply (by key), or
+// the order's earlier successful payment (a payment request, whatever its payload). A reply whose
+// save is still being retried (kept in memory by the settler) counts as stored.
+
+/** A stored reply as the answer (stages/reply.ts sends it with the replay header). */
+export const replay = (record: Pick<StoredRecord, 'response'>, outcome: 'replayed' | 'payment_replayed'): Answer =>
+  ({ kind: 'replayed', response: record.response, outcome });
+
+/** What a lookup needs: where it reads, the replies kept in memory (the settler's), the hold policy (a replayed payment still places its hold). */
+export interface Lookup { reads: Reads; settler: Settler; holds: HoldPolicy }
+
+/**
+ * The stored answer of this delivery, if any: its own reply, or the order's earlier successful
+ * payment. A SendOrderToMerchant answered from the payment still places the fulfilment hold it announces.
+ */
+export async function storedAnswer(d: Keyed, { reads, settler, holds }: Lookup): Promise<Answer | null> {
+  const pendingOwn = settler.unsaved.get(d.key);
+  if (pendingOwn) return replay(pendingOwn, 'replayed');
+  const own = await reads.record(d.key);
+  if (own) return replay(own, 'replayed');
+  if (!d.payment) return null;
+  const paid: Pick<StoredRecord, 'hash' | 'callback' | 'response'> & { createdAt?: Date } | null =
+    settler.unsavedPayments.get(d.orderId) ?? await reads.payment(d.orderId);
+  if (!paid) return null;
+  if (paid.hash !== d.fingerprint || paid.callback !== d.callback) {
+    d.log.warn({ paidBy: paid.callback, paidAt: paid.createdAt?.toISOString() },
+      'payment already succeeded for this OrderId; a payment request with a different payload got the stored success and did not reach the adapter');
+  }
+  await holds.replayed(d);
+  return replay(paid, 'payment_replayed');
+}
+
+/**
+ * For a store that looks for the stored answer in its claim (`claimOrReplay`): only what this process
+ * keeps in memory (a reply whose save is being retried) is answered before it.
+ */
+export async function pendingAnswer(d: Keyed, lookup: Lookup): Promise<Answer | null> {
+  const pendingOwn = lookup.settler.unsaved.get(d.key);
+  if (pendingOwn) return replay(pendingOwn, 'replayed');
+  // Rare (a store outage): read as a store without claimOrReplay would, so the key's own stored reply still comes first.
+  if (d.payment && lookup.settler.unsavedPayments.has(d.orderId)) return storedAnswer(d, lookup);
+  return null;
+}
+
+// ── The delivery: lookup → claim → run → settle.
 
 export class ExactlyOnce {
   /** What outlives a reply (a late adapter awaited, a save retried, the lock's release after them). */
@@ -222,7 +272,7 @@ export class ExactlyOnce {
     const settler = this.#settler;
     const base: RecordBase = { key: d.key, callback: d.callback, orderId: d.orderId, hash: d.fingerprint, payment: d.payment };
     if (accepted(outcome)) {
-      // Card numbers in reply texts were masked when the reply was built (stages/adapter-reply.ts).
+      // Card numbers in reply texts were masked when the reply was built (stages/adapter.ts).
       const record = successRecord(base, outcome.body as ResponseInfo);
       const saved = await settler.save(d, record, lock);
       switch (saved.kind) {

@@ -13,7 +13,7 @@ import { isCancellation, normaliseAmountText, ORDER_ACTION_OPERATIONS, orderActi
 import type { KitStore } from '../../store/capabilities.js';
 import type { Keyed } from '../stages/types.js';
 import type { MerchantInitiated } from '../types.js';
-import { fromStore } from './store-call.js';
+import { fromStore } from './settle.js';
 
 const text = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 

@@ -9,20 +9,118 @@
  * - anything else ends the attempt (recorded) and releases the lock.
  * The lock's bound is its lease minus a safety margin, so it is released before anyone else may
  * take it over. The retried save and the awaited late adapter outlive the reply: index.ts runs them
- * as background tasks (background.ts), each ending by the lock's bound.
+ * as background tasks (Background, below), each ending by the lock's bound.
  * A store that fences its saves by the lease (PostgresStore) may refuse one whose lease was lost (a
  * save that stalled past it): nothing of it is stored, it is not retried, and the delivery is
  * answered with the reply stored by the attempt that took over, if any, else 503 (see lost()).
+ *
+ * Also here, as what every step of the module shares: a store call's failure refused 503
+ * STORE_UNAVAILABLE (fromStore, below: whether the store method rejects or throws before it returns a
+ * promise, a plain non-async method of a custom store), and the tracked background tasks (Background).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ResponseInfo } from '../../payloads.js';
+import { PipelineFailure, type WireErrorCode } from '../../shared/errors.js';
+import type { SafeLogger } from '../../shared/logger.js';
 import { isLeaseLost } from '../../store/store-errors.js';
 import type { KitStore } from '../../store/capabilities.js';
-import type { AttemptOutcome, NewRecord, StoreLock, StoredRecord } from '../../store/types.js';
+import type { AttemptOutcome, NewRecord, Prefetched, StoreLock, StoredRecord } from '../../store/types.js';
 import type { CallbackName } from '../registry.js';
 import type { Keyed } from '../stages/types.js';
-import type { Accepted, AdapterOutcome, Declined } from '../stages/adapter-reply.js';
-import type { HoldPolicy } from './holds.js';
+import type { Accepted, AdapterOutcome, Declined } from '../stages/adapter.js';
+
+// ── Store calls: a failure logged and refused 503 STORE_UNAVAILABLE, retryable (lookups, the claim, holds,
+// merchant-initiated records); where a lookup reads.
+
+/** Retry-After of every retryable refusal of the module (IN_FLIGHT, STORE_UNAVAILABLE), in seconds. */
+export const RETRY_AFTER_SECONDS = '5';
+
+/** A retryable refusal (503 with Retry-After). */
+export const retryable = (errorCode: WireErrorCode, reason: string, description: string) =>
+  new PipelineFailure(errorCode, reason, description, { 'retry-after': RETRY_AFTER_SECONDS });
+
+/** Which store failed, as the log line and the refusal's reason name it. */
+export type StoreRole = 'idempotency store' | 'fulfilment-hold store' | 'order record store';
+
+/** The refusal of a failed store (the error itself goes to the log only). */
+export const storeUnavailable = (role: StoreRole) => retryable('STORE_UNAVAILABLE', `${role} failed`, 'The order store is unavailable; retry later');
+
+/** Logs a store failure and throws its refusal. */
+export function storeFailed(log: SafeLogger, role: StoreRole, err: unknown): never {
+  log.error({ err }, `${role} failed`);
+  throw storeUnavailable(role);
+}
+
+/** Runs a store call; its failure (rejected, or thrown before a promise is returned) is logged and refused (storeFailed). */
+export function fromStore<T>(log: SafeLogger, role: StoreRole, work: () => Promise<T>): Promise<T> {
+  let call: Promise<T>;
+  try {
+    call = Promise.resolve(work());
+  } catch (err) {
+    call = Promise.reject(err);
+  }
+  return call.catch((err: unknown) => storeFailed(log, role, err));
+}
+
+/** Where a lookup reads: the store, or what the store read together with the lock (`Prefetched`). */
+export interface Reads {
+  record(key: string): Promise<StoredRecord | null>;
+  payment(orderId: string): Promise<StoredRecord | null>;
+}
+
+/** Reads from the store; a failing store is refused 503. */
+export const storeReads = (d: Keyed, store: KitStore): Reads => ({
+  record: (key) => fromStore(d.log, 'idempotency store', () => store.getRecord(key)),
+  payment: (orderId) => fromStore(d.log, 'idempotency store', () => store.getPayment(orderId)),
+});
+
+/** Reads what the store read with the claim. */
+export const prefetchedReads = (prefetched: Pick<Prefetched, 'record' | 'payment'>): Reads => ({
+  record: async () => prefetched.record,
+  payment: async () => prefetched.payment,
+});
+
+// ── What outlives a reply.
+
+/**
+ * Work of the exactly-once module that goes on after the reply was sent: an adapter that timed out
+ * is awaited under the OrderId lock (its late success stored), a success whose save failed is
+ * retried, then the lock is released. Each such task is bounded by the lock's bound (its lease minus
+ * a margin, Settler): it ends by then whatever the adapter or the store do. The kit tracks them:
+ * `kit.idle()` resolves once every task started so far has ended (tests; a graceful shutdown).
+ */
+export class Background {
+  readonly #running = new Set<Promise<void>>();
+
+  /** Tracks a task until it ends (its failure is the task's own to log: it never rejects here). */
+  track(task: Promise<void>): void {
+    const tracked = task.catch(() => { /* each task logs its own failures */ }).finally(() => this.#running.delete(tracked));
+    this.#running.add(tracked);
+  }
+
+  /** How many tasks are running. */
+  get size(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Resolves once every task (also those the running ones start) has ended. The tasks' own timers
+   * (a save's back-off, a late adapter's bound) do not keep Node running, so an idle server or a
+   * Lambda invocation is not held; while a caller awaits this, a timer does, so a script awaiting
+   * `kit.idle()` sees the tasks end rather than exit with the promise pending.
+   */
+  async idle(): Promise<void> {
+    if (this.#running.size === 0) return;
+    const keepAlive = setInterval(() => { /* only keeps the event loop running */ }, 60_000);
+    try {
+      while (this.#running.size > 0) await Promise.all(this.#running);
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+}
+
+// ── Settle.
 
 /** First and longest pause between two tries of a failed save. */
 export const SAVE_BACKOFF_MS = { first: 50, max: 2_000 };
@@ -70,8 +168,8 @@ export class Settler {
   readonly unsaved = new Map<string, NewRecord>();
   readonly unsavedPayments = new Map<string, NewRecord>();
 
-  /** `orderCreation`: the callback whose created order's merchant ids are kept (the registry's). */
-  constructor(private readonly store: KitStore, private readonly orderCreation: CallbackName, private readonly holds: HoldPolicy) {}
+  /** `orderCreation`: the callback whose created order's merchant ids are kept (the registry's); `holds`: the hold policy (holds.ts), told of a late acceptance. */
+  constructor(private readonly store: KitStore, private readonly orderCreation: CallbackName, private readonly holds: { acceptedLate(d: Keyed): Promise<boolean> }) {}
 
   /** Records how an attempt ended; a failure is logged (the next attempt then sees 'crashed'). */
   async end(d: Keyed, key: string, outcome: AttemptOutcome | null): Promise<void> {

@@ -5,13 +5,13 @@
  * values out; a delivery with card data also hashes in the keyed card digest (parse stage,
  * card-data.ts): another card is another key, the same card the same key. An entry with
  * `keyFields` (a return: OrderId + RMANumber; a parcel dispatch: OrderId + parcel + status) is fingerprinted by
- * those fields of its input only (dotted paths; `?`: optional; read and refused in required-fields.ts).
+ * those fields of its input only (dotted paths; `?`: optional; read and refused in payload-rules.ts).
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { sha256Hex } from '../../shared/sha256.js';
 import { canonicalHash, KEEP, MARK, OMIT, PayloadTooDeep, storeKeyPart, type MemberRule } from '../../json/canonical.js';
 import { CARD_MARKER, isCardKey } from '../card-data.js';
-import { keyFieldsOf, paymentExpected } from '../required-fields.js';
+import { keyFieldsOf, paymentExpected } from '../payload-rules.js';
 import type { Keyed, Validated } from './types.js';
 
 /**

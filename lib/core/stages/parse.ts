@@ -2,7 +2,7 @@
  * Parse: JSON-only POST bodies (415 otherwise), size limit (413), malformed JSON, prototype
  * pollution keys, NUL characters, ill-formed Unicode, too deep nesting and an OrderId that cannot
  * identify one order (400, see payload-rules.ts; an exactly-once entry's id required:
- * required-fields.ts); then the registry entry's builder (inputs.ts) makes the adapter input.
+ * payload-rules.ts too); then the registry entry's builder (inputs.ts) makes the adapter input.
  */
 import * as nodeBuffer from 'node:buffer';
 import { cutText, MAX_LOGGED_HEADER } from '../../shared/bounded.js';
@@ -12,12 +12,11 @@ import { payloadTooLarge } from '../body-limit.js';
 import type { RequestBody } from '../body.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CallbackEntry } from '../registry.js';
-import { orderIdOf } from '../required-fields.js';
 import type { CallbackRequest } from '../types.js';
 import type { Parsed, Started } from './types.js';
 import { MAX_DEPTH } from '../../json/canonical.js';
 import { CARD_NUMBER, CVV_NUMBER, createCardDigester, createCardMask, type CardDigester } from '../card-data.js';
-import { payloadProblem, repeatedMember, textMayHaveProblem } from '../delivery/payload-rules.js';
+import { orderIdOf, payloadProblem, repeatedMember, textMayHaveProblem } from '../payload-rules.js';
 
 const invalid = (reason: string, description: string) =>
   new PipelineFailure('INVALID_REQUEST', reason, description);

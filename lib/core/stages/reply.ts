@@ -13,7 +13,7 @@ import type { ResponseInfo } from '../../payloads.js';
 import { computeHelmetHeaders } from '../helmet-headers.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CallbackResponse } from '../types.js';
-import type { AdapterOutcome } from './adapter-reply.js';
+import type { AdapterOutcome } from './adapter.js';
 
 /** The header marking a reply replayed from the store. */
 export const REPLAY_HEADER = 'idempotency-replayed';

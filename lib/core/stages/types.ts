@@ -27,7 +27,7 @@ export interface Started {
   readonly request: CallbackRequest;
   /** The request's body (body.ts): raw, parsed by the host app, or unreadable; undefined without one. */
   readonly body: RequestBody | undefined;
-  /** Random id of this delivery (`context.requestId`; the adapter's context is built just before it runs: context.ts). */
+  /** Random id of this delivery (`context.requestId`; the adapter's context is built just before it runs: stages/adapter.ts). */
   readonly requestId: string;
   readonly log: SafeLogger;
 }

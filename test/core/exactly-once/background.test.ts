@@ -1,5 +1,5 @@
 /**
- * What an exactly-once delivery leaves running after its reply (lib/core/exactly-once/background.ts):
+ * What an exactly-once delivery leaves running after its reply (Background, lib/core/exactly-once/settle.ts):
  * an adapter that timed out, awaited under the OrderId lock; a success whose save failed, retried.
  * The kit tracks it: `kit.idle()` resolves once it has ended, and it ends by the lock's bound even
  * when the adapter never settles or the store never recovers.

@@ -4,7 +4,7 @@
  * end of an attempt (the reply is still answered, the lock still released or bounded).
  */
 import { LeaseLostError, MemoryStore, type AcquireOptions, type NewRecord, type Store, type StoreLock } from 'crossborder-merchant-kit/store';
-import { isSuccess } from '../../../lib/core/exactly-once/settle.js';
+import { isSuccess } from '../../../lib/core/exactly-once/index.js';
 import { BatchingMemoryStore } from '../../idempotency/batching-store.js';
 import { documentsDelivery, order, paymentOrder, statusUpdate } from '../../helpers/orders.js';
 import type { CapturingLogger } from '../../helpers/recording.js';

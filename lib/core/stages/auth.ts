@@ -1,23 +1,46 @@
 /**
- * The MerchantGUID of a delivery (docs/auth.md#merchantguid), wherever the service puts it: the
- * payload (top level, or inside `order`), a `MerchantGUID` request header, or a `MerchantGUID` query
- * parameter (names compared case-insensitively). Every value found must be one of the configured GUIDs
- * (constant time, GUID hex case-insensitive) and all must be the same GUID: a wrong, non-string or
- * second different value → 401, adapter not called.
+ * Who sent a delivery: the two checks of who may call, in the order deliver() runs them.
  *
- * None found: where the registry entry requires it (`merchantGuid: 'required'`: the callbacks the
- * specification requires it of, on POST) → 401. Elsewhere (the documents webhook, whose documented
- * payload has none; the shipping-info and refund notifications) the delivery passes only when an auth
- * strategy configured for that callback authenticated it (the authenticate stage ran before); with no
- * strategy configured it carries no credential at all and is refused 401 (fail closed).
- * A GET (cart info) carries no payload: a GUID in its header or query is checked, none is not required.
+ * 1. Request-level authentication (before the body is read, authenticate): runs every configured
+ *    strategy of lib/auth/ for this callback; all must pass. Returns what the strategies learnt, by
+ *    strategy name (`context.auth`).
+ * 2. The MerchantGUID of a delivery (after parse, createMerchantGuidCheck; docs/auth.md#merchantguid),
+ *    wherever the service puts it: the payload (top level, or inside `order`), a `MerchantGUID`
+ *    request header, or a `MerchantGUID` query parameter (names compared case-insensitively). Every value found must be one of the configured GUIDs
+ *    (constant time, GUID hex case-insensitive) and all must be the same GUID: a wrong, non-string or
+ *    second different value → 401, adapter not called.
+ *
+ *    None found: where the registry entry requires it (`merchantGuid: 'required'`: the callbacks the
+ *    specification requires it of, on POST) → 401. Elsewhere (the documents webhook, whose documented
+ *    payload has none; the shipping-info and refund notifications) the delivery passes only when an auth
+ *    strategy configured for that callback authenticated it (the authenticate stage ran before); with no
+ *    strategy configured it carries no credential at all and is refused 401 (fail closed).
+ *    A GET (cart info) carries no payload: a GUID in its header or query is checked, none is not required.
  */
 import { PipelineFailure } from '../../shared/errors.js';
 import { createMerchantGuidMatcher } from '../../auth/merchant-guid.js';
 import type { HeaderMap, QueryMap } from '../../shared/http.js';
 import { isObject } from '../../shared/options.js';
 import type { ResolvedOptions } from '../options.js';
-import type { Parsed } from './types.js';
+import type { Parsed, Started } from './types.js';
+
+// ── Authentication.
+
+/** Request-level authentication: every strategy configured for the callback must pass; what they learnt, by strategy name. */
+export async function authenticate(options: ResolvedOptions, delivery: Started): Promise<Record<string, unknown>> {
+  const auth: Record<string, unknown> = {};
+  for (const strategy of options.auth(delivery.callback)) {
+    const outcome = await strategy.authenticate(delivery.request, { log: delivery.log, callback: delivery.callback });
+    if (!outcome.ok) {
+      const status = outcome.status ?? 401;
+      throw new PipelineFailure(status === 403 ? 'FORBIDDEN' : 'UNAUTHORIZED', `auth strategy ${strategy.name} refused: ${outcome.reason}`, undefined, outcome.headers);
+    }
+    if (outcome.data !== undefined) auth[strategy.name] = outcome.data;
+  }
+  return auth;
+}
+
+// ── The MerchantGUID.
 
 const unauthorized = (reason: string) => new PipelineFailure('UNAUTHORIZED', `MerchantGUID ${reason}`);
 const NAME = 'merchantguid';

@@ -1,11 +1,11 @@
 /**
- * repeatedMember (lib/core/delivery/payload-rules.ts): which credential or key member one object of a
+ * repeatedMember (lib/core/payload-rules.ts): which credential or key member one object of a
  * body repeats; the parse stage refuses the body naming it (test/bindings/repeated-members.test.ts
  * runs it on every binding). Each registry entry guards MerchantGUID, its idField and its keyFields.
  */
-import { parse, createParser } from '../../../lib/core/stages/parse.js';
-import { repeatedMember } from '../../../lib/core/delivery/payload-rules.js';
-import { CALLBACK_ENTRIES } from '../../../lib/core/registry.js';
+import { parse, createParser } from '../../lib/core/stages/parse.js';
+import { repeatedMember } from '../../lib/core/payload-rules.js';
+import { CALLBACK_ENTRIES } from '../../lib/core/registry.js';
 
 const NAMES = ['MerchantGUID', 'OrderId', 'RMANumber'];
 
