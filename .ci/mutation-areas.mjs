@@ -72,7 +72,8 @@ export const AREAS = {
       functionRange('lib/client/request.ts', 'async function credentials('), 'lib/shared/credentials.ts',
     ],
     // jwt.test.ts: the JWT branch of credentials (issue 39: UserName and Authorization, the token masked, no accessToken on the token call).
-    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts', 'test/client/hostile-credentials.test.ts', 'test/client/jwt.test.ts'],
+    // request-headers.test.ts and merchant-guid-placement.test.ts: the other headers credentials sets (Accept, Content-Type, MerchantGUID): not masking, but on its lines.
+    tests: ['test/client/request-mask.test.ts', 'test/client/mask.test.ts', 'test/client/credentials-logging.test.ts', 'test/client/hostile-credentials.test.ts', 'test/client/jwt.test.ts', 'test/client/request-headers.test.ts', 'test/client/merchant-guid-placement.test.ts'],
   },
   'client-timeout': {
     // The client's time-out and Retry-After (issue 36): the abort race around a fetch that ignores its signal, the

@@ -11,13 +11,15 @@
  * @module crossborder-merchant-kit
  */
 export { createCallbackKit, type CallbackKit, type CallbackRoute } from './core/kit.js';
+export type { HttpMethod } from './core/registry.js';
 export type { RequestBody } from './core/body.js';
 export { DEFAULT_PATHS, type CallbackKitOptions } from './core/options.js';
 export { DEFAULT_DECODE_FIELDS, formDecode } from './core/form-decode.js';
 export type {
   CallbackName, CallbackTypes, CallbackInput, CallbackResult, AdapterMethod, MerchantAdapter, AdapterResult, CartInfoResult, CartInfoRequest,
-  DocumentsDelivery, ReceivedDocument, ReceivedOrder, WithOrderId, CallbackContext, MerchantInitiated, CallbackRequest, CallbackResponse,
+  DocumentsDelivery, ReceivedDocument, ReceivedOrder, WithOrderId, CallbackContext, MerchantInitiated, CallbackRequest, CallbackResponse, CheckedAdapter,
 } from './core/types.js';
+export type { HeaderMap, QueryMap } from './shared/http.js';
 export type { FulfilmentHold, DocumentRef, PreviousAttempt, AttemptOutcome } from './store/types.js';
 export { CallbackError, KitError, KIT_ERROR_CODES, WIRE_ERRORS, type KitErrorCode, type WireErrorCode } from './shared/errors.js';
 export type { LoggerLike, SafeLogger } from './shared/logger.js';
@@ -31,3 +33,4 @@ export { validatePayload } from './validation/payload.js';
 export type { ValidationIssue } from './validation/issues.js';
 export { checkHealth, type HealthOptions, type HealthReport, type HealthCheckedStore } from './telemetry/health.js';
 export type { CallbackChannelMessage } from './telemetry/callback.js';
+export type { CallbackOutcome } from './telemetry/names.js';

@@ -40,7 +40,9 @@ export type ServiceOperation =
   | 'saveProductsList' | 'saveProductsBulk' | 'getCatalogPrices' | 'getTrackingEvents' | 'updateRma' | 'getLocationByIp' | 'getProductRestrictions' | 'getDefaultCulture' | 'getShippingDetails'
   | 'getOrdersVatInvoice' | 'sendCartV2' | 'getAppVersion' | 'getProductCountries' | 'getDefaultCultures';
 
+/** What a ServiceError is made of (`new ServiceError(init)`: e.g. a test double of the client that fails as the client does). */
 export interface ServiceErrorInit {
+  /** The error's code (one of SERVICE_ERROR_CODES). */
   code: ServiceErrorCode;
   operation: ServiceOperation;
   description: string;

@@ -118,7 +118,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
 }
 
-export { ServiceError, SERVICE_ERROR_CODES, type ServiceErrorCode, type ServiceOperation } from './errors.js';
+export { ServiceError, SERVICE_ERROR_CODES, type ServiceErrorCode, type ServiceErrorInit, type ServiceOperation } from './errors.js';
 export type { ServiceClientOptions, RetryOptions, FetchLike, MerchantGuidPlacement, JwtOptions } from './options.js';
 export type { AdditionalDocumentsOrder, AdditionalDocumentsOptions } from './additional-documents.js';
 export type { DispatchOptions, DispatchSuccess } from './dispatch.js';

@@ -7,7 +7,7 @@
  * to the configured hosts only).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { anyCasePattern, credentialPatterns } from '../shared/credentials.js';
+import { anyCasePattern } from '../shared/credentials.js';
 import { maskSecrets, type Secret } from '../shared/logger.js';
 import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
 import { observeServiceCall, type ServiceCallObserver } from '../telemetry/client.js';
@@ -146,7 +146,7 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
     const jwt = await jwtFor(o, call, attempts);
     headers.UserName = o.jwtSource.userName;
     headers.authorization = o.jwtSource.schemeFor(call.operation) === 'Bearer' ? `Bearer ${jwt}` : jwt;
-    secrets.push(...credentialPatterns([], [jwt]));
+    secrets.push(jwt);
     return { headers, jwt };
   }
   // The token call carries the user name and password in its body, and no other credential.
@@ -166,8 +166,8 @@ async function credentials(o: ResolvedClientOptions, call: Call, attempts: numbe
       throw new ServiceError({ code: 'ACCESS_TOKEN_UNAVAILABLE', operation: call.operation, attempts, retryable: true, description: 'the accessToken function returned no string; nothing was sent' });
     }
     headers.authorization = `Bearer ${token}`;
-    // A rotated token adds its own pattern (none for a token too short to mask: MIN_SECRET_LENGTH).
-    secrets.push(...credentialPatterns([], [token]));
+    // A rotated token joins the secrets (mask() reads it in any case; one too short to mask, MIN_SECRET_LENGTH, masks nothing).
+    secrets.push(token);
   }
   return { headers };
 }

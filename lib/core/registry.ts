@@ -10,6 +10,7 @@ import { cartInfoInput, documentsInput, orderInput, type InputBuilder } from './
 
 export type { CallbackName } from './adapter-types.js';
 
+/** The HTTP method a callback's route answers (`CallbackRoute.method`). */
 export type HttpMethod = 'GET' | 'POST';
 
 export interface CallbackEntry<N extends CallbackName = CallbackName> {

@@ -5,7 +5,9 @@
  */
 import { wireErrorBody } from './errors.js';
 
+/** Request headers as a binding hands them to the kit: lower-case names; a repeated header as a list. */
 export type HeaderMap = Record<string, string | string[] | undefined>;
+/** Query parameters as a binding hands them to the kit: a repeated name as a list. */
 export type QueryMap = Record<string, string | string[] | undefined>;
 
 /** What a binding hands to the core. `body` is raw (Buffer/string) or, when the host app already parsed it, a value. */

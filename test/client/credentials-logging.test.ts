@@ -46,9 +46,15 @@ describe('credentials and logging', () => {
 
   test('a token function that throws or gives no string: ACCESS_TOKEN_UNAVAILABLE, nothing sent', async () => {
     const throwing = clientFor(svc, { accessToken: () => { throw new Error('vault down'); } }).client;
-    expect(await failure(throwing.getShipmentInformation('T1'))).toMatchObject({ code: 'ACCESS_TOKEN_UNAVAILABLE', retryable: true, attempts: 0 });
-    const empty = clientFor(svc, { accessToken: async () => '' }).client;
-    expect(await failure(empty.getShipmentInformation('T1'))).toMatchObject({ code: 'ACCESS_TOKEN_UNAVAILABLE' });
+    expect(await failure(throwing.getShipmentInformation('T1'))).toMatchObject({
+      code: 'ACCESS_TOKEN_UNAVAILABLE', retryable: true, attempts: 0, description: 'the accessToken function threw; nothing was sent',
+    });
+    for (const token of ['', 42, undefined]) {
+      const empty = clientFor(svc, { accessToken: async () => token as string }).client;
+      expect(await failure(empty.getShipmentInformation('T1'))).toMatchObject({
+        code: 'ACCESS_TOKEN_UNAVAILABLE', retryable: true, attempts: 0, description: 'the accessToken function returned no string; nothing was sent',
+      });
+    }
     expect(svc.count()).toBe(0);
   });
 

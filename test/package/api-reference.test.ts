@@ -35,9 +35,9 @@ test('each entry point is named by its import path (its @module tag)', () => {
   }
 });
 
-test('an export without TSDoc fails the reference build, which CI runs', () => {
+test('an export without TSDoc, or a type an export uses that is not exported, fails the reference build, which CI runs', () => {
   const options = json('typedoc.json');
-  expect(options.validation).toMatchObject({ notDocumented: true });
+  expect(options.validation).toMatchObject({ notDocumented: true, notExported: true });
   expect(options.treatValidationWarningsAsErrors).toBe(true);
   expect(json('package.json').scripts).toMatchObject({ 'docs:reference': expect.stringContaining('typedoc.json') });
   expect(readFileSync(path.join(root, '.ci/run'), 'utf8')).toMatch(/^npm run docs:reference\b/m);

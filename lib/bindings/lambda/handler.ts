@@ -15,8 +15,10 @@ export interface LambdaHandlerOptions<A extends MerchantAdapter = MerchantAdapte
   basePath?: string;
 }
 
-type Headers = Record<string, string | undefined>;
-type MultiValue = Record<string, string[] | undefined>;
+/** An event's headers (or query parameters): one value a name. */
+export type LambdaHeaders = Record<string, string | undefined>;
+/** An event's multi-value headers (or query parameters): every value of a name. */
+export type LambdaMultiValues = Record<string, string[] | undefined>;
 
 /** The fields the handler reads of an API Gateway (1.0 or 2.0) or function URL event. */
 export interface LambdaHttpEvent {
@@ -28,10 +30,10 @@ export interface LambdaHttpEvent {
   /** 1.0 */
   httpMethod?: string;
   path?: string;
-  queryStringParameters?: Headers | null;
-  multiValueQueryStringParameters?: MultiValue | null;
-  multiValueHeaders?: MultiValue | null;
-  headers?: Headers | null;
+  queryStringParameters?: LambdaHeaders | null;
+  multiValueQueryStringParameters?: LambdaMultiValues | null;
+  multiValueHeaders?: LambdaMultiValues | null;
+  headers?: LambdaHeaders | null;
   body?: string | null;
   isBase64Encoded?: boolean;
   requestContext?: {

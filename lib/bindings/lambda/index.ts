@@ -5,5 +5,5 @@
  * @module crossborder-merchant-kit/lambda
  */
 export {
-  createLambdaHandler, type LambdaHandler, type LambdaHandlerOptions, type LambdaHttpEvent, type LambdaHttpResult,
+  createLambdaHandler, type LambdaHandler, type LambdaHandlerOptions, type LambdaHttpEvent, type LambdaHttpResult, type LambdaHeaders, type LambdaMultiValues,
 } from './handler.js';

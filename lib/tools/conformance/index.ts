@@ -7,3 +7,5 @@ export { runConformance, type ConformanceOptions, type ConformanceReport, type C
 export { CHECKS, CHECK_IDS, type CheckStatus, type CheckDefinition, type CheckOutcome } from './checks.js';
 export { formatTable, formatJunit, toJson } from './report.js';
 export type { RecordedCall } from './context.js';
+export type { CallbackPathName, CallbackPaths } from './paths.js';
+export type { OrderLineInput } from './payloads.js';

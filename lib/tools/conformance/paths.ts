@@ -4,7 +4,9 @@
 import { didYouMean } from '../../shared/did-you-mean.js';
 import { DEFAULT_PATHS } from '../../core/options.js';
 
+/** A callback by the name its path has in the kit's `paths` option (`DEFAULT_PATHS`' keys). */
 export type CallbackPathName = keyof typeof DEFAULT_PATHS;
+/** Every callback's path on the merchant's server, by name (the kit's `paths` as mounted). */
 export type CallbackPaths = Record<CallbackPathName, string>;
 
 export const CALLBACK_PATH_NAMES = Object.keys(DEFAULT_PATHS) as CallbackPathName[];

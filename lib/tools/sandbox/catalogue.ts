@@ -16,12 +16,14 @@ import {
   SEED_APP_SETTINGS, SEED_COEFFICIENTS, SEED_COUNTRIES, SEED_CURRENCIES, SEED_MERCHANT_CURRENCY, SEED_MERCHANT_VAT_RATE, SEED_RATES, SEED_ROUNDING_RULES,
 } from './seed-prices.js';
 
+/** The sandbox's answer to a catalogue or browsing request: status, body, the exchange's kind and extra headers. */
 export interface CatalogueReply { status: number; body: unknown; kind: ExchangeKind; headers?: Record<string, string> }
 
 /** Product × country prices per GetCatalogPrices call. */
 export const CATALOG_PRICES_CAP = 10_000;
 const TRACKING_PER_MINUTE = 10;
 
+/** The sandbox's catalogue and browsing look-ups (`Sandbox.catalogue`): the merchant's saved products and the seed's prices. */
 export interface Catalogue {
   /**
    * Answers a catalogue or browsing path (undefined: not one of them). `merchant`: the caller's id, undefined when not
@@ -35,6 +37,7 @@ export interface Catalogue {
   preview(input: { price: string; productClassCode?: string; vatRate?: string; includesVat?: boolean }): PricePreview[];
 }
 
+/** A product's local price in one country (`Catalogue.preview`), or why it has none. */
 export type PricePreview = { countryCode: string; ok: true; price: string; currencyCode: string; steps: PriceStep[] } | { countryCode: string; ok: false; error: string };
 
 const snapshot: Snapshot = buildSnapshot(

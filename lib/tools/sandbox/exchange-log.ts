@@ -38,6 +38,7 @@ export interface Exchange extends ExchangeRecord {
   orderId?: string;
 }
 
+/** An exchange to record: everything but the `id` the log gives it. */
 export type NewExchange = Omit<Exchange, 'id'>;
 
 /**

@@ -112,6 +112,7 @@ export interface OrderState {
 /** Events an order's timeline keeps; older ones are dropped and counted in `timelineDropped`. */
 export const TIMELINE_LIMIT = 200;
 
+/** An order to add to the book (`OrderBook.add`): the sandbox's seed orders, a scenario's or the check's. */
 export interface NewOrder {
   orderId: string;
   merchant?: string;

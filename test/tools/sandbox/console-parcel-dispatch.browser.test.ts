@@ -6,8 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { openChromium } from '../../helpers/chromium.js';
+import { consolePage } from '../../helpers/chromium.js';
 import { createServiceClient } from 'crossborder-merchant-kit/client';
 import { createCallbackHandler } from 'crossborder-merchant-kit/node';
 import { MemoryStore } from 'crossborder-merchant-kit/store';
@@ -18,28 +17,27 @@ const ORDER = 'GE100000001SB';
 let sandbox: Sandbox;
 let merchant: Server;
 let url: string;
-let browser: Browser;
-let page: Page;
-
-beforeAll(async () => {
-  merchant = createServer(createCallbackHandler({ merchantGuid: SANDBOX_MERCHANT_GUID, adapter: recordingAdapter(), store: new MemoryStore() }));
-  await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
-  sandbox = createSandbox({ port: 0, merchantUrl: `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`, documentsDelayMs: 60_000 });
-  url = await sandbox.listen();
-  browser = await openChromium();
-  page = await browser.newPage();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  merchant?.closeAllConnections();
-  await new Promise<void>((resolve) => merchant?.close(() => resolve()));
-}, 60_000);
+const ui = consolePage({
+  start: async () => {
+    merchant = createServer(createCallbackHandler({ merchantGuid: SANDBOX_MERCHANT_GUID, adapter: recordingAdapter(), store: new MemoryStore() }));
+    await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
+    sandbox = createSandbox({ port: 0, merchantUrl: `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`, documentsDelayMs: 60_000 });
+    url = await sandbox.listen();
+    return {
+      url,
+      close: async () => {
+        await sandbox.close();
+        merchant.closeAllConnections();
+        await new Promise<void>((resolve) => merchant.close(() => resolve()));
+      },
+    };
+  },
+  open: false,
+});
 
 test('each dispatched parcel is on the timeline: "parcel dispatched, merchant notified", the parcel and its tracking, the exchange one click away', async () => {
-  await page.goto(`${url}/`);
-  await page.locator('#conn.live').waitFor();
+  await ui.page.goto(`${url}/`);
+  await ui.page.locator('#conn.live').waitFor();
   const client = createServiceClient({ baseUrl: url, merchantGuid: SANDBOX_MERCHANT_GUID, jwt: { userName: SANDBOX_JWT_USER, password: SANDBOX_JWT_PASSWORD } });
   const lines = sandbox.orders.get(ORDER)!.lines;
   const docs = await client.getShippingDocuments({
@@ -47,14 +45,14 @@ test('each dispatched parcel is on the timeline: "parcel dispatched, merchant no
   });
   await client.dispatchOrders({ OrderIds: [ORDER] });
 
-  const entries = page.locator(`#order-${ORDER} li[data-event="parcel-dispatch-sent"]`);
+  const entries = ui.page.locator(`#order-${ORDER} li[data-event="parcel-dispatch-sent"]`);
   await entries.nth(1).waitFor();
   const tracking = (code: string) => docs.ParcelsTracking!.find((t) => t.ParcelCode === code)!.TrackingNumber;
   expect(await entries.locator('.ev').allTextContents()).toEqual(['parcel dispatched, merchant notified (UpdateParcelDispatch)', 'parcel dispatched, merchant notified (UpdateParcelDispatch)']);
   expect(await entries.locator('.det').allTextContents()).toEqual([` — parcel P-1, tracking ${tracking('P-1')}`, ` — parcel P-2, tracking ${tracking('P-2')}`]);
   const exchange = sandbox.log.list().find((e) => e.kind === 'receiveParcelDispatch')!;
   await entries.first().locator('button.link').click();
-  const detail = page.locator('#detail-body');
+  const detail = ui.page.locator('#detail-body');
   await detail.locator('dd', { hasText: `#${exchange.id} · ` }).waitFor();
   const shown = await detail.textContent();
   expect(shown).toContain('/UpdateParcelDispatch');
