@@ -6,7 +6,7 @@
  * without hyphens). The patterns are global RegExps for maskSecrets / createSafeLogger (logger.ts).
  */
 import { isMaskableSecret, type Secret } from './logger.js';
-import { charSpellings, spellingsPattern } from './spellings.js';
+import { charSpellings, spellingsPattern, withMinimumLength } from './spellings.js';
 
 /** A credential value in any letter case and spelling (undefined when too short to mask: MIN_SECRET_LENGTH). */
 export function anyCasePattern(value: string): RegExp | undefined {
@@ -27,7 +27,8 @@ export function guidPattern(guid: string): RegExp | undefined {
   if (!isMaskableSecret(core)) return undefined;
   // Braces are optional around the value; a hyphen may stand between any two of its characters.
   const body = Array.from(core, charSpellings).join(optional('-'));
-  return new RegExp(`${optional('{')}${body}${optional('}')}`, 'giu');
+  // Braces and hyphens optional: a match has at least one character per character of the value.
+  return withMinimumLength(new RegExp(`${optional('{')}${body}${optional('}')}`, 'giu'), Array.from(core).length);
 }
 
 /** The masking patterns of configured MerchantGUIDs and other credentials (tokens, passwords). */

@@ -1,14 +1,26 @@
-/** Levenshtein distance, for did-you-mean suggestions on unknown option names. */
-export function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/**
+ * Levenshtein distance, for did-you-mean suggestions on unknown option names. With `limit`, exact
+ * when the distance is at most `limit`, else some number above `limit` (the work stops there: a
+ * row's smallest value never shrinks in later rows).
+ */
+export function distance(a: string, b: string, limit = Infinity): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const prev: number[] = [];
+  for (let j = 0; j <= b.length; j++) prev.push(j);
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0];
     prev[0] = i;
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      let d = diag + (a[i - 1] === b[j - 1] ? 0 : 1);
+      if (tmp + 1 < d) d = tmp + 1;
+      if (prev[j - 1] + 1 < d) d = prev[j - 1] + 1;
+      prev[j] = d;
+      if (d < rowMin) rowMin = d;
       diag = tmp;
     }
+    if (rowMin > limit) return limit + 1;
   }
   return prev[b.length];
 }
@@ -25,7 +37,9 @@ export function didYouMean(name: string, known: readonly string[], maxDistance?:
     const candidate = k.toLowerCase();
     // The distance is at least the difference in length: such a name cannot beat the best so far.
     if (Math.abs(candidate.length - lower.length) >= bestScore) continue;
-    const d = distance(lower, candidate);
+    // Only a name closer than the best so far (and, with maxDistance, within it) can change the
+    // answer: the distance is computed up to that bound (exact below it, above it otherwise).
+    const d = distance(lower, candidate, Math.min(bestScore - 1, maxDistance ?? Infinity));
     if (d < bestScore) { bestScore = d; best = k; }
   }
   return best !== undefined && bestScore <= (maxDistance ?? Math.max(2, Math.floor(best.length / 3))) ? best : undefined;

@@ -5,7 +5,7 @@
  */
 import { isNativeError } from 'node:util/types';
 import { KitError } from './errors.js';
-import { spellingsPattern } from './spellings.js';
+import { minimumLength, spellingsPattern } from './spellings.js';
 
 /**
  * The logger the kit accepts (`logger` option): pino, bunyan, winston-style or `console`-like objects with
@@ -91,7 +91,8 @@ export function maskSecrets(value: string, secrets: readonly Secret[]): string {
   for (const s of secrets) {
     if (typeof s === 'string') {
       if (out.includes(s)) out = out.split(s).join(REDACTED);
-    } else {
+    } else if (out.length >= (minimumLength(s) ?? 0)) {
+      // A pattern of spellings.ts cannot match a shorter text (and is not compiled for it).
       out = out.replace(s, REDACTED);
     }
   }

@@ -52,5 +52,23 @@ export function charSpellings(c: string): string {
 /** The source of a pattern matching `value` in every spelling (see above); use it with the flags `giu`. */
 export const spellingsSource = (value: string): string => Array.from(value, charSpellings).join('');
 
+/**
+ * The fewest characters (UTF-16 units) a text must have for a pattern made here to match in it: one
+ * per character (code point) of the value, since every spelling of a character takes at least one.
+ * maskSecrets (logger.ts) skips such a pattern on a shorter text: a long credential's pattern (a
+ * bearer token's: some 14 000 characters of source) costs V8 tens to hundreds of milliseconds to
+ * compile, on its first use, and most logged strings are short (issue 51, item 8).
+ */
+const MIN_LENGTH = new WeakMap<RegExp, number>();
+
+/** `pattern`, recorded as needing at least `length` characters to match (see minimumLength). */
+export function withMinimumLength(pattern: RegExp, length: number): RegExp {
+  MIN_LENGTH.set(pattern, length);
+  return pattern;
+}
+
+/** The fewest characters a text needs for `pattern` to match in it, when made here (undefined otherwise). */
+export const minimumLength = (pattern: RegExp): number | undefined => MIN_LENGTH.get(pattern);
+
 /** A global pattern for `value` in every spelling and any letter case. */
-export const spellingsPattern = (value: string): RegExp => new RegExp(spellingsSource(value), 'giu');
+export const spellingsPattern = (value: string): RegExp => withMinimumLength(new RegExp(spellingsSource(value), 'giu'), Array.from(value).length);

@@ -1,6 +1,5 @@
-/** Shared pieces of the auth suites: keys, a recording adapter, mounts with trust proxy on, assertions. */
+/** Shared pieces of the auth suites: HS secrets, a recording adapter, mounts with trust proxy on, assertions (RSA keys: rsa-keys.ts). */
 import http from 'node:http';
-import { generateKeyPairSync } from 'node:crypto';
 import express from 'express';
 import type { CallbackKitOptions } from 'crossborder-merchant-kit';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
@@ -11,11 +10,6 @@ import { captureLogger, recordingAdapter, type CapturingLogger, type RecordingAd
 
 export const HS_SECRET = 'current-hs256-secret-0123456789abcdef';
 export const HS_PREVIOUS = 'previous-hs256-secret-abcdef0123456789';
-
-export const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-export const rsaPublicPem = rsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
-export const rsaPrivatePem = rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-export const otherRsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 export interface Setup { adapter: RecordingAdapter; logger: CapturingLogger; options: CallbackKitOptions }
 

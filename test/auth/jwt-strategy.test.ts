@@ -10,7 +10,8 @@ import { createHmac, createSign, generateKeyPairSync, type KeyObject } from 'nod
 import { jest } from '@jest/globals';
 import { CompactSign, exportJWK, SignJWT } from 'jose';
 import { createJwtStrategy, KitError, type JwtAuthOptions } from 'crossborder-merchant-kit';
-import { HS_SECRET, otherRsa, rsa, rsaPublicPem } from './fixtures.js';
+import { HS_SECRET } from './fixtures.js';
+import { otherRsa, rsa, rsaPublicPem } from './rsa-keys.js';
 
 const otherPublicPem = otherRsa.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const strategy = createJwtStrategy({ publicKey: [rsaPublicPem, otherPublicPem], algorithms: ['RS256'] });

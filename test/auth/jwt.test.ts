@@ -4,9 +4,8 @@ import request from 'supertest';
 import { SignJWT, exportJWK } from 'jose';
 import { buildOrder, signTestJwt } from 'crossborder-merchant-kit/testing';
 import { BINDINGS } from '../helpers/bindings.js';
-import {
-  HS_PREVIOUS, HS_SECRET, expectAccepted, expectRefused, otherRsa, refusalReason, rsa, rsaPrivatePem, rsaPublicPem, setup,
-} from './fixtures.js';
+import { HS_PREVIOUS, HS_SECRET, expectAccepted, expectRefused, refusalReason, setup } from './fixtures.js';
+import { otherRsa, rsa, rsaPrivatePem, rsaPublicPem } from './rsa-keys.js';
 
 const now = () => Math.floor(Date.now() / 1000);
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');

@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { exportJWK } from 'jose';
 import { createCallbackKit, KitError, type CallbackKitOptions } from 'crossborder-merchant-kit';
 import { TEST_MERCHANT_GUID } from 'crossborder-merchant-kit/testing';
-import { HS_SECRET, rsa, rsaPublicPem } from './fixtures.js';
+import { HS_SECRET } from './fixtures.js';
+import { rsa, rsaPublicPem } from './rsa-keys.js';
 
 const adapter = { async sendOrderToMerchant() { return {}; }, async updateOrderStatus() {} };
 const build = (auth: unknown, extra: object = {}) => () => createCallbackKit({ merchantGuid: TEST_MERCHANT_GUID, adapter, auth, ...extra } as CallbackKitOptions);

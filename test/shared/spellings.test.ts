@@ -4,7 +4,7 @@
  */
 import { anyCasePattern, guidPattern } from '../../lib/shared/credentials.js';
 import { maskSecrets } from '../../lib/shared/logger.js';
-import { spellingsPattern } from '../../lib/shared/spellings.js';
+import { minimumLength, spellingsPattern } from '../../lib/shared/spellings.js';
 
 const PASSWORD = 'pa"ss\\w+rd & <é>';
 const masked = (text: string, pattern = spellingsPattern(PASSWORD)) => maskSecrets(text, [pattern]);
@@ -54,5 +54,33 @@ describe('credentials.ts uses them', () => {
     const guid = '5b0e6c2a-1f3d-4c8e-9a7b-2d4f6e8a0c1e';
     const out = maskSecrets(`a %7B5B0E6C2A%2D1f3d-4c8e-9a7b-2d4f6e8a0c1e%7D b \\u007b5b0e6c2a\\u002d1f3d4c8e9a7b2d4f6e8a0c1e\\u007d c`, [guidPattern(guid)!]);
     expect(out).toBe('a [REDACTED] b [REDACTED] c');
+  });
+});
+
+describe('maskSecrets skips a pattern only on a text too short to hold a match (minimumLength)', () => {
+  test('the shortest spelling of a value is as long as its minimum, and masked; one character less is left as is', () => {
+    const astral = '😀tok-123';
+    expect(minimumLength(spellingsPattern(astral))).toBe(8);
+    expect(maskSecrets('😀TOK-123', [spellingsPattern(astral)])).toBe('[REDACTED]');
+    const guid = '{5B0E6C2A-1F3D-4C8E-9A7B-2D4F6E8A0C1E}';
+    const shortest = '5b0e6c2a1f3d4c8e9a7b2d4f6e8a0c1e';
+    expect(minimumLength(guidPattern(guid)!)).toBe(shortest.length);
+    expect(maskSecrets(shortest, [guidPattern(guid)!])).toBe('[REDACTED]');
+    expect(maskSecrets(shortest.slice(1), [guidPattern(guid)!])).toBe(shortest.slice(1));
+  });
+
+  test.each<[string, string]>([
+    ['plain', PASSWORD],
+    ['URL-encoded JSON text', 'pa%5C%22ss%5C%5Cw%2Brd%20%26%20%3C%C3%A9%3E'],
+    ['.NET escapes', 'pa\\u0022ss\\\\w\\u002Brd \\u0026 \\u003C\\u00E9\\u003E'],
+  ])('%s: a text exactly the spelling is masked (never skipped)', (_how, spelt) => {
+    const pattern = spellingsPattern(PASSWORD);
+    expect(spelt.length).toBeGreaterThanOrEqual(minimumLength(pattern)!);
+    expect(maskSecrets(spelt, [pattern])).toBe('[REDACTED]');
+  });
+
+  test('a pattern not made by spellings.ts has no minimum and is always applied', () => {
+    expect(minimumLength(/x/g)).toBeUndefined();
+    expect(maskSecrets('x', [/x/g])).toBe('[REDACTED]');
   });
 });
