@@ -156,7 +156,9 @@ export const AREAS = {
     // store-call refusal and the background tasks) with the others
     // (index.test.ts runs the exactly-once and attempt suites over a batching store too).
     // lock-release.test.ts: every ending gives the OrderId lock back (issue 47 item 9: the hangs no other test told from a slow pass).
-    tests: ['test/core/exactly-once/holds.test.ts', 'test/core/exactly-once/settle.test.ts', 'test/core/exactly-once/index.test.ts', 'test/core/exactly-once/background.test.ts', 'test/core/exactly-once/lock-release.test.ts'],
+    // short-script.test.ts (issue 48): a script's process is not held by the kit's timers (a late adapter's bound) and
+    // sees kit.idle() end; only a child process can fail on a mutant that holds Node or starves its event loop.
+    tests: ['test/core/exactly-once/holds.test.ts', 'test/core/exactly-once/settle.test.ts', 'test/core/exactly-once/index.test.ts', 'test/core/exactly-once/background.test.ts', 'test/core/exactly-once/lock-release.test.ts', 'test/core/exactly-once/short-script.test.ts'],
   },
   'refund-guard': {
     // a refund is never sent twice (no resend once it may have reached the service, unless its

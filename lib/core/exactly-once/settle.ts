@@ -98,11 +98,6 @@ export class Background {
     this.#running.add(tracked);
   }
 
-  /** How many tasks are running. */
-  get size(): number {
-    return this.#running.size;
-  }
-
   /**
    * Resolves once every task (also those the running ones start) has ended. The tasks' own timers
    * (a save's back-off, a late adapter's bound) do not keep Node running, so an idle server or a
