@@ -20,6 +20,8 @@ test.each<[string, string, string | undefined]>([
   ['other members repeated (not guarded)', '{"Note":"1","Note":"2","OrderId":"1"}', undefined],
   ['one in an inner object, then one after it (each object its own)', '{"a":{"OrderId":"1"},"OrderId":"2"}', undefined],
   ['a value ending with an escaped quote before a repeat', '{"x":"a\\"","OrderId":"1","OrderId":"2"}', 'OrderId'],
+  ['an escaped quote inside a value, then a repeat', '{"x":"a\\"b","OrderId":"1","OrderId":"2"}', 'OrderId'],
+  ['an escaped quote inside a member name, then a repeat', '{"a\\"b":1,"OrderId":"1","OrderId":"2"}', 'OrderId'],
   ['a value ending with an escaped backslash before a repeat', '{"x":"a\\\\","OrderId":"1","OrderId":"2"}', 'OrderId'],
   ['braces inside values', '{"a":"{","OrderId":"1","b":"}}","c":{"OrderId":"2"}}', undefined],
   ['braces inside values, then a repeat', '{"a":"}","OrderId":"1","b":"{","OrderId":"2"}', 'OrderId'],
