@@ -27,6 +27,7 @@ test.each<[string, string, string | undefined]>([
   ['braces inside values, then a repeat', '{"a":"}","OrderId":"1","b":"{","OrderId":"2"}', 'OrderId'],
   ['an unguarded member repeated while the scan runs', '{"Note":"1","Note":"2","OrderId":"1","a":{"OrderId":"2"}}', undefined],
   ['whitespace around the colon', '{ "OrderId" \n: "1" , "OrderId"\t:"2" }', 'OrderId'],
+  ['a carriage return before the colon', '{"OrderId"\r:"1","OrderId"\r\n:"2"}', 'OrderId'],
 ])('%s', (_what, text, repeated) => {
   expect(() => JSON.parse(text)).not.toThrow();
   expect(repeatedMember(text, NAMES)).toBe(repeated);
