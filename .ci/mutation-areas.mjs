@@ -110,7 +110,7 @@ export const AREAS = {
   'key-fields': {
     // The idempotency key's fields (issue 47 item 4): each registry keyFields entry required, a number beyond 2^53 refused.
     mutate: [functionRange('lib/core/payload-rules.ts', 'export function keyFieldsOf(')],
-    tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts'],
+    tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts', 'test/core/key-fields.test.ts'],
   },
   'lambda-headers': {
     // The Lambda binding's headers (issue 47 item 5): spellings of one name joined, so a duplicated credential is refused.

@@ -20,11 +20,14 @@ test.each<[string, string, string | undefined]>([
   ['other members repeated (not guarded)', '{"Note":"1","Note":"2","OrderId":"1"}', undefined],
   ['one in an inner object, then one after it (each object its own)', '{"a":{"OrderId":"1"},"OrderId":"2"}', undefined],
   ['a value ending with an escaped quote before a repeat', '{"x":"a\\"","OrderId":"1","OrderId":"2"}', 'OrderId'],
+  ['an escaped quote inside a value, then a repeat', '{"x":"a\\"b","OrderId":"1","OrderId":"2"}', 'OrderId'],
+  ['an escaped quote inside a member name, then a repeat', '{"a\\"b":1,"OrderId":"1","OrderId":"2"}', 'OrderId'],
   ['a value ending with an escaped backslash before a repeat', '{"x":"a\\\\","OrderId":"1","OrderId":"2"}', 'OrderId'],
   ['braces inside values', '{"a":"{","OrderId":"1","b":"}}","c":{"OrderId":"2"}}', undefined],
   ['braces inside values, then a repeat', '{"a":"}","OrderId":"1","b":"{","OrderId":"2"}', 'OrderId'],
   ['an unguarded member repeated while the scan runs', '{"Note":"1","Note":"2","OrderId":"1","a":{"OrderId":"2"}}', undefined],
   ['whitespace around the colon', '{ "OrderId" \n: "1" , "OrderId"\t:"2" }', 'OrderId'],
+  ['a carriage return before the colon', '{"OrderId"\r:"1","OrderId"\r\n:"2"}', 'OrderId'],
 ])('%s', (_what, text, repeated) => {
   expect(() => JSON.parse(text)).not.toThrow();
   expect(repeatedMember(text, NAMES)).toBe(repeated);
