@@ -3,7 +3,8 @@
  * answers a body without end (streamed, never held in memory: "1 GB"), one that drips its body a byte
  * at a time, one that redirects elsewhere, one that answers a stack trace, and one whose every answer
  * carries script payloads. `hits` counts the requests each server saw; `bytesSent` what the endless
- * body pushed before the reader hung up.
+ * body pushed before the reader hung up; `hungUp` the replies whose reader closed the connection
+ * before the reply ended (`whenHungUp` waits for them, with no clock of its own).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,10 @@ export interface Hostile {
   server: Server;
   hits: number;
   bytesSent: number;
+  /** Replies whose connection the reader closed before the reply ended (the server's own close() not counted). */
+  hungUp: number;
+  /** Resolves once `count` replies were hung up on; never settles otherwise (the test's time-out then fails it). */
+  whenHungUp(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,11 +49,22 @@ function endless(res: ServerResponse, h: Hostile, contentType = 'application/jso
 
 export async function startHostile(mode: HostileMode, opts: { redirectTo?: string } = {}): Promise<Hostile> {
   const open = new Set<ServerResponse>();
-  const h: Hostile = { url: '', server: undefined as unknown as Server, hits: 0, bytesSent: 0, close: async () => undefined };
+  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  let closing = false;
+  const h: Hostile = {
+    url: '', server: undefined as unknown as Server, hits: 0, bytesSent: 0, hungUp: 0,
+    whenHungUp: (count) => new Promise<void>((resolve) => { if (h.hungUp >= count) resolve(); else waiters.push({ count, resolve }); }),
+    close: async () => undefined,
+  };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     h.hits++;
     open.add(res);
-    res.on('close', () => open.delete(res));
+    res.on('close', () => {
+      open.delete(res);
+      if (closing || res.writableFinished) return;
+      h.hungUp++;
+      for (const w of waiters.filter((x) => h.hungUp >= x.count)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(); }
+    });
     req.resume();
     switch (mode) {
       case 'never': return; // holds the connection, never writes a byte
@@ -78,6 +94,7 @@ export async function startHostile(mode: HostileMode, opts: { redirectTo?: strin
   await new Promise<void>((resolve) => h.server.listen(0, '127.0.0.1', resolve));
   h.url = `http://127.0.0.1:${(h.server.address() as AddressInfo).port}`;
   h.close = () => new Promise<void>((resolve) => {
+    closing = true;
     for (const res of open) res.destroy();
     h.server.close(() => resolve());
     h.server.closeAllConnections();
