@@ -11,7 +11,7 @@ import { isLoopbackHost, trustedHost } from '../../../lib/tools/sandbox/host-gua
 import { TIMELINE_LIMIT } from '../../../lib/tools/sandbox/orders.js';
 import { MAX_REPLY_BYTES } from '../../../lib/tools/conformance/http.js';
 import { main as cli } from '../../../lib/tools/cli/main.js';
-import { startHostile, type Hostile } from '../../helpers/hostile-merchant.js';
+import { ENDLESS_GIVES_UP_AT, startHostile, type Hostile } from '../../helpers/hostile-merchant.js';
 
 let sandbox: Sandbox;
 let base: string;
@@ -174,12 +174,13 @@ describe('hostile merchants', () => {
   // The 1 GB cases run with no clock that could end them: the sandbox's time-out is longer than the
   // test may last (jest's time-out below), so only the cut can end each exchange with the marker, and
   // only the sandbox cancelling the read can close the connection (hungUp). A sandbox that buffered the
-  // whole answer fails on the error and on bytesSent; one that never answered, or never hung up, fails
-  // on the test's time-out. (These once ran with a 2 s time-out, missed under load 13 on 2 cores.)
+  // whole answer fails on the error and on bytesSent (the merchant gives up at ENDLESS_GIVES_UP_AT per
+  // reply, so it fails fast); one that never answered, or never hung up, fails on the test's time-out.
+  // (These once ran with a 2 s time-out, missed under load 13 on 2 cores.)
   const PAST_THE_TEST_MS = 10 * 60_000;
   const LONGEST_TEST_MS = 60_000;
   /** The most one reply may have pushed: the MiB read plus what socket buffers took (~4 MiB measured), never the gigabyte. */
-  const PER_REPLY_BOUND = 64 * 1024 * 1024;
+  const PER_REPLY_BOUND = ENDLESS_GIVES_UP_AT;
 
   test('a 1 GB answer is cut at the limit and marked; the rest is never read', async () => {
     hostile = await startHostile('huge');
