@@ -102,8 +102,8 @@ export const AREAS = {
       functionRange('lib/core/payload-rules.ts', 'function scanKeys('),
     ],
     tests: [
-      'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
-      'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
+      'test/core/stages/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
+      'test/core/stages/parse-bodies.test.ts', 'test/core/stages/parse-collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
       'test/core/stages/parse.test.ts', 'test/core/body.test.ts', 'test/core/payload-rules.test.ts',
     ],
   },
