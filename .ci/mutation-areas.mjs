@@ -48,7 +48,7 @@ export const AREAS = {
   'card-mask': {
     // The masking section of card-data.ts: MIN_CARD_DIGITS, the separators, createCardMask.
     mutate: [linesBetween('lib/core/card-data.ts', '// ---- Masking', '// ---- The keyed digest')],
-    tests: ['test/core/card-mask.test.ts', 'test/safety/card-data.test.ts'],
+    tests: ['test/core/card-data-mask.test.ts', 'test/safety/card-data.test.ts'],
   },
   'ip-allow-list': {
     mutate: ['lib/auth/ip-allow-list.ts'],
@@ -102,15 +102,15 @@ export const AREAS = {
       functionRange('lib/core/payload-rules.ts', 'function scanKeys('),
     ],
     tests: [
-      'test/core/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
-      'test/core/parse.test.ts', 'test/core/collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
+      'test/core/stages/parse-logger.test.ts', 'test/core/bounded-log-values.test.ts', 'test/idempotency/card-key.test.ts',
+      'test/core/stages/parse-bodies.test.ts', 'test/core/stages/parse-collect-secrets.test.ts', 'test/core/payload-walks.test.ts',
       'test/core/stages/parse.test.ts', 'test/core/body.test.ts', 'test/core/payload-rules.test.ts',
     ],
   },
   'key-fields': {
     // The idempotency key's fields (issue 47 item 4): each registry keyFields entry required, a number beyond 2^53 refused.
     mutate: [functionRange('lib/core/payload-rules.ts', 'export function keyFieldsOf(')],
-    tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts', 'test/core/key-fields.test.ts'],
+    tests: ['test/core/stages/key.test.ts', 'test/core/add-a-callback.test.ts', 'test/core/payload-rules-key-fields.test.ts'],
   },
   'lambda-headers': {
     // The Lambda binding's headers (issue 47 item 5): spellings of one name joined, so a duplicated credential is refused.
@@ -158,7 +158,7 @@ export const AREAS = {
     // lock-release.test.ts: every ending gives the OrderId lock back (issue 47 item 9: the hangs no other test told from a slow pass).
     // short-script.test.ts (issue 48): a script's process is not held by the kit's timers (a late adapter's bound) and
     // sees kit.idle() end; only a child process can fail on a mutant that holds Node or starves its event loop.
-    tests: ['test/core/exactly-once/holds.test.ts', 'test/core/exactly-once/settle.test.ts', 'test/core/exactly-once/index.test.ts', 'test/core/exactly-once/background.test.ts', 'test/core/exactly-once/lock-release.test.ts', 'test/core/exactly-once/short-script.test.ts'],
+    tests: ['test/core/exactly-once/holds.test.ts', 'test/core/exactly-once/settle.test.ts', 'test/core/exactly-once/index.test.ts', 'test/core/exactly-once/settle-background.test.ts', 'test/core/exactly-once/lock-release.test.ts', 'test/core/exactly-once/short-script.test.ts'],
   },
   'refund-guard': {
     // a refund is never sent twice (no resend once it may have reached the service, unless its

@@ -1,6 +1,7 @@
 /**
- * The idempotency step (lib/core/stages/idempotency.ts) on a store with the batching capability
- * (claimOrReplay, lock.prefetched, lock.saveAndRelease; PostgresStore has it, MemoryStore does not):
+ * The exactly-once delivery (lib/core/exactly-once/index.ts; was the idempotency step) on a store
+ * with the batching capability (claimOrReplay, lock.prefetched, lock.saveAndRelease; PostgresStore
+ * has it, MemoryStore does not):
  * the shared exactly-once and attempt suites over test/idempotency/batching-store.ts, so the batching
  * path runs without a database; then what only that path does.
  */

@@ -11,7 +11,7 @@ import { isLoopbackHost, trustedHost } from '../../../lib/tools/sandbox/host-gua
 import { TIMELINE_LIMIT } from '../../../lib/tools/sandbox/orders.js';
 import { MAX_REPLY_BYTES } from '../../../lib/tools/conformance/http.js';
 import { main as cli } from '../../../lib/tools/cli/main.js';
-import { startHostile, type Hostile } from '../../helpers/hostile-merchant.js';
+import { ENDLESS_GIVES_UP_AT, startHostile, type Hostile } from '../../helpers/hostile-merchant.js';
 
 let sandbox: Sandbox;
 let base: string;
@@ -150,8 +150,8 @@ describe('hostile merchants', () => {
   let hostile: Hostile | undefined;
   let elsewhere: Hostile | undefined;
   afterEach(async () => { await hostile?.close(); await elsewhere?.close(); hostile = elsewhere = undefined; });
-  const run = async (merchantUrl: string) => {
-    sandbox = createSandbox({ port: 0, merchantUrl, callbackTimeoutMs: 400, console: false });
+  const run = async (merchantUrl: string, callbackTimeoutMs = 400) => {
+    sandbox = createSandbox({ port: 0, merchantUrl, callbackTimeoutMs, console: false });
     const result = await sandbox.runScenario('order');
     return { result, exchange: sandbox.log.list()[0] };
   };
@@ -171,32 +171,52 @@ describe('hostile merchants', () => {
     expect(exchange.error).toBe('no reply within 400 ms');
   });
 
+  // The 1 GB cases run with no clock that could end them: the sandbox's time-out is longer than the
+  // test may last (jest's time-out below), so only the cut can end each exchange with the marker, and
+  // only the sandbox cancelling the read can close the connection (hungUp). A sandbox that buffered the
+  // whole answer fails on the error and on bytesSent (the merchant gives up at ENDLESS_GIVES_UP_AT per
+  // reply, so it fails fast); one that never answered, or never hung up, fails on the test's time-out.
+  // (These once ran with a 2 s time-out, missed under load 13 on 2 cores.)
+  const PAST_THE_TEST_MS = 10 * 60_000;
+  const LONGEST_TEST_MS = 60_000;
+  /** The most one reply may have pushed: the MiB read plus what socket buffers took (~4 MiB measured), never the gigabyte. */
+  const PER_REPLY_BOUND = ENDLESS_GIVES_UP_AT;
+
   test('a 1 GB answer is cut at the limit and marked; the rest is never read', async () => {
     hostile = await startHostile('huge');
-    const { result, exchange } = await run(hostile.url);
+    const { result, exchange } = await run(hostile.url, PAST_THE_TEST_MS);
     expect(result.ok).toBe(false);
     expect(exchange.response?.status).toBe(200);
-    expect(exchange.error).toMatch(new RegExp(`larger than ${MAX_REPLY_BYTES} bytes`));
+    expect(exchange.error).toBe(`reply larger than ${MAX_REPLY_BYTES} bytes: cut there, not read further`);
     expect(String(exchange.response?.body)).toMatch(/… \[cut: the reply was larger than \d+ bytes\]$/);
     expect(String(exchange.response?.body).length).toBeLessThan(3000);
-    // the server pushed what the socket buffers took, not the gigabyte
-    expect(hostile.bytesSent).toBeLessThan(64 * 1024 * 1024);
-  });
+    // the server pushed at least the MiB that was read, then what the socket buffers took, not the gigabyte
+    expect(hostile.bytesSent).toBeGreaterThanOrEqual(MAX_REPLY_BYTES);
+    expect(hostile.bytesSent).toBeLessThan(PER_REPLY_BOUND);
+    // and the sandbox hung up rather than leaving the merchant pushing into a full socket
+    await hostile.whenHungUp(1);
+    expect(hostile.hits).toBe(1);
+  }, LONGEST_TEST_MS);
 
   test('the conformance run against a 1 GB answer keeps the cut and the marker in the log, as a scenario does (issue 36)', async () => {
     hostile = await startHostile('huge');
-    sandbox = createSandbox({ port: 0, merchantUrl: hostile.url, callbackTimeoutMs: 2000, console: false });
+    sandbox = createSandbox({ port: 0, merchantUrl: hostile.url, callbackTimeoutMs: PAST_THE_TEST_MS, console: false });
     const seen: unknown[] = [];
     await sandbox.runCheck({ only: ['order-create'], onExchange: (call) => { seen.push(call); } });
     const kept = sandbox.log.list({ scenario: 'check' });
     expect(kept.length).toBeGreaterThan(0);
     for (const exchange of kept) {
-      expect(exchange.error).toMatch(new RegExp(`larger than ${MAX_REPLY_BYTES} bytes`));
+      expect(exchange.response?.status).toBe(200);
+      expect(exchange.error).toBe(`reply larger than ${MAX_REPLY_BYTES} bytes: cut there, not read further`);
       expect(String(exchange.response?.body)).toMatch(/… \[cut: the reply was larger than \d+ bytes\]$/);
       expect(String(exchange.response?.body).length).toBeLessThan(3000);
     }
     expect(seen).toHaveLength(kept.length);
-  });
+    expect(hostile.hits).toBe(kept.length);
+    expect(hostile.bytesSent).toBeGreaterThanOrEqual(kept.length * MAX_REPLY_BYTES);
+    expect(hostile.bytesSent).toBeLessThan(kept.length * PER_REPLY_BOUND);
+    await hostile.whenHungUp(kept.length);
+  }, LONGEST_TEST_MS);
 
   test('a redirect to another host is recorded, not followed, and not accepted', async () => {
     elsewhere = await startHostile('stack');

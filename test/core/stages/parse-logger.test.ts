@@ -5,13 +5,13 @@
  * keyed card digest is set for a delivery with card data only.
  */
 import { jest } from '@jest/globals';
-import { createParser, parse } from '../../lib/core/stages/parse.js';
-import { resolveOptions } from '../../lib/core/options.js';
-import { DEFAULT_REGISTRY, type CallbackName } from '../../lib/core/registry.js';
-import type { Parsed, Started } from '../../lib/core/stages/types.js';
-import { rawBody } from '../../lib/core/body.js';
-import { CARD_NUMBER, MERCHANT_GUID, OTHER_GUID, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { recordingAdapter } from '../helpers/recording.js';
+import { createParser, parse } from '../../../lib/core/stages/parse.js';
+import { resolveOptions } from '../../../lib/core/options.js';
+import { DEFAULT_REGISTRY, type CallbackName } from '../../../lib/core/registry.js';
+import type { Parsed, Started } from '../../../lib/core/stages/types.js';
+import { rawBody } from '../../../lib/core/body.js';
+import { CARD_NUMBER, MERCHANT_GUID, OTHER_GUID, paymentOrder, statusUpdate } from '../../helpers/orders.js';
+import { recordingAdapter } from '../../helpers/recording.js';
 
 const options = resolveOptions({ merchantGuid: MERCHANT_GUID.toUpperCase(), adapter: recordingAdapter(), logger: false });
 const parser = createParser(options);

@@ -4,7 +4,7 @@
  * settled in time; one per delivery.
  */
 import { createCallbackKit, type CallbackContext } from 'crossborder-merchant-kit';
-import { MERCHANT_GUID, order } from '../helpers/orders.js';
+import { MERCHANT_GUID, order } from '../../helpers/orders.js';
 
 const post = (orderId: string) => ({
   method: 'POST', path: '/SendOrderToMerchant', headers: { 'content-type': 'application/json' }, query: {},

@@ -2,9 +2,9 @@
  * Every callback reply, success or failure (lib/core/stages/reply.ts): JSON, Cache-Control no-store, helmet's headers.
  */
 import request from 'supertest';
-import { BINDINGS } from '../helpers/bindings.js';
-import { MERCHANT_GUID, order, OTHER_GUID, paymentOrder } from '../helpers/orders.js';
-import { recordingAdapter } from '../helpers/recording.js';
+import { BINDINGS } from '../../helpers/bindings.js';
+import { MERCHANT_GUID, order, OTHER_GUID, paymentOrder } from '../../helpers/orders.js';
+import { recordingAdapter } from '../../helpers/recording.js';
 
 type Send = (app: any) => request.Test;
 

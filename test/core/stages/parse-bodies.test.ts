@@ -3,10 +3,10 @@
  * malformed JSON and prototype-pollution keys (400). The adapter is never called on a refusal.
  */
 import request from 'supertest';
-import { BINDINGS } from '../helpers/bindings.js';
-import { documentsDelivery, envelope, MERCHANT_GUID, mixedOrder, order, paymentDetails, paymentOrder, statusUpdate } from '../helpers/orders.js';
-import { recordingAdapter } from '../helpers/recording.js';
-import { bodyText } from '../../lib/core/stages/parse.js';
+import { BINDINGS } from '../../helpers/bindings.js';
+import { documentsDelivery, envelope, MERCHANT_GUID, mixedOrder, order, paymentDetails, paymentOrder, statusUpdate } from '../../helpers/orders.js';
+import { recordingAdapter } from '../../helpers/recording.js';
+import { bodyText } from '../../../lib/core/stages/parse.js';
 
 test('bodyText: ASCII and UTF-8 bytes give the text JSON.parse must see (Latin-1 only where it is the same text)', () => {
   for (const text of ['', '{"a":"x%C3%A9+y"}', '{"a":"é"}', 'Zürich 😀 \u00e9', '\u0000\u007f', 'ÿ']) {

@@ -2,8 +2,8 @@
  * collectSecrets (parse step): every CardNumber, CVVNumber and MerchantGUID value of a payload, at
  * any depth, goes to the call's log masking; card numbers (8+ characters) and CVVs also to reply masking.
  */
-import { MAX_DEPTH } from '../../lib/json/canonical.js';
-import { collectSecrets } from '../../lib/core/stages/parse.js';
+import { MAX_DEPTH } from '../../../lib/json/canonical.js';
+import { collectSecrets } from '../../../lib/core/stages/parse.js';
 
 test('values of the three keys at any depth, in objects and arrays of arrays, strings and numbers', () => {
   const cards: string[] = [];

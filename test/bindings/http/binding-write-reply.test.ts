@@ -9,10 +9,10 @@ import http, { type ServerResponse } from 'node:http';
 import express from 'express';
 import request from 'supertest';
 import { createCallbackRouter } from 'crossborder-merchant-kit/express';
-import { writeReply } from '../../lib/bindings/http/binding.js';
-import type { CallbackResponse } from '../../lib/shared/http.js';
-import { MERCHANT_GUID, order } from '../helpers/orders.js';
-import { captureLogger, recordingAdapter } from '../helpers/recording.js';
+import { writeReply } from '../../../lib/bindings/http/binding.js';
+import type { CallbackResponse } from '../../../lib/shared/http.js';
+import { MERCHANT_GUID, order } from '../../helpers/orders.js';
+import { captureLogger, recordingAdapter } from '../../helpers/recording.js';
 
 const REPLY: CallbackResponse = {
   status: 200,
