@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * JWT strategy: `Authorization: Bearer <token>`, verified with a shared `secret` (HS*, node:crypto
  * HMAC in jwt-hmac.ts), a `publicKey` (PEM or JWK, jose) or a remote key set (`jwksUrl`, fetched and

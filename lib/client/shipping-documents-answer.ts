@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The answer of GetShippingDocuments and DispatchOrders (ShippingDocumentsResponse): the documented
  * error codes, `IsSuccess: false`, and each document decoded — its bytes as a Buffer (`Content`), its

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * What each adapter method receives and returns, per callback. The payload types are generated
  * from schemas/ (lib/generated/types.ts); results are EXACT: the generated types accept unknown

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The body of a delivery, as the core takes it: one type for every binding.
  * - `raw`: the bytes (or text) as received; parse checks the size against the callback's limit;

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The telemetry of one callback delivery (kit.handle) and of one adapter call (the function that
  * calls the adapter method): the `callback <WireName>` and `adapter <method>` spans, the

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /** Credentials for merchants' test suites: a Basic Authorization header and signed test JWTs. */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT, type JWK, type JWTPayload } from 'jose';

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * node:http binding: `createCallbackHandler(options)` returns a `(req, res)` handler for
  * `http.createServer`, with the same options and behaviour as the Express router.

@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * The sandbox's shipping-documents flow and JWT (docs.global-e.com `integration-steps`,
  * `dispatchorders`, `getordersdetails`, `jwt-authentication`): GetShippingDocuments declares parcels

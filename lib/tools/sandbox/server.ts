@@ -1,3 +1,4 @@
+/// <reference types="node" preserve="true" />
 /**
  * createSandbox: the local stand-in for the service. One node:http server answers the merchant →
  * service API; the same object drives callbacks at the merchant (scenarios), delivers requested
