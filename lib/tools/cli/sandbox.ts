@@ -77,7 +77,9 @@ export async function sandboxCommand(argv: string[], io: CliIo): Promise<number>
     `  MerchantGUID ${o.merchantGuid}; access token: ${o.accessToken ? 'the one given by --access-token' : 'any Bearer token'}; JWT user ${o.jwtUserName} (tokens live ${o.jwtTtlMs} ms)`,
     `  web console: ${url}/`,
     `  merchant callbacks: ${o.merchantUrl ?? 'none (no --merchant-url: the service API works, nothing is sent to a merchant)'}`,
-    ...(o.merchantUrl ? [`  run through it (shown in the console): crossborder-merchant-kit trigger full --sandbox ${url}; crossborder-merchant-kit check --sandbox ${url}`, `  ${SCENARIO_LIST_LINE}`] : []),
+    // npx: the bin of a package installed in the project is not on PATH, so the bare name is "command not found"
+    ...(o.merchantUrl ? [
+      `  run through it (shown in the console): npx crossborder-merchant-kit trigger full --sandbox ${url}; npx crossborder-merchant-kit check --sandbox ${url}`, `  ${SCENARIO_LIST_LINE}`] : []),
     `  try: curl -H 'Authorization: Bearer ${o.accessToken ? '<your token>' : 'any'}' ${url}/api/shipments/${t.ok}`,
     `  seed: ${t.ok} (ok), ${t.otherMerchant} (A810), ${t.missingEori} (409), ${t.internalError} (500); token ${SEED_TOKENS.apiDisabled} → 403; docs/sandbox.md`,
     '',

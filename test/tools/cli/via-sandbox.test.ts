@@ -110,5 +110,6 @@ test('the sandbox command: its banner names the console URL; a port in use gets 
   const done = await running;
   expect(done.code).toBe(0);
   expect(done.out).toContain(`  web console: ${url}/`);
-  expect(done.out).toContain(`trigger full --sandbox ${url}`);
+  // commands a user of the installed package can paste: its bin is not on PATH, npx finds it
+  expect(done.out).toContain(`npx crossborder-merchant-kit trigger full --sandbox ${url}; npx crossborder-merchant-kit check --sandbox ${url}`);
 });
