@@ -4,13 +4,25 @@
  * `ErrorCode` values the kit itself answers the service with (docs/errors.md), each with its HTTP
  * status and generic public message.
  */
+import { unknownKeyMessage } from './did-you-mean.js';
 
-/** Thrown by an adapter to decline a callback with its own texts (they are sent to the service as-is). */
+const CALLBACK_ERROR_OPTIONS: readonly string[] = ['description', 'errorCode', 'status'];
+
+/**
+ * Thrown by an adapter to decline a callback with its own texts (they are sent to the service as-is).
+ * A misspelt option (`{ staus: 404 }` from JavaScript) throws a {@link KitError}
+ * `ERR_CBK_OPTION_UNKNOWN` naming the closest option, instead of declining with the default 400: the
+ * kit then answers 500 (retried by the service) and logs the message.
+ */
 export class CallbackError extends Error {
   readonly description?: string;
   readonly errorCode?: string;
   readonly status: number;
   constructor(message: string, options: { description?: string; errorCode?: string; status?: number } = {}) {
+    for (const key of Object.keys(options ?? {})) {
+      if (!CALLBACK_ERROR_OPTIONS.includes(key)) throw new KitError('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('CallbackError ', key, CALLBACK_ERROR_OPTIONS));
+    }
+    options ??= {};
     super(message);
     this.name = 'CallbackError';
     this.description = options.description;

@@ -107,6 +107,16 @@ describe.each(BINDINGS)('%s', (_name, mount) => {
     secretsAbsent(res.text);
   });
 
+  test('a CallbackError with a misspelt option (JavaScript) is answered 500 and the log names the option to use', async () => {
+    const logger = captureLogger();
+    const adapter = recordingAdapter({ performOrderPayment: () => { throw new CallbackError('Card declined', { staus: 402 } as never); } });
+    const app = mount({ merchantGuid: MERCHANT_GUID, adapter, logger });
+    const res = await request(app).post('/cb/PerformOrderPayment').set('authorization', `Bearer ${TOKEN}`).send(payment());
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ Success: false, ErrorCode: 'INTERNAL_ERROR' });
+    expect(logger.text()).toContain('did you mean \\"CallbackError status\\"?');
+  });
+
   test('a CallbackError message is not masked in the response but is in the log', async () => {
     const logger = captureLogger();
     const adapter = recordingAdapter({ performOrderPayment: () => { throw new CallbackError('Card declined', { description: 'insufficient funds' }); } });

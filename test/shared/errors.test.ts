@@ -1,5 +1,5 @@
 /** The exported code tables (docs/errors.md): read-only, so no app can change what the kit answers with. */
-import { KIT_ERROR_CODES, WIRE_ERRORS, type WireErrorCode } from 'crossborder-merchant-kit';
+import { CallbackError, KitError, KIT_ERROR_CODES, WIRE_ERRORS, type WireErrorCode } from 'crossborder-merchant-kit';
 import { PipelineFailure, wireErrorBody } from '../../lib/shared/errors.js';
 
 test('WIRE_ERRORS and its entries are frozen: a write throws and the reply keeps the documented status and message', () => {
@@ -19,4 +19,26 @@ test('WIRE_ERRORS lists each code the kit answers with, with its status', () => 
     INTERNAL_ERROR: 500, IN_FLIGHT: 503, STORE_UNAVAILABLE: 503,
   });
   for (const entry of Object.values(WIRE_ERRORS)) expect(entry.help.length).toBeGreaterThan(10);
+});
+
+describe('CallbackError options', () => {
+  test('the documented options are kept: status, errorCode, description', () => {
+    const err = new CallbackError('Unknown cart', { status: 404, errorCode: 'CART_NOT_FOUND', description: 'no such cart' });
+    expect(err).toMatchObject({ name: 'CallbackError', message: 'Unknown cart', status: 404, errorCode: 'CART_NOT_FOUND', description: 'no such cart' });
+    expect(new CallbackError('No options').status).toBe(400);
+  });
+
+  test.each([
+    ['staus', 'status'], ['errorcode', 'errorCode'], ['descripton', 'description'],
+  ])('a misspelt option %s (JavaScript) throws ERR_CBK_OPTION_UNKNOWN naming %s, not a silent 400', (wrong, right) => {
+    let thrown: unknown;
+    try { new CallbackError('Unknown cart', { [wrong]: 404 } as never); } catch (err) { thrown = err; }
+    expect(thrown).toBeInstanceOf(KitError);
+    expect((thrown as KitError).code).toBe('ERR_CBK_OPTION_UNKNOWN');
+    expect((thrown as KitError).message).toContain(`did you mean "CallbackError ${right}"?`);
+  });
+
+  test('a misspelt option next to correct ones still throws', () => {
+    expect(() => new CallbackError('x', { status: 404, errorCod: 'X' } as never)).toThrow(/CallbackError errorCod; did you mean "CallbackError errorCode"/);
+  });
 });
