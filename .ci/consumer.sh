@@ -5,7 +5,8 @@
 # channel, checkHealth), CommonJS require() (root, /node, /lambda), a Fastify 5 app
 # (/fastify, and its types under NodeNext), ESM with Express 4
 # and with Express 5 (/express router, a request served), CommonJS require(), TypeScript with
-# NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), a misspelt adapter
+# NodeNext and with Bundler resolution and from a CommonJS .cts (no @types/express), TypeScript 7 with
+# its default "types" ([]: the declarations must reference Node's types themselves), a misspelt adapter
 # result field failing tsc, and the jest (ESM, @swc/jest) and vitest
 # setups of docs/testing.md running a supertest suite. Exits non-zero, naming the case, on any failure.
 # Needs the repo's node_modules (npm ci) for the build, and the npm registry (or a warm npm cache).
@@ -115,6 +116,10 @@ for field in InternalOrderID PaymentAmmount; do
   grep -q "$field" "$WORK/typo.out" || { cat "$WORK/typo.out"; echo "consumer.sh: tsc failed without naming the misspelt field $field" >&2; exit 1; }
 done
 echo "ok: TypeScript rejects misspelt adapter result fields (InternalOrderID, PaymentAmmount) and names them"
+CURRENT="TypeScript 7 with its default types ([]): the kit's declarations reference Node's types themselves"
+"${NPM_INSTALL[@]}" typescript@7
+npx --no-install tsc -p tsconfig.ts7.json
+echo "ok: TypeScript $(npx --no-install tsc -v | cut -d' ' -f2) NodeNext type-checks a consumer with no \"types\" option (skipLibCheck off)"
 
 step "jest (ESM, @swc/jest) as docs/testing.md sets it up"
 new_case jest module
