@@ -57,6 +57,23 @@ describe('the idempotency step', () => {
     expect(store.used).toEqual({ claimOrReplay: 1, prefetched: 1, saveAndRelease: 1 });
   });
 
+  test('a batching store is read in its claim only (one round trip): a payment, its replay and a payment replayed to another callback never call its own reads', async () => {
+    // The point of claimOrReplay (PostgresStore: one statement): the stored reply and the order's payment are
+    // read together with the lock, not by getRecord / getPayment before it (issue 48: `#claims` made false
+    // read both first, two more round trips on every delivery, same answers).
+    const store = new BatchingMemoryStore();
+    const asked: string[] = [];
+    const reads = ['getRecord', 'getPayment', 'acquire', 'getLatestRecord', 'beginAttempt', 'getFulfilmentHold'];
+    const counted = faulty(store, Object.fromEntries(reads.map((m) => [m, (...args: any[]) => { asked.push(m); return (store as any)[m](...args); }])));
+    const t = kitWith(counted, { performOrderPayment: () => PAID });
+    expect((await t.deliver('performOrderPayment', paymentOrder())).status).toBe(200);
+    expect((await t.deliver('performOrderPayment', paymentOrder())).headers['idempotency-replayed']).toBe('true');
+    expect((await t.deliver('sendOrderToMerchant', paymentOrder())).headers['idempotency-replayed']).toBe('true');
+    expect(t.calls('performOrderPayment')).toHaveLength(1);
+    expect(store.used.claimOrReplay).toBe(3);
+    expect(asked).toEqual([]);
+  });
+
   describe.each([
     ['MemoryStore', () => new MemoryStore(), ['getRecord', 'acquire', 'getLatestRecord', 'beginAttempt', 'getPayment']],
     ['a batching store', () => new BatchingMemoryStore(), ['claimOrReplay']],

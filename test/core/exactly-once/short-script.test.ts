@@ -2,8 +2,8 @@
  * A short script sees its time-out (issue 51, item 7). The kit's own timers keep Node running while a
  * caller awaits what they bound, and not otherwise: a script awaiting a delivery whose adapter hangs
  * gets the adapter time-out's 500; a script awaiting `kit.idle()` while a reply's save backs off sees
- * the save end; a script that does not await the late adapter exits without waiting for the lock's
- * bound. Each runs as its own process (in jest's worker something else always keeps Node up): before,
+ * the save end; a script that does not await the late adapter, or the retried save, exits without
+ * waiting for the lock's bound. Each runs as its own process (in jest's worker something else always keeps Node up): before,
  * both scripts exited with the promise pending (exit code 13, nothing printed).
  */
 import { spawnSync } from 'node:child_process';
@@ -31,4 +31,13 @@ test('a script awaiting kit.idle() while a reply\'s save backs off sees the save
   expect(seen.status).toBe(200);
   expect(seen.lines[0]).toBe('idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
   expect(seen.lines.at(-1)).toBe('a successful reply that could not be stored at first is now stored');
+});
+
+test('a script that does not await kit.idle() while a reply\'s save keeps failing exits without waiting for the lock\'s bound', () => {
+  const seen = run('save-failing');
+  expect(seen.status).toBe(200);
+  expect(seen.lines).toContain('idempotency store failed to keep a successful reply; keeping the OrderId lock and retrying');
+  // The save's back-off pauses do not keep Node running (an idle server, a Lambda invocation is not held): the
+  // process ends with the reply. A pause made to keep it (issue 48: keepSaving's `{ ref: false }` → `{}`, or
+  // `ref: true`) held it through every retry until the lock's bound, 10 min: spawnSync's 60 s limit, status null.
 });
