@@ -19,10 +19,10 @@ export class CallbackError extends Error {
   readonly errorCode?: string;
   readonly status: number;
   constructor(message: string, options: { description?: string; errorCode?: string; status?: number } = {}) {
-    for (const key of Object.keys(options ?? {})) {
+    options ??= {}; // null from JavaScript: no options
+    for (const key of Object.keys(options)) {
       if (!CALLBACK_ERROR_OPTIONS.includes(key)) throw new KitError('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('CallbackError ', key, CALLBACK_ERROR_OPTIONS));
     }
-    options ??= {};
     super(message);
     this.name = 'CallbackError';
     this.description = options.description;
