@@ -26,6 +26,7 @@ describe('CallbackError options', () => {
     const err = new CallbackError('Unknown cart', { status: 404, errorCode: 'CART_NOT_FOUND', description: 'no such cart' });
     expect(err).toMatchObject({ name: 'CallbackError', message: 'Unknown cart', status: 404, errorCode: 'CART_NOT_FOUND', description: 'no such cart' });
     expect(new CallbackError('No options').status).toBe(400);
+    expect(new CallbackError('Null options (JavaScript)', null as never)).toMatchObject({ status: 400, errorCode: undefined });
   });
 
   test.each([
