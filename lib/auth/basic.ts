@@ -1,23 +1,16 @@
 /**
- * HTTP Basic strategy on express-basic-auth's terms: its `users` map and `authorizer`, its
- * constant-time `safeCompare` (every entry compared, no short-circuit), and its challenge,
- * `WWW-Authenticate: Basic realm="..."` (always sent, with RFC 7617's charset). The header is parsed
- * here, as `basic-auth` parses it: express-basic-auth's middleware needs an Express response, the
- * kit's pipeline is framework-free.
+ * HTTP Basic strategy on express-basic-auth's terms: its `users` map and `authorizer` and its
+ * challenge, `WWW-Authenticate: Basic realm="..."` (always sent, with RFC 7617's charset), with the
+ * kit's constant-time compare (every entry compared, no short-circuit). The header is parsed here, as
+ * `basic-auth` parses it: express-basic-auth's middleware needs an Express response, the kit's
+ * pipeline is framework-free. express-basic-auth's own `safeCompare` is not used: it calls
+ * `Buffer.alloc(n, 0, 'utf8')`, which Cloudflare Workers' node:buffer refuses (every Basic check
+ * answered 500 there).
  */
+import { safeEqual } from '../shared/compare.js';
 import { checkObject, fail, invalid, isPlainObject, secretList } from '../shared/options.js';
 import { single } from './config.js';
 import type { AuthOutcome, AuthStrategy } from './types.js';
-
-type SafeCompare = (userInput: string, secret: string) => boolean;
-let safeCompareOf: Promise<SafeCompare> | undefined;
-/**
- * express-basic-auth's constant-time compare (the time depends on the length of the input only),
- * imported at the first check of a users map rather than with the kit (cold start: a kit without
- * Basic auth never loads the package).
- */
-const loadSafeCompare = (): Promise<SafeCompare> =>
-  (safeCompareOf ??= import('express-basic-auth').then((m) => m.default.safeCompare));
 
 /**
  * Options of `auth.basic` ({@link createBasicStrategy}): HTTP Basic credentials, either fixed `users` or
@@ -93,13 +86,12 @@ export function createBasicStrategy(options: BasicAuthOptions, where = 'auth.bas
       const { user, password } = credentials;
       if (user === '' || password === '') return refuse('empty user or password');
       if (!authorizer) {
-        const safeCompare = await loadSafeCompare();
         let ok = false;
         for (const [name, passwords] of users) {
           // Name and every password compared for every entry: no early exit that timing could reveal.
-          const userOk = safeCompare(user, name);
+          const userOk = safeEqual(user, name);
           let passwordOk = false;
-          for (const candidate of passwords) passwordOk = safeCompare(password, candidate) || passwordOk;
+          for (const candidate of passwords) passwordOk = safeEqual(password, candidate) || passwordOk;
           ok = (userOk && passwordOk) || ok;
         }
         return ok ? { ok: true, data: { user } } : refuse('user or password does not match');
