@@ -107,8 +107,12 @@ export const adapter = {
 
 function store(c: StarterChoice): string {
   if (c.store === 'memory') {
+    const several = c.binding === 'lambda'
+      ? `// one execution environment, and Lambda runs one per concurrent invocation: deployed, use DynamoDBStore
+// (crossborder-merchant-kit/store/dynamodb, docs/stores.md#dynamodbstore) or PostgresStore (init --store postgres).`
+      : '// for several, PostgresStore (crossborder-merchant-kit init --store postgres).';
     return `// Where the kit keeps what makes a redelivery safe (replies, locks). MemoryStore: one process;
-// for several, PostgresStore (crossborder-merchant-kit init --store postgres).
+${several}
 import { MemoryStore } from 'crossborder-merchant-kit/store';
 
 export const store = new MemoryStore();

@@ -58,6 +58,15 @@ test.each([
   expect(Object.keys(JSON.parse(read(dir, 'package.json')).dependencies).sort()).toEqual(['crossborder-merchant-kit', ...deps].sort());
 });
 
+test('--binding lambda with MemoryStore says it is one execution environment and points at DynamoDBStore', async () => {
+  const dir = join(root, 'lambda-store');
+  expect((await run(['init', dir, '--binding', 'lambda'])).code).toBe(0);
+  expect(read(dir, 'src/store.ts')).toContain('new MemoryStore()');
+  expect(read(dir, 'src/store.ts')).toMatch(/one per concurrent invocation: deployed, use DynamoDBStore\n\/\/ \(crossborder-merchant-kit\/store\/dynamodb/);
+  expect((await run(['init', join(root, 'express-store')])).code).toBe(0);
+  expect(read(join(root, 'express-store'), 'src/store.ts')).not.toContain('DynamoDBStore');
+});
+
 test('--store postgres: PostgresStore on DATABASE_URL, pg a dependency, npm run migrate, DATABASE_URL in .env.example', async () => {
   const dir = join(root, 'pg');
   const r = await run(['init', dir, '--store', 'postgres']);
