@@ -60,10 +60,24 @@ export const silentLogger: LoggerLike = { debug: dropLevel, info: dropLevel, war
 const PINO_LEVELS = { warn: 40, error: 50 } as const;
 
 /**
- * The default logger: warnings and errors as pino-format JSON lines (`level`, `time`, `msg`, the
- * fields) on stderr; debug and info are left out. What it receives is already redacted.
+ * Where the kit's default log lines go: `process.stderr`, or, where `process` has no stderr
+ * (Cloudflare Workers under `nodejs_compat`), `console.error`, which the platform keeps (Workers Logs,
+ * `wrangler tail`), one call per line.
+ *
+ * @returns a stream-like object whose `write(line)` writes one line (its trailing newline dropped on console).
  */
-export function createStderrLogger(stream: { write(line: string): unknown } = process.stderr): LoggerLike {
+export function stderrOrConsole(): { write(line: string): unknown } {
+  const stderr = (globalThis as { process?: { stderr?: { write?: unknown } } }).process?.stderr;
+  if (stderr && typeof stderr.write === 'function') return stderr as { write(line: string): unknown };
+  return { write: (line: string) => console.error(line.endsWith('\n') ? line.slice(0, -1) : line) };
+}
+
+/**
+ * The default logger: warnings and errors as pino-format JSON lines (`level`, `time`, `msg`, the
+ * fields) on stderr (console.error where there is none); debug and info are left out. What it
+ * receives is already redacted.
+ */
+export function createStderrLogger(stream: { write(line: string): unknown } = stderrOrConsole()): LoggerLike {
   const line = (level: keyof typeof PINO_LEVELS) => (obj: object, msg?: string) => {
     try {
       stream.write(`${JSON.stringify({ level: PINO_LEVELS[level], time: Date.now(), ...obj, msg })}\n`);

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { KitError } from '../shared/errors.js';
+import { stderrOrConsole } from '../shared/logger.js';
 import { checkKeys, invalid, isPlainObject, parseDuration, positiveMs } from '../shared/options.js';
 import { TimeLimitError, withTimeLimit } from '../shared/time-limit.js';
 import {
@@ -57,8 +58,7 @@ const stderrLogger: NonNullable<DurableObjectStoreOptions['logger']> = {
   error: (obj, msg) => {
     const err = (obj as { err?: Error }).err;
     const line = `crossborder-merchant-kit: ${msg ?? 'error'}${err ? `: ${err.message}` : ''}\n`;
-    const stderr = (globalThis as { process?: { stderr?: { write(s: string): unknown } } }).process?.stderr;
-    if (stderr) stderr.write(line);
+    stderrOrConsole().write(line);   // workerd's process has no stderr: console.error there
   },
 };
 

@@ -131,6 +131,24 @@ describe('the default logger (no logger option)', () => {
     ]);
   });
 
+  test('where process has no stderr (Cloudflare Workers), the default logger writes its lines with console.error', async () => {
+    const descriptor = Object.getOwnPropertyDescriptor(process, 'stderr')!;
+    const lines: unknown[][] = [];
+    const consoleSpy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => { lines.push(args); });
+    Object.defineProperty(process, 'stderr', { value: undefined, configurable: true });
+    try {
+      const kit = createCallbackKit({ merchantGuid: guid, adapter: failing as never });
+      await kit.handle('sendOrderToMerchant', delivery());
+    } finally {
+      Object.defineProperty(process, 'stderr', descriptor);
+      consoleSpy.mockRestore();
+    }
+    const parsed = lines.map(([line]) => JSON.parse(line as string));
+    expect(parsed.find((l) => l.msg === 'adapter sendOrderToMerchant failed')).toMatchObject({ level: 50, callback: 'sendOrderToMerchant' });
+    expect(lines.every((args) => args.length === 1 && !(args[0] as string).endsWith('\n'))).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain(card);
+  });
+
   test('a logger that is not pino-compatible is refused at construction', () => {
     expect(() => resolveLogger({ info() {} })).toThrow(expect.objectContaining({ code: 'ERR_CBK_OPTION_INVALID' }));
     expect(resolveLogger(false)).toBe(silentLogger);

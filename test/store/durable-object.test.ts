@@ -6,6 +6,7 @@
  * started again over the same storage): 503, then nothing lost and nothing doubled.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { jest } from '@jest/globals';
 import { DurableObjectStore, type DurableObjectNamespaceLike } from 'crossborder-merchant-kit/store/durable-object';
 import { order } from '../helpers/orders.js';
 import { testKit } from '../helpers/kit.js';
@@ -30,6 +31,21 @@ describe('DurableObjectStore options', () => {
     const store = new DurableObjectStore(fakeNamespace, { ttl: '12h' });
     expect(store.ttlMs).toBe(12 * 3600_000);
     expect(store.timeoutMs).toBe(5_000);
+  });
+
+  test('its default logger writes with console.error where process has no stderr (workerd), with stderr elsewhere', () => {
+    const log = (new DurableObjectStore(fakeNamespace) as unknown as { logger: { error(obj: object, msg?: string): void } }).logger;
+    const descriptor = Object.getOwnPropertyDescriptor(process, 'stderr')!;
+    const lines: unknown[][] = [];
+    const consoleSpy = jest.spyOn(console, 'error').mockImplementation((...args: unknown[]) => { lines.push(args); });
+    Object.defineProperty(process, 'stderr', { value: undefined, configurable: true });
+    try {
+      log.error({ err: new Error('object unreachable') }, 'merchant order ids not kept');
+    } finally {
+      Object.defineProperty(process, 'stderr', descriptor);
+      consoleSpy.mockRestore();
+    }
+    expect(lines).toEqual([['crossborder-merchant-kit: merchant order ids not kept: object unreachable']]);
   });
 
   test('an answer that is not the object\'s protocol (another binding) rejects with ERR_CBK_STORE_OBJECT', async () => {
