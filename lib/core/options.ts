@@ -193,7 +193,11 @@ export function resolveOptions(options: unknown, registry: RegistryView = DEFAUL
   for (const key of Object.keys(options)) {
     if (OPTION_KEYS.includes(key)) continue;
     if (Object.hasOwn(BINDING_ONLY_KEYS, key)) fail('ERR_CBK_OPTION_UNKNOWN', BINDING_ONLY_KEYS[key]);
-    fail('ERR_CBK_OPTION_UNKNOWN', unknownKeyMessage('', key, [...OPTION_KEYS, ...Object.keys(BINDING_ONLY_KEYS)]));
+    const known = [...OPTION_KEYS, ...Object.keys(BINDING_ONLY_KEYS)];
+    const guess = didYouMean(key, known);
+    // A typo of basePath/trustProxy: the suggestion says at once whose option it is (the Express router refuses it).
+    const whose = guess !== undefined && Object.hasOwn(BINDING_ONLY_KEYS, guess) ? `. ${BINDING_ONLY_KEYS[guess]}` : '';
+    fail('ERR_CBK_OPTION_UNKNOWN', `${unknownKeyMessage('', key, known)}${whose}`);
   }
   const timeout = options.adapterTimeoutMs ?? 25_000;
   if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {

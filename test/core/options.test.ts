@@ -201,4 +201,20 @@ describe('binding-only options', () => {
     const err = thrown(() => createCallbackHandler({ ...minimal(), basepath: '/x' } as any));
     expect(err.message).toContain('did you mean "basePath"');
   });
+
+  test.each([
+    ['basePat', 'basePath', /app\.use\('\/crossborder'/],
+    ['trustProxi', 'trustProxy', /app\.set\('trust proxy'/],
+  ])('a typo %s given to the Express router names %s and the Express way in the same message', (typo, right, hint) => {
+    const err = thrown(() => createCallbackRouter({ ...minimal(), [typo]: 1 } as any));
+    expect(err.code).toBe('ERR_CBK_OPTION_UNKNOWN');
+    expect(err.message).toContain(`did you mean "${right}"`);
+    expect(err.message).toMatch(hint);
+  });
+
+  test('a typo of a kit option gets no binding hint', () => {
+    const err = thrown(() => createCallbackRouter({ ...minimal(), bodyLimt: '1mb' } as any));
+    expect(err.message).toContain('did you mean "bodyLimit"');
+    expect(err.message).not.toContain('createCallbackHandler');
+  });
 });
