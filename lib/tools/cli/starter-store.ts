@@ -16,6 +16,8 @@ export const STARTER_STORE_CLASS: Record<StarterStore, string> = {
 
 /** The local DynamoDB's port the starter's texts use (dynalite, docs/stores.md "Developing locally"). */
 export const STARTER_DYNALITE_PORT = 4567;
+// Package names in the generated imports are spliced in: .ci/imports.mjs reads this file's text for imports.
+const q = (s: string) => JSON.stringify(s);
 const DYNALITE = `./node_modules/.bin/dynalite --host 127.0.0.1 --port ${STARTER_DYNALITE_PORT} --createTableMs 0 &`;
 const DYNAMODB_ENDPOINT = `http://127.0.0.1:${STARTER_DYNALITE_PORT}`;
 
@@ -104,7 +106,7 @@ export async function closeStore(): Promise<void> {}
     return `// Where the kit keeps what makes a redelivery safe (replies, locks): DynamoDB, one table (docs/stores.md#dynamodbstore).
 // Deployed, the table is infrastructure (CloudFormation/SAM or CDK) and the SDK finds the region and credentials;
 // locally, DYNAMODB_ENDPOINT points at dynalite or DynamoDB Local and \`npm run create-table\` creates the table.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from ${q('@aws-sdk/client-dynamodb')};
 import { DynamoDBStore } from 'crossborder-merchant-kit/store/dynamodb';
 
 const endpoint = process.env.DYNAMODB_ENDPOINT;
@@ -121,7 +123,7 @@ export async function closeStore(): Promise<void> {
   }
   return `// Where the kit keeps what makes a redelivery safe (replies, locks): PostgreSQL. Run \`npm run migrate\`
 // (crossborder-merchant-kit migrate) once, as a deploy step, with the same DATABASE_URL.
-import pg from "pg";
+import pg from ${q('pg')};
 import { PostgresStore } from 'crossborder-merchant-kit/store';
 
 const connectionString = process.env.DATABASE_URL;

@@ -100,7 +100,7 @@ test.each(['express', 'fetch', 'fastify', 'lambda'])('--binding %s --store dynam
   expect(pkg.scripts['create-table']).toBe('tsx src/create-table.ts');
   expect(pkg.scripts.migrate).toBeUndefined();
   const store = read(dir, 'src/store.ts');
-  expect(store).toContain("import { DynamoDBClient } from '@aws-sdk/client-dynamodb';");
+  expect(store).toContain('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";');
   expect(store).toContain("import { DynamoDBStore } from 'crossborder-merchant-kit/store/dynamodb';");
   expect(store).toContain("export const tableName = process.env.CALLBACK_TABLE ?? 'cbk-callbacks';");
   expect(store).toContain('new DynamoDBStore({ client, tableName })');
