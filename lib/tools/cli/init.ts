@@ -6,8 +6,9 @@ import { didYouMean } from '../../shared/did-you-mean.js';
 import { parse, UsageError } from './args.js';
 import type { CliIo } from './io.js';
 import { STARTER_BINDINGS, STARTER_STORES, starterFiles, type StarterBinding, type StarterStore } from './starter-files.js';
+import { STARTER_STORE_CLASS, storeSteps } from './starter-store.js';
 
-export const INIT_USAGE = `Usage: crossborder-merchant-kit init <dir> [--binding express|fetch|fastify|lambda] [--store memory|postgres]
+export const INIT_USAGE = `Usage: crossborder-merchant-kit init <dir> [--binding express|fetch|fastify|lambda] [--store memory|postgres|dynamodb]
 
 Writes a runnable TypeScript ESM app into <dir> (new or empty): the adapter (src/adapter.ts, passing
 the conformance checker), the callbacks mounted at /crossborder with the binding (default express),
@@ -39,8 +40,8 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  io.stdout(`Wrote ${binding === 'express' ? 'an' : 'a'} ${binding} app with ${store === 'memory' ? 'MemoryStore' : 'PostgresStore'} to ${positionals[0]}/ (${Object.keys(files).length} files). Next:\n`
-    + `  cd ${positionals[0]}\n  npm install\n${store === 'postgres' ? '  export DATABASE_URL=postgres://…   # then: npm run migrate\n' : ''}`
+  io.stdout(`Wrote ${binding === 'express' ? 'an' : 'a'} ${binding} app with ${STARTER_STORE_CLASS[store]} to ${positionals[0]}/ (${Object.keys(files).length} files). Next:\n`
+    + `  cd ${positionals[0]}\n  npm install\n${storeSteps(store).map((line) => `  ${line}\n`).join('')}`
     + '  npm test     # type-check, the adapter\'s tests, the conformance checker against the app\n'
     + '  npm start    # listens on PORT (default 3000) and prints the check command\n');
   return 0;

@@ -1,13 +1,15 @@
 /**
  * The files `crossborder-merchant-kit init` writes: a runnable TypeScript ESM app (run with tsx) whose
  * adapter passes the conformance checker, mounted at /crossborder, with the chosen binding and store.
- * Pure: names and contents only (init.ts writes them).
+ * Pure: names and contents only (init.ts writes them). The store's part is starter-store.ts.
  */
+import {
+  STARTER_STORE_CLASS, storeEnv, storeExtraFiles, storeFile, storePackage, storeReadme, storeSteps, storeTestSetup, type StarterStore,
+} from './starter-store.js';
 
 export const STARTER_BINDINGS = ['express', 'fetch', 'fastify', 'lambda'] as const;
-export const STARTER_STORES = ['memory', 'postgres'] as const;
 export type StarterBinding = (typeof STARTER_BINDINGS)[number];
-export type StarterStore = (typeof STARTER_STORES)[number];
+export { STARTER_STORES, type StarterStore } from './starter-store.js';
 
 export interface StarterChoice {
   /** The app's package name (the directory's name, made a valid one). */
@@ -29,13 +31,15 @@ function packageJson(c: StarterChoice): string {
   const devDependencies: Record<string, string> = { '@types/node': '^22.0.0', tsx: '^4.19.0', typescript: '^5.6.0' };
   if (c.binding === 'express') { dependencies.express = '^5.1.0'; devDependencies['@types/express'] = '^5.0.0'; }
   if (c.binding === 'fastify') dependencies.fastify = '^5.0.0';
-  if (c.store === 'postgres') { dependencies.pg = '^8.11.0'; devDependencies['@types/pg'] = '^8.11.0'; }
+  const forStore = storePackage(c.store);
+  Object.assign(dependencies, forStore.dependencies);
+  Object.assign(devDependencies, forStore.devDependencies);
   return `${JSON.stringify({
     name: c.name, private: true, type: 'module',
     scripts: {
       start: 'tsx src/server.ts',
       test: 'tsc --noEmit && node --import tsx --test test/adapter.test.ts test/conformance.test.ts',
-      ...(c.store === 'postgres' ? { migrate: 'crossborder-merchant-kit migrate' } : {}),
+      ...forStore.scripts,
     },
     dependencies, devDependencies,
   }, null, 2)}\n`;
@@ -54,7 +58,7 @@ function envExample(c: StarterChoice): string {
     '# Copy to .env (or set in your environment). The MerchantGUID is the service\'s; this one is a test GUID.',
     `MERCHANT_GUID=${STARTER_TEST_GUID}`,
     'PORT=3000',
-    ...(c.store === 'postgres' ? ['# PostgresStore: run `npm run migrate` once (a deploy step) before `npm start`', 'DATABASE_URL=postgres://user:password@127.0.0.1:5432/shop'] : []),
+    ...storeEnv(c.store),
     '',
   ].join('\n');
 }
@@ -104,35 +108,6 @@ export const adapter = {
   },
 } satisfies MerchantAdapter;
 `;
-
-function store(c: StarterChoice): string {
-  if (c.store === 'memory') {
-    const several = c.binding === 'lambda'
-      ? `// one execution environment, and Lambda runs one per concurrent invocation: deployed, use DynamoDBStore
-// (crossborder-merchant-kit/store/dynamodb, docs/stores.md#dynamodbstore) or PostgresStore (init --store postgres).`
-      : '// for several, PostgresStore (crossborder-merchant-kit init --store postgres).';
-    return `// Where the kit keeps what makes a redelivery safe (replies, locks). MemoryStore: one process;
-${several}
-import { MemoryStore } from 'crossborder-merchant-kit/store';
-
-export const store = new MemoryStore();
-export async function closeStore(): Promise<void> {}
-`;
-  }
-  return `// Where the kit keeps what makes a redelivery safe (replies, locks): PostgreSQL. Run \`npm run migrate\`
-// (crossborder-merchant-kit migrate) once, as a deploy step, with the same DATABASE_URL.
-import pg from ${q('pg')};
-import { PostgresStore } from 'crossborder-merchant-kit/store';
-
-const connectionString = process.env.DATABASE_URL;
-if (!connectionString) throw new Error('DATABASE_URL is not set (see .env.example)');
-const pool = new pg.Pool({ connectionString });
-export const store = new PostgresStore({ pool, autoMigrate: false });
-export async function closeStore(): Promise<void> {
-  await pool.end();
-}
-`;
-}
 
 const SERVE_HEAD = `import { adapter } from './adapter.js';
 import { merchantGuid } from './config.js';
@@ -320,10 +295,10 @@ import { test } from 'node:test';
 import { formatTable, runConformance } from 'crossborder-merchant-kit/conformance';
 import { startApp } from '../src/app.js';
 import { merchantGuid } from '../src/config.js';
-import { closeStore${c.store === 'postgres' ? ', store' : ''} } from '../src/store.js';
+import { closeStore${c.store === 'memory' ? '' : ', store'} } from '../src/store.js';
 
 test('the app passes the conformance checker', async () => {
-${c.store === 'postgres' ? '  await store.migrate(); // the test database: migrated here (in production: npm run migrate)\n' : ''}  const app = await startApp(0);
+${storeTestSetup(c.store)}  const app = await startApp(0);
   try {
     const report = await runConformance({ merchantUrl: \`\${app.url}/crossborder\`, merchantGuid, cartToken: ${q(STARTER_CART_TOKEN)} });
     assert.equal(report.preflight, undefined, report.preflight);
@@ -339,18 +314,18 @@ ${c.store === 'postgres' ? '  await store.migrate(); // the test database: migra
 function readme(c: StarterChoice): string {
   return `# ${c.name}
 
-Callbacks of the cross-border commerce service, with crossborder-merchant-kit (${c.binding} binding, ${c.store === 'memory' ? 'MemoryStore' : 'PostgresStore'}).
+Callbacks of the cross-border commerce service, with crossborder-merchant-kit (${c.binding} binding, ${STARTER_STORE_CLASS[c.store]}).
 
 \`\`\`bash
 npm install
-${c.store === 'postgres' ? 'export DATABASE_URL=postgres://user:password@127.0.0.1:5432/shop\nnpm run migrate   # the store\'s tables, once (a deploy step)\n' : ''}npm start         # listens on PORT (default 3000) and prints the check command
+${storeSteps(c.store).map((line) => `${line}\n`).join('')}npm start         # listens on PORT (default 3000) and prints the check command
 npm test          # type-check, the adapter's unit tests, the conformance checker against the app
 \`\`\`
 
 - \`src/adapter.ts\`: your shop's answers (replace the in-memory data).
 - \`src/app.ts\`: the binding, callbacks under \`/crossborder\`${c.binding === 'lambda' ? ' (locally: a small API Gateway in front of \`src/lambda.ts\`)' : ''}.
 - \`src/store.ts\`: the store; \`src/config.ts\`: MERCHANT_GUID and PORT (\`.env.example\`).
-
+${storeReadme(c.store)}
 Register the URLs (\`https://your-shop.example/crossborder/SendOrderToMerchant\`, …) with the service and
 set MERCHANT_GUID to yours. The kit's documentation: https://github.com/crossborder-merchant-kit/crossborder-merchant-kit#readme
 `;
@@ -366,7 +341,8 @@ export function starterFiles(c: StarterChoice): Record<string, string> {
     'README.md': readme(c),
     'src/config.ts': CONFIG,
     'src/adapter.ts': ADAPTER,
-    'src/store.ts': store(c),
+    'src/store.ts': storeFile(c.store, c.binding === 'lambda'),
+    ...storeExtraFiles(c.store),
     'src/app.ts': app(c),
     ...(c.binding === 'lambda' ? { 'src/lambda.ts': LAMBDA } : {}),
     'src/server.ts': SERVER,

@@ -62,7 +62,7 @@ test('--binding lambda with MemoryStore says it is one execution environment and
   const dir = join(root, 'lambda-store');
   expect((await run(['init', dir, '--binding', 'lambda'])).code).toBe(0);
   expect(read(dir, 'src/store.ts')).toContain('new MemoryStore()');
-  expect(read(dir, 'src/store.ts')).toMatch(/one per concurrent invocation: deployed, use DynamoDBStore\n\/\/ \(crossborder-merchant-kit\/store\/dynamodb/);
+  expect(read(dir, 'src/store.ts')).toMatch(/one per concurrent invocation: deployed, use DynamoDBStore\n\/\/ \(crossborder-merchant-kit init --store dynamodb, docs\/stores.md#dynamodbstore\)/);
   expect((await run(['init', join(root, 'express-store')])).code).toBe(0);
   expect(read(join(root, 'express-store'), 'src/store.ts')).not.toContain('DynamoDBStore');
 });
@@ -79,6 +79,51 @@ test('--store postgres: PostgresStore on DATABASE_URL, pg a dependency, npm run 
   expect(read(dir, '.env.example')).toMatch(/^DATABASE_URL=postgres:\/\//m);
 });
 
+const kitPackage = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+
+test.each(['express', 'fetch', 'fastify', 'lambda'])('--binding %s --store dynamodb: DynamoDBStore on CALLBACK_TABLE and DYNAMODB_ENDPOINT, its SDK a dependency, dynalite and create-table for local development', async (binding) => {
+  const dir = join(root, `ddb-${binding}`);
+  const r = await run(['init', dir, '--binding', binding, '--store', 'dynamodb']);
+  expect(r).toMatchObject({ code: 0, err: '' });
+  expect(r.out).toContain(`Wrote ${binding === 'express' ? 'an' : 'a'} ${binding} app with DynamoDBStore`);
+  const dynalite = './node_modules/.bin/dynalite --host 127.0.0.1 --port 4567 --createTableMs 0 &';
+  for (const text of [r.out, read(dir, 'README.md')]) {
+    expect(text).toContain(dynalite);
+    expect(text).toContain('export DYNAMODB_ENDPOINT=http://127.0.0.1:4567');
+    expect(text).toContain('npm run create-table');
+  }
+  const pkg = JSON.parse(read(dir, 'package.json'));
+  // the versions the kit itself is developed and tested with
+  expect(pkg.dependencies['@aws-sdk/client-dynamodb']).toBe(kitPackage.devDependencies['@aws-sdk/client-dynamodb']);
+  expect(pkg.devDependencies.dynalite).toBe(kitPackage.devDependencies.dynalite);
+  expect(pkg.dependencies.pg).toBeUndefined();
+  expect(pkg.scripts['create-table']).toBe('tsx src/create-table.ts');
+  expect(pkg.scripts.migrate).toBeUndefined();
+  const store = read(dir, 'src/store.ts');
+  expect(store).toContain('import { DynamoDBClient } from "@aws-sdk/client-dynamodb";');
+  expect(store).toContain("import { DynamoDBStore } from 'crossborder-merchant-kit/store/dynamodb';");
+  expect(store).toContain("export const tableName = process.env.CALLBACK_TABLE ?? 'cbk-callbacks';");
+  expect(store).toContain('new DynamoDBStore({ client, tableName })');
+  expect(store).toContain('client.destroy()');
+  expect(read(dir, 'src/create-table.ts')).toContain('await store.createTable()');
+  expect(read(dir, 'test/conformance.test.ts')).toMatch(/await store\.createTable\(\);[^\n]*\n {2}const app = await startApp\(0\);/);
+  expect(read(dir, '.env.example')).toMatch(/^CALLBACK_TABLE=cbk-callbacks$/m);
+  expect(read(dir, '.env.example')).toMatch(/^DYNAMODB_ENDPOINT=http:\/\/127\.0\.0\.1:4567$/m);
+  expect(read(dir, 'README.md')).toContain('docs/stores.md#the-table');
+  expect(read(dir, 'README.md')).toMatch(/TTL on `ttl`/);
+  expect(existsSync(join(dir, 'src/lambda.ts'))).toBe(binding === 'lambda');
+});
+
+test('the other stores write no create-table script', async () => {
+  for (const store of ['memory', 'postgres']) {
+    const dir = join(root, `no-table-${store}`);
+    expect((await run(['init', dir, '--store', store])).code).toBe(0);
+    expect(existsSync(join(dir, 'src/create-table.ts'))).toBe(false);
+    expect(JSON.parse(read(dir, 'package.json')).scripts['create-table']).toBeUndefined();
+    expect(read(dir, 'README.md')).not.toContain('dynalite');
+  }
+});
+
 test('a misspelt --binding or --store is refused with a did-you-mean; nothing is written', async () => {
   const dir = join(root, 'typo');
   const a = await run(['init', dir, '--binding', 'fastfy']);
@@ -86,6 +131,9 @@ test('a misspelt --binding or --store is refused with a did-you-mean; nothing is
   expect(a.err).toContain('--binding must be one of express, fetch, fastify, lambda (got "fastfy"); did you mean "fastify"?');
   const b = await run(['init', dir, '--store', 'postgress']);
   expect(b.err).toContain('did you mean "postgres"?');
+  const c = await run(['init', dir, '--store', 'dynamdb']);
+  expect(c.code).toBe(2);
+  expect(c.err).toContain('--store must be one of memory, postgres, dynamodb (got "dynamdb"); did you mean "dynamodb"?');
   expect(existsSync(dir)).toBe(false);
 });
 
