@@ -4,7 +4,7 @@
  * Pure: names and contents only (init.ts writes them). The store's part is starter-store.ts.
  */
 import {
-  STARTER_STORE_CLASS, storeEnv, storeExtraFiles, storeFile, storePackage, storeReadme, storeSteps, storeTestSetup, type StarterStore,
+  q, STARTER_STORE_CLASS, storeEnv, storeExtraFiles, storeFile, storePackage, storeReadme, storeSteps, storeTestSetup, type StarterStore,
 } from './starter-store.js';
 
 export const STARTER_BINDINGS = ['express', 'fetch', 'fastify', 'lambda'] as const;
@@ -23,8 +23,6 @@ export interface StarterChoice {
 /** The test MerchantGUID the app uses until MERCHANT_GUID is set (the testing builders' own). */
 export const STARTER_TEST_GUID = '5b0e6c2a-9f14-4d3e-8a7b-1c2d3e4f5a6b';
 export const STARTER_CART_TOKEN = 'cart-123';
-
-const q = (s: string) => JSON.stringify(s);
 
 function packageJson(c: StarterChoice): string {
   const dependencies: Record<string, string> = { 'crossborder-merchant-kit': `^${c.kitVersion}` };

@@ -17,7 +17,8 @@ export const STARTER_STORE_CLASS: Record<StarterStore, string> = {
 /** The local DynamoDB's port the starter's texts use (dynalite, docs/stores.md "Developing locally"). */
 export const STARTER_DYNALITE_PORT = 4567;
 // Package names in the generated imports are spliced in: .ci/imports.mjs reads this file's text for imports.
-const q = (s: string) => JSON.stringify(s);
+/** A text as a quoted string literal of the generated code (starter-files.ts uses it too). */
+export const q = (s: string): string => JSON.stringify(s);
 const DYNALITE = `./node_modules/.bin/dynalite --host 127.0.0.1 --port ${STARTER_DYNALITE_PORT} --createTableMs 0 &`;
 const DYNAMODB_ENDPOINT = `http://127.0.0.1:${STARTER_DYNALITE_PORT}`;
 
